@@ -1,0 +1,3 @@
+from sevendag_cli.cli import main
+
+main()

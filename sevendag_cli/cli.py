@@ -1,0 +1,669 @@
+"""The ``sevendag`` command: thin commands over the engine.
+
+Each command parses its options, builds the dice source, calls the engine and
+hands the result to a renderer (Rich for people, JSON for tools).  Rich and
+numpy are imported only where a command needs them, so ``--json`` starts fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+from typer.core import TyperGroup
+
+from sevendag_cli import __version__
+from sevendag_cli.dice import (
+    DiceSource,
+    EnteredDice,
+    ManualDice,
+    SeededDice,
+    check_seed,
+    fresh_seed,
+    parse_faces,
+)
+from sevendag_cli.errors import EncounterError, SevendagError, UsageError
+from sevendag_cli.i18n import detect_lang, t
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from sevendag_cli.render.rich_render import RichRenderer
+    from sevendag_cli.rules import Fighter, Ruleset
+    from sevendag_cli.store import Encounter
+
+
+# --- one-line errors ----------------------------------------------------------
+
+
+def fail(message: str, code: int) -> NoReturn:
+    sys.stderr.write(f"sevendag: error: {message}\n")
+    sys.stderr.flush()
+    raise SystemExit(code)
+
+
+class SevendagGroup(TyperGroup):
+    """Usage mistakes (unknown option, bad value) as one line on stderr, exit 2."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs["standalone_mode"] = False
+        try:
+            rv = super().main(*args, **kwargs)
+        except SevendagError as exc:  # raised outside a command body
+            fail(str(exc), exc.exit_code)
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        except Exception as exc:
+            if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
+                ctx = getattr(exc, "ctx", None)
+                where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+                fail(f"{exc.format_message()}{where}", int(exc.exit_code))
+            if type(exc).__name__ == "Abort":
+                fail("aborted", 1)
+            raise
+        raise SystemExit(rv if isinstance(rv, int) else 0)
+
+
+app = typer.Typer(
+    cls=SevendagGroup,
+    help="Combat resolver for Sevendag and Le combat (d20): initiative, rounds, wounds, "
+    "whole fights and their odds.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"sevendag {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
+    ] = False,
+) -> None:
+    """Combat resolver for Sevendag and Le combat (d20)."""
+
+
+# --- shared options -------------------------------------------------------------
+
+
+class Lang(str, Enum):
+    en = "en"
+    fr = "fr"
+
+
+SeedOpt = Annotated[
+    int | None,
+    typer.Option("--seed", help="Seed for the dice (reported in the output); same seed, same fight."),
+]
+DiceOpt = Annotated[
+    str | None,
+    typer.Option("--dice", help="Faces rolled by hand, in roll order, e.g. 19,5,8."),
+]
+ManualOpt = Annotated[
+    bool, typer.Option("--manual", help="Ask for each physical die at the terminal.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
+JsonlOpt = Annotated[bool, typer.Option("--jsonl", help="One JSON event per line on stdout.")]
+LangOpt = Annotated[
+    Lang | None, typer.Option("--lang", help="Language of the display (default: from LANG).")
+]
+EncounterOpt = Annotated[
+    Path,
+    typer.Option("--encounter", "-e", help="The encounter file.", envvar="SEVENDAG_ENCOUNTER"),
+]
+RulesetOpt = Annotated[
+    str | None,
+    typer.Option("--ruleset", "-r", help="Ruleset name or file (default: the sheets' own, else sevendag)."),
+]
+FightersArg = Annotated[
+    list[str] | None,
+    typer.Argument(help="Two fighter sheets (names or .toml paths); none: the ruleset's examples."),
+]
+
+DEFAULT_ENCOUNTER = Path("encounter.sevendag.json")
+
+
+@dataclass
+class Output:
+    """How a command prints: JSON, JSON lines, or the Rich display (and in which language)."""
+
+    json: bool
+    jsonl: bool
+    lang: str
+
+    @property
+    def rich(self) -> bool:
+        return not (self.json or self.jsonl)
+
+    def data(self, doc: Any) -> None:
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+
+    def lines(self, docs: list[dict[str, Any]]) -> None:
+        for d in docs:
+            sys.stdout.write(json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    def console(self) -> Console:
+        from rich.console import Console
+
+        return Console(highlight=False)
+
+
+def make_output(json_: bool, jsonl: bool, lang: Lang | None, jsonl_allowed: bool = True) -> Output:
+    if json_ and jsonl:
+        raise UsageError("--json and --jsonl: choose one")
+    if jsonl and not jsonl_allowed:
+        raise UsageError("--jsonl is for round and fight; use --json")
+    return Output(json_, jsonl, detect_lang(lang.value if lang else None))
+
+
+def stderr_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def note(message: str) -> None:
+    """A message for the user, on stderr (never mixed with data on stdout)."""
+    sys.stderr.write(message + "\n")
+
+
+@dataclass
+class DiceChoice:
+    source: DiceSource
+    seed: int | None
+    entered: EnteredDice | None
+
+
+def make_dice(
+    seed: int | None, dice: str | None, manual: bool, out: Output, *, continue_after: bool
+) -> DiceChoice:
+    """The dice for a command: entered faces, the terminal, or the seeded generator.
+
+    ``continue_after``: in ``fight`` the generator continues after entered faces;
+    in ``init`` and ``round`` entered faces must be exactly what is needed.
+    """
+    if manual and dice is not None:
+        raise UsageError("--manual and --dice: choose one way to enter dice")
+    if manual:
+        if seed is not None:
+            raise UsageError("--manual and --seed: physical dice need no seed")
+        if not sys.stdin.isatty():
+            raise UsageError("--manual needs a terminal to ask for dice: use --dice 19,5,... instead")
+        return DiceChoice(ManualDice(_ask_die, lambda m: note(f"  {m}")), None, None)
+    if dice is not None and not continue_after:
+        if seed is not None:
+            raise UsageError("--dice and --seed: entered dice need no seed, choose one")
+        entered = EnteredDice(parse_faces(dice))
+        return DiceChoice(entered, None, entered)
+    if seed is None:
+        seed = fresh_seed()
+        if out.rich:
+            note(t("seed", out.lang, seed=seed) + f" (--seed {seed})")
+    generator = SeededDice(check_seed(seed))
+    if dice is not None:
+        entered = EnteredDice(parse_faces(dice), fallback=generator)
+        return DiceChoice(entered, seed, entered)
+    return DiceChoice(generator, seed, None)
+
+
+def _ask_die(label: str) -> str:
+    sys.stderr.write(f"  {label}? ")
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise UsageError("--manual: input ended before every die was entered")
+    return line
+
+
+@contextmanager
+def handled() -> Iterator[None]:
+    """Turn a project error into one line on stderr and its exit code; Ctrl-C into 130."""
+    try:
+        yield
+    except SevendagError as exc:
+        fail(str(exc), exc.exit_code)
+    except KeyboardInterrupt:
+        fail("interrupted: nothing was changed", 130)
+
+
+def pick_ruleset(ruleset: str | None, fighters: list[str] | None) -> Ruleset:
+    from sevendag_cli.rules import DEFAULT_RULESET, load_ruleset, sheet_ruleset
+
+    if ruleset is None and fighters:
+        ruleset = sheet_ruleset(fighters[0])
+    return load_ruleset(ruleset or DEFAULT_RULESET)
+
+
+def check_fighter_count(fighters: list[str] | None) -> list[str] | None:
+    if fighters and len(fighters) != 2:
+        raise UsageError(
+            f"name two fighters (or none for the ruleset's example pair), not {len(fighters)}"
+        )
+    return fighters or None
+
+
+def renderer(out: Output, ruleset: Ruleset) -> RichRenderer:
+    from sevendag_cli.render.rich_render import RichRenderer
+
+    return RichRenderer(out.console(), out.lang, ruleset)
+
+
+# --- init ---------------------------------------------------------------------------
+
+
+@app.command("init")
+def init_cmd(
+    fighters: FightersArg = None,
+    ruleset: RulesetOpt = None,
+    encounter: EncounterOpt = DEFAULT_ENCOUNTER,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+    manual: ManualOpt = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an encounter that is still in progress.")
+    ] = False,
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Start an encounter: roll initiative and save the encounter file.
+
+    Example: sevendag init --ruleset d20 --dice 19,5
+    """
+    with handled():
+        from sevendag_cli import store
+        from sevendag_cli.engine import engine_for
+        from sevendag_cli.render.data import init_document
+        from sevendag_cli.rules import pair_docs, pair_from_docs
+
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        refs = check_fighter_count(fighters)
+        rs = pick_ruleset(ruleset, refs)
+        docs = pair_docs(rs, refs)
+        a, b = pair_from_docs(rs, docs)
+        choice = make_dice(seed, dice, manual, out, continue_after=False)
+        engine = engine_for(rs)
+        from sevendag_cli.engine.common import RecordingDice
+
+        rec = RecordingDice(choice.source)
+        init, state = engine.start(rs, a, b, rec)
+        if choice.entered is not None:
+            choice.entered.check_all_used()
+        from sevendag_cli.rules import read_ruleset_doc
+
+        rs_path, rs_data = read_ruleset_doc(rs.path)
+        enc = store.Encounter(
+            ruleset={"name": rs.name, "path": rs_path, "data": rs_data},
+            fighters=({"path": docs[0][0], "data": docs[0][1]},
+                      {"path": docs[1][0], "data": docs[1][1]}),
+            state=engine.state_to_data(state),
+            log=({"step": "init", "seed": choice.seed, "leader": init.leader},),
+        )
+        with store.locked(encounter):
+            if encounter.exists() and not force:
+                _refuse_overwrite(encounter)
+            store.save(encounter, enc)
+        states = engine.fighter_states(state)
+        if out.json:
+            out.data(init_document(init, tuple(rec.rolls), states, rs.name, choice.seed,
+                                   str(encounter)))
+            return
+        r = renderer(out, rs)
+        r.initiative(init)
+        r.states(states)
+        note(t("saved", out.lang, path=encounter))
+
+
+def _refuse_overwrite(path: Path) -> None:
+    from sevendag_cli import store
+
+    try:
+        current = store.load(path)
+    except EncounterError:
+        raise EncounterError(
+            f"{path}: exists and is not a readable encounter: use --force to replace it, "
+            "or --encounter OTHER.json"
+        ) from None
+    if not current.state.get("over", False):
+        raise EncounterError(
+            f"{path}: an encounter is in progress: finish it, use --force to replace it, "
+            "or --encounter OTHER.json"
+        )
+
+
+# --- round ----------------------------------------------------------------------------
+
+
+def open_encounter(path: Path) -> tuple[Encounter, Ruleset, Fighter, Fighter, Any]:
+    """Load the encounter, rebuild its ruleset, fighters and state (each check named)."""
+    from sevendag_cli import store
+    from sevendag_cli.engine import engine_for
+    from sevendag_cli.rules import fighter_from_data, ruleset_from_data
+
+    enc = store.load(path)
+    try:
+        rs_info = enc.ruleset
+        rs = ruleset_from_data(rs_info["data"], f"{path} (ruleset {rs_info.get('name')})")
+        a = fighter_from_data(enc.fighters[0]["data"], f"{path} (fighter 1)", rs)
+        b = fighter_from_data(enc.fighters[1]["data"], f"{path} (fighter 2)", rs)
+    except (KeyError, TypeError) as exc:
+        raise EncounterError(f"{path}: the encounter file is damaged (missing {exc})") from None
+    except SevendagError as exc:
+        raise EncounterError(f"{path}: the encounter's embedded data is invalid: {exc}") from None
+    engine = engine_for(rs)
+    state = engine.state_from_data(enc.state)
+    return enc, rs, a, b, state
+
+
+def require_encounter(path: Path) -> None:
+    if not path.exists():
+        raise EncounterError(
+            f"{path}: no encounter here: start one with `sevendag init` (or give --encounter PATH)"
+        )
+
+
+@app.command("round")
+def round_cmd(
+    encounter: EncounterOpt = DEFAULT_ENCOUNTER,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+    manual: ManualOpt = False,
+    yield_: Annotated[
+        bool | None,
+        typer.Option("--yield/--no-yield", help="Sevendag: the assaillant lets the opponent act first (S-03)."),
+    ] = None,
+    allocate: Annotated[
+        list[str] | None,
+        typer.Option("--allocate", "-a", help="Sevendag: NAME=attack,defence (one commitment per hand)."),
+    ] = None,
+    technique: Annotated[
+        list[str] | None,
+        typer.Option("--technique", "-t", help="Sevendag: NAME=TECHNIQUE (a key of the ruleset's techniques)."),
+    ] = None,
+    no_input: Annotated[
+        bool, typer.Option("--no-input", help="Never ask: use the sheets' tactics.")
+    ] = False,
+    json_: JsonOpt = False,
+    jsonl: JsonlOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Resolve the next round of the encounter, step by step, and save it.
+
+    Example: sevendag round --dice 8,18,17,3,3 --json
+    """
+    with handled():
+        from sevendag_cli import store
+        from sevendag_cli.engine import engine_for
+        from sevendag_cli.render.data import round_document, round_events
+
+        out = make_output(json_, jsonl, lang)
+        require_encounter(encounter)
+        with store.locked(encounter):
+            enc, rs, a, b, state = open_encounter(encounter)
+            if state.over:
+                who = f"{state.winner} won" if state.winner else "it ended in a draw"
+                raise EncounterError(
+                    f"{encounter}: the fight is over ({who}): start a new one with `sevendag init`"
+                )
+            engine = engine_for(rs)
+            choices = None
+            if rs.engine == "sevendag":
+                interactive = sys.stdin.isatty() and out.rich and not no_input
+                choices = sevendag_choices(rs, a, b, state, yield_, allocate, technique,
+                                           interactive, out.lang)
+            elif yield_ is not None or allocate or technique:
+                raise UsageError("--yield, --allocate and --technique are Sevendag choices; "
+                                 "this encounter is d20")
+            choice = make_dice(seed, dice, manual, out, continue_after=False)
+            result, new_state = engine.play_round(rs, a, b, state, choice.source, choices)
+            if choice.entered is not None:
+                choice.entered.check_all_used()
+            entry = {"step": "round", "round": result.number, "seed": choice.seed}
+            store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
+        if out.json:
+            out.data(round_document(result, rs.name, choice.seed, str(encounter)))
+        elif out.jsonl:
+            out.lines(round_events(result))
+        else:
+            r = renderer(out, rs)
+            r.round(result)
+            if result.over:
+                note(t("fight_over", out.lang))
+
+
+def parse_assignments(values: list[str] | None, option: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for v in values or []:
+        name, sep, rest = v.partition("=")
+        if not sep or not name.strip() or not rest.strip():
+            raise UsageError(f"{option} {v!r}: write NAME=VALUE, e.g. {option} Brannoc=feint")
+        out[name.strip()] = rest.strip()
+    return out
+
+
+def sevendag_choices(
+    rs: Any, a: Any, b: Any, state: Any, yield_: bool | None, allocate: list[str] | None,
+    technique: list[str] | None, interactive: bool, lang: str,
+) -> Any:
+    from sevendag_cli.engine import sevendag as engine
+
+    names = {a.name: a, b.name: b}
+    alloc_text = parse_assignments(allocate, "--allocate")
+    tech = parse_assignments(technique, "--technique")
+    for name in (*alloc_text, *tech):
+        if name not in names:
+            raise UsageError(f"no fighter {name!r} in this encounter: use {a.name} or {b.name}")
+    allocation: dict[str, tuple[str, ...]] = {}
+    for name, text in alloc_text.items():
+        allocation[name] = tuple(p.strip() for p in text.split(",") if p.strip())
+    if interactive:
+        from sevendag_cli.render.prompts import ask_sevendag_choices
+
+        return ask_sevendag_choices(rs, a, b, state, yield_, allocation, tech, lang)
+    return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=tech)
+
+
+# --- wound ------------------------------------------------------------------------------
+
+
+@app.command("wound")
+def wound_cmd(
+    fighter: Annotated[str | None, typer.Argument(help="The fighter to wound (or heal).")] = None,
+    amount: Annotated[
+        str | None,
+        typer.Argument(help="d20: damage off HP (negative heals). Sevendag: damage, or a band name."),
+    ] = None,
+    classify: Annotated[
+        int | None, typer.Option("--classify", help="Only name the wound band of this much damage.")
+    ] = None,
+    ruleset: RulesetOpt = None,
+    encounter: EncounterOpt = DEFAULT_ENCOUNTER,
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Apply a game master's judgement by hand (S-16), or name a wound band.
+
+    Examples: sevendag wound B 5  ·  sevendag wound Brannoc serious  ·  sevendag wound --classify 17
+    """
+    with handled():
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        if classify is not None:
+            if fighter is not None or amount is not None:
+                raise UsageError("--classify takes no FIGHTER or AMOUNT")
+            _classify(classify, ruleset, out)
+            return
+        if fighter is None or amount is None:
+            raise UsageError("give FIGHTER and AMOUNT (e.g. sevendag wound B 5), or --classify N")
+        from sevendag_cli import store
+        from sevendag_cli.engine import engine_for
+        from sevendag_cli.render.data import wound_document
+
+        number: int | None
+        band: str | None
+        try:
+            number, band = int(amount), None
+        except ValueError:
+            number, band = None, amount
+        require_encounter(encounter)
+        with store.locked(encounter):
+            enc, rs, a, b, state = open_encounter(encounter)
+            if ruleset is not None and ruleset not in (rs.name, rs.engine):
+                raise UsageError(f"--ruleset {ruleset}: this encounter uses {rs.name}")
+            engine = engine_for(rs)
+            result, new_state = engine.apply_wound(rs, a, b, state, fighter, number, band)
+            entry = {"step": "wound", "fighter": fighter, "amount": number, "band": band}
+            store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
+        if out.json:
+            out.data(wound_document(result, rs.name, str(encounter)))
+            return
+        renderer(out, rs).wound(result)
+
+
+def _classify(amount: int, ruleset: str | None, out: Output) -> None:
+    from sevendag_cli.i18n import label
+    from sevendag_cli.rules import SevendagRuleset, load_ruleset
+
+    rs = load_ruleset(ruleset or "sevendag")
+    if not isinstance(rs, SevendagRuleset):
+        raise UsageError(f"--classify names Sevendag wound bands; {rs.name} has hit points")
+    band = rs.band_for(amount)
+    if out.json:
+        out.data({"command": "wound", "ruleset": rs.name, "amount": amount,
+                  "band": band.name if band else None,
+                  "label": label(band.label, out.lang) if band else None})
+        return
+    text = (t("band_is", out.lang, n=amount, band=label(band.label, out.lang)) if band
+            else t("no_wound", out.lang, n=amount))
+    print(text)
+
+
+# --- undo -------------------------------------------------------------------------------
+
+
+@app.command("undo")
+def undo_cmd(
+    encounter: EncounterOpt = DEFAULT_ENCOUNTER,
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Take back the last round or wound of the encounter.
+
+    Example: sevendag undo
+    """
+    with handled():
+        from sevendag_cli import store
+        from sevendag_cli.engine import engine_for
+        from sevendag_cli.render.data import state_data
+
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        require_encounter(encounter)
+        with store.locked(encounter):
+            enc, rs, _a, _b, _state = open_encounter(encounter)
+            previous, undone = enc.undo()
+            engine = engine_for(rs)
+            state = engine.state_from_data(previous.state)
+            store.save(encounter, previous)
+        states = engine.fighter_states(state)
+        if out.json:
+            out.data({"command": "undo", "ruleset": rs.name, "encounter": str(encounter),
+                      "undone": undone, "fighters": [state_data(s) for s in states]})
+            return
+        what = undone.get("step", "?")
+        if what == "round":
+            what = t("round", out.lang, n=undone.get("round"))
+        note(t("undone", out.lang, what=what))
+        renderer(out, rs).states(states)
+
+
+# --- fight ------------------------------------------------------------------------------
+
+
+@app.command("fight")
+def fight_cmd(
+    fighters: FightersArg = None,
+    ruleset: RulesetOpt = None,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+    runs: Annotated[
+        int | None, typer.Option("--runs", "-n", help="Simulate this many fights and report the odds.")
+    ] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact odds where the maths allows.")] = False,
+    cap: Annotated[
+        int | None, typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's).")
+    ] = None,
+    json_: JsonOpt = False,
+    jsonl: JsonlOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).
+
+    Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
+    ·  sevendag fight --runs 100000  ·  sevendag fight --ruleset d20 --exact
+    """
+    with handled():
+        out = make_output(json_, jsonl, lang, jsonl_allowed=runs is None and not exact)
+        if runs is not None and exact:
+            raise UsageError("--runs and --exact: choose one")
+        if (runs is not None or exact) and dice is not None:
+            raise UsageError("--dice plays one fight; it cannot be used with --runs or --exact")
+        if cap is not None and cap < 1:
+            raise UsageError(f"--cap {cap}: the round cap is at least 1")
+        refs = check_fighter_count(fighters)
+        rs = pick_ruleset(ruleset, refs)
+        from sevendag_cli.rules import load_pair
+
+        a, b = load_pair(rs, refs)
+        if runs is not None:
+            from sevendag_cli.commands.simulate import run_simulation
+
+            run_simulation(rs, a, b, runs, seed, cap, out)
+            return
+        if exact:
+            from sevendag_cli.commands.simulate import run_exact
+
+            run_exact(rs, a, b, out)
+            return
+        play_fight(rs, a, b, seed, dice, cap, out)
+
+
+def play_fight(
+    rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
+    out: Output,
+) -> None:
+    from sevendag_cli.engine import engine_for
+    from sevendag_cli.render.data import fight_document, fight_events
+
+    choice = make_dice(seed, dice, False, out, continue_after=True)
+    result = engine_for(rs).fight(rs, a, b, choice.source, cap)
+    if out.json:
+        out.data(fight_document(result, choice.seed))
+    elif out.jsonl:
+        out.lines(fight_events(result, choice.seed))
+    else:
+        renderer(out, rs).fight(result)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    if os.environ.get("SEVENDAG_DEBUG"):
+        app()
+        return
+    try:
+        app()
+    except BrokenPipeError:  # e.g. `sevendag fight --jsonl | head`
+        sys.stderr.close()
+        raise SystemExit(1) from None
+

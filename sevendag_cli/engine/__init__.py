@@ -1,0 +1,28 @@
+"""The combat engines: pure functions from (ruleset, fighters, state, dice) to results.
+
+No terminal, CLI or JSON code here.  Each engine module (``d20``,
+``sevendag``) exposes the same functions:
+
+* ``start(ruleset, a, b, dice) -> (InitiativeEvent, State)``
+* ``play_round(ruleset, a, b, state, dice, choices=None) -> (RoundResult, State)``
+* ``apply_wound(ruleset, a, b, state, fighter, amount=None, band=None) -> (WoundResult, State)``
+* ``fight(ruleset, a, b, dice, cap=None) -> FightResult``
+* ``state_to_data(state) -> dict`` / ``state_from_data(dict) -> State`` (plain
+  dicts for the encounter file)
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from sevendag_cli.rules import Ruleset
+
+
+def engine_for(ruleset: Ruleset) -> ModuleType:
+    if ruleset.engine == "d20":
+        from sevendag_cli.engine import d20
+
+        return d20
+    from sevendag_cli.engine import sevendag
+
+    return sevendag

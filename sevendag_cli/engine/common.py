@@ -1,0 +1,121 @@
+"""Result records shared by both engines.
+
+Results are immutable and keep every roll with its purpose, so the Rich
+step-by-step display and the JSON output are two views of the same object.
+Each event class has a ``kind`` (its JSON ``type``) and a ``rules`` tuple of
+the rule IDs that fired (RULES.md), which renderers name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from sevendag_cli.dice import DiceSource, Roll
+from sevendag_cli.formula import Evaluated, Formula
+
+
+class RecordingDice:
+    """Wraps a source and keeps every roll made through it, in order (C-02)."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+        self.rolls: list[Roll] = []
+
+    def face(self, sides: int, purpose: str, fighter: str | None) -> int:
+        value = self.source.face(sides, purpose, fighter)
+        self.rolls.append(Roll(purpose, sides, value, fighter))
+        return value
+
+    def take(self) -> tuple[Roll, ...]:
+        out = tuple(self.rolls)
+        self.rolls.clear()
+        return out
+
+
+@dataclass(frozen=True)
+class Check:
+    """One formula evaluated for a fighter: the dice, the fixed part, the total."""
+
+    purpose: str
+    fighter: str
+    formula: str
+    rolls: tuple[Roll, ...]
+    total: int
+
+    @property
+    def natural(self) -> int | None:
+        return self.rolls[0].face if self.rolls else None
+
+    @property
+    def modifier(self) -> int:
+        """Total minus the dice: what the formula adds to the faces."""
+        return self.total - sum(r.face for r in self.rolls)
+
+
+def check(
+    formula: Formula, env: Mapping[str, int], dice: DiceSource, purpose: str, fighter: str
+) -> Check:
+    ev: Evaluated = formula.evaluate(env, dice, purpose, fighter)
+    return Check(purpose, fighter, formula.text, ev.rolls, ev.value)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of every event; ``kind`` is the JSON ``type``."""
+
+    kind: ClassVar[str] = "event"
+
+
+@dataclass(frozen=True)
+class InitiativeEvent(Event):
+    """Initiative (S-02 / D-02): every attempt's checks (ties roll again), then the leader."""
+
+    kind: ClassVar[str] = "initiative"
+    attempts: tuple[tuple[Check, Check], ...]
+    leader: str
+    other: str
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class WoundResult:
+    """A judgement applied by hand (S-16, the ``wound`` command)."""
+
+    fighter: str
+    amount: int | None
+    band: str | None
+    events: tuple[Event, ...]
+    states: tuple[Any, ...]
+    over: bool
+    winner: str | None
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """One round: its events in order, every roll in order, the states after it."""
+
+    number: int
+    events: tuple[Event, ...]
+    rolls: tuple[Roll, ...]
+    states: tuple[Any, ...]
+    over: bool
+    winner: str | None
+    elapsed_seconds: int | None = None
+    capped: bool = False
+
+
+@dataclass(frozen=True)
+class FightResult:
+    """A whole fight: the initiative, every round, the winner (None for a draw)."""
+
+    ruleset: str
+    fighters: tuple[str, str]
+    initiative: InitiativeEvent
+    initiative_rolls: tuple[Roll, ...]
+    rounds: tuple[RoundResult, ...]
+    winner: str | None
+    capped: bool
+    states: tuple[Any, ...]
+    extra: Mapping[str, Any] = field(default_factory=dict)

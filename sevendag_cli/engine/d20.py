@@ -1,0 +1,417 @@
+"""Le combat (d20 homebrew): the step-by-step engine (D-01 .. D-15).
+
+Roll order (D-15): initiative of the first-named fighter then the second (both
+again on a tie); attack d20; save d20 (defender); DD d20 (attacker); damage dice
+(every set of a critical, in order); VIG d10; magic dice; VOL d10.  A roll that
+can no longer change the outcome is not made: no save after a miss, no DD after
+a natural 1 or natural 20 on the save, no damage after a full dodge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from sevendag_cli.dice import DiceSource
+from sevendag_cli.engine.common import (
+    Check,
+    Event,
+    FightResult,
+    InitiativeEvent,
+    RecordingDice,
+    RoundResult,
+    WoundResult,
+    check,
+)
+from sevendag_cli.errors import EncounterError, RuleError
+from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
+
+MAX_INITIATIVE_ATTEMPTS = 1000
+
+
+# --- state ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class D20FighterState:
+    name: str
+    hp: int
+    max_hp: int
+
+    @property
+    def defeated(self) -> bool:
+        return self.hp <= 0
+
+
+@dataclass(frozen=True)
+class D20State:
+    round: int
+    fighters: tuple[D20FighterState, D20FighterState]
+    next_attacker: str | None  # initiative already rolled for the next round (by `init`)
+    over: bool = False
+    winner: str | None = None
+    capped: bool = False
+
+    def fighter(self, name: str) -> D20FighterState:
+        for f in self.fighters:
+            if f.name == name:
+                return f
+        names = " or ".join(f.name for f in self.fighters)
+        raise RuleError(f"no fighter {name!r} in this encounter: use {names}")
+
+
+# --- events -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackEvent(Event):
+    """D-03..D-07: the attack roll against AC."""
+
+    kind: ClassVar[str] = "attack"
+    attacker: str
+    defender: str
+    roll: Check
+    ac: int
+    hit: bool
+    reason: str  # "natural-hit" | "natural-miss" | "beats-ac" | "below-ac"
+    critical: bool
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SaveEvent(Event):
+    """D-08: the defender's save against the attacker's DD."""
+
+    kind: ClassVar[str] = "save"
+    defender: str
+    attacker: str
+    roll: Check
+    dd: Check | None  # rolled DD (dd = roll), or None
+    dd_total: int | None  # None when no DD was needed (natural 1 or 20)
+    outcome: str  # "dodged" | "halved" | "failed"
+    reason: str  # "natural-success" | "natural-failure" | "beats-dd" | "below-dd"
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DamageEvent(Event):
+    """D-07, D-09, D-10: damage dealt by a hit."""
+
+    kind: ClassVar[str] = "damage"
+    attacker: str
+    defender: str
+    weapon: str
+    sets: tuple[Check, ...]
+    vig: Check
+    physical: int
+    magic: Check | None
+    vol: Check | None
+    magic_damage: int
+    halved: bool
+    minimum_applied: bool
+    total: int
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HitPointsEvent(Event):
+    """D-12: hit points after damage (or a judgement by hand)."""
+
+    kind: ClassVar[str] = "hp"
+    fighter: str
+    before: int
+    after: int
+    defeated: bool
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FightOverEvent(Event):
+    kind: ClassVar[str] = "fight-over"
+    winner: str | None
+    reason: str  # "defeated" | "round-cap"
+    rules: tuple[str, ...]
+
+
+# --- helpers ----------------------------------------------------------------
+
+
+def _pair(a: D20Fighter, b: D20Fighter, name: str) -> tuple[D20Fighter, D20Fighter]:
+    """(the named fighter, the other)."""
+    return (a, b) if name == a.name else (b, a)
+
+
+def roll_initiative(
+    ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, dice: DiceSource
+) -> InitiativeEvent:
+    """D-02: both roll; ties roll again (house default)."""
+    attempts: list[tuple[Check, Check]] = []
+    for _ in range(MAX_INITIATIVE_ATTEMPTS):
+        ca = check(ruleset.initiative, a.env(), dice, "initiative", a.name)
+        cb = check(ruleset.initiative, b.env(), dice, "initiative", b.name)
+        attempts.append((ca, cb))
+        if ca.total != cb.total:
+            leader, other = (a, b) if ca.total > cb.total else (b, a)
+            return InitiativeEvent(tuple(attempts), leader.name, other.name, ("D-02",))
+    raise RuleError(
+        f"initiative tied {MAX_INITIATIVE_ATTEMPTS} times: formulas.initiative never separates "
+        "the fighters (does it roll a die?)"
+    )
+
+
+def initial_state(a: D20Fighter, b: D20Fighter) -> D20State:
+    return D20State(
+        0, (D20FighterState(a.name, a.hp, a.hp), D20FighterState(b.name, b.hp, b.hp)), None
+    )
+
+
+def start(
+    ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, dice: DiceSource
+) -> tuple[InitiativeEvent, D20State]:
+    """Begin an encounter: the first round's initiative (D-02)."""
+    init = roll_initiative(ruleset, a, b, dice)
+    return init, replace(initial_state(a, b), next_attacker=init.leader)
+
+
+def resolve_attack(
+    ruleset: D20Ruleset, attacker: D20Fighter, defender: D20Fighter, dice: DiceSource
+) -> tuple[list[Event], int]:
+    """One attack (D-03..D-10): the events and the damage dealt (0 on a miss or dodge)."""
+    events: list[Event] = []
+    roll = check(ruleset.attack, attacker.env(), dice, "attack", attacker.name)
+    natural = roll.natural if roll.natural is not None else 0
+    ac = defender.ac(ruleset)
+    if natural >= ruleset.natural_hit:
+        hit, reason = True, "natural-hit"
+    elif natural <= ruleset.natural_miss:
+        hit, reason = False, "natural-miss"
+    elif roll.total > ac:
+        hit, reason = True, "beats-ac"
+    else:
+        hit, reason = False, "below-ac"
+    weapon: Weapon = attacker.weapon or unarmed(ruleset)
+    critical = hit and natural >= weapon.crit_range
+    rules = ("D-03", "D-04") + (("D-06",) if reason.startswith("natural") else ())
+    rules += ("D-07",) if critical else ()
+    events.append(
+        AttackEvent(attacker.name, defender.name, roll, ac, hit, reason, critical, rules)
+    )
+    if not hit:
+        return events, 0
+
+    # D-08: save against DD.
+    save = check(ruleset.save, defender.env(), dice, "save", defender.name)
+    snat = save.natural if save.natural is not None else 0
+    dd_check: Check | None = None
+    dd_total: int | None = None
+    if snat >= ruleset.save_natural_success:
+        outcome, sreason = "dodged", "natural-success"
+    elif snat <= ruleset.save_natural_failure:
+        outcome, sreason = "failed", "natural-failure"
+    else:
+        if ruleset.dd_mode == "roll":
+            dd_check = check(ruleset.dd, attacker.env(), dice, "dd", attacker.name)
+            dd_total = dd_check.total
+        else:
+            who = attacker if ruleset.dd_level_of == "attacker" else defender
+            dd_total = ruleset.dd_from_level(who.level)
+        if save.total > dd_total:
+            outcome = "dodged" if ruleset.save_success == "negate" else "halved"
+            sreason = "beats-dd"
+        else:
+            outcome, sreason = "failed", "below-dd"
+    events.append(
+        SaveEvent(defender.name, attacker.name, save, dd_check, dd_total, outcome, sreason,
+                  ("D-08",))
+    )
+    if outcome == "dodged":
+        return events, 0
+
+    # D-07 / D-09: damage sets, VIG, magic, VOL.
+    benv = attacker.env()
+    bonus = ruleset.damage_bonus.value(benv)
+    sets_n = weapon.crit_factor if critical else 1
+    sets: list[Check] = []
+    for _ in range(sets_n):
+        ev = weapon.damage.evaluate(benv, dice, "damage", attacker.name)
+        sets.append(Check("damage", attacker.name, f"{weapon.damage.text} + {ruleset.damage_bonus.text}",
+                          ev.rolls, ev.value + bonus))
+    vig = check(ruleset.vig, defender.env(), dice, "vig", defender.name)
+    physical = max(0, sum(s.total for s in sets) - vig.total)
+    magic: Check | None = None
+    vol: Check | None = None
+    magic_damage = 0
+    if weapon.magic is not None:
+        mbonus = ruleset.magic_bonus.value(benv)
+        msets = weapon.crit_factor if (critical and ruleset.crit_multiplies_magic) else 1
+        rolls = []
+        value = 0
+        for _ in range(msets):
+            mev = weapon.magic.evaluate(benv, dice, "magic", attacker.name)
+            rolls.extend(mev.rolls)
+            value += mev.value + mbonus
+        magic = Check("magic", attacker.name, f"{weapon.magic.text} + {ruleset.magic_bonus.text}",
+                      tuple(rolls), value)
+        vol = check(ruleset.vol, defender.env(), dice, "vol", defender.name)
+        magic_damage = max(0, magic.total - vol.total)
+    total = physical + magic_damage
+    halved = outcome == "halved"
+    if halved:
+        total //= 2
+    minimum = total < ruleset.min_damage
+    if minimum:
+        total = ruleset.min_damage
+    rules = ("D-09",) + (("D-07",) if critical else ()) + (("D-08",) if halved else ())
+    rules += ("D-10",) if minimum else ()
+    if attacker.weapon is None:
+        rules += ("D-11",)
+    events.append(
+        DamageEvent(attacker.name, defender.name, weapon.name, tuple(sets), vig, physical, magic,
+                    vol, magic_damage, halved, minimum, total, rules)
+    )
+    return events, total
+
+
+def _set_hp(state: D20State, name: str, hp: int) -> D20State:
+    fighters = tuple(replace(f, hp=hp) if f.name == name else f for f in state.fighters)
+    return replace(state, fighters=(fighters[0], fighters[1]))
+
+
+def play_round(
+    ruleset: D20Ruleset,
+    a: D20Fighter,
+    b: D20Fighter,
+    state: D20State,
+    dice: DiceSource,
+    choices: Any = None,
+) -> tuple[RoundResult, D20State]:
+    """One round (D-02 .. D-12): initiative (unless rolled by `init`), one attack."""
+    if state.over:
+        who = f"{state.winner} won" if state.winner else "it ended in a draw"
+        raise EncounterError(f"the fight is over ({who}): start a new one with `sevendag init`")
+    rec = RecordingDice(dice)
+    events: list[Event] = []
+    number = state.round + 1
+    if state.next_attacker is not None:
+        attacker_name = state.next_attacker
+    else:
+        init = roll_initiative(ruleset, a, b, rec)
+        events.append(init)
+        attacker_name = init.leader
+    attacker, defender = _pair(a, b, attacker_name)
+    attack_events, damage = resolve_attack(ruleset, attacker, defender, rec)
+    events += attack_events
+    new = replace(state, round=number, next_attacker=None)
+    if damage:
+        before = state.fighter(defender.name).hp
+        after = before - damage
+        new = _set_hp(new, defender.name, after)
+        events.append(HitPointsEvent(defender.name, before, after, after <= 0, ("D-12",)))
+        if after <= 0:
+            new = replace(new, over=True, winner=attacker.name)
+            events.append(FightOverEvent(attacker.name, "defeated", ("D-12",)))
+    if not new.over and number >= ruleset.round_cap:
+        new = replace(new, over=True, winner=None, capped=True)
+        events.append(FightOverEvent(None, "round-cap", ()))
+    result = RoundResult(number, tuple(events), rec.take(), new.fighters, new.over, new.winner,
+                         capped=new.capped)
+    return result, new
+
+
+def apply_wound(
+    ruleset: D20Ruleset,
+    a: D20Fighter,
+    b: D20Fighter,
+    state: D20State,
+    fighter: str,
+    amount: int | None = None,
+    band: str | None = None,
+) -> tuple[WoundResult, D20State]:
+    """A judgement by hand (S-16 / D-12): damage off HP; a negative amount heals (up to max)."""
+    if band is not None:
+        raise RuleError("d20 fighters have hit points, not wound bands: give an amount, like 5")
+    if amount is None or amount == 0:
+        raise RuleError("give a non-zero amount: damage (5) or healing (-5)")
+    current = state.fighter(fighter)
+    if state.over and amount > 0:
+        raise EncounterError("the fight is over: start a new one with `sevendag init`")
+    after = min(current.max_hp, current.hp - amount)
+    new = _set_hp(state, fighter, after)
+    events: list[Event] = [HitPointsEvent(fighter, current.hp, after, after <= 0, ("D-12",))]
+    if after <= 0 and not state.over:
+        other = b.name if fighter == a.name else a.name
+        new = replace(new, over=True, winner=other)
+        events.append(FightOverEvent(other, "defeated", ("D-12",)))
+    elif state.over and after > 0 and state.winner is not None and fighter != state.winner:
+        # Healing the defeated fighter back above 0 reopens the fight.
+        new = replace(new, over=False, winner=None)
+    return (
+        WoundResult(fighter, amount, None, tuple(events), new.fighters, new.over, new.winner),
+        new,
+    )
+
+
+def fight(
+    ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, dice: DiceSource, cap: int | None = None
+) -> FightResult:
+    """A whole fight, round after round, until one is defeated or the round cap."""
+    if cap is not None:
+        ruleset = replace(ruleset, round_cap=cap)
+    rec = RecordingDice(dice)
+    init, state = start(ruleset, a, b, rec)
+    init_rolls = rec.take()
+    rounds: list[RoundResult] = []
+    while not state.over:
+        result, state = play_round(ruleset, a, b, state, dice)
+        rounds.append(result)
+    return FightResult(ruleset.name, (a.name, b.name), init, init_rolls, tuple(rounds),
+                       state.winner, state.capped, state.fighters)
+
+
+# --- encounter data ---------------------------------------------------------
+
+
+def state_to_data(state: D20State) -> dict[str, Any]:
+    return {
+        "round": state.round,
+        "fighters": [{"name": f.name, "hp": f.hp, "max_hp": f.max_hp} for f in state.fighters],
+        "next_attacker": state.next_attacker,
+        "over": state.over,
+        "winner": state.winner,
+        "capped": state.capped,
+    }
+
+
+def state_from_data(data: Any) -> D20State:
+    try:
+        fighters = tuple(
+            D20FighterState(_str(f["name"]), _int(f["hp"]), _int(f["max_hp"]))
+            for f in data["fighters"]
+        )
+        if len(fighters) != 2:
+            raise ValueError("two fighters expected")
+        nxt = data["next_attacker"]
+        winner = data["winner"]
+        return D20State(
+            _int(data["round"]), (fighters[0], fighters[1]),
+            None if nxt is None else _str(nxt), bool(data["over"]),
+            None if winner is None else _str(winner), bool(data.get("capped", False)),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise EncounterError(f"the encounter's d20 state is damaged ({exc!r})") from None
+
+
+def _int(v: object) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError(f"{v!r} is not a whole number")
+    return v
+
+
+def _str(v: object) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"{v!r} is not a text")
+    return v
+
+
+def fighter_states(state: D20State) -> tuple[D20FighterState, ...]:
+    return state.fighters

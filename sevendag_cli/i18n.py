@@ -1,0 +1,100 @@
+"""Words the tool shows, in English and French.
+
+``--lang fr|en``; by default from ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``
+(``fr_FR.UTF-8`` → French), else English.  JSON keys never change.
+Game terms (wound bands, metals, techniques) come from the ruleset files.
+"""
+
+from __future__ import annotations
+
+import os
+
+LANGS = ("en", "fr")
+
+MESSAGES: dict[str, dict[str, str]] = {
+    "initiative": {"en": "Initiative", "fr": "Initiative"},
+    "tie": {"en": "tie: both roll again", "fr": "égalité : on relance"},
+    "leads": {"en": "{name} wins the initiative", "fr": "{name} remporte l'initiative"},
+    "assaillant": {"en": "{name} is the assaillant for the fight", "fr": "{name} est l'assaillant pour le combat"},
+    "round": {"en": "Round {n}", "fr": "Round {n}"},
+    "elapsed": {"en": "{s} s elapsed", "fr": "{s} s écoulées"},
+    "attacks": {"en": "{a} attacks {d}", "fr": "{a} attaque {d}"},
+    "attack": {"en": "attack", "fr": "attaque"},
+    "defence": {"en": "defence", "fr": "défense"},
+    "vs_ac": {"en": "against AC {ac}", "fr": "contre CA {ac}"},
+    "hit": {"en": "hit", "fr": "touché"},
+    "miss": {"en": "miss", "fr": "raté"},
+    "natural_hit": {"en": "natural {n}: automatic hit", "fr": "{n} naturel : touche automatique"},
+    "natural_miss": {"en": "natural {n}: automatic miss", "fr": "{n} naturel : échec automatique"},
+    "critical_hit": {"en": "critical hit", "fr": "coup critique"},
+    "save": {"en": "save", "fr": "sauvegarde"},
+    "dd": {"en": "DD", "fr": "DD"},
+    "dd_table": {"en": "DD {dd} (level table)", "fr": "DD {dd} (table de niveau)"},
+    "dodged": {"en": "dodged entirely", "fr": "esquive totale"},
+    "halved": {"en": "damage halved", "fr": "dégâts réduits de moitié"},
+    "failed": {"en": "save failed", "fr": "sauvegarde ratée"},
+    "natural_save": {"en": "natural {n}: dodged entirely", "fr": "{n} naturel : esquive totale"},
+    "natural_save_fail": {"en": "natural {n}: save failed", "fr": "{n} naturel : sauvegarde ratée"},
+    "damage": {"en": "damage", "fr": "dégâts"},
+    "physical": {"en": "physical", "fr": "physiques"},
+    "magic": {"en": "magic", "fr": "magiques"},
+    "minimum": {"en": "minimum damage", "fr": "dégâts minimaux"},
+    "hp": {"en": "HP", "fr": "PV"},
+    "defeated": {"en": "{name} is defeated", "fr": "{name} est vaincu"},
+    "winner": {"en": "{name} wins", "fr": "{name} l'emporte"},
+    "draw": {"en": "draw: the round cap ({n}) was reached", "fr": "match nul : plafond de {n} rounds atteint"},
+    "fight_over": {"en": "The fight is over", "fr": "Le combat est terminé"},
+    "summary": {"en": "Summary", "fr": "Bilan"},
+    "rounds_played": {"en": "{n} round(s), {s} s", "fr": "{n} round(s), {s} s"},
+    "rounds_only": {"en": "{n} round(s)", "fr": "{n} round(s)"},
+    "seed": {"en": "seed {seed}", "fr": "graine {seed}"},
+    "saved": {"en": "encounter saved to {path}", "fr": "rencontre enregistrée dans {path}"},
+    "no_attack": {"en": "{a} has no attack dice: no attack", "fr": "{a} n'a aucun dé d'attaque : pas d'attaque"},
+    "foiled": {"en": "attack foiled", "fr": "attaque déjouée"},
+    "wound": {"en": "{name} takes a {band}", "fr": "{name} subit une {band}"},
+    "penalty": {"en": "penalty {p}", "fr": "malus {p}"},
+    "out": {"en": "{name} is out of the fight", "fr": "{name} est hors de combat"},
+    "critical_failure": {"en": "critical failure", "fr": "échec critique"},
+    "failure": {"en": "lowest face: the attack fails", "fr": "score minimum : l'attaque échoue"},
+    "devastating": {"en": "devastating critical hit", "fr": "coup critique dévastateur"},
+    "critical_defence": {"en": "critical defence: initiative passes to {name}", "fr": "défense critique : l'initiative passe à {name}"},
+    "shield_foiled": {"en": "shield: highest face, the attack is foiled", "fr": "bouclier : score maximum, l'attaque est déjouée"},
+    "drop_check": {"en": "drop check", "fr": "test de maîtrise"},
+    "dropped": {"en": "{name} drops the {item}", "fr": "{name} lâche {item}"},
+    "kept": {"en": "{name} keeps hold of the {item}", "fr": "{name} garde {item} en main"},
+    "recovered": {"en": "{name} picks up the {item}", "fr": "{name} ramasse {item}"},
+    "yields": {"en": "{name} yields: roles swap this round", "fr": "{name} cède l'initiative : les rôles s'inversent ce round"},
+    "technique": {"en": "technique", "fr": "technique"},
+    "commits": {"en": "{name} commits", "fr": "{name} engage"},
+    "none": {"en": "none", "fr": "aucun"},
+    "total": {"en": "total", "fr": "total"},
+    "wounds": {"en": "wounds", "fr": "blessures"},
+    "healthy": {"en": "unhurt", "fr": "indemne"},
+    "state_after": {"en": "State", "fr": "État"},
+    "fighter": {"en": "Fighter", "fr": "Combattant"},
+    "granted_crit": {"en": "granted critical", "fr": "critique accordé"},
+    "metal_effect": {"en": "{metal}: {text}", "fr": "{metal} : {text}"},
+    "undone": {"en": "undone: {what}", "fr": "annulé : {what}"},
+    "band_is": {"en": "{n} damage: {band}", "fr": "{n} dégâts : {band}"},
+    "no_wound": {"en": "{n} damage: no wound", "fr": "{n} dégâts : aucune blessure"},
+}
+
+
+def detect_lang(explicit: str | None = None) -> str:
+    if explicit:
+        return explicit
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    return "en"
+
+
+def t(key: str, lang: str = "en", **kw: object) -> str:
+    entry = MESSAGES[key]
+    text = entry.get(lang) or entry["en"]
+    return text.format(**kw) if kw else text
+
+
+def label(labels: dict[str, str], lang: str) -> str:
+    return labels.get(lang) or labels.get("en") or next(iter(labels.values()), "")

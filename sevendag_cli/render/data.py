@@ -1,0 +1,182 @@
+"""Result records → plain data (dicts, lists, numbers, strings) for JSON output.
+
+One generic walk: dataclasses become objects (an event gets its ``type``),
+tuples become lists, a :class:`Roll` gets its ``die``.  The JSON documents of
+each command are assembled here too, so the contract lives in one place
+(documented in the README, section "JSON output").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from sevendag_cli.dice import Roll
+from sevendag_cli.engine.common import (
+    Check,
+    Event,
+    FightResult,
+    InitiativeEvent,
+    RoundResult,
+    WoundResult,
+)
+
+SCHEMA_VERSION = 1
+
+
+def roll_data(r: Roll) -> dict[str, Any]:
+    return {
+        "purpose": r.purpose,
+        "die": r.die,
+        "sides": r.sides,
+        "face": r.face,
+        "fighter": r.fighter,
+        "highest": r.is_max,
+        "lowest": r.is_min,
+    }
+
+
+def check_data(c: Check) -> dict[str, Any]:
+    return {
+        "purpose": c.purpose,
+        "fighter": c.fighter,
+        "formula": c.formula,
+        "rolls": [roll_data(r) for r in c.rolls],
+        "natural": c.natural,
+        "modifier": c.modifier,
+        "total": c.total,
+    }
+
+
+def to_data(obj: Any) -> Any:
+    """Any result object → JSON-compatible data."""
+    if isinstance(obj, Roll):
+        return roll_data(obj)
+    if isinstance(obj, Check):
+        return check_data(obj)
+    if isinstance(obj, Fraction):
+        return str(obj)
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        out: dict[str, Any] = {}
+        if isinstance(obj, Event):
+            out["type"] = obj.kind
+        for f in dataclasses.fields(obj):
+            out[f.name] = to_data(getattr(obj, f.name))
+        for name in getattr(type(obj), "json_properties", ()):
+            out[name] = to_data(getattr(obj, name))
+        return out
+    if isinstance(obj, Mapping):
+        return {str(k): to_data(v) for k, v in obj.items()}
+    if isinstance(obj, tuple | list | frozenset | set):
+        return [to_data(v) for v in obj]
+    if obj is None or isinstance(obj, bool | int | float | str):
+        return obj
+    raise TypeError(f"cannot render {type(obj).__name__} as data")  # a bug, not user error
+
+
+def state_data(state: Any) -> dict[str, Any]:
+    """A fighter's state: ``name`` plus its track (``hp`` for d20, ``wounds`` for Sevendag)."""
+    data: dict[str, Any] = to_data(state)
+    if hasattr(state, "hp"):
+        data["defeated"] = state.hp <= 0
+    return data
+
+
+def initiative_data(init: InitiativeEvent) -> dict[str, Any]:
+    return {
+        "type": "initiative",
+        "attempts": [[check_data(c) for c in pair] for pair in init.attempts],
+        "leader": init.leader,
+        "other": init.other,
+        "rules": list(init.rules),
+    }
+
+
+def event_data(event: Event) -> dict[str, Any]:
+    if isinstance(event, InitiativeEvent):
+        return initiative_data(event)
+    data: dict[str, Any] = to_data(event)
+    return data
+
+
+def round_data(result: RoundResult) -> dict[str, Any]:
+    return {
+        "number": result.number,
+        "elapsed_seconds": result.elapsed_seconds,
+        "events": [event_data(e) for e in result.events],
+        "rolls": [roll_data(r) for r in result.rolls],
+        "fighters": [state_data(s) for s in result.states],
+        "over": result.over,
+        "winner": result.winner,
+        "draw": result.over and result.winner is None,
+    }
+
+
+def header(command: str, ruleset: str, seed: int | None) -> dict[str, Any]:
+    return {"schema_version": SCHEMA_VERSION, "command": command, "ruleset": ruleset, "seed": seed}
+
+
+def fight_document(result: FightResult, seed: int | None) -> dict[str, Any]:
+    return {
+        **header("fight", result.ruleset, seed),
+        "fighters": [state_data(s) for s in result.states],
+        "initiative": initiative_data(result.initiative),
+        "initiative_rolls": [roll_data(r) for r in result.initiative_rolls],
+        "rounds": [round_data(r) for r in result.rounds],
+        "rounds_played": len(result.rounds),
+        "winner": result.winner,
+        "draw": result.winner is None,
+        "capped": result.capped,
+    }
+
+
+def fight_events(result: FightResult, seed: int | None) -> list[dict[str, Any]]:
+    """``--jsonl``: one object per event, each tagged with its round (0 = initiative)."""
+    lines: list[dict[str, Any]] = [
+        {**header("fight", result.ruleset, seed), "type": "start", "round": 0,
+         "fighters": list(result.fighters)}
+    ]
+    lines.append({**initiative_data(result.initiative), "round": 0})
+    for rnd in result.rounds:
+        lines += round_events(rnd)
+    lines.append({"type": "end", "round": len(result.rounds), "winner": result.winner,
+                  "draw": result.winner is None, "capped": result.capped,
+                  "fighters": [state_data(s) for s in result.states]})
+    return lines
+
+
+def round_events(rnd: RoundResult) -> list[dict[str, Any]]:
+    lines = [{**event_data(e), "round": rnd.number} for e in rnd.events]
+    lines.append({"type": "round-end", "round": rnd.number, "rolls": [roll_data(r) for r in rnd.rolls],
+                  "fighters": [state_data(s) for s in rnd.states], "over": rnd.over,
+                  "winner": rnd.winner})
+    return lines
+
+
+def round_document(
+    result: RoundResult, ruleset: str, seed: int | None, encounter: str
+) -> dict[str, Any]:
+    return {**header("round", ruleset, seed), "encounter": encounter, "round": round_data(result),
+            "events": [event_data(e) for e in result.events],
+            "rolls": [roll_data(r) for r in result.rolls],
+            "fighters": [state_data(s) for s in result.states],
+            "over": result.over, "winner": result.winner}
+
+
+def init_document(
+    init: InitiativeEvent, rolls: tuple[Roll, ...], states: tuple[Any, ...], ruleset: str,
+    seed: int | None, encounter: str,
+) -> dict[str, Any]:
+    return {**header("init", ruleset, seed), "encounter": encounter,
+            "initiative": initiative_data(init), "rolls": [roll_data(r) for r in rolls],
+            "leader": init.leader, "fighters": [state_data(s) for s in states]}
+
+
+def wound_document(result: WoundResult, ruleset: str, encounter: str) -> dict[str, Any]:
+    return {**header("wound", ruleset, None), "encounter": encounter, "fighter": result.fighter,
+            "amount": result.amount, "band": result.band,
+            "events": [event_data(e) for e in result.events],
+            "fighters": [state_data(s) for s in result.states], "over": result.over,
+            "winner": result.winner}

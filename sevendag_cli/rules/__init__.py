@@ -1,0 +1,148 @@
+"""Rulesets and fighter sheets: load, validate, look up by name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sevendag_cli.data import (
+    Problems,
+    Reader,
+    bundled_dir,
+    fighter_dirs,
+    find_named,
+    list_names,
+    read_toml,
+    search_dirs,
+)
+from sevendag_cli.errors import DataError, UsageError
+from sevendag_cli.rules import d20, sevendag
+from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
+from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+
+Ruleset = D20Ruleset | SevendagRuleset
+Fighter = D20Fighter | SevendagFighter
+ENGINES = ("sevendag", "d20")
+DEFAULT_RULESET = "sevendag"
+
+
+def known_rulesets() -> list[str]:
+    return list_names(search_dirs(), "engine")
+
+
+def known_fighters() -> list[str]:
+    return list_names(fighter_dirs(), "ruleset")
+
+
+def ruleset_from_data(data: dict[str, Any], source: str, problems: Problems | None = None) -> Ruleset:
+    problems = problems if problems is not None else Problems(source)
+    r = Reader(data, problems)
+    engine = r.str("engine", None, ENGINES)
+    name = r.str("name", Path(source).stem)
+    ruleset: Ruleset
+    if engine == "d20":
+        ruleset = d20.read_ruleset(r, name, source)
+    else:
+        ruleset = sevendag.read_ruleset(r, name, source)
+    r.finish()
+    problems.raise_first()
+    return ruleset
+
+
+def read_ruleset_doc(ref: str) -> tuple[str, dict[str, Any]]:
+    """The file and raw data of a ruleset, by name or path."""
+    path = find_named(ref, search_dirs(), "ruleset", known_rulesets())
+    data = read_toml(path)
+    if "engine" not in data and "ruleset" in data:
+        raise DataError(str(path), None, "is a fighter sheet, not a ruleset")
+    return str(path), data
+
+
+def load_ruleset(ref: str) -> Ruleset:
+    """A ruleset by name (``sevendag``, ``d20``, a user's own) or by path."""
+    source, data = read_ruleset_doc(ref)
+    return ruleset_from_data(data, source)
+
+
+def fighter_from_data(
+    data: dict[str, Any], source: str, ruleset: Ruleset, problems: Problems | None = None
+) -> Fighter:
+    problems = problems if problems is not None else Problems(source)
+    r = Reader(data, problems)
+    sheet_ruleset = data.get("ruleset")
+    if isinstance(sheet_ruleset, str) and sheet_ruleset not in (ruleset.name, ruleset.engine):
+        problems.add(
+            "ruleset",
+            f"this sheet is for {sheet_ruleset!r}, not {ruleset.name!r}: "
+            f"use --ruleset {sheet_ruleset} or another fighter",
+        )
+    fighter: Fighter
+    if isinstance(ruleset, D20Ruleset):
+        fighter = d20.read_fighter(r, source)
+    else:
+        fighter = sevendag.read_fighter(r, source, ruleset)
+    problems.raise_first()
+    return fighter
+
+
+def fighter_path(ref: str) -> Path:
+    return find_named(ref, fighter_dirs(), "fighter", known_fighters())
+
+
+def sheet_ruleset(ref: str) -> str | None:
+    """The ruleset a fighter sheet names, to pick ``--ruleset`` when none is given."""
+    data = read_toml(fighter_path(ref))
+    value = data.get("ruleset")
+    return value if isinstance(value, str) else None
+
+
+def read_fighter_doc(ref: str) -> tuple[str, dict[str, Any]]:
+    path = fighter_path(ref)
+    return str(path), read_toml(path)
+
+
+def load_fighter(ref: str, ruleset: Ruleset) -> Fighter:
+    source, data = read_fighter_doc(ref)
+    return fighter_from_data(data, source, ruleset)
+
+
+def example_pair(ruleset: Ruleset) -> tuple[str, str]:
+    if len(ruleset.examples) < 2:
+        raise DataError(ruleset.path, "examples", "names no example fighters: name two fighters")
+    return ruleset.examples[0], ruleset.examples[1]
+
+
+def pair_docs(ruleset: Ruleset, refs: list[str] | None) -> list[tuple[str, dict[str, Any]]]:
+    """The raw sheets of two fighters: the ones named, or the ruleset's example pair."""
+    if not refs:
+        base = bundled_dir() / "fighters"
+        refs = []
+        for ref in example_pair(ruleset):
+            bundled = base / f"{ref.lower()}.toml"
+            refs.append(str(bundled) if bundled.is_file() else ref)
+    if len(refs) != 2:
+        raise UsageError(f"name two fighters (or none for the ruleset's examples), not {len(refs)}")
+    return [read_fighter_doc(r) for r in refs]
+
+
+def pair_from_docs(
+    ruleset: Ruleset, docs: list[tuple[str, dict[str, Any]]]
+) -> tuple[Fighter, Fighter]:
+    a = fighter_from_data(docs[0][1], docs[0][0], ruleset)
+    b = fighter_from_data(docs[1][1], docs[1][0], ruleset)
+    if a.name == b.name:
+        raise DataError(b.path, "name", f"both fighters are called {a.name!r}: rename one")
+    return a, b
+
+
+def load_pair(ruleset: Ruleset, refs: list[str] | None) -> tuple[Fighter, Fighter]:
+    """Two fighters: the ones named, or the ruleset's example pair."""
+    return pair_from_docs(ruleset, pair_docs(ruleset, refs))
+
+
+__all__ = [
+    "DEFAULT_RULESET", "D20Fighter", "D20Ruleset", "Fighter", "Ruleset", "SevendagFighter",
+    "SevendagRuleset", "example_pair", "fighter_from_data", "known_fighters", "known_rulesets",
+    "load_fighter", "load_pair", "load_ruleset", "pair_docs", "pair_from_docs",
+    "read_ruleset_doc", "ruleset_from_data", "sheet_ruleset",
+]

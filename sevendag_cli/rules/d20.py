@@ -1,0 +1,248 @@
+"""Le combat (d20 homebrew): ruleset and fighter sheet models (D-xx)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sevendag_cli.data import Reader
+from sevendag_cli.formula import Formula
+
+ENGINE = "d20"
+
+# Fields a d20 formula may read (the fighter's sheet, flattened).
+FIELDS = frozenset(
+    {"level", "str", "dex", "con", "wis", "bba", "armour", "size", "dodge", "hp",
+     "weapon_type", "crit_range", "crit_factor"}
+)
+
+FORMULA_KEYS: dict[str, tuple[str, str]] = {
+    # key: (default, rule ID)
+    "initiative": ("1d20 + mod(dex)", "D-02"),
+    "attack": ("1d20 + bba + mod(str) + weapon_type", "D-03/D-04"),
+    "ac": ("10 + armour + mod(dex) + size", "D-05"),
+    "save": ("1d20 + mod(dex) + dodge", "D-08"),
+    "dd": ("1d20 + mod(dex)", "D-08"),
+    "damage_bonus": ("mod(str)", "D-07/D-09"),
+    "vig": ("1d10 + mod(con)", "D-09"),
+    "magic_bonus": ("mod(wis)", "D-09"),
+    "vol": ("1d10 + mod(wis)", "D-09"),
+    "unarmed_damage": ("1d3", "D-11"),
+}
+DICE_FORMULAS = {"initiative", "attack", "save", "dd", "vig", "vol", "unarmed_damage"}
+
+
+@dataclass(frozen=True)
+class DDBand:
+    low: int
+    high: int | None
+    dd: int
+
+
+@dataclass(frozen=True)
+class D20Ruleset:
+    name: str
+    label: dict[str, str]
+    path: str
+    initiative: Formula
+    attack: Formula
+    ac: Formula
+    save: Formula
+    dd: Formula
+    damage_bonus: Formula
+    vig: Formula
+    magic_bonus: Formula
+    vol: Formula
+    unarmed_damage: Formula
+    natural_hit: int  # D-06
+    natural_miss: int  # D-06
+    save_natural_success: int  # D-08
+    save_natural_failure: int  # D-08
+    save_success: str  # "half" | "negate"   (D-08)
+    dd_mode: str  # "roll" | "level_table"     (D-08)
+    dd_level_of: str  # "attacker" | "defender" (house default: attacker)
+    dd_table: tuple[DDBand, ...]
+    min_damage: int  # D-10
+    crit_multiplies_magic: bool  # house default: false
+    round_cap: int
+    examples: tuple[str, ...]
+    house_defaults: dict[str, str]
+    rules: dict[str, str]
+
+    engine = ENGINE
+
+    def dd_from_level(self, level: int) -> int:
+        for band in self.dd_table:
+            if level >= band.low and (band.high is None or level <= band.high):
+                return band.dd
+        return self.dd_table[-1].dd if self.dd_table else 0
+
+
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    damage: Formula
+    magic: Formula | None
+    type_mod: int
+    crit_range: int  # lowest natural that threatens a critical (D-07)
+    crit_factor: int
+
+
+@dataclass(frozen=True)
+class D20Fighter:
+    name: str
+    path: str
+    race: str
+    level: int
+    str: int
+    dex: int
+    con: int
+    wis: int
+    bba: int
+    armour: int
+    size: int
+    dodge: int
+    hp: int
+    ac_override: int | None
+    weapon: Weapon | None
+
+    engine = ENGINE
+
+    def env(self) -> dict[str, int]:
+        w = self.weapon
+        return {
+            "level": self.level, "str": self.str, "dex": self.dex, "con": self.con,
+            "wis": self.wis, "bba": self.bba, "armour": self.armour, "size": self.size,
+            "dodge": self.dodge, "hp": self.hp,
+            "weapon_type": w.type_mod if w else 0,
+            "crit_range": w.crit_range if w else 20,
+            "crit_factor": w.crit_factor if w else 2,
+        }
+
+    def ac(self, ruleset: D20Ruleset) -> int:
+        if self.ac_override is not None:
+            return self.ac_override
+        return ruleset.ac.value(self.env())
+
+
+def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
+    f = r.table("formulas", {})
+    formulas = {
+        key: f.formula(key, FIELDS, default, dice=key in DICE_FORMULAS or key == "unarmed_damage")
+        for key, (default, _rule) in FORMULA_KEYS.items()
+    }
+    for key in ("ac", "damage_bonus", "magic_bonus"):
+        if formulas[key].dice:
+            f.add(key, f"must not roll dice, found {formulas[key].text!r}")
+    for key in ("attack", "save", "dd"):
+        first = formulas[key].dice[:1]
+        if formulas[key].dice and first[0].sides != 20:
+            f.add(key, "must start with the d20 whose natural face counts, like 1d20 + ...")
+    f.finish()
+    o = r.table("options", {})
+    natural_hit = o.int("natural_hit", 20, 1, 20)
+    natural_miss = o.int("natural_miss", 1, 0, 20)
+    save_ok = o.int("save_natural_success", 20, 1, 20)
+    save_ko = o.int("save_natural_failure", 1, 0, 20)
+    save_success = o.str("save_success", "half", ("half", "negate"))
+    dd_mode = o.str("dd", "roll", ("roll", "level_table"))
+    dd_level_of = o.str("dd_level_of", "attacker", ("attacker", "defender"))
+    min_damage = o.int("min_damage", 1, 0, 1000)
+    crit_magic = o.bool("crit_multiplies_magic", False)
+    round_cap = o.int("round_cap", 1000, 1, 100_000)
+    o.finish()
+    bands: list[DDBand] = []
+    for b in r.tables("dd_table", []):
+        low = b.int("from", lo=0)
+        high = b.int("to", None, lo=0) if b.has("to") else None
+        bands.append(DDBand(low, high, b.int("dd")))
+        b.finish()
+    _check_dd_table(r, bands, dd_mode)
+    examples = _str_list(r, "examples")
+    ruleset = D20Ruleset(
+        name=name, label=r.label("label", name), path=path,
+        **formulas,
+        natural_hit=natural_hit, natural_miss=natural_miss,
+        save_natural_success=save_ok, save_natural_failure=save_ko,
+        save_success=save_success, dd_mode=dd_mode, dd_level_of=dd_level_of,
+        dd_table=tuple(bands), min_damage=min_damage, crit_multiplies_magic=crit_magic,
+        round_cap=round_cap, examples=tuple(examples),
+        house_defaults=_str_table(r, "house_defaults"), rules=_str_table(r, "rules"),
+    )
+    return ruleset
+
+
+def _check_dd_table(r: Reader, bands: list[DDBand], mode: str) -> None:
+    if not bands:
+        if mode == "level_table":
+            r.add("dd_table", "options.dd is level_table but there is no [[dd_table]]")
+        return
+    expected = bands[0].low
+    for i, b in enumerate(bands):
+        if b.low != expected:
+            what = "gap" if b.low > expected else "overlap"
+            r.add(f"dd_table[{i}].from", f"{what}: the band should start at {expected}")
+        if b.high is None:
+            if i != len(bands) - 1:
+                r.add(f"dd_table[{i}].to", "only the last band may be open-ended")
+            break
+        if b.high < b.low:
+            r.add(f"dd_table[{i}].to", f"{b.high} is below from = {b.low}")
+        expected = b.high + 1
+
+
+def _str_list(r: Reader, key: str) -> list[str]:
+    value = r._get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        r.add(key, "expected a list of texts")
+        return []
+    return list(value)
+
+
+def _str_table(r: Reader, key: str) -> dict[str, str]:
+    value = r._get(key, {})
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        r.add(key, "expected a table of texts")
+        return {}
+    return dict(value)
+
+
+def read_fighter(r: Reader, path: str) -> D20Fighter:
+    name = r.str("name")
+    if r.has("name") and not name.strip():
+        r.add("name", "must not be empty")
+    r.str("ruleset")
+    weapon: Weapon | None = None
+    if r.has("weapon"):
+        w = r.table("weapon")
+        damage = w.formula("damage", frozenset(), "1d3")
+        if not damage.dice and r.has("weapon"):
+            w.add("damage", "must roll dice, like 1d6")
+        magic = w.formula("magic", frozenset()) if w.has("magic") else None
+        crit_range = w.int("crit_range", 20, 2, 20)
+        weapon = Weapon(
+            name=w.str("name", "weapon"),
+            damage=damage,
+            magic=magic,
+            type_mod=w.int("type", 0, -50, 50),
+            crit_range=crit_range,
+            crit_factor=w.int("crit_factor", 2, 1, 10),
+        )
+        w.finish()
+    ac = r.int("ac", None, -50, 200) if r.has("ac") else None
+    fighter = D20Fighter(
+        name=name, path=path, race=r.str("race", ""),
+        level=r.int("level", 1, 1, 1000),
+        str=r.int("str", lo=1, hi=100), dex=r.int("dex", lo=1, hi=100),
+        con=r.int("con", lo=1, hi=100), wis=r.int("wis", lo=1, hi=100),
+        bba=r.int("bba", 0, -50, 100), armour=r.int("armour", 0, -50, 100),
+        size=r.int("size", 0, -50, 50), dodge=r.int("dodge", 0, -50, 100),
+        hp=r.int("hp", lo=1, hi=100_000), ac_override=ac, weapon=weapon,
+    )
+    r.finish(("notes",))
+    return fighter
+
+
+def unarmed(ruleset: D20Ruleset) -> Weapon:
+    """D-11: bare hands."""
+    return Weapon("bare hands", ruleset.unarmed_damage, None, 0, 20, 2)
+

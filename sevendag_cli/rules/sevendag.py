@@ -1,0 +1,270 @@
+"""Sevendag: ruleset and fighter sheet models (S-xx)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sevendag_cli.data import Reader
+from sevendag_cli.formula import Formula
+from sevendag_cli.rules.d20 import _str_list, _str_table
+
+ENGINE = "sevendag"
+FIELDS = frozenset({"speed", "attack", "defence"})
+TACTICS = ("weapons-attack", "all-out", "full-defence")
+COMMITMENTS = ("attack", "defence", "none")
+
+
+@dataclass(frozen=True)
+class WoundBand:
+    """S-07 / S-19: a band of damage, its lasting penalty and when it takes a fighter out."""
+
+    name: str
+    low: int
+    high: int | None
+    penalty: int  # subtracted from both constants, per wound (S-19 house default)
+    out_after: int  # this many wounds of this band take the fighter out; 0 = never
+    label: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Metal:
+    """S-17: what a critical hit with a weapon of this metal does."""
+
+    name: str
+    label: dict[str, str]
+    text: dict[str, str]
+    extra_damage: int
+    band_shift: int
+
+
+@dataclass(frozen=True)
+class Technique:
+    """S-05: a martial technique (ruleset data)."""
+
+    name: str
+    label: dict[str, str]
+    text: dict[str, str]
+    attack: int  # modifier to the attack constant while active
+    defence: int  # modifier to the defence constant while active
+    duration: int  # rounds, the round it is used included
+
+
+@dataclass(frozen=True)
+class SevendagRuleset:
+    name: str
+    label: dict[str, str]
+    path: str
+    speed_roll: Formula  # S-02
+    round_seconds: int  # S-01
+    wounds: tuple[WoundBand, ...]  # S-07, S-19
+    metals: dict[str, Metal]  # S-17
+    techniques: dict[str, Technique]  # S-05
+    fumble_grants_crit: bool  # S-10
+    failure_beats_crit: bool  # S-13
+    drop_check_die: int  # S-10
+    drop_recovery_rounds: int  # S-18
+    round_cap: int  # S-19
+    default_tactic: str
+    examples: tuple[str, ...]
+    house_defaults: dict[str, str]
+    rules: dict[str, str]
+
+    engine = ENGINE
+
+    def band_for(self, damage: int) -> WoundBand | None:
+        if damage <= 0:
+            return None
+        for band in self.wounds:
+            if damage >= band.low and (band.high is None or damage <= band.high):
+                return band
+        return self.wounds[-1]
+
+    def band_named(self, name: str) -> WoundBand | None:
+        for band in self.wounds:
+            if band.name == name:
+                return band
+        return None
+
+    def shifted(self, band: WoundBand, steps: int) -> WoundBand:
+        i = min(len(self.wounds) - 1, max(0, self.wounds.index(band) + steps))
+        return self.wounds[i]
+
+
+@dataclass(frozen=True)
+class Item:
+    name: str
+    kind: str  # "weapon" | "shield"
+    hands: int  # 1 or 2
+    metal: str | None
+    skill: int  # S-10: drop check succeeds on d20 <= skill
+    label: str
+
+
+@dataclass(frozen=True)
+class Hand:
+    die: int
+    holds: str | None  # item name, or None for an empty hand
+
+
+@dataclass(frozen=True)
+class SevendagFighter:
+    name: str
+    path: str
+    speed: int
+    attack: int
+    defence: int
+    hands: tuple[Hand, ...]
+    items: dict[str, Item]
+    tactic: str  # one of TACTICS, or "custom" with `allocation`
+    allocation: tuple[str, ...] | None  # per hand: attack | defence | none
+
+    engine = ENGINE
+
+    def env(self) -> dict[str, int]:
+        return {"speed": self.speed, "attack": self.attack, "defence": self.defence}
+
+    def item_in(self, hand: int) -> Item | None:
+        holds = self.hands[hand].holds
+        return self.items[holds] if holds is not None else None
+
+
+def read_ruleset(r: Reader, name: str, path: str) -> SevendagRuleset:
+    f = r.table("formulas", {})
+    speed_roll = f.formula("speed_roll", FIELDS, "1d20 + speed")
+    f.finish()
+    o = r.table("options", {})
+    fumble_grants_crit = o.bool("fumble_grants_crit", False)
+    failure_beats_crit = o.bool("failure_beats_crit", True)
+    drop_check_die = o.int("drop_check_die", 20, 2, 1000)
+    drop_recovery = o.int("drop_recovery_rounds", 1, 0, 100)
+    round_cap = o.int("round_cap", 200, 1, 100_000)
+    round_seconds = o.int("round_seconds", 3, 1, 3600)
+    default_tactic = o.str("default_tactic", "weapons-attack", TACTICS)
+    o.finish()
+
+    wounds: list[WoundBand] = []
+    for w in r.tables("wounds"):
+        low = w.int("from", lo=1)
+        high = w.int("to", None, lo=1) if w.has("to") else None
+        wounds.append(
+            WoundBand(
+                name=w.str("name"), low=low, high=high,
+                penalty=w.int("penalty", 0, 0, 1000), out_after=w.int("out_after", 0, 0, 1000),
+                label=w.label("label", w.data.get("name", "wound")),
+            )
+        )
+        w.finish()
+    _check_bands(r, wounds)
+
+    metals: dict[str, Metal] = {}
+    for key, m in r.table("metals").items():
+        metals[key] = Metal(
+            name=key, label=m.label("label", key), text=m.label("text", ""),
+            extra_damage=m.int("extra_damage", 0, 0, 1000), band_shift=m.int("band_shift", 0, 0, 10),
+        )
+        m.finish()
+    if not metals:
+        r.add("metals", "at least one metal is needed (S-17)")
+
+    techniques: dict[str, Technique] = {}
+    for key, t in r.table("techniques", {}).items():
+        techniques[key] = Technique(
+            name=key, label=t.label("label", key), text=t.label("text", ""),
+            attack=t.int("attack", 0, -100, 100), defence=t.int("defence", 0, -100, 100),
+            duration=t.int("duration", 1, 1, 100),
+        )
+        t.finish()
+
+    return SevendagRuleset(
+        name=name, label=r.label("label", name), path=path, speed_roll=speed_roll,
+        round_seconds=round_seconds, wounds=tuple(wounds), metals=metals, techniques=techniques,
+        fumble_grants_crit=fumble_grants_crit, failure_beats_crit=failure_beats_crit,
+        drop_check_die=drop_check_die, drop_recovery_rounds=drop_recovery, round_cap=round_cap,
+        default_tactic=default_tactic, examples=tuple(_str_list(r, "examples")),
+        house_defaults=_str_table(r, "house_defaults"), rules=_str_table(r, "rules"),
+    )
+
+
+def _check_bands(r: Reader, wounds: list[WoundBand]) -> None:
+    if not wounds:
+        r.add("wounds", "at least one [[wounds]] band is needed (S-07)")
+        return
+    names = [w.name for w in wounds]
+    for i, n in enumerate(names):
+        if names.index(n) != i:
+            r.add(f"wounds[{i}].name", f"{n!r} is used twice")
+    expected = 1
+    for i, w in enumerate(wounds):
+        if w.low != expected:
+            what = "gap" if w.low > expected else "overlap"
+            r.add(f"wounds[{i}].from", f"{what}: this band should start at {expected}")
+        if w.high is None:
+            if i != len(wounds) - 1:
+                r.add(f"wounds[{i}].to", "only the last band may be open-ended")
+            return
+        if w.high < w.low:
+            r.add(f"wounds[{i}].to", f"{w.high} is below from = {w.low}")
+        expected = w.high + 1
+    r.add(f"wounds[{len(wounds) - 1}].to", "the last band must be open-ended (no 'to')")
+
+
+def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> SevendagFighter:
+    name = r.str("name")
+    if r.has("name") and not name.strip():
+        r.add("name", "must not be empty")
+    r.str("ruleset")
+    items: dict[str, Item] = {}
+    for key, it in r.table("items", {}).items():
+        kind = it.str("kind", "weapon", ("weapon", "shield"))
+        hands = it.int("hands", 1, 1, 2)
+        metal = it.str("metal") if kind == "weapon" else it.str("metal", "")
+        if kind == "weapon" and ruleset is not None and metal and metal not in ruleset.metals:
+            it.add("metal", f"unknown metal {metal!r}: use one of {', '.join(ruleset.metals)}")
+        if kind == "shield" and hands != 1:
+            it.add("hands", "a shield is held in one hand")
+        skill = it.int("skill", 10, 1, 20) if kind == "weapon" else it.int("skill", 0, 0, 20)
+        items[key] = Item(key, kind, hands, metal or None, skill, it.str("label", key))
+        it.finish()
+
+    hands: list[Hand] = []
+    hand_readers = r.tables("hands")
+    for h in hand_readers:
+        die = h.int("die", lo=2, hi=1000)
+        holds = h.str("holds", "") or None
+        if holds is not None and holds not in items:
+            known = ", ".join(items) or "none defined"
+            h.add("holds", f"no item {holds!r} in [items]: use one of {known}")
+            holds = None
+        hands.append(Hand(die, holds))
+        h.finish()
+    if hand_readers and not 1 <= len(hands) <= 4:
+        r.add("hands", f"{len(hands)} hands: a fighter has 1 to 4 hands")
+    for key, item in items.items():
+        holders = sum(1 for h in hands if h.holds == key)
+        if holders and holders != item.hands:
+            want = "two hands" if item.hands == 2 else "one hand"
+            r.add(f"items.{key}.hands", f"{item.label} is held by {holders} hand(s) but needs {want}")
+
+    tactic = r.str("tactic", ruleset.default_tactic if ruleset else "weapons-attack",
+                   (*TACTICS, "custom"))
+    allocation: tuple[str, ...] | None = None
+    if r.has("allocation"):
+        raw = r._get("allocation", None)
+        if (not isinstance(raw, list) or len(raw) != len(hands)
+                or not all(isinstance(a, str) and a in COMMITMENTS for a in raw)):
+            r.add("allocation", f"expected one of {', '.join(COMMITMENTS)} per hand "
+                                f"({len(hands)} hands)")
+        else:
+            allocation = tuple(raw)
+            tactic = "custom"
+    elif tactic == "custom":
+        r.add("allocation", "tactic = 'custom' needs an allocation list, one entry per hand")
+
+    fighter = SevendagFighter(
+        name=name, path=path,
+        speed=r.int("speed", lo=-100, hi=100), attack=r.int("attack", lo=-100, hi=100),
+        defence=r.int("defence", lo=-100, hi=100),
+        hands=tuple(hands), items=items, tactic=tactic, allocation=allocation,
+    )
+    r.finish(("notes",))
+    return fighter

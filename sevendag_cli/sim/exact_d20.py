@@ -1,0 +1,407 @@
+"""Exact outcome of a d20 fight (D-02 .. D-12), with no sampling.
+
+Two stages:
+
+1. **One round** (:func:`round_distribution`): the exact distribution of what a
+   round does — who attacks (D-02, ties roll again, so ``P(a attacks) =
+   P(a > b) / (1 - P(tie))``) and the damage that attacker deals (D-04..D-10:
+   natural hit / miss, AC, critical range and factor, save with natural success
+   / failure, DD rolled or from the level table, ``half`` or ``negate``, magic
+   damage, minimum damage).  Every formula is turned into an :mod:`icepool` die
+   by walking its tree (fixed fields from ``fighter.env()``); the "natural" of a
+   check is its first die, so a check is split by that die's face.
+
+2. **The fight** (:func:`exact_d20`): an absorbing Markov chain over
+   ``(hp_a, hp_b)``.  Hit points only go down and a round deals 0 only on a miss
+   or a full dodge — a self-loop with the same probability ``s`` in every
+   state — so the chain is solved exactly by one pass in decreasing total HP
+   over the *jump chain* (the rounds that deal damage, probability ``q(d) / M``
+   with ``M = D (1 - s)``).  The pass computes the probability of visiting each
+   state, scaled by ``M ** L`` so that everything stays an integer (one exact
+   division by ``M`` per state, no Fraction in the loop); win probability and
+   expected rounds (each visited state lasts ``1 / (1 - s)`` rounds on average)
+   come out of the same pass as exact fractions.
+
+There is no round cap here: the exact model's fights always end, so the draw
+probability is 0.  A fight in which neither side can ever deal damage is
+refused (:class:`UsageError`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import reduce
+from operator import mul
+from typing import Any
+
+import icepool
+
+from sevendag_cli.errors import FormulaError, UsageError
+from sevendag_cli.formula import BinOp, Call, Dice, Formula, Name, Neg, Node, Num
+from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
+
+MAX_STATES = 1_000_000
+"""Most (hp_a, hp_b) states the exact solver accepts (hp_a * hp_b)."""
+
+MAGIC_BONUS_PER_SET = True
+"""As the step-by-step engine: with ``crit_multiplies_magic`` every magic set adds the bonus."""
+
+Dist = dict[int, Fraction]
+"""A finite distribution: value -> probability."""
+
+
+# --- formulas as dice ---------------------------------------------------------
+
+DieOrInt = Any  # icepool.Die | int (icepool is untyped)
+
+
+def _die_of(node: Node, env: Mapping[str, int], first: Dice | None, face: int | None,
+            text: str) -> DieOrInt:
+    match node:
+        case Num(value):
+            return value
+        case Name(name):
+            try:
+                return env[name]
+            except KeyError:
+                raise FormulaError(text, f"unknown field {name!r}") from None
+        case Dice(count, sides):
+            if node is first and face is not None:
+                if count == 1:
+                    return face
+                return face + (count - 1) @ icepool.d(sides)
+            return count @ icepool.d(sides) if count > 1 else icepool.d(sides)
+        case Neg(operand):
+            return -_die_of(operand, env, first, face, text)
+        case BinOp(op, left, right):
+            x = _die_of(left, env, first, face, text)
+            y = _die_of(right, env, first, face, text)
+            if op == "+":
+                return x + y
+            if op == "-":
+                return x - y
+            if op == "*":
+                return x * y
+            if isinstance(y, int):
+                if y == 0:
+                    raise FormulaError(text, "division by zero")
+                return x // y
+            if 0 in y:
+                raise FormulaError(text, "division by zero is possible")
+            return x // y
+        case Call(function, args):
+            values = [_die_of(a, env, first, face, text) for a in args]
+            if all(isinstance(v, int) for v in values):
+                if function == "min":
+                    return min(values)
+                if function == "max":
+                    return max(values)
+                return (values[0] - 10) // 2
+            dice = [v if not isinstance(v, int) else icepool.Die([v]) for v in values]
+            if function == "min":
+                return icepool.lowest(*dice) if len(dice) > 1 else dice[0]
+            if function == "max":
+                return icepool.highest(*dice) if len(dice) > 1 else dice[0]
+            return dice[0].map(lambda v: (v - 10) // 2)
+    raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
+
+
+def formula_dist(formula: Formula, env: Mapping[str, int]) -> Dist:
+    """The exact distribution of a formula's value for a fighter."""
+    return _to_dist(_die_of(formula.tree, env, None, None, formula.text))
+
+
+def natural_split(formula: Formula, env: Mapping[str, int]) -> list[tuple[int, Fraction, Dist]]:
+    """A check split by its natural (first die): ``(natural, P(natural), dist of total)``.
+
+    A formula that rolls no die has natural 0, as in the step-by-step engine.
+    """
+    if not formula.dice:
+        return [(0, Fraction(1), formula_dist(formula, env))]
+    first = formula.dice[0]
+    p = Fraction(1, first.sides)
+    return [
+        (n, p, _to_dist(_die_of(formula.tree, env, first, n, formula.text)))
+        for n in range(1, first.sides + 1)
+    ]
+
+
+def _to_dist(x: DieOrInt) -> Dist:
+    if isinstance(x, int):
+        return {x: Fraction(1)}
+    den = x.denominator()
+    return {int(v): Fraction(int(q), den) for v, q in x.items() if q}
+
+
+def _p_greater(x: Dist, threshold: Dist) -> Fraction:
+    """P(X > T) for independent X, T."""
+    total = Fraction(0)
+    for t, pt in threshold.items():
+        total += pt * sum((p for v, p in x.items() if v > t), Fraction(0))
+    return total
+
+
+def _convolve(x: Dist, y: Dist, sign: int = 1) -> Dist:
+    out: Dist = {}
+    for u, pu in x.items():
+        for v, pv in y.items():
+            k = u + sign * v
+            out[k] = out.get(k, Fraction(0)) + pu * pv
+    return out
+
+
+def _map(x: Dist, f: Any) -> Dist:
+    out: Dist = {}
+    for v, p in x.items():
+        k = f(v)
+        out[k] = out.get(k, Fraction(0)) + p
+    return out
+
+
+def _sum_of(x: Dist, times: int) -> Dist:
+    out: Dist = {0: Fraction(1)}
+    for _ in range(times):
+        out = _convolve(out, x)
+    return out
+
+
+# --- one round -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackDistribution:
+    """What one attack by ``attacker`` on ``defender`` does (D-04 .. D-10)."""
+
+    attacker: str
+    defender: str
+    p_hit: Fraction
+    p_critical: Fraction  # hit and critical
+    damage: Dist  # damage of one attack, 0 on a miss or a full dodge
+    damage_on_hit: Dist  # damage given a hit (0 when dodged entirely)
+
+
+def attack_distribution(ruleset: D20Ruleset, attacker: D20Fighter,
+                        defender: D20Fighter) -> AttackDistribution:
+    aenv, denv = attacker.env(), defender.env()
+    ac = defender.ac(ruleset)
+    weapon: Weapon = attacker.weapon or unarmed(ruleset)
+
+    # D-04, D-06, D-07: hit and critical, by natural.
+    p_hit = Fraction(0)
+    p_crit = Fraction(0)
+    for n, pn, totals in natural_split(ruleset.attack, aenv):
+        if n >= ruleset.natural_hit:
+            ph = Fraction(1)
+        elif n <= ruleset.natural_miss:
+            ph = Fraction(0)
+        else:
+            ph = sum((p for v, p in totals.items() if v > ac), Fraction(0))
+        p_hit += pn * ph
+        if n >= weapon.crit_range:
+            p_crit += pn * ph
+
+    # D-08: save.
+    if ruleset.dd_mode == "roll":
+        dd = formula_dist(ruleset.dd, aenv)
+    else:
+        who = attacker if ruleset.dd_level_of == "attacker" else defender
+        dd = {ruleset.dd_from_level(who.level): Fraction(1)}
+    p_dodge = Fraction(0)  # dodged entirely: natural success (or beats DD with negate)
+    p_half = Fraction(0)
+    for n, pn, totals in natural_split(ruleset.save, denv):
+        if n >= ruleset.save_natural_success:
+            p_dodge += pn
+        elif n <= ruleset.save_natural_failure:
+            pass
+        else:
+            ok = pn * _p_greater(totals, dd)
+            if ruleset.save_success == "negate":
+                p_dodge += ok
+            else:
+                p_half += ok
+    p_fail = 1 - p_dodge - p_half
+
+    # D-07, D-09, D-10: damage given (critical?, halved?).
+    bonus = ruleset.damage_bonus.value(aenv)
+    one_set = _map(formula_dist(weapon.damage, aenv), lambda v: v + bonus)
+    vig = formula_dist(ruleset.vig, denv)
+    magic_one: Dist | None = None
+    vol: Dist | None = None
+    if weapon.magic is not None:
+        mbonus = ruleset.magic_bonus.value(aenv)
+        magic_one = _map(formula_dist(weapon.magic, aenv), lambda v: v + mbonus)
+        vol = formula_dist(ruleset.vol, denv)
+
+    def raw_damage(sets: int) -> Dist:
+        physical = _map(_convolve(_sum_of(one_set, sets), vig, -1), lambda v: max(0, v))
+        if magic_one is None or vol is None:
+            return physical
+        msets = sets if ruleset.crit_multiplies_magic else 1
+        magic = _map(_convolve(_sum_of(magic_one, msets), vol, -1), lambda v: max(0, v))
+        return _convolve(physical, magic)
+
+    md = ruleset.min_damage
+    on_hit: Dist = {}
+
+    def add(dist: Dist, weight: Fraction, halve: bool) -> None:
+        if not weight:
+            return
+        for v, p in dist.items():
+            k = max(v // 2 if halve else v, md)
+            on_hit[k] = on_hit.get(k, Fraction(0)) + weight * p
+
+    p_normal = p_hit - p_crit
+    for sets, p_kind in ((1, p_normal), (weapon.crit_factor, p_crit)):
+        if not p_kind or not p_hit:
+            continue
+        raw = raw_damage(sets)
+        add(raw, p_kind / p_hit * p_fail, False)
+        add(raw, p_kind / p_hit * p_half, True)
+    if p_hit and p_dodge:
+        on_hit[0] = on_hit.get(0, Fraction(0)) + p_dodge
+    damage = {d: p * p_hit for d, p in on_hit.items()}
+    if p_hit != 1:
+        damage[0] = damage.get(0, Fraction(0)) + (1 - p_hit)
+    return AttackDistribution(attacker.name, defender.name, p_hit, p_crit, damage, on_hit)
+
+
+@dataclass(frozen=True)
+class RoundDistribution:
+    """One round (D-02 .. D-10): who attacks and the damage that attacker deals."""
+
+    p_a_attacks: Fraction
+    a_attacks: AttackDistribution  # a on b
+    b_attacks: AttackDistribution  # b on a
+
+
+def initiative_probability(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> Fraction:
+    """D-02: P(a attacks this round) = P(a > b) / (1 - P(tie))."""
+    ia = formula_dist(ruleset.initiative, a.env())
+    ib = formula_dist(ruleset.initiative, b.env())
+    win = _p_greater(ia, ib)
+    tie = sum((p * ib.get(v, Fraction(0)) for v, p in ia.items()), Fraction(0))
+    if tie == 1:
+        raise UsageError(
+            "the initiative always ties (formulas.initiative rolls no die that can separate "
+            "the fighters): no fight can start"
+        )
+    return win / (1 - tie)
+
+
+def round_distribution(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> RoundDistribution:
+    return RoundDistribution(
+        initiative_probability(ruleset, a, b),
+        attack_distribution(ruleset, a, b),
+        attack_distribution(ruleset, b, a),
+    )
+
+
+# --- the fight ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    fighters: tuple[str, str]
+    win_probability: tuple[Fraction, Fraction]
+    draw_probability: Fraction
+    rounds_mean: Fraction
+    note: str
+    round: RoundDistribution | None = None
+
+    @property
+    def win_float(self) -> tuple[float, float]:
+        return float(self.win_probability[0]), float(self.win_probability[1])
+
+
+NOTE = (
+    "Exact (no sampling): per-round outcome from the dice distributions of the ruleset's "
+    "formulas (D-02..D-10), then an absorbing Markov chain over both fighters' hit points "
+    "(D-12). No round cap in this model, so no draws; a simulation with a round cap can "
+    "differ only by its (rare) capped fights."
+)
+
+
+def _scaled(dist: Dist, den: int) -> list[int]:
+    """q[d] = P(d) * den as integers, for d = 0 .. max."""
+    top = max(dist) if dist else 0
+    out = [0] * (top + 1)
+    for d, p in dist.items():
+        v = p * den
+        assert v.denominator == 1
+        out[d] += int(v)
+    return out
+
+
+def exact_d20(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> ExactResult:
+    """The exact win probabilities and expected rounds of a d20 fight (no round cap)."""
+    if a.hp * b.hp > MAX_STATES:
+        raise UsageError(
+            f"the exact solver handles at most {MAX_STATES:,} hit-point states "
+            f"({a.name} {a.hp} x {b.name} {b.hp} = {a.hp * b.hp:,}): use simulate"
+        )
+    rd = round_distribution(ruleset, a, b)
+    pa = rd.p_a_attacks
+    ra = {d: pa * p for d, p in rd.a_attacks.damage.items()}  # damage to b
+    rb = {d: (1 - pa) * p for d, p in rd.b_attacks.damage.items()}  # damage to a
+    den = reduce(math.lcm, (p.denominator for p in (*ra.values(), *rb.values())), 1)
+    qa = _scaled(ra, den)
+    qb = _scaled(rb, den)
+    move = den - qa[0] - qb[0]  # D * P(this round deals damage)
+    if move == 0 or (sum(qa[1:]) == 0 and sum(qb[1:]) == 0):
+        raise UsageError(
+            f"neither {a.name} nor {b.name} can ever deal damage with these sheets: "
+            "the fight would never end (the exact solver has no round cap)"
+        )
+    g = reduce(math.gcd, qa[1:] + qb[1:], move)
+    qa = [q // g for q in qa]
+    qb = [q // g for q in qb]
+    m = move // g
+    wins_num, visits_num, scale_exp = _solve(a.hp, b.hp, qa, qb, m)
+    # P(a wins) = sum over visited states of visit * P(b drops) / M, visit = visits / M**L.
+    scale = m**scale_exp
+    p_a = Fraction(wins_num, scale * m)
+    rounds = Fraction(visits_num, scale) / (Fraction(move, den))
+    return ExactResult((a.name, b.name), (p_a, 1 - p_a), Fraction(0), rounds, NOTE, rd)
+
+
+def _solve(ha0: int, hb0: int, qa: list[int], qb: list[int], m: int) -> tuple[int, int, int]:
+    """Pull DP over the jump chain, in decreasing hp; returns (Σ visit·tail_a, Σ visit, L).
+
+    ``visit(ha, hb) * M**L`` is an integer for every state because a state is at
+    most ``L = ha0 + hb0 - 2`` damaging rounds away from the start.
+    """
+    big_l = ha0 + hb0 - 2
+    qa1 = qa[1:]  # qa1[d-1] = weight of a dealing d to b
+    qb1 = qb[1:]
+    # tail_a[h] = Σ_{d >= h} qa[d]: the weight of b dropping from h hit points.
+    tail_a = [0] * (hb0 + 1)
+    running = sum(qa[hb0:])
+    tail_a[hb0] = running
+    for h in range(hb0 - 1, 0, -1):
+        if h < len(qa):
+            running += qa[h]
+        tail_a[h] = running
+    # rows[ha][hb] and cols[hb][ha], both with a zero pad beyond the start hp.
+    rows = [[0] * (hb0 + 1) for _ in range(ha0 + 1)]
+    cols = [[0] * (ha0 + 1) for _ in range(hb0 + 1)]
+    start = m**big_l
+    wins = 0
+    visits = 0
+    for ha in range(ha0, 0, -1):
+        row = rows[ha]
+        for hb in range(hb0, 0, -1):
+            if ha == ha0 and hb == hb0:
+                v = start
+            else:
+                # from (ha, hb + d): a dealt d; from (ha + d, hb): b dealt d.
+                s = sum(map(mul, qa1, row[hb + 1:])) + sum(map(mul, qb1, cols[hb][ha + 1:]))
+                v = s // m
+            if v:
+                row[hb] = v
+                cols[hb][ha] = v
+                visits += v
+                wins += v * tail_a[hb]
+    return wins, visits, big_l

@@ -64,7 +64,8 @@ class SevendagGroup(TyperGroup):
         except Exception as exc:
             if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
                 ctx = getattr(exc, "ctx", None)
-                where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+                path = " ".join(["sevendag", *ctx.command_path.split()[1:]]) if ctx else ""
+                where = f" (see '{path} --help')" if ctx is not None else ""
                 fail(f"{exc.format_message()}{where}", int(exc.exit_code))
             if type(exc).__name__ == "Abort":
                 fail("aborted", 1)
@@ -211,8 +212,6 @@ def make_dice(
         return DiceChoice(entered, None, entered)
     if seed is None:
         seed = fresh_seed()
-        if out.rich:
-            note(t("seed", out.lang, seed=seed) + f" (--seed {seed})")
     generator = SeededDice(check_seed(seed))
     if dice is not None:
         entered = EnteredDice(parse_faces(dice), fallback=generator)
@@ -227,6 +226,12 @@ def _ask_die(label: str) -> str:
     if not line:
         raise UsageError("--manual: input ended before every die was entered")
     return line
+
+
+def report_seed(out: Output, choice: DiceChoice) -> None:
+    """After a command succeeds: the seed that replays it (the JSON carries it too)."""
+    if out.rich and choice.seed is not None:
+        note(t("seed", out.lang, seed=choice.seed) + f" (--seed {choice.seed})")
 
 
 @contextmanager
@@ -324,6 +329,7 @@ def init_cmd(
         r = renderer(out, rs)
         r.initiative(init)
         r.states(states)
+        report_seed(out, choice)
         note(t("saved", out.lang, path=encounter))
 
 
@@ -440,6 +446,7 @@ def round_cmd(
         else:
             r = renderer(out, rs)
             r.round(result)
+            report_seed(out, choice)
             if result.over:
                 note(t("fight_over", out.lang))
 
@@ -479,7 +486,7 @@ def sevendag_choices(
 # --- wound ------------------------------------------------------------------------------
 
 
-@app.command("wound")
+@app.command("wound", context_settings={"ignore_unknown_options": True})
 def wound_cmd(
     fighter: Annotated[str | None, typer.Argument(help="The fighter to wound (or heal).")] = None,
     amount: Annotated[
@@ -654,6 +661,7 @@ def play_fight(
         out.lines(fight_events(result, choice.seed))
     else:
         renderer(out, rs).fight(result)
+        report_seed(out, choice)
 
 
 def main() -> None:

@@ -1,0 +1,366 @@
+"""Many fights, summarised: the ``simulate`` command's engine (no CLI code here).
+
+Fights are simulated in batches by the ruleset's vectorised engine, all batches
+drawing from one ``numpy.random.Generator(PCG64(seed))`` in a fixed order, so a
+seed, a number of runs and a batch size always give the same statistics.  Only
+histograms and running sums are kept between batches: memory stays flat however
+many runs are asked for.
+
+A per-engine aggregator turns the engine's batch into the ruleset's extras:
+
+* every batch exposes ``winner`` (0 = a, 1 = b, -1 = draw), ``rounds`` and
+  ``first_striker`` (0/1) arrays;
+* d20 (:mod:`sevendag_cli.sim.vector_d20`) adds hit points left and damage dealt;
+* sevendag (``sevendag_cli.sim.vector_sevendag.simulate_sevendag_batch``) adds
+  ``wounds``: an integer array of shape (n, 2, number of bands) — wounds of each
+  band (in ``ruleset.wounds`` order) taken by each fighter in each fight.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from sevendag_cli.dice import check_seed
+from sevendag_cli.errors import UsageError
+from sevendag_cli.rules import Fighter, Ruleset
+from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
+from sevendag_cli.sim.stats import MeanSd, Summary, summarize, wilson
+
+MAX_RUNS = 10_000_000
+"""Most fights one ``simulate`` may run."""
+DEFAULT_BATCH = 100_000
+MAX_BATCH = 1_000_000
+
+Progress = Callable[[int], None]
+
+
+# --- results -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FighterStats:
+    name: str
+    wins: int
+    win_probability: float
+    ci95: tuple[float, float]  # Wilson 95% interval
+    first_strikes: int  # fights in which this fighter attacked first
+    first_strike_wins: int  # ... and won
+
+
+@dataclass(frozen=True)
+class RoundStats:
+    mean: float
+    sd: float
+    p50: int
+    p90: int
+    max: int
+    histogram: tuple[tuple[int, int], ...]  # (rounds, fights)
+
+
+@dataclass(frozen=True)
+class D20FighterExtra:
+    name: str
+    hp_left_when_winning: MeanSd
+    damage_dealt: float  # mean per fight
+
+
+@dataclass(frozen=True)
+class D20Extra:
+    fighters: tuple[D20FighterExtra, D20FighterExtra]
+
+
+@dataclass(frozen=True)
+class BandStats:
+    band: str
+    mean: float  # wounds of this band per fight
+    total: int
+
+
+@dataclass(frozen=True)
+class SevendagFighterExtra:
+    name: str
+    wounds: tuple[BandStats, ...]
+
+
+@dataclass(frozen=True)
+class SevendagExtra:
+    fighters: tuple[SevendagFighterExtra, SevendagFighterExtra]
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    ruleset: str
+    engine: str
+    seed: int
+    runs: int  # fights completed (fewer than asked when interrupted)
+    requested_runs: int
+    batch_size: int
+    cap: int  # round cap: a fight still going after it is a draw
+    interrupted: bool
+    fighters: tuple[FighterStats, FighterStats]
+    draws: int
+    draw_probability: float
+    rounds: RoundStats
+    first_striker_won: float | None  # among decided fights; None if none was decided
+    d20: D20Extra | None = None
+    sevendag: SevendagExtra | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain data (dicts, lists, numbers, texts) for a JSON renderer."""
+        return _plain(asdict(self))
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
+
+
+# --- aggregation ---------------------------------------------------------------
+#
+# A batch is first reduced to a *tally* (a flat dict of Python ints and numpy
+# count arrays, computed without touching the running totals); tallies are then
+# merged into a new totals dict that replaces the old one in a single
+# assignment.  A Ctrl-C can therefore never leave the totals half-updated.
+
+Tally = dict[str, Any]
+
+
+def merge(x: Tally, y: Tally) -> Tally:
+    """Sum two tallies key by key (count arrays padded to the longer)."""
+    out: Tally = dict(x)
+    for key, value in y.items():
+        if key not in out:
+            out[key] = value
+        elif isinstance(value, np.ndarray):
+            old = out[key]
+            size = max(old.size, value.size)
+            grown = np.zeros(size, dtype=np.int64)
+            grown[: old.size] += old
+            grown[: value.size] += value
+            out[key] = grown
+        else:
+            out[key] = out[key] + value
+    return out
+
+
+def _moments(prefix: str, values: npt.ArrayLike) -> Tally:
+    v = np.asarray(values, dtype=np.int64).ravel()
+    # Square and sum in float-free chunks as Python ints (no int64 overflow).
+    s2 = sum(int(c) for c in np.add.reduceat(v * v, np.arange(0, v.size, 4096))) if v.size else 0
+    return {f"{prefix}.n": int(v.size), f"{prefix}.s1": int(v.sum()), f"{prefix}.s2": s2}
+
+
+def _mean_sd(t: Tally, prefix: str) -> MeanSd:
+    n, s1, s2 = t.get(f"{prefix}.n", 0), t.get(f"{prefix}.s1", 0), t.get(f"{prefix}.s2", 0)
+    if n == 0:
+        return MeanSd(0.0, 0.0)
+    var = max(0.0, (s2 * n - s1 * s1) / (n * n))
+    return MeanSd(s1 / n, math.sqrt(var))
+
+
+class _Batch(Protocol):
+    @property
+    def winner(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def rounds(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def first_striker(self) -> npt.NDArray[np.int8]: ...
+
+
+def _common_tally(batch: _Batch) -> Tally:
+    """What every engine reports: winners, rounds, who struck first."""
+    w = np.asarray(batch.winner)
+    f = np.asarray(batch.first_striker)
+    t: Tally = {"runs": int(w.size), "draws": int(np.count_nonzero(w == -1)),
+                "rounds": np.bincount(np.asarray(batch.rounds, dtype=np.int64))}
+    for i in (0, 1):
+        t[f"wins{i}"] = int(np.count_nonzero(w == i))
+        t[f"first{i}"] = int(np.count_nonzero(f == i))
+        t[f"first_wins{i}"] = int(np.count_nonzero((f == i) & (w == i)))
+    return t
+
+
+def _fighter_stats(t: Tally, names: tuple[str, str]) -> tuple[FighterStats, FighterStats]:
+    runs = t.get("runs", 0)
+
+    def one(i: int) -> FighterStats:
+        wins = t.get(f"wins{i}", 0)
+        return FighterStats(names[i], wins, wins / runs if runs else 0.0, wilson(wins, runs),
+                            t.get(f"first{i}", 0), t.get(f"first_wins{i}", 0))
+
+    return one(0), one(1)
+
+
+def _round_stats(t: Tally) -> RoundStats:
+    counts = t.get("rounds", np.zeros(0, dtype=np.int64))
+    s: Summary = summarize(counts)
+    pairs = tuple((int(v), int(counts[v])) for v in np.flatnonzero(counts))
+    return RoundStats(s.mean, s.sd, s.p50, s.p90, s.max, pairs)
+
+
+def _first_striker_won(t: Tally) -> float | None:
+    decided = t.get("wins0", 0) + t.get("wins1", 0)
+    if decided == 0:
+        return None
+    return (t.get("first_wins0", 0) + t.get("first_wins1", 0)) / decided
+
+
+class _Aggregator(Protocol):
+    """Per-engine extras: a batch to a tally, the totals to result fields."""
+
+    def tally(self, batch: Any) -> Tally: ...
+    def result(self, totals: Tally, runs: int) -> dict[str, Any]: ...
+
+
+class _D20Aggregator:
+    def __init__(self, names: tuple[str, str]) -> None:
+        self.names = names
+
+    def tally(self, batch: Any) -> Tally:
+        w = np.asarray(batch.winner)
+        t: Tally = {}
+        t.update(_moments("hp_left0", np.asarray(batch.hp_a)[w == 0]))
+        t.update(_moments("hp_left1", np.asarray(batch.hp_b)[w == 1]))
+        t["dealt0"] = int(np.asarray(batch.dealt_a, dtype=np.int64).sum())
+        t["dealt1"] = int(np.asarray(batch.dealt_b, dtype=np.int64).sum())
+        return t
+
+    def result(self, totals: Tally, runs: int) -> dict[str, Any]:
+        def one(i: int) -> D20FighterExtra:
+            return D20FighterExtra(self.names[i], _mean_sd(totals, f"hp_left{i}"),
+                                   totals.get(f"dealt{i}", 0) / runs if runs else 0.0)
+
+        return {"d20": D20Extra((one(0), one(1)))}
+
+
+class _SevendagAggregator:
+    def __init__(self, names: tuple[str, str], bands: tuple[str, ...]) -> None:
+        self.names = names
+        self.bands = bands
+
+    def tally(self, batch: Any) -> Tally:
+        wounds = np.asarray(batch.wounds, dtype=np.int64)
+        if wounds.ndim != 3 or wounds.shape[1:] != (2, len(self.bands)):
+            raise ValueError(
+                f"sevendag batch: wounds has shape {wounds.shape}, expected "
+                f"(n, 2, {len(self.bands)})"
+            )
+        sums = wounds.sum(axis=0)
+        return {f"wounds{i}.{j}": int(sums[i, j])
+                for i in (0, 1) for j in range(len(self.bands))}
+
+    def result(self, totals: Tally, runs: int) -> dict[str, Any]:
+        def one(i: int) -> SevendagFighterExtra:
+            bands = []
+            for j, band in enumerate(self.bands):
+                total = totals.get(f"wounds{i}.{j}", 0)
+                bands.append(BandStats(band, total / runs if runs else 0.0, total))
+            return SevendagFighterExtra(self.names[i], tuple(bands))
+
+        return {"sevendag": SevendagExtra((one(0), one(1)))}
+
+
+BatchFn = Callable[[Any, Any, Any, int, np.random.Generator, int], Any]
+
+
+def _engine(ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, _Aggregator]:
+    if ruleset.engine == "d20":
+        from sevendag_cli.sim.vector_d20 import simulate_d20_batch
+
+        return simulate_d20_batch, _D20Aggregator(names)
+    if ruleset.engine == "sevendag":
+        try:
+            module = importlib.import_module("sevendag_cli.sim.vector_sevendag")
+        except ModuleNotFoundError as exc:
+            if exc.name != "sevendag_cli.sim.vector_sevendag":
+                raise
+            raise UsageError(
+                "simulate: the Sevendag simulator is not available yet: "
+                "use --ruleset d20, or play fights one by one with `sevendag fight`"
+            ) from None
+        bands = tuple(band.name for band in getattr(ruleset, "wounds", ()))
+        fn: BatchFn = module.simulate_sevendag_batch
+        return fn, _SevendagAggregator(names, bands)
+    raise UsageError(f"simulate: no simulator for the {ruleset.engine!r} engine")
+
+
+# --- the runner ----------------------------------------------------------------
+
+
+def check_runs(runs: int) -> int:
+    if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
+        raise UsageError(f"--runs {runs}: give a whole number from 1 to {MAX_RUNS:,}")
+    return runs
+
+
+def simulate(
+    ruleset: Ruleset,
+    a: Fighter,
+    b: Fighter,
+    runs: int,
+    seed: int,
+    *,
+    batch_size: int = DEFAULT_BATCH,
+    progress: Progress | None = None,
+    cap: int | None = None,
+) -> SimulationResult:
+    """``runs`` fights of a against b, in batches; Ctrl-C returns what is done so far.
+
+    ``progress(done)`` is called after each batch.  A KeyboardInterrupt (during a
+    batch or from ``progress``) stops the loop: the result covers the completed
+    batches and has ``interrupted=True``.
+    """
+    check_runs(runs)
+    check_seed(seed)
+    if not 1 <= batch_size <= MAX_BATCH:
+        raise UsageError(f"batch size {batch_size}: give a whole number from 1 to {MAX_BATCH:,}")
+    if isinstance(ruleset, D20Ruleset) and not (
+        isinstance(a, D20Fighter) and isinstance(b, D20Fighter)
+    ):
+        raise UsageError("simulate: both fighters must be d20 sheets for a d20 ruleset")
+    cap = ruleset.round_cap if cap is None else cap
+    if cap < 1:
+        raise UsageError(f"round cap {cap}: give at least 1 round")
+    names = (a.name, b.name)
+    batch_fn, extra = _engine(ruleset, names)
+    rng = np.random.Generator(np.random.PCG64(seed))
+    totals: Tally = {"runs": 0}
+    interrupted = False
+    try:
+        while totals["runs"] < runs:
+            n = min(batch_size, runs - totals["runs"])
+            batch = batch_fn(ruleset, a, b, n, rng, cap)
+            part = merge(_common_tally(batch), extra.tally(batch))
+            totals = merge(totals, part)  # one assignment: all of the batch or none of it
+            del batch, part
+            if progress is not None:
+                progress(totals["runs"])
+    except KeyboardInterrupt:
+        interrupted = True
+    done: int = totals["runs"]
+    return SimulationResult(
+        ruleset=ruleset.name,
+        engine=ruleset.engine,
+        seed=seed,
+        runs=done,
+        requested_runs=runs,
+        batch_size=batch_size,
+        cap=cap,
+        interrupted=interrupted,
+        fighters=_fighter_stats(totals, names),
+        draws=totals.get("draws", 0),
+        draw_probability=totals.get("draws", 0) / done if done else 0.0,
+        rounds=_round_stats(totals),
+        first_striker_won=_first_striker_won(totals),
+        **extra.result(totals, done),
+    )

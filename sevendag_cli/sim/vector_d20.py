@@ -1,0 +1,419 @@
+"""Vectorised Monte-Carlo of whole d20 fights (D-02 .. D-12) with numpy.
+
+Same rules as the step-by-step engine (:mod:`sevendag_cli.engine.d20`), many
+fights at once: every formula is evaluated on arrays by walking its tree (a die
+``NdS`` is ``N`` columns of ``rng.integers(1, S + 1)``; the natural of a check
+is its first die), and the round loop runs over the fights still going, the
+active set shrinking as fights end.  Dice are drawn in a different order from
+the step-by-step engine (C-02 is about that engine's record, not about this
+one), so single fights differ while the distributions are the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from sevendag_cli.errors import FormulaError, RuleError, UsageError
+from sevendag_cli.formula import BinOp, Call, Dice, Formula, Name, Neg, Node, Num
+from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+Value = IntArray | int
+
+MAX_INITIATIVE_ATTEMPTS = 1000  # as the step-by-step engine
+
+
+# --- formulas on arrays ---------------------------------------------------------
+
+
+def _constant(node: Node, env: Mapping[str, int], text: str) -> int | None:
+    """The value of a subtree that rolls no dice, else None."""
+    match node:
+        case Num(value):
+            return value
+        case Name(name):
+            try:
+                return env[name]
+            except KeyError:
+                raise FormulaError(text, f"unknown field {name!r}") from None
+        case Dice():
+            return None
+        case Neg(operand):
+            v = _constant(operand, env, text)
+            return None if v is None else -v
+        case BinOp(op, left, right):
+            x = _constant(left, env, text)
+            y = _constant(right, env, text)
+            if x is None or y is None:
+                return None
+            if op == "+":
+                return x + y
+            if op == "-":
+                return x - y
+            if op == "*":
+                return x * y
+            if y == 0:
+                raise FormulaError(text, "division by zero")
+            return x // y
+        case Call(function, args):
+            vals = [_constant(a, env, text) for a in args]
+            if any(v is None for v in vals):
+                return None
+            ints = [v for v in vals if v is not None]
+            if function == "min":
+                return min(ints)
+            if function == "max":
+                return max(ints)
+            return (ints[0] - 10) // 2
+    raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
+
+
+def _linear(node: Node, env: Mapping[str, int], text: str,
+            sign: int = 1) -> tuple[int, list[tuple[int, Dice]]] | None:
+    """``node`` as constant + Σ ±dice when it is made of + - and negation only."""
+    c = _constant(node, env, text)
+    if c is not None:
+        return sign * c, []
+    match node:
+        case Dice():
+            return 0, [(sign, node)]
+        case Neg(operand):
+            return _linear(operand, env, text, -sign)
+        case BinOp(op, left, right) if op in "+-":
+            x = _linear(left, env, text, sign)
+            y = _linear(right, env, text, sign if op == "+" else -sign)
+            if x is None or y is None:
+                return None
+            return x[0] + y[0], x[1] + y[1]
+    return None
+
+
+@dataclass(frozen=True)
+class VecFormula:
+    """A formula bound to one fighter's fields, ready to roll on arrays."""
+
+    formula: Formula
+    env: tuple[tuple[str, int], ...]
+    linear: tuple[int, tuple[tuple[int, Dice], ...]] | None
+
+    @classmethod
+    def bind(cls, formula: Formula, env: Mapping[str, int]) -> VecFormula:
+        lin = _linear(formula.tree, env, formula.text)
+        linear = None if lin is None else (lin[0], tuple(lin[1]))
+        return cls(formula, tuple(sorted(env.items())), linear)
+
+    def roll(self, rng: np.random.Generator, n: int,
+             natural: bool = False) -> tuple[IntArray, IntArray | None]:
+        """``n`` independent evaluations; with ``natural``, also the first die's faces.
+
+        A formula that rolls no die has natural 0, as in the step-by-step engine.
+        """
+        nat: list[IntArray] = []
+        if self.linear is not None:
+            const, terms = self.linear
+            total = np.full(n, const, dtype=np.int64)
+            for sign, dice in terms:
+                faces = _dice(rng, dice, n, nat if natural else None)
+                if sign > 0:
+                    total += faces
+                else:
+                    total -= faces
+        else:
+            value = _eval(self.formula.tree, dict(self.env), rng, n, nat if natural else None,
+                          self.formula.text)
+            total = np.broadcast_to(np.asarray(value, dtype=np.int64), (n,)).copy()
+        if not natural:
+            return total, None
+        first = nat[0] if nat else np.zeros(n, dtype=np.int64)
+        return total, first
+
+
+def _dice(rng: np.random.Generator, dice: Dice, n: int,
+          nat: list[IntArray] | None) -> IntArray:
+    if dice.count == 1:
+        faces: IntArray = rng.integers(1, dice.sides + 1, size=n, dtype=np.int64)
+        if nat is not None and not nat:
+            nat.append(faces)
+        return faces
+    grid = rng.integers(1, dice.sides + 1, size=(n, dice.count), dtype=np.int64)
+    if nat is not None and not nat:
+        nat.append(grid[:, 0].copy())
+    out: IntArray = grid.sum(axis=1)
+    return out
+
+
+def _eval(node: Node, env: Mapping[str, int], rng: np.random.Generator, n: int,
+          nat: list[IntArray] | None, text: str) -> Value:
+    """Generic tree walk, dice in evaluation order (left to right)."""
+    match node:
+        case Num(value):
+            return value
+        case Name(name):
+            try:
+                return env[name]
+            except KeyError:
+                raise FormulaError(text, f"unknown field {name!r}") from None
+        case Dice():
+            return _dice(rng, node, n, nat)
+        case Neg(operand):
+            return -_eval(operand, env, rng, n, nat, text)
+        case BinOp(op, left, right):
+            x = _eval(left, env, rng, n, nat, text)
+            y = _eval(right, env, rng, n, nat, text)
+            if op == "+":
+                return x + y
+            if op == "-":
+                return x - y
+            if op == "*":
+                return x * y
+            if np.any(np.asarray(y) == 0):
+                raise FormulaError(text, "division by zero")
+            return np.floor_divide(x, y)
+        case Call(function, args):
+            vals = [_eval(a, env, rng, n, nat, text) for a in args]
+            if function == "min":
+                out = vals[0]
+                for v in vals[1:]:
+                    out = np.minimum(out, v)
+                return out
+            if function == "max":
+                out = vals[0]
+                for v in vals[1:]:
+                    out = np.maximum(out, v)
+                return out
+            return np.floor_divide(np.subtract(vals[0], 10), 2)
+    raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
+
+
+# --- one attack ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Side:
+    """Everything one attacker needs against one defender, bound once per batch."""
+
+    attack: VecFormula
+    save: VecFormula  # the defender's
+    dd: VecFormula | None  # the attacker's (dd = roll)
+    dd_fixed: int  # dd = level_table
+    ac: int
+    crit_range: int
+    crit_factor: int
+    damage: VecFormula
+    bonus: int
+    vig: VecFormula  # the defender's
+    magic: VecFormula | None
+    magic_bonus: int
+    vol: VecFormula | None
+
+
+def _side(ruleset: D20Ruleset, attacker: D20Fighter, defender: D20Fighter) -> _Side:
+    aenv, denv = attacker.env(), defender.env()
+    weapon: Weapon = attacker.weapon or unarmed(ruleset)
+    who = attacker if ruleset.dd_level_of == "attacker" else defender
+    return _Side(
+        attack=VecFormula.bind(ruleset.attack, aenv),
+        save=VecFormula.bind(ruleset.save, denv),
+        dd=VecFormula.bind(ruleset.dd, aenv) if ruleset.dd_mode == "roll" else None,
+        dd_fixed=ruleset.dd_from_level(who.level) if ruleset.dd_mode != "roll" else 0,
+        ac=defender.ac(ruleset),
+        crit_range=weapon.crit_range,
+        crit_factor=weapon.crit_factor,
+        damage=VecFormula.bind(weapon.damage, aenv),
+        bonus=ruleset.damage_bonus.value(aenv),
+        vig=VecFormula.bind(ruleset.vig, denv),
+        magic=VecFormula.bind(weapon.magic, aenv) if weapon.magic is not None else None,
+        magic_bonus=ruleset.magic_bonus.value(aenv) if weapon.magic is not None else 0,
+        vol=VecFormula.bind(ruleset.vol, denv) if weapon.magic is not None else None,
+    )
+
+
+@dataclass(frozen=True)
+class AttackSample:
+    """``n`` independent attacks (D-04 .. D-10)."""
+
+    hit: BoolArray
+    critical: BoolArray
+    outcome: npt.NDArray[np.int8]  # save: -1 no save (miss), 0 failed, 1 halved, 2 dodged
+    damage: IntArray  # 0 on a miss or a full dodge
+
+
+def _attacks(ruleset: D20Ruleset, side: _Side, rng: np.random.Generator, n: int) -> AttackSample:
+    total, nat = side.attack.roll(rng, n, natural=True)
+    assert nat is not None
+    # D-06 first (a natural hit beats a natural miss, as the step-by-step engine), then D-04.
+    hit = (nat >= ruleset.natural_hit) | ((nat > ruleset.natural_miss) & (total > side.ac))
+    crit = hit & (nat >= side.crit_range)  # D-07
+    outcome = np.full(n, -1, dtype=np.int8)
+    damage = np.zeros(n, dtype=np.int64)
+    hits = np.flatnonzero(hit)
+    m = hits.size
+    if m == 0:
+        return AttackSample(hit, crit, outcome, damage)
+
+    # D-08: the defender's save against the DD.
+    stotal, snat = side.save.roll(rng, m, natural=True)
+    assert snat is not None
+    dodged = snat >= ruleset.save_natural_success
+    failed = ~dodged & (snat <= ruleset.save_natural_failure)
+    contest = ~dodged & ~failed
+    if side.dd is not None:
+        dd, _ = side.dd.roll(rng, m)
+        beats = contest & (stotal > dd)
+    else:
+        beats = contest & (stotal > side.dd_fixed)
+    if ruleset.save_success == "negate":
+        dodged = dodged | beats
+        halved = np.zeros(m, dtype=np.bool_)
+    else:
+        halved = beats
+    outcome[hits] = np.where(dodged, 2, np.where(halved, 1, 0)).astype(np.int8)
+
+    # D-07, D-09: damage for the hits not dodged entirely.
+    keep = np.flatnonzero(~dodged)
+    k = keep.size
+    if k == 0:
+        return AttackSample(hit, crit, outcome, damage)
+    where = hits[keep]
+    kcrit = crit[where]
+    physical, _ = side.damage.roll(rng, k)
+    physical += side.bonus
+    crits = np.flatnonzero(kcrit)
+    for _ in range(side.crit_factor - 1):
+        if crits.size:
+            extra, _ = side.damage.roll(rng, crits.size)
+            physical[crits] += extra + side.bonus
+    vig, _ = side.vig.roll(rng, k)
+    total_damage = np.maximum(physical - vig, 0)
+    if side.magic is not None and side.vol is not None:
+        magic, _ = side.magic.roll(rng, k)
+        magic += side.magic_bonus
+        if ruleset.crit_multiplies_magic:
+            for _ in range(side.crit_factor - 1):
+                if crits.size:
+                    extra, _ = side.magic.roll(rng, crits.size)
+                    magic[crits] += extra + side.magic_bonus
+        vol, _ = side.vol.roll(rng, k)
+        total_damage += np.maximum(magic - vol, 0)
+    khalf = halved[keep]
+    total_damage[khalf] //= 2  # D-08 half, rounded down
+    np.maximum(total_damage, ruleset.min_damage, out=total_damage)  # D-10
+    damage[where] = total_damage
+    return AttackSample(hit, crit, outcome, damage)
+
+
+def sample_attacks(ruleset: D20Ruleset, attacker: D20Fighter, defender: D20Fighter, n: int,
+                   rng: np.random.Generator) -> AttackSample:
+    """``n`` independent attacks of ``attacker`` on ``defender`` (for tests and tools)."""
+    return _attacks(ruleset, _side(ruleset, attacker, defender), rng, n)
+
+
+# --- whole fights --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class D20Batch:
+    """``n`` fights: index 0 is fighter a, 1 is fighter b."""
+
+    winner: npt.NDArray[np.int8]  # 0 = a, 1 = b, -1 = draw (round cap)
+    rounds: IntArray
+    first_striker: npt.NDArray[np.int8]  # who attacked in round 1
+    hp_a: IntArray  # hit points left (<= 0 for the loser)
+    hp_b: IntArray
+    dealt_a: IntArray  # damage dealt by a (the killing blow counted in full)
+    dealt_b: IntArray
+
+    @property
+    def n(self) -> int:
+        return int(self.winner.size)
+
+
+def _initiative(ia: VecFormula, ib: VecFormula, rng: np.random.Generator,
+                m: int) -> BoolArray:
+    """D-02: True where a attacks; ties roll again (both), as the step-by-step engine."""
+    ta, _ = ia.roll(rng, m)
+    tb, _ = ib.roll(rng, m)
+    a_leads = ta > tb
+    tied = np.flatnonzero(ta == tb)
+    attempts = 1
+    while tied.size:
+        attempts += 1
+        if attempts > MAX_INITIATIVE_ATTEMPTS:
+            raise RuleError(
+                f"initiative tied {MAX_INITIATIVE_ATTEMPTS} times: formulas.initiative never "
+                "separates the fighters (does it roll a die?)"
+            )
+        ta, _ = ia.roll(rng, tied.size)
+        tb, _ = ib.roll(rng, tied.size)
+        a_leads[tied] = ta > tb
+        tied = tied[ta == tb]
+    return a_leads
+
+
+def simulate_d20_batch(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, n: int,
+                       rng: np.random.Generator, cap: int | None = None) -> D20Batch:
+    """``n`` whole fights of a against b; a fight not over after ``cap`` rounds is a draw."""
+    if n < 0:
+        raise UsageError(f"cannot simulate {n} fights")
+    cap = ruleset.round_cap if cap is None else cap
+    if cap < 1:
+        raise UsageError(f"round cap {cap}: give at least 1 round")
+    ia = VecFormula.bind(ruleset.initiative, a.env())
+    ib = VecFormula.bind(ruleset.initiative, b.env())
+    a_on_b = _side(ruleset, a, b)
+    b_on_a = _side(ruleset, b, a)
+
+    winner = np.full(n, -1, dtype=np.int8)
+    rounds = np.full(n, cap, dtype=np.int64)
+    first = np.zeros(n, dtype=np.int8)
+    out_hp_a = np.empty(n, dtype=np.int64)
+    out_hp_b = np.empty(n, dtype=np.int64)
+    out_dealt_a = np.empty(n, dtype=np.int64)
+    out_dealt_b = np.empty(n, dtype=np.int64)
+
+    idx = np.arange(n, dtype=np.int64)  # fights still going
+    hp_a = np.full(n, a.hp, dtype=np.int64)
+    hp_b = np.full(n, b.hp, dtype=np.int64)
+    dealt_a = np.zeros(n, dtype=np.int64)
+    dealt_b = np.zeros(n, dtype=np.int64)
+
+    for number in range(1, cap + 1):
+        m = idx.size
+        if m == 0:
+            break
+        a_leads = _initiative(ia, ib, rng, m)
+        if number == 1:
+            first[:] = np.where(a_leads, 0, 1)
+        ka = np.flatnonzero(a_leads)
+        kb = np.flatnonzero(~a_leads)
+        if ka.size:
+            d = _attacks(ruleset, a_on_b, rng, ka.size).damage
+            hp_b[ka] -= d
+            dealt_a[ka] += d
+        if kb.size:
+            d = _attacks(ruleset, b_on_a, rng, kb.size).damage
+            hp_a[kb] -= d
+            dealt_b[kb] += d
+        done = (hp_a <= 0) | (hp_b <= 0)  # D-12: only the defender can drop
+        if done.any():
+            gone = idx[done]
+            winner[gone] = np.where(hp_b[done] <= 0, 0, 1)
+            rounds[gone] = number
+            out_hp_a[gone] = hp_a[done]
+            out_hp_b[gone] = hp_b[done]
+            out_dealt_a[gone] = dealt_a[done]
+            out_dealt_b[gone] = dealt_b[done]
+            still = ~done
+            idx, hp_a, hp_b = idx[still], hp_a[still], hp_b[still]
+            dealt_a, dealt_b = dealt_a[still], dealt_b[still]
+    # The rest reached the round cap: draws.
+    out_hp_a[idx] = hp_a
+    out_hp_b[idx] = hp_b
+    out_dealt_a[idx] = dealt_a
+    out_dealt_b[idx] = dealt_b
+    return D20Batch(winner, rounds, first, out_hp_a, out_hp_b, out_dealt_a, out_dealt_b)

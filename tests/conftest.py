@@ -1,0 +1,22 @@
+"""Shared fixtures: run every test in its own folder, with a stable environment."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Each test runs in an empty folder with no user config and English display."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SEVENDAG_HOME", str(tmp_path / "_home"))
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.delenv("SEVENDAG_ENCOUNTER", raising=False)
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "100")
+    yield

@@ -675,3 +675,174 @@ def main() -> None:
         sys.stderr.close()
         raise SystemExit(1) from None
 
+
+
+# --- rulesets, new, roll -------------------------------------------------------------------
+
+rulesets_app = typer.Typer(
+    cls=SevendagGroup,
+    help="List, show and check rulesets and fighter sheets.",
+    invoke_without_command=True,
+)
+app.add_typer(rulesets_app, name="rulesets")
+
+
+@rulesets_app.callback()
+def rulesets_cmd(
+    ctx: typer.Context,
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """List the rulesets and fighters found (current folder, user folder, bundled).
+
+    Example: sevendag rulesets
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    with handled():
+        from sevendag_cli.commands.rulesets import list_rulesets
+
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        doc = list_rulesets()
+        if out.json:
+            out.data(doc)
+            return
+        from sevendag_cli.render.rich_info import render_rulesets
+
+        render_rulesets(out.console(), doc, out.lang)
+
+
+@rulesets_app.command("show")
+def rulesets_show_cmd(
+    name: Annotated[str, typer.Argument(help="Ruleset name or file.")],
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Show a ruleset: its rules with their IDs, formulas, options and house defaults.
+
+    Example: sevendag rulesets show sevendag
+    """
+    with handled():
+        from sevendag_cli.commands.rulesets import describe_ruleset
+        from sevendag_cli.rules import load_ruleset
+
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        doc = describe_ruleset(load_ruleset(name))
+        if out.json:
+            out.data(doc)
+            return
+        from sevendag_cli.render.rich_info import render_ruleset
+
+        render_ruleset(out.console(), doc, out.lang)
+
+
+@rulesets_app.command("validate")
+def rulesets_validate_cmd(
+    files: Annotated[list[str], typer.Argument(help="Ruleset or fighter sheet files.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Check rulesets or fighter sheets and list every problem found.
+
+    Example: sevendag rulesets validate my-house.toml brannoc.toml
+    """
+    with handled():
+        from sevendag_cli.commands.rulesets import validate_file
+
+        out = make_output(json_, False, None, jsonl_allowed=False)
+        reports = [validate_file(f) for f in files]
+        if out.json:
+            out.data({"command": "rulesets validate", "files": reports,
+                      "valid": all(r["valid"] for r in reports)})
+        else:
+            for r in reports:
+                if r["valid"]:
+                    print(f"{r['path']}: valid {r['kind']}")
+                for p in r["problems"]:
+                    print(p)
+        if not all(r["valid"] for r in reports):
+            raise typer.Exit(1)
+
+
+@app.command("new")
+def new_cmd(
+    name: Annotated[str, typer.Argument(help="The fighter's name.")],
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset of the sheet.")] = "sevendag",
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="File to write (default: NAME.toml).")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    seed: SeedOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Write a fighter sheet to fill in (d20: abilities rolled 3d6 each, D-13).
+
+    Example: sevendag new Aela --ruleset d20
+    """
+    with handled():
+        from sevendag_cli.commands.rulesets import sheet_path, sheet_text
+        from sevendag_cli.formula import parse
+        from sevendag_cli.rules import D20Ruleset, load_ruleset
+
+        out = make_output(json_, False, None, jsonl_allowed=False)
+        if not name.strip():
+            raise UsageError("the fighter needs a name")
+        rs = load_ruleset(ruleset)
+        path = sheet_path(name, output)
+        if path.exists() and not force:
+            raise UsageError(f"{path} already exists: use --force to overwrite it, or --output FILE")
+        choice = make_dice(seed, None, False, out, continue_after=True)
+        rolled: dict[str, list[int]] | None = None
+        if isinstance(rs, D20Ruleset):
+            three = parse("3d6")
+            rolled = {}
+            for ability in ("str", "dex", "con", "wis"):
+                ev = three.evaluate({}, choice.source, "ability", ability)
+                rolled[ability] = [r.face for r in ev.rolls]
+        text = sheet_text(name, rs, rolled)
+        from sevendag_cli import store
+
+        store.write_text_atomic(path, text)
+        if out.json:
+            out.data({"command": "new", "path": str(path), "ruleset": rs.name, "seed": choice.seed,
+                      "abilities": {k: {"rolls": v, "total": sum(v)} for k, v in (rolled or {}).items()}})
+            return
+        for ability, faces in (rolled or {}).items():
+            print(f"{ability.upper()}: 3d6 {' + '.join(map(str, faces))} = {sum(faces)}")
+        note(f"wrote {path}")
+        report_seed(out, choice)
+
+
+@app.command("roll")
+def roll_cmd(
+    expression: Annotated[str, typer.Argument(help="Dice expression, e.g. '2d6 + 3' or '1d20'.")],
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Roll dice for what a fight doesn't cover: faces, highest and lowest shown, total.
+
+    Example: sevendag roll "3d6 + 2" --seed 4
+    """
+    with handled():
+        from sevendag_cli.formula import parse
+
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        formula = parse(expression)
+        formula.check_names(set())
+        choice = make_dice(seed, dice, False, out, continue_after=False)
+        ev = formula.evaluate({}, choice.source, "roll", None)
+        if choice.entered is not None:
+            choice.entered.check_all_used()
+        if out.json:
+            from sevendag_cli.render.data import roll_data
+
+            out.data({"command": "roll", "expression": formula.text, "seed": choice.seed,
+                      "rolls": [roll_data(r) for r in ev.rolls], "total": ev.value})
+            return
+        from sevendag_cli.engine.common import Check
+        from sevendag_cli.render.rich_render import check_text
+
+        console = out.console()
+        console.print(check_text(Check("roll", "", formula.text, ev.rolls, ev.value)))
+        report_seed(out, choice)

@@ -127,8 +127,13 @@ def load(path: Path) -> Encounter:
 
 
 def save(path: Path, enc: Encounter) -> None:
-    """Write atomically: temporary file in the same folder, fsync, rename, fsync the folder."""
+    """Write the encounter atomically."""
     text = json.dumps(to_document(enc), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    write_text_atomic(path, text)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write atomically: temporary file in the same folder, fsync, rename, fsync the folder."""
     folder = path.parent if str(path.parent) else Path(".")
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)

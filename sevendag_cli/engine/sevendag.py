@@ -39,7 +39,7 @@ Decisions where the rules are silent (also in the module's report):
 * **Granted critical (S-10, ``fumble_grants_crit``).** The opponent of a
   fighter who fumbles holds one granted critical (they do not stack).  Its
   next attack that *lands* — not a failure, not foiled by a shield, and a
-  margin (attack total − defence total, before any metal effect) above 0 —
+  margin (attack total - defence total, before any metal effect) above 0 —
   and is not already a critical hit by its dice counts as a critical hit with
   the metal of its first attacking weapon (hand order); the grant is then
   used up.  A natural critical does not use it.
@@ -379,7 +379,9 @@ def _require(
                 f"not {a.name!r} and {b.name!r}"
             )
         if state.assaillant not in names:
-            raise EncounterError(f"the encounter's assaillant {state.assaillant!r} is not a fighter")
+            raise EncounterError(
+                f"the encounter's assaillant {state.assaillant!r} is not one of its fighters"
+            )
 
 
 def _hand_label(fighter: SevendagFighter, i: int) -> str:
@@ -456,11 +458,7 @@ def allocation_for(
         raise RuleError(
             f"{fighter.name}: unknown tactic {tactic!r}: use one of {', '.join(TACTICS)}, custom"
         )
-    fs: FighterState | None
-    if isinstance(state, SevendagState):
-        fs = state.fighter(fighter.name)
-    else:
-        fs = state
+    fs = state.fighter(fighter.name) if isinstance(state, SevendagState) else state
     if fs is not None:
         for hand in fs.recovering():
             if 1 <= hand <= len(base):
@@ -491,7 +489,8 @@ def _validate_allocation(
         item = fighter.item_in(i)
         if item is not None and item.kind == "shield" and c == ATTACK:
             raise RuleError(
-                f"{_hand_label(fighter, i)}: a shield's die only defends (S-04): use defence or none"
+                f"{_hand_label(fighter, i)}: a shield's die only defends (S-04): "
+                "use defence or none"
             )
         if i + 1 in recovering and c != NONE:
             raise RuleError(
@@ -877,6 +876,20 @@ def _check_choices(choices: Choices, names: tuple[str, str]) -> None:
                 raise RuleError(f"{what} for {name!r}: no such fighter in this fight: use {valid}")
 
 
+def check_choices(
+    ruleset: SevendagRuleset,
+    a: SevendagFighter,
+    b: SevendagFighter,
+    state: SevendagState,
+    choices: Choices,
+) -> None:
+    """Refuse choices exactly as ``play_round`` would, without rolling a die."""
+    _require(ruleset, a, b, state)
+    _check_choices(choices, (a.name, b.name))
+    for f in (a, b):
+        _plan(ruleset, f, state.fighter(f.name), choices)
+
+
 def play_round(
     ruleset: SevendagRuleset,
     a: SevendagFighter,
@@ -977,7 +990,9 @@ def apply_wound(
     _require(ruleset, a, b, state)
     names = (a.name, b.name)
     if fighter not in names:
-        raise RuleError(f"no fighter {fighter!r} in this encounter: use {names[0]!r} or {names[1]!r}")
+        raise RuleError(
+            f"no fighter {fighter!r} in this encounter: use {names[0]!r} or {names[1]!r}"
+        )
     bands = ", ".join(w.name for w in ruleset.wounds)
     if amount is not None and band is not None:
         raise RuleError("give either a damage amount or a band, not both")

@@ -1,0 +1,90 @@
+"""Interactive Sevendag choices for ``round`` at a terminal (S-03, S-04, S-05).
+
+Asked on stderr, answered on stdin; Enter keeps the default (the sheet's
+tactic, no yield, no technique).  A refused answer is explained and asked
+again, so the engine only ever sees valid choices.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from sevendag_cli.engine import sevendag as engine
+from sevendag_cli.errors import RuleError, UsageError
+from sevendag_cli.i18n import label
+
+ABBREVIATIONS = {"a": "attack", "att": "attack", "d": "defence", "def": "defence",
+                 "defense": "defence", "n": "none", "-": "none",
+                 "attaque": "attack", "défense": "defence", "defence": "defence", "attack": "attack",
+                 "none": "none", "aucun": "none"}
+
+PROMPTS = {
+    "en": {"yield": "{name} is the assaillant: yield this round (the opponent acts first)? [y/N] ",
+           "alloc": "{name}: commit each hand ({hands}) [{default}] ",
+           "tech": "{name}: technique ({choices}) [none] ",
+           "unknown": "unknown technique {value!r}: choose one of {choices}"},
+    "fr": {"yield": "{name} est l'assaillant : céder l'initiative ce round ? [o/N] ",
+           "alloc": "{name} : engager chaque main ({hands}) [{default}] ",
+           "tech": "{name} : technique ({choices}) [aucune] ",
+           "unknown": "technique inconnue {value!r} : choisir parmi {choices}"},
+}
+
+
+def _read(prompt: str) -> str:
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise UsageError("input ended before the round's choices were made")
+    return line.strip()
+
+
+def ask_sevendag_choices(
+    rs: Any, a: Any, b: Any, state: Any, yield_: bool | None,
+    allocation: dict[str, tuple[str, ...]], technique: dict[str, str], lang: str,
+    read: Callable[[str], str] = _read, warn: Callable[[str], None] | None = None,
+) -> engine.Choices:
+    p = PROMPTS.get(lang, PROMPTS["en"])
+    warn = warn or (lambda m: sys.stderr.write(f"  {m}\n"))
+    fighters = {a.name: a, b.name: b}
+    if yield_ is None:
+        answer = read(p["yield"].format(name=state.assaillant)).lower()
+        yield_ = answer[:1] in ("y", "o")
+    order = [state.assaillant, state.other(state.assaillant)]
+    for name in order:
+        f = fighters[name]
+        if name not in allocation:
+            default = engine.allocation_for(f, None, state.fighter(name))
+            hands = ", ".join(
+                f"d{h.die} {f.items[h.holds].label if h.holds else '—'}" for h in f.hands
+            )
+            while True:
+                text = read(p["alloc"].format(name=name, hands=hands, default=",".join(default)))
+                if not text:
+                    allocation[name] = default
+                    break
+                parts = [ABBREVIATIONS.get(x.strip().lower(), x.strip()) for x in text.split(",")]
+                try:
+                    engine.check_choices(rs, a, b, state,
+                                         engine.Choices(allocation={name: tuple(parts)}))
+                except RuleError as exc:
+                    warn(str(exc))
+                    continue
+                allocation[name] = tuple(parts)
+                break
+        if name not in technique and rs.techniques and state.fighter(name).technique is None:
+            choices = ", ".join(
+                k if label(t.label, lang) == k else f"{k} = {label(t.label, lang)}"
+                for k, t in rs.techniques.items()
+            )
+            while True:
+                text = read(p["tech"].format(name=name, choices=choices))
+                if not text or text.lower() in ("none", "aucune", "-"):
+                    break
+                if text in rs.techniques:
+                    technique[name] = text
+                    break
+                warn(p["unknown"].format(value=text, choices=", ".join(rs.techniques)))
+    return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=technique)

@@ -1,0 +1,190 @@
+"""Rich display of Sevendag events (allocation, exchanges, drops, wounds, reversals)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+
+from sevendag_cli.i18n import label
+from sevendag_cli.render.rich_render import BAND_STYLES, face, rules_text
+
+if TYPE_CHECKING:
+    from sevendag_cli.render.rich_render import RichRenderer
+
+WORDS = {
+    "en": {"attack": "attack", "defence": "defence", "none": "—", "recovering": "recovering",
+           "empty": "empty hand", "assaillant": "assaillant", "défenseur": "défenseur",
+           "constant": "constant", "wounds": "wounds", "exchange": "exchange",
+           "margin": "margin", "granted": "granted critical (fumble)", "shield": "shield"},
+    "fr": {"attack": "attaque", "defence": "défense", "none": "—", "recovering": "ramasse son arme",
+           "empty": "main nue", "assaillant": "assaillant", "défenseur": "défenseur",
+           "constant": "constante", "wounds": "blessures", "exchange": "échange",
+           "margin": "écart", "granted": "critique accordé (échec adverse)", "shield": "bouclier"},
+}
+
+
+def w(r: RichRenderer, key: str) -> str:
+    return WORDS.get(r.lang, WORDS["en"])[key]
+
+
+def band_text(r: RichRenderer, band: str | None) -> Text:
+    if band is None:
+        return Text("")
+    found = r.ruleset.band_named(band)
+    name = label(found.label, r.lang) if found else band
+    return Text(name, BAND_STYLES.get(band, "bold red"))
+
+
+def total_text(r: RichRenderer, constant: int, rolls: Any, modifier: int, penalty: int,
+               total: int) -> Text:
+    out = Text(f"{constant}")
+    for roll in rolls:
+        out.append(" + ")
+        out.append_text(face(roll))
+    if modifier:
+        out.append(f" {'+' if modifier > 0 else '−'} {abs(modifier)} ({r.tr('technique')})")
+    if penalty:
+        out.append(f" − {penalty} ({w(r, 'wounds')})")
+    out.append(" = ")
+    out.append(str(total), "bold cyan")
+    return out
+
+
+def allocation(r: RichRenderer, ev: Any) -> None:
+    parts: list[Text | str] = [Text(f"{ev.fighter}", "bold"), f" ({w(r, ev.role)}): "]
+    for i, h in enumerate(ev.hands):
+        if i:
+            parts.append(", ")
+        what = h.label or w(r, "empty")
+        commit = w(r, "recovering") if h.recovering else w(r, h.commitment)
+        style = {"attack": "red", "defence": "blue"}.get(h.commitment, "dim")
+        parts += [f"d{h.die} {what} → ", Text(commit, style)]
+    if ev.technique:
+        tech = r.ruleset.techniques.get(ev.technique)
+        name = label(tech.label, r.lang) if tech else ev.technique
+        parts += [" · ", Text(f"{r.tr('technique')}: {name}", "magenta"),
+                  f" ({ev.attack_modifier:+d}/{ev.defence_modifier:+d})"]
+    r.line(*parts, rules_text(ev.rules))
+    if ev.yielded:
+        r.line(Text(r.tr("yields", name=ev.fighter), "yellow"), rules_text(("S-03",)))
+
+
+def exchange(r: RichRenderer, ev: Any) -> None:
+    r.line(Text(r.tr("attacks", a=ev.attacker, d=ev.defender), "bold magenta"),
+           Text(f"  ({w(r, 'exchange')} {ev.number})", "dim"))
+    if ev.outcome == "no-attack":
+        r.line("  ", Text(r.tr("no_attack", a=ev.attacker), "dim"), rules_text(ev.rules))
+        return
+    if ev.attack_total is not None:
+        r.line(f"  {r.tr('attack')}: ", total_text(r, ev.attack_constant, ev.attack_rolls,
+                                                   ev.attack_modifier, ev.attack_penalty,
+                                                   ev.attack_total))
+    if ev.defence_total is not None:
+        r.line(f"  {r.tr('defence')}: ", total_text(r, ev.defence_constant, ev.defence_rolls,
+                                                    ev.defence_modifier, ev.defence_penalty,
+                                                    ev.defence_total))
+    notes: list[Text | str] = []
+    if ev.critical == "devastating":
+        notes.append(Text(r.tr("devastating"), "bold green"))
+    elif ev.critical == "critical":
+        notes.append(Text(r.tr("critical_hit"), "bold green"))
+    if ev.granted_critical:
+        notes.append(Text(w(r, "granted"), "green"))
+    for m in ev.metals:
+        metal = r.ruleset.metals.get(m.metal)
+        name = label(metal.label, r.lang) if metal else m.metal
+        text = label(metal.text, r.lang) if metal else ""
+        times = f" ×{m.times}" if m.times > 1 else ""
+        notes.append(Text(f"{name}{times}: {text}", "green"))
+    for n in notes:
+        r.line("  ", n)
+    outcome = ev.outcome
+    if outcome == "critical-failure":
+        verdict = Text(r.tr("critical_failure"), "bold red")
+    elif outcome == "failed":
+        verdict = Text(r.tr("failure"), "red")
+    elif outcome == "shield-foiled":
+        verdict = Text(r.tr("shield_foiled"), "bold blue")
+    elif outcome == "foiled":
+        verdict = Text(f"{r.tr('foiled')} ({w(r, 'margin')} {ev.margin})", "blue")
+    else:
+        dmg = Text(f"{r.tr('damage')} {ev.damage}", "bold red")
+        if ev.extra_damage:
+            dmg = Text(f"{r.tr('damage')} {ev.margin} + {ev.extra_damage} = {ev.damage}", "bold red")
+        verdict = Text.assemble(dmg, " → ", band_text(r, ev.final_band))
+        if ev.band_shift and ev.band != ev.final_band:
+            verdict.append(" (")
+            verdict.append_text(band_text(r, ev.band))
+            verdict.append(f" +{ev.band_shift})")
+    r.line("  → ", verdict, rules_text(ev.rules))
+    if ev.critical_defence:
+        r.line("  ", Text(r.tr("critical_defence", name=ev.defender), "bold green"),
+               rules_text(("S-14",)))
+
+
+def drop(r: RichRenderer, ev: Any) -> None:
+    item = ev.item
+    verdict = (Text(r.tr("dropped", name=ev.fighter, item=item), "bold red") if ev.dropped
+               else Text(r.tr("kept", name=ev.fighter, item=item), "green"))
+    r.line(f"  {r.tr('drop_check')}: ", face(ev.roll), f" {'>' if ev.dropped else '≤'} {ev.skill} → ",
+           verdict, rules_text(ev.rules))
+
+
+def granted(r: RichRenderer, ev: Any) -> None:
+    r.line("  ", Text(f"{ev.fighter}: {r.tr('granted_crit')} ({ev.by})", "green"),
+           rules_text(ev.rules))
+
+
+def wound(r: RichRenderer, ev: Any) -> None:
+    text = Text.assemble((f"{ev.fighter}", "bold"), " ← ", band_text(r, ev.band))
+    if ev.penalty:
+        text.append(f"  ({r.tr('penalty', p=-ev.penalty)})", "yellow")
+    r.line(text, rules_text(ev.rules))
+    if ev.out:
+        r.line(Text(r.tr("out", name=ev.fighter), "bold red"))
+
+
+def reversed_(r: RichRenderer, ev: Any) -> None:
+    r.line(Text(r.tr("assaillant", name=ev.assaillant), "bold magenta"), rules_text(ev.rules))
+
+
+def recovered(r: RichRenderer, ev: Any) -> None:
+    r.line(Text(r.tr("recovered", name=ev.fighter, item=ev.item), "green"), rules_text(ev.rules))
+
+
+def sevendag_handlers(r: RichRenderer) -> dict[str, Callable[[Any], None]]:
+    return {
+        "allocation": lambda ev: allocation(r, ev),
+        "exchange": lambda ev: exchange(r, ev),
+        "drop": lambda ev: drop(r, ev),
+        "critical-granted": lambda ev: granted(r, ev),
+        "wound": lambda ev: wound(r, ev),
+        "initiative-reversed": lambda ev: reversed_(r, ev),
+        "recovered": lambda ev: recovered(r, ev),
+    }
+
+
+def sevendag_state_text(r: RichRenderer, s: Any) -> Text:
+    out = Text()
+    if not s.wounds:
+        out.append(r.tr("healthy"), "green")
+    else:
+        for i, band in enumerate(s.wounds):
+            if i:
+                out.append(", ")
+            out.append_text(band_text(r, band))
+    if s.penalty:
+        out.append(f"  {r.tr('penalty', p=-s.penalty)}", "yellow")
+    if s.technique is not None:
+        tech = r.ruleset.techniques.get(s.technique.name)
+        name = label(tech.label, r.lang) if tech else s.technique.name
+        out.append(f"  {r.tr('technique')}: {name} ({s.technique.rounds_left})", "magenta")
+    for d in s.dropped:
+        out.append(f"  {r.tr('dropped', name='', item=d.item).strip()}", "red")
+    if s.granted_crit:
+        out.append(f"  {r.tr('granted_crit')}", "green")
+    if s.out:
+        out.append(f"  {r.tr('out', name=s.name)}", "bold red")
+    return out

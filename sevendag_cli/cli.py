@@ -126,13 +126,29 @@ EncounterOpt = Annotated[
     Path,
     typer.Option("--encounter", "-e", help="The encounter file.", envvar="SEVENDAG_ENCOUNTER"),
 ]
+def complete_rulesets(incomplete: str) -> list[str]:
+    """Shell completion: ruleset names found on the search path."""
+    from sevendag_cli.rules import known_rulesets
+
+    return [n for n in known_rulesets() if n.startswith(incomplete)]
+
+
+def complete_fighters(incomplete: str) -> list[str]:
+    """Shell completion: fighter sheet names found on the search path."""
+    from sevendag_cli.rules import known_fighters
+
+    return [n for n in known_fighters() if n.startswith(incomplete.lower())]
+
+
 RulesetOpt = Annotated[
     str | None,
-    typer.Option("--ruleset", "-r", help="Ruleset name or file (default: the sheets' own, else sevendag)."),
+    typer.Option("--ruleset", "-r", help="Ruleset name or file (default: the sheets' own, else sevendag).",
+                 autocompletion=complete_rulesets),
 ]
 FightersArg = Annotated[
     list[str] | None,
-    typer.Argument(help="Two fighter sheets (names or .toml paths); none: the ruleset's examples."),
+    typer.Argument(help="Two fighter sheets (names or .toml paths); none: the ruleset's examples.",
+                   autocompletion=complete_fighters),
 ]
 
 DEFAULT_ENCOUNTER = Path("encounter.sevendag.json")
@@ -666,15 +682,16 @@ def play_fight(
 
 def main() -> None:
     """Console-script entry point."""
-    if os.environ.get("SEVENDAG_DEBUG"):
-        app()
-        return
+    for stream in (sys.stdout, sys.stderr):
+        # A terminal that is not UTF-8 gets '?' for what it cannot show, not a crash.
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
     try:
         app()
     except BrokenPipeError:  # e.g. `sevendag fight --jsonl | head`
         sys.stderr.close()
         raise SystemExit(1) from None
-
 
 
 # --- rulesets, new, roll -------------------------------------------------------------------

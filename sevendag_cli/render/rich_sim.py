@@ -1,0 +1,113 @@
+"""Rich display of simulated and exact odds: a summary table and a histogram of rounds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from sevendag_cli.i18n import label
+
+W = {
+    "en": {"fighter": "fighter", "wins": "wins", "p": "win %", "ci": "95% interval",
+           "first": "won when striking first", "draws": "draws (round cap {cap})",
+           "rounds": "rounds: mean {mean:.2f}, sd {sd:.2f}, median {p50}, 90th pct {p90}, max {max}",
+           "hist": "Rounds to the end", "runs": "{runs:,} simulated fights · seed {seed}",
+           "hp": "HP left when winning", "dealt": "damage dealt / fight",
+           "wounds": "wounds per fight", "firstwon": "the fighter who struck first won {p:.1%} of decided fights",
+           "exact": "Exact odds", "p_exact": "exact", "mean_rounds": "expected rounds: {r:.3f}",
+           "draw_p": "draw probability: {p}",
+           "fraction": "a fraction with a {n}-digit denominator (see --json)"},
+    "fr": {"fighter": "combattant", "wins": "victoires", "p": "% victoire", "ci": "intervalle à 95 %",
+           "first": "victoires en frappant le premier", "draws": "nuls (plafond de {cap} rounds)",
+           "rounds": "rounds : moyenne {mean:.2f}, écart-type {sd:.2f}, médiane {p50}, 90e centile {p90}, max {max}",
+           "hist": "Rounds jusqu'à la fin", "runs": "{runs:,} combats simulés · graine {seed}",
+           "hp": "PV restants du vainqueur", "dealt": "dégâts infligés / combat",
+           "wounds": "blessures par combat", "firstwon": "celui qui a frappé le premier a gagné {p:.1%} des combats décidés",
+           "exact": "Probabilités exactes", "p_exact": "exact", "mean_rounds": "nombre de rounds moyen : {r:.3f}",
+           "draw_p": "probabilité de nul : {p}",
+           "fraction": "une fraction au dénominateur de {n} chiffres (voir --json)"},
+}
+
+
+def w(lang: str, key: str, **kw: Any) -> str:
+    text = W.get(lang, W["en"])[key]
+    return text.format(**kw) if kw else text
+
+
+def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) -> None:
+    console.print(Text(w(lang, "runs", runs=result.runs, seed=result.seed), "bold"))
+    table = Table()
+    for col in ("fighter", "wins", "p", "ci"):
+        table.add_column(w(lang, col), justify="left" if col == "fighter" else "right")
+    extra_cols: list[str] = []
+    if result.d20 is not None:
+        extra_cols = ["hp", "dealt"]
+    elif result.sevendag is not None:
+        extra_cols = ["wounds"]
+    for col in extra_cols:
+        table.add_column(w(lang, col), justify="right")
+    for i, f in enumerate(result.fighters):
+        row = [Text(f.name, "bold"), f"{f.wins:,}", f"{f.win_probability:.2%}",
+               f"{100 * f.ci95[0]:.2f}–{100 * f.ci95[1]:.2f}%"]
+        if result.d20 is not None:
+            ex = result.d20.fighters[i]
+            row += [f"{ex.hp_left_when_winning.mean:.1f} ± {ex.hp_left_when_winning.sd:.1f}",
+                    f"{ex.damage_dealt:.1f}"]
+        elif result.sevendag is not None:
+            ex = result.sevendag.fighters[i]
+            parts = []
+            for b in ex.wounds:
+                band = ruleset.band_named(b.band) if hasattr(ruleset, "band_named") else None
+                name = label(band.label, lang) if band else b.band
+                parts.append(f"{name} {b.mean:.2f}")
+            row.append("\n".join(parts))
+        table.add_row(*row)
+    console.print(table)
+    console.print(f"{w(lang, 'draws', cap=result.cap)}: {result.draws:,} ({result.draw_probability:.2%})")
+    r = result.rounds
+    console.print(w(lang, "rounds", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90, max=r.max))
+    if result.first_striker_won is not None:
+        console.print(w(lang, "firstwon", p=result.first_striker_won))
+    histogram(console, r.histogram, w(lang, "hist"))
+
+
+def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows: int = 24) -> None:
+    """Bars of fights per number of rounds, grouped into ranges when there are many values."""
+    counts = {int(k): int(v) for k, v in bins}
+    if not counts:
+        return
+    lo, hi = min(counts), max(counts)
+    step = max(1, -(-(hi - lo + 1) // max_rows))  # ceiling division
+    rows: list[tuple[str, int]] = []
+    for start in range(lo, hi + 1, step):
+        end = min(hi, start + step - 1)
+        total_bin = sum(counts.get(k, 0) for k in range(start, end + 1))
+        rows.append((str(start) if start == end else f"{start}–{end}", total_bin))
+    peak = max(v for _, v in rows) or 1
+    total = sum(v for _, v in rows) or 1
+    pad = max(len(name) for name, _ in rows)
+    console.print(Text(title, "bold underline"))
+    for name, v in rows:
+        bar = "█" * max(1 if v else 0, round(width * v / peak))
+        console.print(Text.assemble(f"{name:>{pad}} ", (bar, "cyan"), f" {v / total:.1%}"))
+
+
+def render_exact(console: Console, doc: dict[str, Any], lang: str) -> None:
+    console.print(Text(w(lang, "exact"), "bold underline"))
+    table = Table()
+    table.add_column(w(lang, "fighter"))
+    table.add_column(w(lang, "p"), justify="right")
+    table.add_column(w(lang, "p_exact"), overflow="fold")
+    for f in doc["fighters"]:
+        exact = f["win_probability_exact"]
+        digits = len(exact.partition("/")[2])
+        shown = exact if len(exact) <= 40 else w(lang, "fraction", n=digits)
+        table.add_row(Text(f["name"], "bold"), f"{f['win_probability']:.6%}", shown)
+    console.print(table)
+    console.print(w(lang, "draw_p", p=doc["draw_probability_exact"]))
+    console.print(w(lang, "mean_rounds", r=doc["rounds_mean"]))
+    if doc.get("note"):
+        console.print(Text(doc["note"], "dim"))

@@ -8,12 +8,11 @@ numpy are imported only where a command needs them, so ``--json`` starts fast.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -101,7 +100,7 @@ def _root(
 # --- shared options -------------------------------------------------------------
 
 
-class Lang(str, Enum):
+class Lang(StrEnum):
     en = "en"
     fr = "fr"
 
@@ -405,15 +404,18 @@ def round_cmd(
     manual: ManualOpt = False,
     yield_: Annotated[
         bool | None,
-        typer.Option("--yield/--no-yield", help="Sevendag: the assaillant lets the opponent act first (S-03)."),
+        typer.Option("--yield/--no-yield",
+                     help="Sevendag: the assaillant lets the opponent act first (S-03)."),
     ] = None,
     allocate: Annotated[
         list[str] | None,
-        typer.Option("--allocate", "-a", help="Sevendag: NAME=attack,defence (one commitment per hand)."),
+        typer.Option("--allocate", "-a",
+                     help="Sevendag: NAME=attack,defence (one commitment per hand)."),
     ] = None,
     technique: Annotated[
         list[str] | None,
-        typer.Option("--technique", "-t", help="Sevendag: NAME=TECHNIQUE (a key of the ruleset's techniques)."),
+        typer.Option("--technique", "-t",
+                     help="Sevendag: NAME=TECHNIQUE (a key of the ruleset's techniques)."),
     ] = None,
     no_input: Annotated[
         bool, typer.Option("--no-input", help="Never ask: use the sheets' tactics.")
@@ -625,7 +627,8 @@ def fight_cmd(
     ] = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact odds where the maths allows.")] = False,
     cap: Annotated[
-        int | None, typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's).")
+        int | None,
+        typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
     ] = None,
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,

@@ -249,8 +249,10 @@ class Reader:
         self, name: str, allowed: frozenset[str], default: Any = _MISSING, dice: bool = True
     ) -> Formula:
         text = self.str(name, default)
+        if not isinstance(self.data.get(name, text), str):
+            return parse("0")  # wrong type: already reported by ``str``
         try:
-            f = parse(text or "0")
+            f = parse(text if self.has(name) else (text or "0"))
             f.check_names(allowed)
             if not dice and f.dice:
                 raise FormulaError(text, "must not roll dice here")

@@ -89,7 +89,7 @@ Node = Num | Dice | Name | Neg | BinOp | Call
 _TOKEN = re.compile(
     r"\s*(?:"
     r"(?P<dice>\d*d\d+)(?![A-Za-z0-9_])"
-    r"|(?P<int>\d+)(?![A-Za-z_])"
+    r"|(?P<int>\d+)(?![A-Za-z0-9_])"
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
     r"|(?P<op>//|[-+*(),])"
     r")"
@@ -113,6 +113,8 @@ def _tokenize(text: str) -> list[_Token]:
             ch = text[pos:].lstrip()[:1]
             at = len(text) - len(text[pos:].lstrip())
             hint = " (use // for division)" if ch == "/" else ""
+            if re.match(r"\d*d\s*-", text[at:]):
+                hint = " (a die needs at least one side, like 1d6)"
             raise FormulaError(text, f"unexpected {ch!r} at position {at + 1}{hint}")
         kind = m.lastgroup
         assert kind is not None
@@ -184,7 +186,10 @@ class _Parser:
             return node
         if tok.kind == "op" and tok.text == "+":
             self.take()
-            return self.unary()
+            self._enter()
+            inner = self.unary()
+            self.depth -= 1
+            return inner
         return self.atom()
 
     def _int(self, text: str, what: str) -> int:

@@ -56,11 +56,10 @@ def test_crash_between_write_and_rename_keeps_the_previous_encounter(
 def test_lock_refuses_a_second_command(tmp_path: Path) -> None:
     path = tmp_path / "e.json"
     store.save(path, sample())
-    with store.locked(path):
-        # flock locks are per open file description: a second open in the same
-        # process conflicts exactly as a second process would.
-        with pytest.raises(EncounterError, match="in use"), store.locked(path):
-            pass
+    # flock locks are per open file description: a second open in the same
+    # process conflicts exactly as a second process would.
+    with store.locked(path), pytest.raises(EncounterError, match="in use"), store.locked(path):
+        pass
     with store.locked(path):  # released after the first command
         pass
 

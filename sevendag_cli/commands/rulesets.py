@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 from pathlib import Path
 from typing import Any
@@ -93,10 +94,8 @@ def validate_file(path_text: str) -> dict[str, Any]:
     kind: str
     if "engine" in data:
         kind = "ruleset"
-        try:
+        with contextlib.suppress(DataError):  # the problems are collected
             ruleset_from_data(data, str(path), problems)
-        except DataError:
-            pass
     elif "ruleset" in data:
         kind = "fighter"
         ref = data["ruleset"]
@@ -108,10 +107,8 @@ def validate_file(path_text: str) -> dict[str, Any]:
             except SevendagError as exc:
                 problems.add("ruleset", str(exc))
             else:
-                try:
+                with contextlib.suppress(DataError):
                     fighter_from_data(data, str(path), rs, problems)
-                except DataError:
-                    pass
     else:
         raise DataError(str(path), None,
                         "is neither a ruleset (no 'engine' key) nor a fighter sheet (no 'ruleset' key)")

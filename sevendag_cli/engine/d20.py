@@ -390,12 +390,18 @@ def state_from_data(data: Any) -> D20State:
         )
         if len(fighters) != 2:
             raise ValueError("two fighters expected")
+        names = {f.name for f in fighters}
+        if len(names) != 2:
+            raise ValueError("the two fighters have the same name")
         nxt = data["next_attacker"]
         winner = data["winner"]
+        for who in (nxt, winner):
+            if who is not None and _str(who) not in names:
+                raise ValueError(f"{who!r} is not one of the fighters")
         return D20State(
             _int(data["round"]), (fighters[0], fighters[1]),
-            None if nxt is None else _str(nxt), bool(data["over"]),
-            None if winner is None else _str(winner), bool(data.get("capped", False)),
+            None if nxt is None else _str(nxt), _bool(data["over"]),
+            None if winner is None else _str(winner), _bool(data.get("capped", False)),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise EncounterError(f"the encounter's d20 state is damaged ({exc!r})") from None
@@ -404,6 +410,12 @@ def state_from_data(data: Any) -> D20State:
 def _int(v: object) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
         raise ValueError(f"{v!r} is not a whole number")
+    return v
+
+
+def _bool(v: object) -> bool:
+    if not isinstance(v, bool):
+        raise ValueError(f"{v!r} is not true or false")
     return v
 
 

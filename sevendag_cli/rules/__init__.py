@@ -39,11 +39,8 @@ def ruleset_from_data(data: dict[str, Any], source: str, problems: Problems | No
     r = Reader(data, problems)
     engine = r.str("engine", None, ENGINES)
     name = r.str("name", Path(source).stem)
-    ruleset: Ruleset
-    if engine == "d20":
-        ruleset = d20.read_ruleset(r, name, source)
-    else:
-        ruleset = sevendag.read_ruleset(r, name, source)
+    reader = d20.read_ruleset if engine == "d20" else sevendag.read_ruleset
+    ruleset: Ruleset = reader(r, name, source)
     r.finish()
     problems.raise_first()
     return ruleset

@@ -177,6 +177,8 @@ def _check_dd_table(r: Reader, bands: list[DDBand], mode: str) -> None:
             r.add("dd_table", "options.dd is level_table but there is no [[dd_table]]")
         return
     expected = bands[0].low
+    if expected > 1:
+        r.add("dd_table[0].from", "gap: the first band should start at level 1")
     for i, b in enumerate(bands):
         if b.low != expected:
             what = "gap" if b.low > expected else "overlap"
@@ -214,7 +216,7 @@ def read_fighter(r: Reader, path: str) -> D20Fighter:
     weapon: Weapon | None = None
     if r.has("weapon"):
         w = r.table("weapon")
-        damage = w.formula("damage", frozenset(), "1d3")
+        damage = w.formula("damage", frozenset())
         if not damage.dice and r.has("weapon"):
             w.add("damage", "must roll dice, like 1d6")
         magic = w.formula("magic", frozenset()) if w.has("magic") else None

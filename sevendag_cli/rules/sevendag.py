@@ -237,7 +237,7 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
             holds = None
         hands.append(Hand(die, holds))
         h.finish()
-    if hand_readers and not 1 <= len(hands) <= 4:
+    if isinstance(r.data.get("hands"), list) and not 1 <= len(hands) <= 4:
         r.add("hands", f"{len(hands)} hands: a fighter has 1 to 4 hands")
     for key, item in items.items():
         holders = sum(1 for h in hands if h.holds == key)

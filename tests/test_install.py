@@ -17,7 +17,10 @@ EXE = str(_beside) if _beside.is_file() else shutil.which("sevendag")
 
 @pytest.mark.skipif(EXE is None, reason="the sevendag command is not installed")
 def test_installed_command_finds_the_bundled_rulesets_from_any_folder(tmp_path: Path) -> None:
-    env = {**os.environ, "NO_COLOR": "1"}
+    # No SEVENDAG_HOME: the user folder comes from platformdirs, as for a real user.
+    env = {k: v for k, v in os.environ.items() if k != "SEVENDAG_HOME"}
+    env["NO_COLOR"] = "1"
+    env["HOME"] = str(tmp_path)
     for ruleset in ("sevendag", "d20"):
         proc = subprocess.run(
             [str(EXE), "fight", "--ruleset", ruleset, "--seed", "1", "--json"],

@@ -62,6 +62,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "drop_check": {"en": "drop check", "fr": "test de maîtrise"},
     "dropped": {"en": "{name} drops the {item}", "fr": "{name} lâche {item}"},
     "kept": {"en": "{name} keeps hold of the {item}", "fr": "{name} garde {item} en main"},
+    "on_ground": {"en": "{item} on the ground", "fr": "{item} à terre"},
     "recovered": {"en": "{name} picks up the {item}", "fr": "{name} ramasse {item}"},
     "yields": {"en": "{name} yields: roles swap this round", "fr": "{name} cède l'initiative : les rôles s'inversent ce round"},
     "technique": {"en": "technique", "fr": "technique"},

@@ -281,6 +281,7 @@ class DropEvent(Event):
     dropped: bool  # face above the skill
     recovery_rounds: int
     rules: tuple[str, ...]
+    label: str = ""  # the item's label, for display
 
 
 @dataclass(frozen=True)
@@ -327,6 +328,7 @@ class RecoveredEvent(Event):
     item: str
     hands: tuple[int, ...]
     rules: tuple[str, ...]
+    label: str = ""  # the item's label, for display
 
 
 @dataclass(frozen=True)
@@ -752,6 +754,7 @@ class _Round:
             drops.append(DropEvent(
                 att_name, g.item.name, hands, roll, g.item.skill, dropped,
                 rs.drop_recovery_rounds, ("S-10", "S-18") if dropped else ("S-10",),
+                g.item.label,
             ))
             if dropped:
                 att_fs = replace(att_fs, dropped=(
@@ -856,7 +859,10 @@ class _Round:
             for d in fs.dropped:
                 left = d.rounds_left if (name, d.item) in self.new_drops else d.rounds_left - 1
                 if left <= 0:
-                    self.events.append(RecoveredEvent(name, d.item, d.hands, ("S-18",)))
+                    item = self.fighters[name].items.get(d.item)
+                    self.events.append(RecoveredEvent(
+                        name, d.item, d.hands, ("S-18",), item.label if item else d.item
+                    ))
                 else:
                     kept.append(replace(d, rounds_left=left))
             plan = self.plans[name]

@@ -47,7 +47,7 @@ def check_text(c: Check) -> Text:
     out = rolls_text(c.rolls)
     mod = c.modifier
     if c.rolls and mod:
-        out.append(f" {'+' if mod > 0 else '-'} {abs(mod)}")
+        out.append(f" {'+' if mod > 0 else '−'} {abs(mod)}")
     elif not c.rolls:
         out.append(str(mod))
     out.append(" = ")
@@ -197,7 +197,7 @@ class RichRenderer:
         self.line(*parts, rules_text(ev.rules))
 
     def d20_damage(self, ev: Any) -> None:
-        parts: list[Text | str] = [f"{self.tr('damage')} ({ev.weapon}): "]
+        parts: list[Text | str] = [f"{self.tr('damage')}, {ev.weapon}: "]
         for i, s in enumerate(ev.sets):
             if i:
                 parts.append(" + ")

@@ -125,7 +125,7 @@ def exchange(r: RichRenderer, ev: Any) -> None:
 
 
 def drop(r: RichRenderer, ev: Any) -> None:
-    item = ev.item
+    item = ev.label or ev.item
     verdict = (Text(r.tr("dropped", name=ev.fighter, item=item), "bold red") if ev.dropped
                else Text(r.tr("kept", name=ev.fighter, item=item), "green"))
     r.line(f"  {r.tr('drop_check')}: ", face(ev.roll), f" {'>' if ev.dropped else '≤'} {ev.skill} → ",
@@ -151,7 +151,8 @@ def reversed_(r: RichRenderer, ev: Any) -> None:
 
 
 def recovered(r: RichRenderer, ev: Any) -> None:
-    r.line(Text(r.tr("recovered", name=ev.fighter, item=ev.item), "green"), rules_text(ev.rules))
+    r.line(Text(r.tr("recovered", name=ev.fighter, item=ev.label or ev.item), "green"),
+           rules_text(ev.rules))
 
 
 def sevendag_handlers(r: RichRenderer) -> dict[str, Callable[[Any], None]]:
@@ -182,7 +183,7 @@ def sevendag_state_text(r: RichRenderer, s: Any) -> Text:
         name = label(tech.label, r.lang) if tech else s.technique.name
         out.append(f"  {r.tr('technique')}: {name} ({s.technique.rounds_left})", "magenta")
     for d in s.dropped:
-        out.append(f"  {r.tr('dropped', name='', item=d.item).strip()}", "red")
+        out.append(f"  {r.tr('on_ground', item=d.item)}", "red")
     if s.granted_crit:
         out.append(f"  {r.tr('granted_crit')}", "green")
     if s.out:

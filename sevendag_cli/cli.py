@@ -699,11 +699,7 @@ def main() -> None:
 
 # --- rulesets, new, roll -------------------------------------------------------------------
 
-rulesets_app = typer.Typer(
-    cls=SevendagGroup,
-    help="List, show and check rulesets and fighter sheets.",
-    invoke_without_command=True,
-)
+rulesets_app = typer.Typer(cls=SevendagGroup, invoke_without_command=True)
 app.add_typer(rulesets_app, name="rulesets")
 
 
@@ -713,7 +709,9 @@ def rulesets_cmd(
     json_: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """List the rulesets and fighters found (current folder, user folder, bundled).
+    """List the rulesets and fighters found; show or check them with the subcommands.
+
+    Looks in the current folder, the user folder and the bundled rulesets.
 
     Example: sevendag rulesets
     """

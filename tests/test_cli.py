@@ -230,3 +230,37 @@ def test_encounter_from_another_format_ruleset_is_refused(tmp_path: Path) -> Non
     doc["ruleset"]["data"]["engine"] = "chess"
     path.write_text(json.dumps(doc), "utf-8")
     assert_one_line_error(run("round", "--seed", "1"), 1, "engine")
+
+
+def all_commands() -> list[str]:
+    """Every command path of the app, from Typer's own registry."""
+    from typer.main import get_command
+
+    from sevendag_cli.cli import app
+
+    root = get_command(app)
+    names: list[str] = []
+    for name, cmd in root.commands.items():  # type: ignore[attr-defined]
+        names.append(name)
+        for sub in getattr(cmd, "commands", {}):
+            names.append(f"{name} {sub}")
+    return names
+
+
+def test_every_command_is_in_the_readme_and_has_an_example() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
+    for name in all_commands():
+        assert f"`{name}" in readme, f"{name} is missing from the README's command table"
+        result = run(*name.split(), "--help")
+        assert result.exit_code == 0 and "Example" in result.stdout, name
+
+
+def test_force_color_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert "\x1b[" in run("fight", "--ruleset", "d20", "--seed", "3").stdout
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.delenv("FORCE_COLOR")
+    assert "\x1b[" not in run("fight", "--ruleset", "d20", "--seed", "3").stdout
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert "\x1b[" not in run("fight", "--ruleset", "d20", "--seed", "3", "--json").stdout

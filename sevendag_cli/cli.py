@@ -166,7 +166,11 @@ class Output:
         return not (self.json or self.jsonl)
 
     def data(self, doc: Any) -> None:
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        """One JSON document: indented for a person at a terminal, compact (and fast) in a pipe."""
+        if sys.stdout.isatty():
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        else:
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
 
     def lines(self, docs: list[dict[str, Any]]) -> None:
         for d in docs:
@@ -864,3 +868,27 @@ def roll_cmd(
         console = out.console()
         console.print(check_text(Check("roll", "", formula.text, ev.rolls, ev.value)))
         report_seed(out, choice)
+
+
+# --- schema -------------------------------------------------------------------------------------
+
+
+@app.command("schema")
+def schema_cmd(
+    name: Annotated[
+        str | None,
+        typer.Argument(help="A schema's name (e.g. fight, round-event, fighter-d20); none: list them."),
+    ] = None,
+) -> None:
+    """Print the JSON Schema of a JSON output or of an input file; without a name, list them.
+
+    Example: sevendag schema fight
+    """
+    with handled():
+        from sevendag_cli.commands.schema import load_schema, schema_names
+
+        if name is None:
+            for n in schema_names():
+                print(n)
+            return
+        sys.stdout.write(json.dumps(load_schema(name), ensure_ascii=False, indent=2) + "\n")

@@ -17,7 +17,6 @@ import os
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,7 +28,7 @@ T = TypeVar("T")
 
 def bundled_dir() -> Path:
     """The rulesets shipped with the package (inside the wheel, or the repo's ``rulesets/``)."""
-    inside = Path(str(resources.files("sevendag_cli"))) / "rulesets"
+    inside = Path(__file__).resolve().parent / "rulesets"
     if inside.is_dir():
         return inside
     return Path(__file__).resolve().parent.parent / "rulesets"
@@ -281,3 +280,21 @@ class Reader:
                 known = sorted(self.seen | set(allowed_extra))
                 hint = f": known keys are {', '.join(known)}" if known else ""
                 self.add(name, f"unknown key{hint}")
+
+
+def str_list(r: Reader, key: str) -> list[str]:
+    """A list of texts (``examples = ["A", "B"]``)."""
+    value = r._get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        r.add(key, "expected a list of texts")
+        return []
+    return list(value)
+
+
+def str_table(r: Reader, key: str) -> dict[str, str]:
+    """A table of texts (``[house_defaults]``, ``[rules]``)."""
+    value = r._get(key, {})
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        r.add(key, "expected a table of texts")
+        return {}
+    return dict(value)

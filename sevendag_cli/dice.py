@@ -14,8 +14,8 @@ with the integer, from which faces are drawn by rejection sampling on
 
 from __future__ import annotations
 
+import os
 import random
-import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -55,7 +55,7 @@ class DiceSource(Protocol):
 
 def fresh_seed() -> int:
     """A new seed for a run without ``--seed`` (reported so it can be replayed)."""
-    return secrets.randbelow(2**32)
+    return int.from_bytes(os.urandom(4), "big")
 
 
 def check_seed(seed: int) -> int:

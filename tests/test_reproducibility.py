@@ -15,12 +15,12 @@ from tests.helpers import run
 
 PINNED = [
     # (ruleset, seed, winner, rounds, sha256 of the --json output, first 16 hex digits)
-    ("d20", 1, "B", 47, "9768c48e1289dbb1"),
-    ("d20", 2, "B", 31, "4c6bce0db890051a"),
-    ("d20", 3, "A", 58, "efed138f78e03d9e"),
-    ("sevendag", 1, "Ysolde", 16, "f56dfbe8ca3ab61d"),
-    ("sevendag", 2, "Brannoc", 25, "4a6b369831eff604"),
-    ("sevendag", 3, "Brannoc", 14, "bb930616c52f4e86"),
+    ("d20", 1, "B", 47, "7476b52bde6b1597"),
+    ("d20", 2, "B", 31, "0212b036aa84cb79"),
+    ("d20", 3, "A", 58, "81db43425afc1c65"),
+    ("sevendag", 1, "Ysolde", 16, "9bcb81568426bfa5"),
+    ("sevendag", 2, "Brannoc", 25, "28410c3c6b6bb205"),
+    ("sevendag", 3, "Brannoc", 14, "bb609854134efafc"),
 ]
 
 

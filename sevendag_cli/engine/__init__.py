@@ -14,8 +14,10 @@ No terminal, CLI or JSON code here.  Each engine module (``d20``,
 from __future__ import annotations
 
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from sevendag_cli.rules import Ruleset
+if TYPE_CHECKING:
+    from sevendag_cli.rules import Ruleset
 
 
 def engine_for(ruleset: Ruleset) -> ModuleType:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sevendag_cli.data import (
     Problems,
@@ -16,12 +16,36 @@ from sevendag_cli.data import (
     search_dirs,
 )
 from sevendag_cli.errors import DataError, UsageError
-from sevendag_cli.rules import d20, sevendag
-from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
-from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 
-Ruleset = D20Ruleset | SevendagRuleset
-Fighter = D20Fighter | SevendagFighter
+if TYPE_CHECKING:
+    from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
+    from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+
+    Ruleset = D20Ruleset | SevendagRuleset
+    Fighter = D20Fighter | SevendagFighter
+
+# The per-engine modules are imported when first needed (start-up stays fast):
+_LAZY = {
+    "D20Ruleset": "d20", "D20Fighter": "d20",
+    "SevendagRuleset": "sevendag", "SevendagFighter": "sevendag",
+}
+
+
+def __getattr__(name: str) -> Any:
+    import importlib
+
+    if name in _LAZY:
+        module = importlib.import_module(f"sevendag_cli.rules.{_LAZY[name]}")
+        return getattr(module, name)
+    if name in ("Ruleset", "Fighter"):
+        d20 = importlib.import_module("sevendag_cli.rules.d20")
+        sev = importlib.import_module("sevendag_cli.rules.sevendag")
+        if name == "Ruleset":
+            return d20.D20Ruleset | sev.SevendagRuleset
+        return d20.D20Fighter | sev.SevendagFighter
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 ENGINES = ("sevendag", "d20")
 DEFAULT_RULESET = "sevendag"
 
@@ -39,8 +63,15 @@ def ruleset_from_data(data: dict[str, Any], source: str, problems: Problems | No
     r = Reader(data, problems)
     engine = r.str("engine", None, ENGINES)
     name = r.str("name", Path(source).stem)
-    reader = d20.read_ruleset if engine == "d20" else sevendag.read_ruleset
-    ruleset: Ruleset = reader(r, name, source)
+    ruleset: Ruleset
+    if engine == "d20":
+        from sevendag_cli.rules import d20
+
+        ruleset = d20.read_ruleset(r, name, source)
+    else:
+        from sevendag_cli.rules import sevendag
+
+        ruleset = sevendag.read_ruleset(r, name, source)
     r.finish()
     problems.raise_first()
     return ruleset
@@ -74,10 +105,14 @@ def fighter_from_data(
             f"use --ruleset {sheet_ruleset} or another fighter",
         )
     fighter: Fighter
-    if isinstance(ruleset, D20Ruleset):
+    if ruleset.engine == "d20":
+        from sevendag_cli.rules import d20
+
         fighter = d20.read_fighter(r, source)
     else:
-        fighter = sevendag.read_fighter(r, source, ruleset)
+        from sevendag_cli.rules import sevendag
+
+        fighter = sevendag.read_fighter(r, source, ruleset)  # type: ignore[arg-type]
     problems.raise_first()
     return fighter
 

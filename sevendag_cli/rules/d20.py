@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sevendag_cli.data import Reader
+from sevendag_cli.data import Reader, str_list, str_table
 from sevendag_cli.formula import Formula
 
 ENGINE = "d20"
@@ -135,7 +135,7 @@ def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
             f.add(key, f"must not roll dice, found {formulas[key].text!r}")
     for key in ("attack", "save", "dd"):
         first = formulas[key].dice[:1]
-        if formulas[key].dice and first[0].sides != 20:
+        if not first or first[0].sides != 20:
             f.add(key, "must start with the d20 whose natural face counts, like 1d20 + ...")
     f.finish()
     o = r.table("options", {})
@@ -157,7 +157,7 @@ def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
         bands.append(DDBand(low, high, b.int("dd")))
         b.finish()
     _check_dd_table(r, bands, dd_mode)
-    examples = _str_list(r, "examples")
+    examples = str_list(r, "examples")
     ruleset = D20Ruleset(
         name=name, label=r.label("label", name), path=path,
         **formulas,
@@ -166,7 +166,7 @@ def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
         save_success=save_success, dd_mode=dd_mode, dd_level_of=dd_level_of,
         dd_table=tuple(bands), min_damage=min_damage, crit_multiplies_magic=crit_magic,
         round_cap=round_cap, examples=tuple(examples),
-        house_defaults=_str_table(r, "house_defaults"), rules=_str_table(r, "rules"),
+        house_defaults=str_table(r, "house_defaults"), rules=str_table(r, "rules"),
     )
     return ruleset
 
@@ -190,22 +190,6 @@ def _check_dd_table(r: Reader, bands: list[DDBand], mode: str) -> None:
         if b.high < b.low:
             r.add(f"dd_table[{i}].to", f"{b.high} is below from = {b.low}")
         expected = b.high + 1
-
-
-def _str_list(r: Reader, key: str) -> list[str]:
-    value = r._get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        r.add(key, "expected a list of texts")
-        return []
-    return list(value)
-
-
-def _str_table(r: Reader, key: str) -> dict[str, str]:
-    value = r._get(key, {})
-    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        r.add(key, "expected a table of texts")
-        return {}
-    return dict(value)
 
 
 def read_fighter(r: Reader, path: str) -> D20Fighter:

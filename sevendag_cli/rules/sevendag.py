@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sevendag_cli.data import Reader
+from sevendag_cli.data import Reader, str_list, str_table
 from sevendag_cli.formula import Formula
-from sevendag_cli.rules.d20 import _str_list, _str_table
 
 ENGINE = "sevendag"
 FIELDS = frozenset({"speed", "attack", "defence"})
@@ -180,8 +179,8 @@ def read_ruleset(r: Reader, name: str, path: str) -> SevendagRuleset:
         round_seconds=round_seconds, wounds=tuple(wounds), metals=metals, techniques=techniques,
         fumble_grants_crit=fumble_grants_crit, failure_beats_crit=failure_beats_crit,
         drop_check_die=drop_check_die, drop_recovery_rounds=drop_recovery, round_cap=round_cap,
-        default_tactic=default_tactic, examples=tuple(_str_list(r, "examples")),
-        house_defaults=_str_table(r, "house_defaults"), rules=_str_table(r, "rules"),
+        default_tactic=default_tactic, examples=tuple(str_list(r, "examples")),
+        house_defaults=str_table(r, "house_defaults"), rules=str_table(r, "rules"),
     )
 
 

@@ -30,7 +30,8 @@ refused (:class:`UsageError`).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from bisect import bisect_right
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
@@ -43,11 +44,10 @@ from sevendag_cli.errors import FormulaError, UsageError
 from sevendag_cli.formula import BinOp, Call, Dice, Formula, Name, Neg, Node, Num
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
-MAX_STATES = 1_000_000
-"""Most (hp_a, hp_b) states the exact solver accepts (hp_a * hp_b)."""
-
-MAGIC_BONUS_PER_SET = True
-"""As the step-by-step engine: with ``crit_multiplies_magic`` every magic set adds the bonus."""
+MAX_WORK = 1_000_000_000
+"""Most work the exact solver accepts, in hp_a * hp_b * (hp_a + hp_b) * largest damage
+(about 6 s on a laptop; the D-14 duel is 5e6, about 25 ms)."""
+MAX_HP = 2000
 
 Dist = dict[int, Fraction]
 """A finite distribution: value -> probability."""
@@ -109,60 +109,78 @@ def _die_of(node: Node, env: Mapping[str, int], first: Dice | None, face: int | 
     raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
 
 
+Weights = dict[int, int]
+"""A finite distribution as integer weights: value -> weight (probability = weight / sum)."""
+
+
+def formula_weights(formula: Formula, env: Mapping[str, int]) -> Weights:
+    return _weights(_die_of(formula.tree, env, None, None, formula.text))
+
+
 def formula_dist(formula: Formula, env: Mapping[str, int]) -> Dist:
     """The exact distribution of a formula's value for a fighter."""
-    return _to_dist(_die_of(formula.tree, env, None, None, formula.text))
+    return _fractions(formula_weights(formula, env))
 
 
-def natural_split(formula: Formula, env: Mapping[str, int]) -> list[tuple[int, Fraction, Dist]]:
-    """A check split by its natural (first die): ``(natural, P(natural), dist of total)``.
+def natural_split(formula: Formula, env: Mapping[str, int]) -> list[tuple[int, Weights]]:
+    """A check split by its natural (first die): ``(natural, weights of the total)``.
 
-    A formula that rolls no die has natural 0, as in the step-by-step engine.
+    Every natural is equally likely.  A formula that rolls no die has the single
+    natural 0, as in the step-by-step engine.
     """
     if not formula.dice:
-        return [(0, Fraction(1), formula_dist(formula, env))]
+        return [(0, formula_weights(formula, env))]
     first = formula.dice[0]
-    p = Fraction(1, first.sides)
     return [
-        (n, p, _to_dist(_die_of(formula.tree, env, first, n, formula.text)))
+        (n, _weights(_die_of(formula.tree, env, first, n, formula.text)))
         for n in range(1, first.sides + 1)
     ]
 
 
-def _to_dist(x: DieOrInt) -> Dist:
+def _weights(x: DieOrInt) -> Weights:
     if isinstance(x, int):
-        return {x: Fraction(1)}
-    den = x.denominator()
-    return {int(v): Fraction(int(q), den) for v, q in x.items() if q}
+        return {x: 1}
+    return {int(v): int(q) for v, q in x.items() if q}
 
 
-def _p_greater(x: Dist, threshold: Dist) -> Fraction:
+def _fractions(w: Weights) -> Dist:
+    den = sum(w.values())
+    return {v: Fraction(q, den) for v, q in w.items()}
+
+
+def _p_greater(x: Weights, threshold: Weights) -> Fraction:
     """P(X > T) for independent X, T."""
-    total = Fraction(0)
-    for t, pt in threshold.items():
-        total += pt * sum((p for v, p in x.items() if v > t), Fraction(0))
-    return total
+    values = sorted(x)
+    above = [0] * (len(values) + 1)  # above[i] = weight of values[i:]
+    for i in range(len(values) - 1, -1, -1):
+        above[i] = above[i + 1] + x[values[i]]
+    num = sum(wt * above[bisect_right(values, t)] for t, wt in threshold.items())
+    return Fraction(num, above[0] * sum(threshold.values()))
 
 
-def _convolve(x: Dist, y: Dist, sign: int = 1) -> Dist:
-    out: Dist = {}
+def _p_above(x: Weights, level: int) -> Fraction:
+    return Fraction(sum(q for v, q in x.items() if v > level), sum(x.values()))
+
+
+def _convolve(x: Weights, y: Weights, sign: int = 1) -> Weights:
+    out: Weights = {}
     for u, pu in x.items():
         for v, pv in y.items():
             k = u + sign * v
-            out[k] = out.get(k, Fraction(0)) + pu * pv
+            out[k] = out.get(k, 0) + pu * pv
     return out
 
 
-def _map(x: Dist, f: Any) -> Dist:
-    out: Dist = {}
+def _map(x: Weights, f: Callable[[int], int]) -> Weights:
+    out: Weights = {}
     for v, p in x.items():
         k = f(v)
-        out[k] = out.get(k, Fraction(0)) + p
+        out[k] = out.get(k, 0) + p
     return out
 
 
-def _sum_of(x: Dist, times: int) -> Dist:
-    out: Dist = {0: Fraction(1)}
+def _sum_of(x: Weights, times: int) -> Weights:
+    out: Weights = {0: 1}
     for _ in range(times):
         out = _convolve(out, x)
     return out
@@ -192,50 +210,54 @@ def attack_distribution(ruleset: D20Ruleset, attacker: D20Fighter,
     # D-04, D-06, D-07: hit and critical, by natural.
     p_hit = Fraction(0)
     p_crit = Fraction(0)
-    for n, pn, totals in natural_split(ruleset.attack, aenv):
+    split = natural_split(ruleset.attack, aenv)
+    for n, totals in split:
         if n >= ruleset.natural_hit:
             ph = Fraction(1)
         elif n <= ruleset.natural_miss:
             ph = Fraction(0)
         else:
-            ph = sum((p for v, p in totals.items() if v > ac), Fraction(0))
-        p_hit += pn * ph
+            ph = _p_above(totals, ac)
+        p_hit += ph
         if n >= weapon.crit_range:
-            p_crit += pn * ph
+            p_crit += ph
+    p_hit /= len(split)
+    p_crit /= len(split)
 
     # D-08: save.
     if ruleset.dd_mode == "roll":
-        dd = formula_dist(ruleset.dd, aenv)
+        dd = formula_weights(ruleset.dd, aenv)
     else:
         who = attacker if ruleset.dd_level_of == "attacker" else defender
-        dd = {ruleset.dd_from_level(who.level): Fraction(1)}
+        dd = {ruleset.dd_from_level(who.level): 1}
     p_dodge = Fraction(0)  # dodged entirely: natural success (or beats DD with negate)
-    p_half = Fraction(0)
-    for n, pn, totals in natural_split(ruleset.save, denv):
+    p_beats = Fraction(0)
+    split = natural_split(ruleset.save, denv)
+    for n, totals in split:
         if n >= ruleset.save_natural_success:
-            p_dodge += pn
-        elif n <= ruleset.save_natural_failure:
-            pass
-        else:
-            ok = pn * _p_greater(totals, dd)
-            if ruleset.save_success == "negate":
-                p_dodge += ok
-            else:
-                p_half += ok
+            p_dodge += 1
+        elif n > ruleset.save_natural_failure:
+            p_beats += _p_greater(totals, dd)
+    p_dodge /= len(split)
+    p_beats /= len(split)
+    if ruleset.save_success == "negate":
+        p_dodge, p_half = p_dodge + p_beats, Fraction(0)
+    else:
+        p_half = p_beats
     p_fail = 1 - p_dodge - p_half
 
     # D-07, D-09, D-10: damage given (critical?, halved?).
     bonus = ruleset.damage_bonus.value(aenv)
-    one_set = _map(formula_dist(weapon.damage, aenv), lambda v: v + bonus)
-    vig = formula_dist(ruleset.vig, denv)
-    magic_one: Dist | None = None
-    vol: Dist | None = None
+    one_set = _map(formula_weights(weapon.damage, aenv), lambda v: v + bonus)
+    vig = formula_weights(ruleset.vig, denv)
+    magic_one: Weights | None = None
+    vol: Weights | None = None
     if weapon.magic is not None:
-        mbonus = ruleset.magic_bonus.value(aenv)
-        magic_one = _map(formula_dist(weapon.magic, aenv), lambda v: v + mbonus)
-        vol = formula_dist(ruleset.vol, denv)
+        mbonus = ruleset.magic_bonus.value(aenv)  # every magic set adds it (as the engine)
+        magic_one = _map(formula_weights(weapon.magic, aenv), lambda v: v + mbonus)
+        vol = formula_weights(ruleset.vol, denv)
 
-    def raw_damage(sets: int) -> Dist:
+    def raw_damage(sets: int) -> Weights:
         physical = _map(_convolve(_sum_of(one_set, sets), vig, -1), lambda v: max(0, v))
         if magic_one is None or vol is None:
             return physical
@@ -246,12 +268,13 @@ def attack_distribution(ruleset: D20Ruleset, attacker: D20Fighter,
     md = ruleset.min_damage
     on_hit: Dist = {}
 
-    def add(dist: Dist, weight: Fraction, halve: bool) -> None:
+    def add(raw: Weights, weight: Fraction, halve: bool) -> None:
         if not weight:
             return
-        for v, p in dist.items():
-            k = max(v // 2 if halve else v, md)
-            on_hit[k] = on_hit.get(k, Fraction(0)) + weight * p
+        final = _map(raw, lambda v: max(v // 2 if halve else v, md))
+        den = sum(final.values())
+        for v, q in final.items():
+            on_hit[v] = on_hit.get(v, Fraction(0)) + weight * Fraction(q, den)
 
     p_normal = p_hit - p_crit
     for sets, p_kind in ((1, p_normal), (weapon.crit_factor, p_crit)):
@@ -279,10 +302,11 @@ class RoundDistribution:
 
 def initiative_probability(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> Fraction:
     """D-02: P(a attacks this round) = P(a > b) / (1 - P(tie))."""
-    ia = formula_dist(ruleset.initiative, a.env())
-    ib = formula_dist(ruleset.initiative, b.env())
+    ia = formula_weights(ruleset.initiative, a.env())
+    ib = formula_weights(ruleset.initiative, b.env())
     win = _p_greater(ia, ib)
-    tie = sum((p * ib.get(v, Fraction(0)) for v, p in ia.items()), Fraction(0))
+    tie = Fraction(sum(q * ib.get(v, 0) for v, q in ia.items()),
+                   sum(ia.values()) * sum(ib.values()))
     if tie == 1:
         raise UsageError(
             "the initiative always ties (formulas.initiative rolls no die that can separate "
@@ -337,12 +361,19 @@ def _scaled(dist: Dist, den: int) -> list[int]:
 
 def exact_d20(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> ExactResult:
     """The exact win probabilities and expected rounds of a d20 fight (no round cap)."""
-    if a.hp * b.hp > MAX_STATES:
+    if max(a.hp, b.hp) > MAX_HP:
         raise UsageError(
-            f"the exact solver handles at most {MAX_STATES:,} hit-point states "
-            f"({a.name} {a.hp} x {b.name} {b.hp} = {a.hp * b.hp:,}): use simulate"
+            f"exact odds handle at most {MAX_HP:,} hit points a fighter "
+            f"({a.name} {a.hp}, {b.name} {b.hp}): simulate with --runs instead"
         )
     rd = round_distribution(ruleset, a, b)
+    top = max(max(rd.a_attacks.damage), max(rd.b_attacks.damage), 1)
+    work = a.hp * b.hp * (a.hp + b.hp) * min(top, max(a.hp, b.hp))
+    if work > MAX_WORK:
+        raise UsageError(
+            f"exact odds for {a.name} ({a.hp} HP) against {b.name} ({b.hp} HP) would take too "
+            "long (hit points times damage too large): simulate with --runs instead"
+        )
     pa = rd.p_a_attacks
     ra = {d: pa * p for d, p in rd.a_attacks.damage.items()}  # damage to b
     rb = {d: (1 - pa) * p for d, p in rd.b_attacks.damage.items()}  # damage to a
@@ -376,6 +407,7 @@ def _solve(ha0: int, hb0: int, qa: list[int], qb: list[int], m: int) -> tuple[in
     big_l = ha0 + hb0 - 2
     qa1 = qa[1:]  # qa1[d-1] = weight of a dealing d to b
     qb1 = qb[1:]
+    na, nb = len(qa1), len(qb1)
     # tail_a[h] = Σ_{d >= h} qa[d]: the weight of b dropping from h hit points.
     tail_a = [0] * (hb0 + 1)
     running = sum(qa[hb0:])
@@ -384,7 +416,7 @@ def _solve(ha0: int, hb0: int, qa: list[int], qb: list[int], m: int) -> tuple[in
         if h < len(qa):
             running += qa[h]
         tail_a[h] = running
-    # rows[ha][hb] and cols[hb][ha], both with a zero pad beyond the start hp.
+    # The same scaled visits stored twice: rows[ha][hb] and cols[hb][ha] (slices either way).
     rows = [[0] * (hb0 + 1) for _ in range(ha0 + 1)]
     cols = [[0] * (ha0 + 1) for _ in range(hb0 + 1)]
     start = m**big_l
@@ -397,7 +429,8 @@ def _solve(ha0: int, hb0: int, qa: list[int], qb: list[int], m: int) -> tuple[in
                 v = start
             else:
                 # from (ha, hb + d): a dealt d; from (ha + d, hb): b dealt d.
-                s = sum(map(mul, qa1, row[hb + 1:])) + sum(map(mul, qb1, cols[hb][ha + 1:]))
+                s = (sum(map(mul, qa1, row[hb + 1:hb + 1 + na]))
+                     + sum(map(mul, qb1, cols[hb][ha + 1:ha + 1 + nb])))
                 v = s // m
             if v:
                 row[hb] = v

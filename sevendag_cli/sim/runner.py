@@ -114,7 +114,8 @@ class SimulationResult:
 
     def to_data(self) -> dict[str, Any]:
         """Plain data (dicts, lists, numbers, texts) for a JSON renderer."""
-        return _plain(asdict(self))
+        data: dict[str, Any] = _plain(asdict(self))
+        return data
 
 
 def _plain(x: Any) -> Any:
@@ -209,10 +210,11 @@ def _round_stats(t: Tally) -> RoundStats:
 
 
 def _first_striker_won(t: Tally) -> float | None:
-    decided = t.get("wins0", 0) + t.get("wins1", 0)
+    decided: int = t.get("wins0", 0) + t.get("wins1", 0)
     if decided == 0:
         return None
-    return (t.get("first_wins0", 0) + t.get("first_wins1", 0)) / decided
+    first_wins: int = t.get("first_wins0", 0) + t.get("first_wins1", 0)
+    return first_wins / decided
 
 
 class _Aggregator(Protocol):
@@ -346,7 +348,7 @@ def simulate(
             if progress is not None:
                 progress(totals["runs"])
     except KeyboardInterrupt:
-        interrupted = True
+        interrupted = totals["runs"] < runs  # a Ctrl-C after the last batch loses nothing
     done: int = totals["runs"]
     return SimulationResult(
         ruleset=ruleset.name,

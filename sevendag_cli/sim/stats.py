@@ -123,30 +123,3 @@ class Histogram:
 class MeanSd:
     mean: float
     sd: float
-
-
-class Moments:
-    """Running count / sum / sum of squares of integers, exact (Python ints)."""
-
-    def __init__(self) -> None:
-        self.n = 0
-        self.s1 = 0
-        self.s2 = 0
-
-    def add(self, values: npt.ArrayLike) -> None:
-        v = np.asarray(values, dtype=np.int64).ravel()
-        if v.size == 0:
-            return
-        self.n += int(v.size)
-        self.s1 += int(v.sum())
-        # Squares as Python ints via float-free int64: |v| <= 1e5 here, so v*v < 2**63,
-        # but a batch sum could overflow int64: sum in chunks as Python ints.
-        sq = v * v
-        self.s2 += sum(int(x) for x in np.add.reduceat(sq, np.arange(0, sq.size, 4096)))
-
-    def result(self) -> MeanSd:
-        if self.n == 0:
-            return MeanSd(0.0, 0.0)
-        mean = self.s1 / self.n
-        var = max(0.0, (self.s2 * self.n - self.s1 * self.s1) / (self.n * self.n))
-        return MeanSd(mean, math.sqrt(var))

@@ -24,7 +24,9 @@ FUZZ = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-PARSE_BOUND = 0.05  # seconds: a robustness bound, not a benchmark
+# A robustness bound against runaway parsing (a 500-character text parses in ~1 ms), not
+# a benchmark: generous enough that a loaded CI machine never trips it.
+PARSE_BOUND = 1.0  # seconds
 
 
 def run(text: str, env: dict[str, int] | None = None, faces: list[int] | None = None):

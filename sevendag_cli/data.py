@@ -176,7 +176,7 @@ class Reader:
             self.add(name, "missing: this key is required")
         return default
 
-    def int(
+    def integer(
         self, name: str, default: Any = _MISSING, lo: int | None = None, hi: int | None = None
     ) -> int:
         value = self._get(name, default)
@@ -195,7 +195,7 @@ class Reader:
             return lo if lo is not None else (hi if hi is not None else 0)
         return value
 
-    def str(self, name: str, default: Any = _MISSING, choices: tuple[str, ...] = ()) -> str:
+    def text(self, name: str, default: Any = _MISSING, choices: tuple[str, ...] = ()) -> str:
         value = self._get(name, default)
         if value is default and value is not _MISSING:
             return value  # type: ignore[no-any-return]
@@ -209,7 +209,7 @@ class Reader:
             return choices[0]
         return value
 
-    def bool(self, name: str, default: Any = _MISSING) -> bool:
+    def flag(self, name: str, default: Any = _MISSING) -> bool:
         value = self._get(name, default)
         if value is _MISSING:
             return False
@@ -247,7 +247,7 @@ class Reader:
     def formula(
         self, name: str, allowed: frozenset[str], default: Any = _MISSING, dice: bool = True
     ) -> Formula:
-        text = self.str(name, default)
+        text = self.text(name, default)
         if not isinstance(self.data.get(name, text), str):
             return parse("0")  # wrong type: already reported by ``str``
         try:

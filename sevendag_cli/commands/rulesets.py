@@ -57,7 +57,7 @@ def list_rulesets() -> dict[str, Any]:
                                  "origin": where(p)})
     unique: dict[str, dict[str, Any]] = {}
     for f in fighters:  # the first found wins, as in the lookup
-        unique.setdefault(f["file"], f)
+        unique.setdefault(str(f["file"]), f)
     return {"command": "rulesets", "rulesets": rulesets, "fighters": list(unique.values()),
             "search_path": [str(d) for d in search_dirs()]}
 

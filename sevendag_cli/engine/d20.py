@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from sevendag_cli.dice import DiceSource
+from sevendag_cli.dice import DiceSource, Roll
 from sevendag_cli.engine.common import (
     Check,
     Event,
@@ -244,7 +244,7 @@ def resolve_attack(
     if weapon.magic is not None:
         mbonus = ruleset.magic_bonus.value(benv)
         msets = weapon.crit_factor if (critical and ruleset.crit_multiplies_magic) else 1
-        rolls = []
+        rolls: list[Roll] = []
         value = 0
         for _ in range(msets):
             mev = weapon.magic.evaluate(benv, dice, "magic", attacker.name)

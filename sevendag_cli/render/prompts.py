@@ -47,7 +47,10 @@ def ask_sevendag_choices(
     read: Callable[[str], str] = _read, warn: Callable[[str], None] | None = None,
 ) -> engine.Choices:
     p = PROMPTS.get(lang, PROMPTS["en"])
-    warn = warn or (lambda m: sys.stderr.write(f"  {m}\n"))
+    def stderr_warn(message: str) -> None:
+        sys.stderr.write(f"  {message}\n")
+
+    say = warn or stderr_warn
     fighters = {a.name: a, b.name: b}
     if yield_ is None:
         answer = read(p["yield"].format(name=state.assaillant)).lower()
@@ -70,7 +73,7 @@ def ask_sevendag_choices(
                     engine.check_choices(rs, a, b, state,
                                          engine.Choices(allocation={name: tuple(parts)}))
                 except RuleError as exc:
-                    warn(str(exc))
+                    say(str(exc))
                     continue
                 allocation[name] = tuple(parts)
                 break
@@ -86,5 +89,5 @@ def ask_sevendag_choices(
                 if text in rs.techniques:
                     technique[name] = text
                     break
-                warn(p["unknown"].format(value=text, choices=", ".join(rs.techniques)))
+                say(p["unknown"].format(value=text, choices=", ".join(rs.techniques)))
     return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=technique)

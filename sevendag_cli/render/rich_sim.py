@@ -50,7 +50,7 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) ->
     for col in extra_cols:
         table.add_column(w(lang, col), justify="right")
     for i, f in enumerate(result.fighters):
-        row = [Text(f.name, "bold"), f"{f.wins:,}", f"{f.win_probability:.2%}",
+        row: list[Text | str] = [Text(f.name, "bold"), f"{f.wins:,}", f"{f.win_probability:.2%}",
                f"{100 * f.ci95[0]:.2f}–{100 * f.ci95[1]:.2f}%"]
         if result.d20 is not None:
             ex = result.d20.fighters[i]

@@ -61,8 +61,8 @@ def known_fighters() -> list[str]:
 def ruleset_from_data(data: dict[str, Any], source: str, problems: Problems | None = None) -> Ruleset:
     problems = problems if problems is not None else Problems(source)
     r = Reader(data, problems)
-    engine = r.str("engine", None, ENGINES)
-    name = r.str("name", Path(source).stem)
+    engine = r.text("engine", None, ENGINES)
+    name = r.text("name", Path(source).stem)
     ruleset: Ruleset
     if engine == "d20":
         from sevendag_cli.rules import d20

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 
 from sevendag_cli.data import Reader, str_list, str_table
@@ -107,7 +108,7 @@ class D20Fighter:
 
     engine = ENGINE
 
-    def env(self) -> dict[str, int]:
+    def env(self) -> dict[builtins.str, int]:
         w = self.weapon
         return {
             "level": self.level, "str": self.str, "dex": self.dex, "con": self.con,
@@ -139,22 +140,22 @@ def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
             f.add(key, "must start with the d20 whose natural face counts, like 1d20 + ...")
     f.finish()
     o = r.table("options", {})
-    natural_hit = o.int("natural_hit", 20, 1, 20)
-    natural_miss = o.int("natural_miss", 1, 0, 20)
-    save_ok = o.int("save_natural_success", 20, 1, 20)
-    save_ko = o.int("save_natural_failure", 1, 0, 20)
-    save_success = o.str("save_success", "half", ("half", "negate"))
-    dd_mode = o.str("dd", "roll", ("roll", "level_table"))
-    dd_level_of = o.str("dd_level_of", "attacker", ("attacker", "defender"))
-    min_damage = o.int("min_damage", 1, 0, 1000)
-    crit_magic = o.bool("crit_multiplies_magic", False)
-    round_cap = o.int("round_cap", 1000, 1, 100_000)
+    natural_hit = o.integer("natural_hit", 20, 1, 20)
+    natural_miss = o.integer("natural_miss", 1, 0, 20)
+    save_ok = o.integer("save_natural_success", 20, 1, 20)
+    save_ko = o.integer("save_natural_failure", 1, 0, 20)
+    save_success = o.text("save_success", "half", ("half", "negate"))
+    dd_mode = o.text("dd", "roll", ("roll", "level_table"))
+    dd_level_of = o.text("dd_level_of", "attacker", ("attacker", "defender"))
+    min_damage = o.integer("min_damage", 1, 0, 1000)
+    crit_magic = o.flag("crit_multiplies_magic", False)
+    round_cap = o.integer("round_cap", 1000, 1, 100_000)
     o.finish()
     bands: list[DDBand] = []
     for b in r.tables("dd_table", []):
-        low = b.int("from", lo=0)
-        high = b.int("to", None, lo=0) if b.has("to") else None
-        bands.append(DDBand(low, high, b.int("dd")))
+        low = b.integer("from", lo=0)
+        high = b.integer("to", None, lo=0) if b.has("to") else None
+        bands.append(DDBand(low, high, b.integer("dd")))
         b.finish()
     _check_dd_table(r, bands, dd_mode)
     examples = str_list(r, "examples")
@@ -193,10 +194,10 @@ def _check_dd_table(r: Reader, bands: list[DDBand], mode: str) -> None:
 
 
 def read_fighter(r: Reader, path: str) -> D20Fighter:
-    name = r.str("name")
+    name = r.text("name")
     if r.has("name") and not name.strip():
         r.add("name", "must not be empty")
-    r.str("ruleset")
+    r.text("ruleset")
     weapon: Weapon | None = None
     if r.has("weapon"):
         w = r.table("weapon")
@@ -204,25 +205,25 @@ def read_fighter(r: Reader, path: str) -> D20Fighter:
         if not damage.dice and r.has("weapon"):
             w.add("damage", "must roll dice, like 1d6")
         magic = w.formula("magic", frozenset()) if w.has("magic") else None
-        crit_range = w.int("crit_range", 20, 2, 20)
+        crit_range = w.integer("crit_range", 20, 2, 20)
         weapon = Weapon(
-            name=w.str("name", "weapon"),
+            name=w.text("name", "weapon"),
             damage=damage,
             magic=magic,
-            type_mod=w.int("type", 0, -50, 50),
+            type_mod=w.integer("type", 0, -50, 50),
             crit_range=crit_range,
-            crit_factor=w.int("crit_factor", 2, 1, 10),
+            crit_factor=w.integer("crit_factor", 2, 1, 10),
         )
         w.finish()
-    ac = r.int("ac", None, -50, 200) if r.has("ac") else None
+    ac = r.integer("ac", None, -50, 200) if r.has("ac") else None
     fighter = D20Fighter(
-        name=name, path=path, race=r.str("race", ""),
-        level=r.int("level", 1, 1, 1000),
-        str=r.int("str", lo=1, hi=100), dex=r.int("dex", lo=1, hi=100),
-        con=r.int("con", lo=1, hi=100), wis=r.int("wis", lo=1, hi=100),
-        bba=r.int("bba", 0, -50, 100), armour=r.int("armour", 0, -50, 100),
-        size=r.int("size", 0, -50, 50), dodge=r.int("dodge", 0, -50, 100),
-        hp=r.int("hp", lo=1, hi=100_000), ac_override=ac, weapon=weapon,
+        name=name, path=path, race=r.text("race", ""),
+        level=r.integer("level", 1, 1, 1000),
+        str=r.integer("str", lo=1, hi=100), dex=r.integer("dex", lo=1, hi=100),
+        con=r.integer("con", lo=1, hi=100), wis=r.integer("wis", lo=1, hi=100),
+        bba=r.integer("bba", 0, -50, 100), armour=r.integer("armour", 0, -50, 100),
+        size=r.integer("size", 0, -50, 50), dodge=r.integer("dodge", 0, -50, 100),
+        hp=r.integer("hp", lo=1, hi=100_000), ac_override=ac, weapon=weapon,
     )
     r.finish(("notes",))
     return fighter

@@ -132,23 +132,23 @@ def read_ruleset(r: Reader, name: str, path: str) -> SevendagRuleset:
     speed_roll = f.formula("speed_roll", FIELDS, "1d20 + speed")
     f.finish()
     o = r.table("options", {})
-    fumble_grants_crit = o.bool("fumble_grants_crit", False)
-    failure_beats_crit = o.bool("failure_beats_crit", True)
-    drop_check_die = o.int("drop_check_die", 20, 2, 1000)
-    drop_recovery = o.int("drop_recovery_rounds", 1, 0, 100)
-    round_cap = o.int("round_cap", 200, 1, 100_000)
-    round_seconds = o.int("round_seconds", 3, 1, 3600)
-    default_tactic = o.str("default_tactic", "weapons-attack", TACTICS)
+    fumble_grants_crit = o.flag("fumble_grants_crit", False)
+    failure_beats_crit = o.flag("failure_beats_crit", True)
+    drop_check_die = o.integer("drop_check_die", 20, 2, 1000)
+    drop_recovery = o.integer("drop_recovery_rounds", 1, 0, 100)
+    round_cap = o.integer("round_cap", 200, 1, 100_000)
+    round_seconds = o.integer("round_seconds", 3, 1, 3600)
+    default_tactic = o.text("default_tactic", "weapons-attack", TACTICS)
     o.finish()
 
     wounds: list[WoundBand] = []
     for w in r.tables("wounds"):
-        low = w.int("from", lo=1)
-        high = w.int("to", None, lo=1) if w.has("to") else None
+        low = w.integer("from", lo=1)
+        high = w.integer("to", None, lo=1) if w.has("to") else None
         wounds.append(
             WoundBand(
-                name=w.str("name"), low=low, high=high,
-                penalty=w.int("penalty", 0, 0, 1000), out_after=w.int("out_after", 0, 0, 1000),
+                name=w.text("name"), low=low, high=high,
+                penalty=w.integer("penalty", 0, 0, 1000), out_after=w.integer("out_after", 0, 0, 1000),
                 label=w.label("label", w.data.get("name", "wound")),
             )
         )
@@ -159,7 +159,7 @@ def read_ruleset(r: Reader, name: str, path: str) -> SevendagRuleset:
     for key, m in r.table("metals").items():
         metals[key] = Metal(
             name=key, label=m.label("label", key), text=m.label("text", ""),
-            extra_damage=m.int("extra_damage", 0, 0, 1000), band_shift=m.int("band_shift", 0, 0, 10),
+            extra_damage=m.integer("extra_damage", 0, 0, 1000), band_shift=m.integer("band_shift", 0, 0, 10),
         )
         m.finish()
     if not metals:
@@ -169,8 +169,8 @@ def read_ruleset(r: Reader, name: str, path: str) -> SevendagRuleset:
     for key, t in r.table("techniques", {}).items():
         techniques[key] = Technique(
             name=key, label=t.label("label", key), text=t.label("text", ""),
-            attack=t.int("attack", 0, -100, 100), defence=t.int("defence", 0, -100, 100),
-            duration=t.int("duration", 1, 1, 100),
+            attack=t.integer("attack", 0, -100, 100), defence=t.integer("defence", 0, -100, 100),
+            duration=t.integer("duration", 1, 1, 100),
         )
         t.finish()
 
@@ -208,28 +208,28 @@ def _check_bands(r: Reader, wounds: list[WoundBand]) -> None:
 
 
 def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> SevendagFighter:
-    name = r.str("name")
+    name = r.text("name")
     if r.has("name") and not name.strip():
         r.add("name", "must not be empty")
-    r.str("ruleset")
+    r.text("ruleset")
     items: dict[str, Item] = {}
     for key, it in r.table("items", {}).items():
-        kind = it.str("kind", "weapon", ("weapon", "shield"))
-        hands = it.int("hands", 1, 1, 2)
-        metal = it.str("metal") if kind == "weapon" else it.str("metal", "")
+        kind = it.text("kind", "weapon", ("weapon", "shield"))
+        held_by = it.integer("hands", 1, 1, 2)
+        metal = it.text("metal") if kind == "weapon" else it.text("metal", "")
         if kind == "weapon" and ruleset is not None and metal and metal not in ruleset.metals:
             it.add("metal", f"unknown metal {metal!r}: use one of {', '.join(ruleset.metals)}")
-        if kind == "shield" and hands != 1:
+        if kind == "shield" and held_by != 1:
             it.add("hands", "a shield is held in one hand")
-        skill = it.int("skill", 10, 1, 20) if kind == "weapon" else it.int("skill", 0, 0, 20)
-        items[key] = Item(key, kind, hands, metal or None, skill, it.str("label", key))
+        skill = it.integer("skill", 10, 1, 20) if kind == "weapon" else it.integer("skill", 0, 0, 20)
+        items[key] = Item(key, kind, held_by, metal or None, skill, it.text("label", key))
         it.finish()
 
     hands: list[Hand] = []
     hand_readers = r.tables("hands")
     for h in hand_readers:
-        die = h.int("die", lo=2, hi=1000)
-        holds = h.str("holds", "") or None
+        die = h.integer("die", lo=2, hi=1000)
+        holds = h.text("holds", "") or None
         if holds is not None and holds not in items:
             known = ", ".join(items) or "none defined"
             h.add("holds", f"no item {holds!r} in [items]: use one of {known}")
@@ -244,7 +244,7 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
             want = "two hands" if item.hands == 2 else "one hand"
             r.add(f"items.{key}.hands", f"{item.label} is held by {holders} hand(s) but needs {want}")
 
-    tactic = r.str("tactic", ruleset.default_tactic if ruleset else "weapons-attack",
+    tactic = r.text("tactic", ruleset.default_tactic if ruleset else "weapons-attack",
                    (*TACTICS, "custom"))
     allocation: tuple[str, ...] | None = None
     if r.has("allocation"):
@@ -261,8 +261,8 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
 
     fighter = SevendagFighter(
         name=name, path=path,
-        speed=r.int("speed", lo=-100, hi=100), attack=r.int("attack", lo=-100, hi=100),
-        defence=r.int("defence", lo=-100, hi=100),
+        speed=r.integer("speed", lo=-100, hi=100), attack=r.integer("attack", lo=-100, hi=100),
+        defence=r.integer("defence", lo=-100, hi=100),
         hands=tuple(hands), items=items, tactic=tactic, allocation=allocation,
     )
     r.finish(("notes",))

@@ -464,7 +464,7 @@ def round_cmd(
         if out.json:
             out.data(round_document(result, rs.name, choice.seed, str(encounter)))
         elif out.jsonl:
-            out.lines(round_events(result))
+            out.lines(round_events(result, rs.name, choice.seed))
         else:
             r = renderer(out, rs)
             r.round(result)
@@ -570,7 +570,9 @@ def _classify(amount: int, ruleset: str | None, out: Output) -> None:
         raise UsageError(f"--classify names Sevendag wound bands; {rs.name} has hit points")
     band = rs.band_for(amount)
     if out.json:
-        out.data({"command": "wound", "ruleset": rs.name, "amount": amount,
+        from sevendag_cli.render.data import header
+
+        out.data({**header("classify", rs.name, None), "amount": amount,
                   "band": band.name if band else None,
                   "label": label(band.label, out.lang) if band else None})
         return
@@ -595,7 +597,7 @@ def undo_cmd(
     with handled():
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
-        from sevendag_cli.render.data import state_data
+        from sevendag_cli.render.data import header, state_data
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
         require_encounter(encounter)
@@ -607,7 +609,7 @@ def undo_cmd(
             store.save(encounter, previous)
         states = engine.fighter_states(state)
         if out.json:
-            out.data({"command": "undo", "ruleset": rs.name, "encounter": str(encounter),
+            out.data({**header("undo", rs.name, None), "encounter": str(encounter),
                       "undone": undone, "fighters": [state_data(s) for s in states]})
             return
         what = undone.get("step", "?")
@@ -773,7 +775,9 @@ def rulesets_validate_cmd(
         out = make_output(json_, False, None, jsonl_allowed=False)
         reports = [validate_file(f) for f in files]
         if out.json:
-            out.data({"command": "rulesets validate", "files": reports,
+            from sevendag_cli.render.data import header
+
+            out.data({**header("rulesets validate", None, None), "files": reports,
                       "valid": all(r["valid"] for r in reports)})
         else:
             for r in reports:
@@ -825,7 +829,9 @@ def new_cmd(
 
         store.write_text_atomic(path, text)
         if out.json:
-            out.data({"command": "new", "path": str(path), "ruleset": rs.name, "seed": choice.seed,
+            from sevendag_cli.render.data import header
+
+            out.data({**header("new", rs.name, choice.seed), "path": str(path),
                       "abilities": {k: {"rolls": v, "total": sum(v)} for k, v in (rolled or {}).items()}})
             return
         for ability, faces in (rolled or {}).items():
@@ -859,7 +865,9 @@ def roll_cmd(
         if out.json:
             from sevendag_cli.render.data import roll_data
 
-            out.data({"command": "roll", "expression": formula.text, "seed": choice.seed,
+            from sevendag_cli.render.data import header
+
+            out.data({**header("roll", None, choice.seed), "expression": formula.text,
                       "rolls": [roll_data(r) for r in ev.rolls], "total": ev.value})
             return
         from sevendag_cli.engine.common import Check

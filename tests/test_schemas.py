@@ -118,8 +118,8 @@ def test_d20_round_that_ends_the_fight_matches_its_schema() -> None:
     doc = run_json("round", "--dice", "20,1,6,6,1")  # natural 20, critical: two damage sets
     assert_valid("round", doc)
     assert doc["over"] is True and doc["round"]["draw"] is False
-    assert doc["events"][-1] == {"type": "fight-over", "winner": "A", "reason": "defeated",
-                                 "rules": ["D-12"]}
+    assert doc["events"][-1] == {"type": "fight-over", "winner": "A", "loser": "B",
+                                 "reason": "defeated", "rules": ["D-12"]}
     run("undo")
     lines = assert_lines_valid("round-event", jsonl("round", "--dice", "20,1,6,6,1"))
     assert [line["type"] for line in lines][-2:] == ["fight-over", "round-end"]

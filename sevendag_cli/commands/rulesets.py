@@ -10,6 +10,7 @@ from typing import Any
 from sevendag_cli.data import Problems, bundled_dir, fighter_dirs, read_toml, search_dirs
 from sevendag_cli.errors import DataError, SevendagError, UsageError
 from sevendag_cli.formula import Formula
+from sevendag_cli.render.data import header
 from sevendag_cli.rules import (
     D20Ruleset,
     Ruleset,
@@ -52,19 +53,21 @@ def list_rulesets() -> dict[str, Any]:
             except DataError:
                 continue
             if "ruleset" in doc and p.stem in known_fighters():
+                sheet_rs = doc.get("ruleset")
                 fighters.append({"name": str(doc.get("name", p.stem)), "file": p.stem,
-                                 "ruleset": doc.get("ruleset"), "path": str(p),
+                                 "ruleset": sheet_rs if isinstance(sheet_rs, str) else None, "path": str(p),
                                  "origin": where(p)})
     unique: dict[str, dict[str, Any]] = {}
     for f in fighters:  # the first found wins, as in the lookup
         unique.setdefault(str(f["file"]), f)
-    return {"command": "rulesets", "rulesets": rulesets, "fighters": list(unique.values()),
+    return {**header("rulesets", None, None), "rulesets": rulesets, "fighters": list(unique.values()),
             "search_path": [str(d) for d in search_dirs()]}
 
 
 def describe_ruleset(rs: Ruleset) -> dict[str, Any]:
     """Everything a game master may want to edit, as plain data."""
-    out: dict[str, Any] = {"command": "rulesets show", "name": rs.name, "engine": rs.engine,
+    out: dict[str, Any] = {**header("rulesets show", rs.name, None), "name": rs.name,
+                           "engine": rs.engine,
                            "label": rs.label, "path": rs.path, "rules": rs.rules,
                            "house_defaults": rs.house_defaults, "examples": list(rs.examples)}
     formulas: dict[str, str] = {}
@@ -112,7 +115,7 @@ def validate_file(path_text: str) -> dict[str, Any]:
     else:
         raise DataError(str(path), None,
                         "is neither a ruleset (no 'engine' key) nor a fighter sheet (no 'ruleset' key)")
-    return {"command": "rulesets validate", "path": str(path), "kind": kind,
+    return {"path": str(path), "kind": kind,
             "valid": not problems.errors, "problems": [str(e) for e in problems.errors]}
 
 

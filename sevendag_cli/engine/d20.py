@@ -129,6 +129,7 @@ class HitPointsEvent(Event):
 class FightOverEvent(Event):
     kind: ClassVar[str] = "fight-over"
     winner: str | None
+    loser: str | None
     reason: str  # "defeated" | "round-cap"
     rules: tuple[str, ...]
 
@@ -309,10 +310,10 @@ def play_round(
         events.append(HitPointsEvent(defender.name, before, after, after <= 0, ("D-12",)))
         if after <= 0:
             new = replace(new, over=True, winner=attacker.name)
-            events.append(FightOverEvent(attacker.name, "defeated", ("D-12",)))
+            events.append(FightOverEvent(attacker.name, defender.name, "defeated", ("D-12",)))
     if not new.over and number >= ruleset.round_cap:
         new = replace(new, over=True, winner=None, capped=True)
-        events.append(FightOverEvent(None, "round-cap", ()))
+        events.append(FightOverEvent(None, None, "round-cap", ()))
     result = RoundResult(number, tuple(events), rec.take(), new.fighters, new.over, new.winner,
                          capped=new.capped)
     return result, new
@@ -341,7 +342,7 @@ def apply_wound(
     if after <= 0 and not state.over:
         other = b.name if fighter == a.name else a.name
         new = replace(new, over=True, winner=other)
-        events.append(FightOverEvent(other, "defeated", ("D-12",)))
+        events.append(FightOverEvent(other, fighter, "defeated", ("D-12",)))
     elif state.over and after > 0 and state.winner is not None and fighter != state.winner:
         # Healing the defeated fighter back above 0 reopens the fight.
         new = replace(new, over=False, winner=None)

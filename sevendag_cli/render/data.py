@@ -111,16 +111,18 @@ def round_data(result: RoundResult) -> dict[str, Any]:
         "over": result.over,
         "winner": result.winner,
         "draw": result.over and result.winner is None,
+        "capped": result.capped,
     }
 
 
-def header(command: str, ruleset: str, seed: int | None) -> dict[str, Any]:
+def header(command: str, ruleset: str | None, seed: int | None) -> dict[str, Any]:
     return {"schema_version": SCHEMA_VERSION, "command": command, "ruleset": ruleset, "seed": seed}
 
 
 def fight_document(result: FightResult, seed: int | None) -> dict[str, Any]:
     return {
         **header("fight", result.ruleset, seed),
+        "mode": "play",
         "fighters": [state_data(s) for s in result.states],
         "initiative": initiative_data(result.initiative),
         "initiative_rolls": [roll_data(r) for r in result.initiative_rolls],
@@ -147,11 +149,18 @@ def fight_events(result: FightResult, seed: int | None) -> list[dict[str, Any]]:
     return lines
 
 
-def round_events(rnd: RoundResult) -> list[dict[str, Any]]:
-    lines = [{**event_data(e), "round": rnd.number} for e in rnd.events]
+def round_events(
+    rnd: RoundResult, ruleset: str | None = None, seed: int | None = None
+) -> list[dict[str, Any]]:
+    """``round --jsonl`` (with a ``start`` line) and each round of ``fight --jsonl``."""
+    lines: list[dict[str, Any]] = []
+    if ruleset is not None:
+        lines.append({**header("round", ruleset, seed), "type": "start", "round": rnd.number})
+    lines += [{**event_data(e), "round": rnd.number} for e in rnd.events]
     lines.append({"type": "round-end", "round": rnd.number, "rolls": [roll_data(r) for r in rnd.rolls],
                   "fighters": [state_data(s) for s in rnd.states], "over": rnd.over,
-                  "winner": rnd.winner})
+                  "winner": rnd.winner, "draw": rnd.over and rnd.winner is None,
+                  "capped": rnd.capped})
     return lines
 
 

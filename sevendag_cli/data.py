@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -79,8 +79,11 @@ def looks_like_path(ref: str) -> bool:
     return ref.endswith(".toml") or os.sep in ref or "/" in ref
 
 
-def find_named(ref: str, dirs: list[Path], what: str, known: list[str]) -> Path:
-    """A path as given, or ``NAME.toml`` in the search directories."""
+def find_named(ref: str, dirs: list[Path], what: str, known: Callable[[], list[str]]) -> Path:
+    """A path as given, or ``NAME.toml`` in the search directories.
+
+    ``known`` lists the names found, for the error message only (it reads every file).
+    """
     if looks_like_path(ref):
         path = Path(ref)
         if not path.is_file():
@@ -91,7 +94,7 @@ def find_named(ref: str, dirs: list[Path], what: str, known: list[str]) -> Path:
         candidate = d / f"{stem}.toml"
         if candidate.is_file():
             return candidate
-    names = ", ".join(known) if known else "none found"
+    names = ", ".join(known()) or "none found"
     raise DataError(
         f"{what} {ref!r}", None, f"not found: use one of {names}, or a path to a .toml file"
     )

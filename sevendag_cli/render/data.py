@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from fractions import Fraction
+from numbers import Rational
 from typing import Any
 
 from sevendag_cli.dice import Roll
@@ -50,20 +50,30 @@ def check_data(c: Check) -> dict[str, Any]:
     }
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+    return names
+
+
 def to_data(obj: Any) -> Any:
     """Any result object → JSON-compatible data."""
     if isinstance(obj, Roll):
         return roll_data(obj)
     if isinstance(obj, Check):
         return check_data(obj)
-    if isinstance(obj, Fraction):
+    if isinstance(obj, Rational) and not isinstance(obj, int):  # a Fraction: exact, as text
         return str(obj)
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         out: dict[str, Any] = {}
         if isinstance(obj, Event):
             out["type"] = obj.kind
-        for f in dataclasses.fields(obj):
-            out[f.name] = to_data(getattr(obj, f.name))
+        for name in _field_names(type(obj)):
+            out[name] = to_data(getattr(obj, name))
         for name in getattr(type(obj), "json_properties", ()):
             out[name] = to_data(getattr(obj, name))
         return out

@@ -79,7 +79,7 @@ def ruleset_from_data(data: dict[str, Any], source: str, problems: Problems | No
 
 def read_ruleset_doc(ref: str) -> tuple[str, dict[str, Any]]:
     """The file and raw data of a ruleset, by name or path."""
-    path = find_named(ref, search_dirs(), "ruleset", known_rulesets())
+    path = find_named(ref, search_dirs(), "ruleset", known_rulesets)
     data = read_toml(path)
     if "engine" not in data and "ruleset" in data:
         raise DataError(str(path), None, "is a fighter sheet, not a ruleset")
@@ -118,7 +118,7 @@ def fighter_from_data(
 
 
 def fighter_path(ref: str) -> Path:
-    return find_named(ref, fighter_dirs(), "fighter", known_fighters())
+    return find_named(ref, fighter_dirs(), "fighter", known_fighters)
 
 
 def sheet_ruleset(ref: str) -> str | None:

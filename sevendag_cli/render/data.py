@@ -56,7 +56,7 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 def _field_names(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))  # type: ignore[arg-type]
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
     return names
 
 

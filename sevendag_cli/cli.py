@@ -29,8 +29,8 @@ from sevendag_cli.dice import (
     fresh_seed,
     parse_faces,
 )
-from sevendag_cli.errors import EncounterError, SevendagError, UsageError
-from sevendag_cli.i18n import detect_lang, t
+from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError, joined
+from sevendag_cli.i18n import LANGS, detect_lang, t
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -43,31 +43,142 @@ if TYPE_CHECKING:
 # --- one-line errors ----------------------------------------------------------
 
 
-def fail(message: str, code: int) -> NoReturn:
-    sys.stderr.write(f"sevendag: error: {message}\n")
+def fail(message: str | Msg, code: int, lang: str = "en") -> NoReturn:
+    """One line on stderr, ``sevendag: error: `` then the message in ``lang``; exit ``code``.
+
+    The prefix is the same in every language, so scripts can look for it.
+    """
+    text = message.render(lang) if isinstance(message, Msg) else message
+    sys.stderr.write(f"sevendag: error: {text}\n")
     sys.stderr.flush()
     raise SystemExit(code)
 
 
+def lang_of_args(args: Any) -> str:
+    """The language asked with ``--lang`` on the command line, else from the environment.
+
+    For errors found before the options are parsed (an unknown option, a bad value).
+    """
+    argv = [str(a) for a in (sys.argv[1:] if args is None else args)]
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else (
+            arg.partition("=")[2] if arg.startswith("--lang=") else None)
+        if value in LANGS:
+            return value
+    return detect_lang()
+
+
+def usage_message(exc: Any, lang: str) -> str:
+    """A Typer/Click usage error as one line in ``lang`` (English: Click's own text)."""
+    text: str | Msg = exc.format_message()
+    if lang != "en":
+        translated = _translate_usage(exc)
+        if translated is not None:
+            text = translated
+    ctx = getattr(exc, "ctx", None)
+    if ctx is None:
+        return text.render(lang) if isinstance(text, Msg) else text
+    command = " ".join(["sevendag", *ctx.command_path.split()[1:]])
+    return Msg("cli.see_help", message=text, command=command).render(lang)
+
+
+def _hint(exc: Any) -> str:
+    hint = exc.param_hint if exc.param_hint is not None else (
+        exc.param.get_error_hint() if exc.param is not None else "")
+    return hint if isinstance(hint, str) else " / ".join(repr(h) for h in hint)
+
+
+def _translate_usage(exc: Any) -> Msg | None:
+    """The message of a usage error, from its class and parameters; None: keep Click's.
+
+    Classes are recognised by name (Typer vendors Click's exceptions privately).
+    """
+    import re
+
+    kinds = {c.__name__ for c in type(exc).__mro__}
+    if "NoSuchOption" in kinds:
+        if exc.message != f"No such option: {exc.option_name}":
+            return None  # a custom message: shown as it is
+        msg = Msg("usage.no_such_option", option=exc.option_name)
+        if exc.possibilities:
+            return Msg("usage.possible", message=msg, options=", ".join(sorted(exc.possibilities)))
+        return msg
+    if "MissingParameter" in kinds:
+        if exc.message:
+            return None
+        kind = exc.param_type or (exc.param.param_type_name if exc.param is not None else "parameter")
+        key = kind if kind in ("argument", "option") else "parameter"
+        return Msg(f"usage.missing_{key}", hint=_hint(exc))
+    if "BadParameter" in kinds:
+        detail = _translate_value_error(exc)
+        if detail is None:
+            return None
+        return Msg("usage.invalid_value", hint=_hint(exc), message=detail)
+    if "BadOptionUsage" in kinds:
+        if exc.message == f"Option {exc.option_name!r} requires an argument.":
+            return Msg("usage.requires_argument", option=exc.option_name)
+        if exc.message == f"Option {exc.option_name!r} does not take a value.":
+            return Msg("usage.takes_no_value", option=exc.option_name)
+        return None
+    if type(exc).__name__ == "UsageError":  # raised by Click with a text only
+        m = re.fullmatch(r"Got unexpected extra argument\(s\) \((.*)\)", exc.message, re.S)
+        if m:
+            return Msg("usage.extra_args", args=m.group(1))
+        m = re.fullmatch(r"No such command '(.*)'\.", exc.message, re.S)
+        if m:
+            return Msg("usage.no_such_command", name=m.group(1))
+    return None
+
+
+def _translate_value_error(exc: Any) -> Msg | None:
+    """Why a value was refused, from the validation error behind it (pydantic), if known."""
+    cause = exc.__cause__
+    errors_of = getattr(cause, "errors", None)
+    if errors_of is None:
+        return None
+    try:
+        first = errors_of()[0]
+    except (IndexError, TypeError):
+        return None
+    kind, value = first.get("type"), first.get("input")
+    if kind in ("int_parsing", "int_type", "int_from_float"):
+        return Msg("usage.not_integer", value=value)
+    descriptor = getattr(exc.param, "type_descriptor", None)
+    choices = getattr(descriptor, "choices", None) if descriptor is not None else None
+    if kind == "value_error" and choices:
+        names = ", ".join(repr(getattr(c, "value", c)) for c in choices)
+        return Msg("usage.not_choice", value=value, choices=names)
+    return None
+
+
 class SevendagGroup(TyperGroup):
-    """Usage mistakes (unknown option, bad value) as one line on stderr, exit 2."""
+    """Usage mistakes (unknown option, bad value) as one line on stderr, exit 2.
+
+    The line is in the language of ``--lang`` if the command line has a valid
+    one, else in the environment's (``LANG``...).  In French, ``--help`` is
+    French too (:mod:`sevendag_cli.help_fr`).
+    """
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
+        lang = lang_of_args(kwargs.get("args", args[0] if args else None))
+        if lang == "fr":
+            from sevendag_cli.help_fr import translate
+
+            translate(self)
         try:
             rv = super().main(*args, **kwargs)
         except SevendagError as exc:  # raised outside a command body
-            fail(str(exc), exc.exit_code)
+            fail(exc.msg, exc.exit_code, lang)
         except KeyboardInterrupt:
-            fail("interrupted", 130)
+            fail(Msg("cli.interrupted"), 130, lang)
         except Exception as exc:
             if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
-                ctx = getattr(exc, "ctx", None)
-                path = " ".join(["sevendag", *ctx.command_path.split()[1:]]) if ctx else ""
-                where = f" (see '{path} --help')" if ctx is not None else ""
-                fail(f"{exc.format_message()}{where}", int(exc.exit_code))
+                fail(usage_message(exc, lang), int(exc.exit_code))
             if type(exc).__name__ == "Abort":
-                fail("aborted", 1)
+                fail(Msg("cli.aborted"), 1, lang)
             raise
         raise SystemExit(rv if isinstance(rv, int) else 0)
 
@@ -184,9 +295,9 @@ class Output:
 
 def make_output(json_: bool, jsonl: bool, lang: Lang | None, jsonl_allowed: bool = True) -> Output:
     if json_ and jsonl:
-        raise UsageError("--json and --jsonl: choose one")
+        raise UsageError(Msg("cli.json_and_jsonl"))
     if jsonl and not jsonl_allowed:
-        raise UsageError("--jsonl is for round and fight; use --json")
+        raise UsageError(Msg("cli.jsonl_only"))
     return Output(json_, jsonl, detect_lang(lang.value if lang else None))
 
 
@@ -217,16 +328,18 @@ def make_dice(
     in ``init`` and ``round`` entered faces must be exactly what is needed.
     """
     if manual and dice is not None:
-        raise UsageError("--manual and --dice: choose one way to enter dice")
+        raise UsageError(Msg("cli.manual_and_dice"))
     if manual:
         if seed is not None:
-            raise UsageError("--manual and --seed: physical dice need no seed")
+            raise UsageError(Msg("cli.manual_and_seed"))
         if not sys.stdin.isatty():
-            raise UsageError("--manual needs a terminal to ask for dice: use --dice 19,5,... instead")
-        return DiceChoice(ManualDice(_ask_die, lambda m: note(f"  {m}")), None, None)
+            raise UsageError(Msg("cli.manual_needs_tty"))
+        lang = out.lang
+        manual_dice = ManualDice(lambda label: _ask_die(label, lang), lambda m: note(f"  {m}"), lang)
+        return DiceChoice(manual_dice, None, None)
     if dice is not None and not continue_after:
         if seed is not None:
-            raise UsageError("--dice and --seed: entered dice need no seed, choose one")
+            raise UsageError(Msg("cli.dice_and_seed"))
         entered = EnteredDice(parse_faces(dice))
         return DiceChoice(entered, None, entered)
     if seed is None:
@@ -238,12 +351,12 @@ def make_dice(
     return DiceChoice(generator, seed, None)
 
 
-def _ask_die(label: str) -> str:
-    sys.stderr.write(f"  {label}? ")
+def _ask_die(label: str, lang: str = "en") -> str:
+    sys.stderr.write(Msg("dice.ask", label=label).render(lang))
     sys.stderr.flush()
     line = sys.stdin.readline()
     if not line:
-        raise UsageError("--manual: input ended before every die was entered")
+        raise UsageError(Msg("dice.input_ended"))
     return line
 
 
@@ -254,14 +367,18 @@ def report_seed(out: Output, choice: DiceChoice) -> None:
 
 
 @contextmanager
-def handled() -> Iterator[None]:
-    """Turn a project error into one line on stderr and its exit code; Ctrl-C into 130."""
+def handled(lang: Lang | str | None = None) -> Iterator[None]:
+    """Turn a project error into one line on stderr and its exit code; Ctrl-C into 130.
+
+    The line is in the command's ``--lang``, or the environment's language.
+    """
+    code = detect_lang(lang.value if isinstance(lang, Lang) else lang)
     try:
         yield
     except SevendagError as exc:
-        fail(str(exc), exc.exit_code)
+        fail(exc.msg, exc.exit_code, code)
     except KeyboardInterrupt:
-        fail("interrupted: nothing was changed", 130)
+        fail(Msg("cli.interrupted_unchanged"), 130, code)
 
 
 def pick_ruleset(ruleset: str | None, fighters: list[str] | None) -> Ruleset:
@@ -274,9 +391,7 @@ def pick_ruleset(ruleset: str | None, fighters: list[str] | None) -> Ruleset:
 
 def check_fighter_count(fighters: list[str] | None) -> list[str] | None:
     if fighters and len(fighters) != 2:
-        raise UsageError(
-            f"name two fighters (or none for the ruleset's example pair), not {len(fighters)}"
-        )
+        raise UsageError(Msg("cli.two_fighters", n=len(fighters)))
     return fighters or None
 
 
@@ -307,7 +422,7 @@ def init_cmd(
 
     Example: sevendag init --ruleset d20 --dice 19,5
     """
-    with handled():
+    with handled(lang):
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
         from sevendag_cli.render.data import init_document
@@ -358,15 +473,9 @@ def _refuse_overwrite(path: Path) -> None:
     try:
         current = store.load(path)
     except EncounterError:
-        raise EncounterError(
-            f"{path}: exists and is not a readable encounter: use --force to replace it, "
-            "or --encounter OTHER.json"
-        ) from None
+        raise EncounterError(Msg("cli.overwrite_unreadable", path=path)) from None
     if not current.state.get("over", False):
-        raise EncounterError(
-            f"{path}: an encounter is in progress: finish it, use --force to replace it, "
-            "or --encounter OTHER.json"
-        )
+        raise EncounterError(Msg("cli.in_progress", path=path))
 
 
 # --- round ----------------------------------------------------------------------------
@@ -375,19 +484,23 @@ def _refuse_overwrite(path: Path) -> None:
 def open_encounter(path: Path) -> tuple[Encounter, Ruleset, Fighter, Fighter, Any]:
     """Load the encounter, rebuild its ruleset, fighters and state (each check named)."""
     from sevendag_cli import store
+    from sevendag_cli.data import Problems
     from sevendag_cli.engine import engine_for
     from sevendag_cli.rules import fighter_from_data, ruleset_from_data
 
     enc = store.load(path)
-    try:
+    try:  # the embedded data's problems name it in the user's language
         rs_info = enc.ruleset
-        rs = ruleset_from_data(rs_info["data"], f"{path} (ruleset {rs_info.get('name')})")
-        a = fighter_from_data(enc.fighters[0]["data"], f"{path} (fighter 1)", rs)
-        b = fighter_from_data(enc.fighters[1]["data"], f"{path} (fighter 2)", rs)
+        rs_label = Msg("cli.embedded_ruleset", path=path, name=rs_info.get("name"))
+        rs = ruleset_from_data(rs_info["data"], str(rs_label), Problems(rs_label))
+        labels = [Msg("cli.embedded_fighter", path=path, n=n) for n in (1, 2)]
+        a = fighter_from_data(enc.fighters[0]["data"], str(labels[0]), rs, Problems(labels[0]))
+        b = fighter_from_data(enc.fighters[1]["data"], str(labels[1]), rs, Problems(labels[1]))
     except (KeyError, TypeError) as exc:
-        raise EncounterError(f"{path}: the encounter file is damaged (missing {exc})") from None
+        detail = Msg("store.missing", key=str(exc))
+        raise EncounterError(Msg("store.damaged", path=path, detail=detail)) from None
     except SevendagError as exc:
-        raise EncounterError(f"{path}: the encounter's embedded data is invalid: {exc}") from None
+        raise EncounterError(Msg("cli.embedded_invalid", path=path, error=exc.msg)) from None
     engine = engine_for(rs)
     state = engine.state_from_data(enc.state)
     return enc, rs, a, b, state
@@ -395,9 +508,9 @@ def open_encounter(path: Path) -> tuple[Encounter, Ruleset, Fighter, Fighter, An
 
 def require_encounter(path: Path) -> None:
     if not path.exists():
-        raise EncounterError(
-            f"{path}: no encounter here: start one with `sevendag init` (or give --encounter PATH)"
-        )
+        from sevendag_cli.store import no_encounter
+
+        raise EncounterError(no_encounter(path))
 
 
 @app.command("round")
@@ -432,7 +545,7 @@ def round_cmd(
 
     Example: sevendag round --dice 8,18,17,3,3 --json
     """
-    with handled():
+    with handled(lang):
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
         from sevendag_cli.render.data import round_document, round_events
@@ -442,10 +555,10 @@ def round_cmd(
         with store.locked(encounter):
             enc, rs, a, b, state = open_encounter(encounter)
             if state.over:
-                who = f"{state.winner} won" if state.winner else "it ended in a draw"
-                raise EncounterError(
-                    f"{encounter}: the fight is over ({who}): start a new one with `sevendag init`"
-                )
+                from sevendag_cli.engine.common import over_message
+
+                raise EncounterError(Msg("common.at_path", path=encounter,
+                                         message=over_message(state.winner)))
             engine = engine_for(rs)
             choices = None
             if rs.engine == "sevendag":
@@ -453,8 +566,7 @@ def round_cmd(
                 choices = sevendag_choices(rs, a, b, state, yield_, allocate, technique,
                                            interactive, out.lang)
             elif yield_ is not None or allocate or technique:
-                raise UsageError("--yield, --allocate and --technique are Sevendag choices; "
-                                 "this encounter is d20")
+                raise UsageError(Msg("cli.d20_no_choices"))
             choice = make_dice(seed, dice, manual, out, continue_after=False)
             result, new_state = engine.play_round(rs, a, b, state, choice.source, choices)
             if choice.entered is not None:
@@ -478,7 +590,7 @@ def parse_assignments(values: list[str] | None, option: str) -> dict[str, str]:
     for v in values or []:
         name, sep, rest = v.partition("=")
         if not sep or not name.strip() or not rest.strip():
-            raise UsageError(f"{option} {v!r}: write NAME=VALUE, e.g. {option} Brannoc=feint")
+            raise UsageError(Msg("cli.assignment", option=option, value=v))
         out[name.strip()] = rest.strip()
     return out
 
@@ -494,7 +606,7 @@ def sevendag_choices(
     tech = parse_assignments(technique, "--technique")
     for name in (*alloc_text, *tech):
         if name not in names:
-            raise UsageError(f"no fighter {name!r} in this encounter: use {a.name} or {b.name}")
+            raise UsageError(Msg("engine.no_fighter", name=name, names=joined((a.name, b.name))))
     allocation: dict[str, tuple[str, ...]] = {}
     for name, text in alloc_text.items():
         allocation[name] = tuple(p.strip() for p in text.split(",") if p.strip())
@@ -527,15 +639,15 @@ def wound_cmd(
 
     Examples: sevendag wound B 5  ·  sevendag wound Brannoc serious  ·  sevendag wound --classify 17
     """
-    with handled():
+    with handled(lang):
         out = make_output(json_, False, lang, jsonl_allowed=False)
         if classify is not None:
             if fighter is not None or amount is not None:
-                raise UsageError("--classify takes no FIGHTER or AMOUNT")
+                raise UsageError(Msg("cli.classify_alone"))
             _classify(classify, ruleset, out)
             return
         if fighter is None or amount is None:
-            raise UsageError("give FIGHTER and AMOUNT (e.g. sevendag wound B 5), or --classify N")
+            raise UsageError(Msg("cli.wound_args"))
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
         from sevendag_cli.render.data import wound_document
@@ -550,7 +662,7 @@ def wound_cmd(
         with store.locked(encounter):
             enc, rs, a, b, state = open_encounter(encounter)
             if ruleset is not None and ruleset not in (rs.name, rs.engine):
-                raise UsageError(f"--ruleset {ruleset}: this encounter uses {rs.name}")
+                raise UsageError(Msg("cli.other_ruleset", ruleset=ruleset, used=rs.name))
             engine = engine_for(rs)
             result, new_state = engine.apply_wound(rs, a, b, state, fighter, number, band)
             entry = {"step": "wound", "fighter": fighter, "amount": number, "band": band}
@@ -567,7 +679,7 @@ def _classify(amount: int, ruleset: str | None, out: Output) -> None:
 
     rs = load_ruleset(ruleset or "sevendag")
     if not isinstance(rs, SevendagRuleset):
-        raise UsageError(f"--classify names Sevendag wound bands; {rs.name} has hit points")
+        raise UsageError(Msg("cli.classify_d20", name=rs.name))
     band = rs.band_for(amount)
     if out.json:
         from sevendag_cli.render.data import header
@@ -594,7 +706,7 @@ def undo_cmd(
 
     Example: sevendag undo
     """
-    with handled():
+    with handled(lang):
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
         from sevendag_cli.render.data import header, state_data
@@ -645,14 +757,14 @@ def fight_cmd(
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
     ·  sevendag fight --runs 100000  ·  sevendag fight --ruleset d20 --exact
     """
-    with handled():
+    with handled(lang):
         out = make_output(json_, jsonl, lang, jsonl_allowed=runs is None and not exact)
         if runs is not None and exact:
-            raise UsageError("--runs and --exact: choose one")
+            raise UsageError(Msg("cli.runs_and_exact"))
         if (runs is not None or exact) and dice is not None:
-            raise UsageError("--dice plays one fight; it cannot be used with --runs or --exact")
+            raise UsageError(Msg("cli.dice_one_fight"))
         if cap is not None and cap < 1:
-            raise UsageError(f"--cap {cap}: the round cap is at least 1")
+            raise UsageError(Msg("cli.cap", cap=cap))
         refs = check_fighter_count(fighters)
         rs = pick_ruleset(ruleset, refs)
         from sevendag_cli.rules import load_pair
@@ -723,11 +835,11 @@ def rulesets_cmd(
     """
     if ctx.invoked_subcommand is not None:
         return
-    with handled():
+    with handled(lang):
         from sevendag_cli.commands.rulesets import list_rulesets
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
-        doc = list_rulesets()
+        doc = list_rulesets(out.lang)
         if out.json:
             out.data(doc)
             return
@@ -746,7 +858,7 @@ def rulesets_show_cmd(
 
     Example: sevendag rulesets show sevendag
     """
-    with handled():
+    with handled(lang):
         from sevendag_cli.commands.rulesets import describe_ruleset
         from sevendag_cli.rules import load_ruleset
 
@@ -764,16 +876,17 @@ def rulesets_show_cmd(
 def rulesets_validate_cmd(
     files: Annotated[list[str], typer.Argument(help="Ruleset or fighter sheet files.")],
     json_: JsonOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """Check rulesets or fighter sheets and list every problem found.
 
     Example: sevendag rulesets validate my-house.toml brannoc.toml
     """
-    with handled():
+    with handled(lang):
         from sevendag_cli.commands.rulesets import validate_file
 
-        out = make_output(json_, False, None, jsonl_allowed=False)
-        reports = [validate_file(f) for f in files]
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        reports = [validate_file(f, out.lang) for f in files]
         if out.json:
             from sevendag_cli.render.data import header
 
@@ -782,7 +895,7 @@ def rulesets_validate_cmd(
         else:
             for r in reports:
                 if r["valid"]:
-                    print(f"{r['path']}: valid {r['kind']}")
+                    print(Msg(f"out.valid_{r['kind']}", path=r["path"]).render(out.lang))
                 for p in r["problems"]:
                     print(p)
         if not all(r["valid"] for r in reports):
@@ -799,23 +912,24 @@ def new_cmd(
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
     seed: SeedOpt = None,
     json_: JsonOpt = False,
+    lang: LangOpt = None,
 ) -> None:
     """Write a fighter sheet to fill in (d20: abilities rolled 3d6 each, D-13).
 
     Example: sevendag new Aela --ruleset d20
     """
-    with handled():
+    with handled(lang):
         from sevendag_cli.commands.rulesets import sheet_path, sheet_text
         from sevendag_cli.formula import parse
         from sevendag_cli.rules import D20Ruleset, load_ruleset
 
-        out = make_output(json_, False, None, jsonl_allowed=False)
+        out = make_output(json_, False, lang, jsonl_allowed=False)
         if not name.strip():
-            raise UsageError("the fighter needs a name")
+            raise UsageError(Msg("cli.need_name"))
         rs = load_ruleset(ruleset)
         path = sheet_path(name, output)
         if path.exists() and not force:
-            raise UsageError(f"{path} already exists: use --force to overwrite it, or --output FILE")
+            raise UsageError(Msg("cli.exists", path=path))
         choice = make_dice(seed, None, False, out, continue_after=True)
         rolled: dict[str, list[int]] | None = None
         if isinstance(rs, D20Ruleset):
@@ -835,8 +949,9 @@ def new_cmd(
                       "abilities": {k: {"rolls": v, "total": sum(v)} for k, v in (rolled or {}).items()}})
             return
         for ability, faces in (rolled or {}).items():
-            print(f"{ability.upper()}: 3d6 {' + '.join(map(str, faces))} = {sum(faces)}")
-        note(f"wrote {path}")
+            print(Msg("out.ability", ability=ability.upper(), faces=" + ".join(map(str, faces)),
+                      total=sum(faces)).render(out.lang))
+        note(Msg("out.wrote", path=path).render(out.lang))
         report_seed(out, choice)
 
 
@@ -852,7 +967,7 @@ def roll_cmd(
 
     Example: sevendag roll "3d6 + 2" --seed 4
     """
-    with handled():
+    with handled(lang):
         from sevendag_cli.formula import parse
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
@@ -863,9 +978,7 @@ def roll_cmd(
         if choice.entered is not None:
             choice.entered.check_all_used()
         if out.json:
-            from sevendag_cli.render.data import roll_data
-
-            from sevendag_cli.render.data import header
+            from sevendag_cli.render.data import header, roll_data
 
             out.data({**header("roll", None, choice.seed), "expression": formula.text,
                       "rolls": [roll_data(r) for r in ev.rolls], "total": ev.value})
@@ -887,12 +1000,13 @@ def schema_cmd(
         str | None,
         typer.Argument(help="A schema's name (e.g. fight, round-event, fighter-d20); none: list them."),
     ] = None,
+    lang: LangOpt = None,
 ) -> None:
     """Print the JSON Schema of a JSON output or of an input file; without a name, list them.
 
     Example: sevendag schema fight
     """
-    with handled():
+    with handled(lang):
         from sevendag_cli.commands.schema import load_schema, schema_names
 
         if name is None:

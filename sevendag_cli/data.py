@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sevendag_cli.errors import DataError, FormulaError
+from sevendag_cli.errors import DataError, FormulaError, Msg
 from sevendag_cli.formula import Formula, parse
 
 T = TypeVar("T")
@@ -58,21 +58,29 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise DataError(str(path), None, "no such file") from None
+        raise DataError(str(path), None, Msg("data.no_such_file")) from None
     except IsADirectoryError:
-        raise DataError(str(path), None, "is a folder, not a TOML file") from None
+        raise DataError(str(path), None, Msg("data.is_folder")) from None
     except OSError as exc:
-        raise DataError(str(path), None, f"cannot be read ({exc.strerror})") from None
+        raise DataError(str(path), None, Msg("data.unreadable", reason=exc.strerror)) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DataError(
-            str(path), None, f"is not UTF-8 text (bad byte at offset {exc.start}): save it as UTF-8"
-        ) from None
+        raise DataError(str(path), None, Msg("data.not_utf8", offset=exc.start)) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataError(str(path), None, f"is not valid TOML ({exc})") from None
+        raise DataError(str(path), None, _toml_problem(exc)) from None
+
+
+def _toml_problem(exc: tomllib.TOMLDecodeError) -> Msg:
+    """What tomllib says (in English), with its line and column in the user's language."""
+    import re
+
+    m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(exc), re.S)
+    if m:
+        return Msg("data.not_toml_at", error=m.group(1), line=int(m.group(2)), column=int(m.group(3)))
+    return Msg("data.not_toml", error=exc)
 
 
 def looks_like_path(ref: str) -> bool:
@@ -82,22 +90,21 @@ def looks_like_path(ref: str) -> bool:
 def find_named(ref: str, dirs: list[Path], what: str, known: Callable[[], list[str]]) -> Path:
     """A path as given, or ``NAME.toml`` in the search directories.
 
-    ``known`` lists the names found, for the error message only (it reads every file).
+    ``what``: ``ruleset`` or ``fighter``.  ``known`` lists the names found, for the
+    error message only (it reads every file).
     """
     if looks_like_path(ref):
         path = Path(ref)
         if not path.is_file():
-            raise DataError(ref, None, f"no such {what} file")
+            raise DataError(ref, None, Msg(f"data.no_such_{what}_file"))
         return path
     stem = ref.lower()
     for d in dirs:
         candidate = d / f"{stem}.toml"
         if candidate.is_file():
             return candidate
-    names = ", ".join(known()) or "none found"
-    raise DataError(
-        f"{what} {ref!r}", None, f"not found: use one of {names}, or a path to a .toml file"
-    )
+    names: object = ", ".join(known()) or Msg("data.none_found")
+    raise DataError(Msg(f"data.named_{what}", ref=ref), None, Msg(f"data.not_found_{what}", names=names))
 
 
 def list_names(dirs: list[Path], kind_key: str) -> list[str]:
@@ -121,13 +128,20 @@ def list_names(dirs: list[Path], kind_key: str) -> list[str]:
 
 @dataclass
 class Problems:
-    """Every problem found in one file, in the order found."""
+    """Every problem found in one file, in the order found.
 
-    source: str
+    ``source``: the file, or a message naming it (e.g. the ruleset embedded in an encounter).
+    """
+
+    source: str | Msg
     errors: list[DataError] = field(default_factory=list)
 
-    def add(self, key: str | None, message: str) -> None:
+    def add(self, key: str | None, message: str | Msg) -> None:
         self.errors.append(DataError(self.source, key, message))
+
+    def render(self, lang: str = "en") -> list[str]:
+        """Every problem, one line each, in ``lang``."""
+        return [e.render(lang) for e in self.errors]
 
     def raise_first(self) -> None:
         if self.errors:
@@ -139,15 +153,13 @@ class Problems:
 _MISSING: Any = object()
 
 
-def _type_name(value: object) -> str:
-    return {
-        bool: "true/false",
-        int: "a whole number",
-        float: "a decimal number",
-        str: "a text",
-        list: "a list",
-        dict: "a table",
-    }.get(type(value), type(value).__name__)
+_TYPES = {bool: "bool", int: "int", float: "float", str: "str", list: "list", dict: "dict"}
+
+
+def _type_name(value: object) -> object:
+    """``a whole number``, ``a text``... (a message), or the Python type's name."""
+    key = _TYPES.get(type(value))
+    return Msg(f"data.type.{key}") if key else type(value).__name__
 
 
 class Reader:
@@ -157,7 +169,7 @@ class Reader:
         self.problems = problems
         self.prefix = prefix
         if not isinstance(data, dict):
-            problems.add(prefix or None, f"expected a table, found {_type_name(data)}")
+            problems.add(prefix or None, Msg("data.expected_table", found=_type_name(data)))
             data = {}
         self.data: dict[str, Any] = data
         self.seen: set[str] = set()
@@ -165,7 +177,7 @@ class Reader:
     def key(self, name: str) -> str:
         return f"{self.prefix}.{name}" if self.prefix else name
 
-    def add(self, name: str | None, message: str) -> None:
+    def add(self, name: str | None, message: str | Msg) -> None:
         self.problems.add(self.key(name) if name else (self.prefix or None), message)
 
     def has(self, name: str) -> bool:
@@ -176,7 +188,7 @@ class Reader:
         if name in self.data:
             return self.data[name]
         if default is _MISSING:
-            self.add(name, "missing: this key is required")
+            self.add(name, Msg("data.missing"))
         return default
 
     def integer(
@@ -188,13 +200,13 @@ class Reader:
         if value is _MISSING:
             return lo if lo is not None else 0
         if isinstance(value, bool) or not isinstance(value, int):
-            self.add(name, f"expected a whole number, found {_type_name(value)} {value!r}")
+            self.add(name, Msg("data.expected_int", found=_type_name(value), value=value))
             return lo if lo is not None else 0
         if (lo is not None and value < lo) or (hi is not None and value > hi):
-            rng = f"from {lo} to {hi}" if lo is not None and hi is not None else (
-                f"at least {lo}" if lo is not None else f"at most {hi}"
+            rng = Msg("data.range", lo=lo, hi=hi) if lo is not None and hi is not None else (
+                Msg("data.range_lo", lo=lo) if lo is not None else Msg("data.range_hi", hi=hi)
             )
-            self.add(name, f"{value} is out of range: expected {rng}")
+            self.add(name, Msg("data.out_of_range", value=value, range=rng))
             return lo if lo is not None else (hi if hi is not None else 0)
         return value
 
@@ -205,10 +217,10 @@ class Reader:
         if value is _MISSING:
             return choices[0] if choices else ""
         if not isinstance(value, str):
-            self.add(name, f"expected a text, found {_type_name(value)} {value!r}")
+            self.add(name, Msg("data.expected_text", found=_type_name(value), value=value))
             return choices[0] if choices else ""
         if choices and value not in choices:
-            self.add(name, f"{value!r} is not allowed: use one of {', '.join(choices)}")
+            self.add(name, Msg("data.not_allowed", value=value, choices=", ".join(choices)))
             return choices[0]
         return value
 
@@ -217,7 +229,7 @@ class Reader:
         if value is _MISSING:
             return False
         if not isinstance(value, bool):
-            self.add(name, f"expected true or false, found {_type_name(value)} {value!r}")
+            self.add(name, Msg("data.expected_flag", found=_type_name(value), value=value))
             return False
         return value
 
@@ -228,7 +240,7 @@ class Reader:
         elif value is default:
             value = dict(value) if isinstance(value, dict) else {}
         elif not isinstance(value, dict):
-            self.add(name, f"expected a table, found {_type_name(value)}")
+            self.add(name, Msg("data.expected_table", found=_type_name(value)))
             value = {}
         return Reader(value, self.problems, self.key(name))
 
@@ -238,7 +250,7 @@ class Reader:
         if value is _MISSING or value is default:
             value = [] if value is _MISSING or value is None else value
         if not isinstance(value, list):
-            self.add(name, f"expected a list of tables ([[{name}]]), found {_type_name(value)}")
+            self.add(name, Msg("data.expected_tables", name=name, found=_type_name(value)))
             return []
         return [Reader(v, self.problems, f"{self.key(name)}[{i}]") for i, v in enumerate(value)]
 
@@ -257,10 +269,10 @@ class Reader:
             f = parse(text if self.has(name) else (text or "0"))
             f.check_names(allowed)
             if not dice and f.dice:
-                raise FormulaError(text, "must not roll dice here")
+                raise FormulaError(text, Msg("data.no_dice_here"))
             return f
         except FormulaError as exc:
-            self.add(name, f"{exc.message} in formula {text!r}")
+            self.add(name, Msg("data.in_formula", message=exc.detail, formula=text))
             return parse("0")
 
     def label(self, name: str = "label", default: str | None = None) -> dict[str, str]:
@@ -273,7 +285,7 @@ class Reader:
             out = {str(k): str(v) for k, v in value.items()}
             en = out.get("en") or next(iter(out.values()))
             return {"en": en, "fr": out.get("fr", en), **out}
-        self.add(name, 'expected a text or a table like {en = "...", fr = "..."}')
+        self.add(name, Msg("data.expected_label"))
         return {"en": fallback, "fr": fallback}
 
     def finish(self, allowed_extra: tuple[str, ...] = ()) -> None:
@@ -281,15 +293,15 @@ class Reader:
         for name in self.data:
             if name not in self.seen and name not in allowed_extra:
                 known = sorted(self.seen | set(allowed_extra))
-                hint = f": known keys are {', '.join(known)}" if known else ""
-                self.add(name, f"unknown key{hint}")
+                hint: object = Msg("data.known_keys", known=", ".join(known)) if known else ""
+                self.add(name, Msg("data.unknown_key", hint=hint))
 
 
 def str_list(r: Reader, key: str) -> list[str]:
     """A list of texts (``examples = ["A", "B"]``)."""
     value = r._get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        r.add(key, "expected a list of texts")
+        r.add(key, Msg("data.expected_texts"))
         return []
     return list(value)
 
@@ -298,6 +310,6 @@ def str_table(r: Reader, key: str) -> dict[str, str]:
     """A table of texts (``[house_defaults]``, ``[rules]``)."""
     value = r._get(key, {})
     if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
-        r.add(key, "expected a table of texts")
+        r.add(key, Msg("data.expected_text_table"))
         return {}
     return dict(value)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from sevendag_cli.errors import DiceError, UsageError
+from sevendag_cli.errors import DiceError, Msg, UsageError
 
 MAX_SEED = 2**63 - 1
 
@@ -60,7 +60,7 @@ def fresh_seed() -> int:
 
 def check_seed(seed: int) -> int:
     if not 0 <= seed <= MAX_SEED:
-        raise UsageError(f"--seed {seed}: a seed is a whole number from 0 to {MAX_SEED}")
+        raise UsageError(Msg("dice.seed_range", seed=seed, max=MAX_SEED))
     return seed
 
 
@@ -73,7 +73,7 @@ class SeededDice:
 
     def face(self, sides: int, purpose: str, fighter: str | None) -> int:
         if sides < 1:
-            raise DiceError(f"a d{sides} cannot be rolled: a die needs at least one side")
+            raise DiceError(Msg("dice.no_sides", sides=sides))
         if sides == 1:
             return 1
         bits = (sides - 1).bit_length()
@@ -84,9 +84,23 @@ class SeededDice:
                 return r + 1
 
 
-def describe(sides: int, purpose: str, fighter: str | None) -> str:
-    who = f"{fighter}'s " if fighter else ""
-    return f"d{sides} for {who}{purpose}"
+PURPOSES = frozenset(
+    {"initiative", "attack", "defence", "drop", "save", "dd", "damage", "magic", "vig", "vol",
+     "ability", "roll"}
+)
+"""The purposes the engines roll for (each has a label in the message catalogue)."""
+
+
+def describe_msg(sides: int, purpose: str, fighter: str | None) -> Msg:
+    """``d6 for A's damage`` / ``d6 pour les dégâts de A``."""
+    what: object = Msg(f"dice.purpose.{purpose}") if purpose in PURPOSES else purpose
+    if fighter:
+        return Msg("dice.roll_by", sides=sides, purpose=what, fighter=fighter)
+    return Msg("dice.roll", sides=sides, purpose=what)
+
+
+def describe(sides: int, purpose: str, fighter: str | None, lang: str = "en") -> str:
+    return describe_msg(sides, purpose, fighter).render(lang)
 
 
 def parse_faces(text: str, option: str = "--dice") -> tuple[int, ...]:
@@ -97,9 +111,7 @@ def parse_faces(text: str, option: str = "--dice") -> tuple[int, ...]:
         try:
             value = int(part)
         except ValueError:
-            raise DiceError(
-                f"{option}: face {i} is {part!r}, not a whole number: enter faces like 19,5,8"
-            ) from None
+            raise DiceError(Msg("dice.not_whole", option=option, i=i, text=part)) from None
         faces.append(value)
     return tuple(faces)
 
@@ -132,49 +144,47 @@ class EnteredDice:
         if self._next >= len(self._faces):
             if self._fallback is not None:
                 return self._fallback.face(sides, purpose, fighter)
-            raise DiceError(
-                f"{self._option}: {len(self._faces)} face(s) entered but more are needed: "
-                f"the next roll is a {describe(sides, purpose, fighter)}"
-            )
+            raise DiceError(Msg("dice.too_few", option=self._option, count=len(self._faces),
+                                roll=describe_msg(sides, purpose, fighter)))
         value = self._faces[self._next]
         if not 1 <= value <= sides:
-            raise DiceError(
-                f"{self._option}: face {self._next + 1} is {value}, not on the "
-                f"{describe(sides, purpose, fighter)}: enter 1 to {sides}"
-            )
+            raise DiceError(Msg("dice.off_die", option=self._option, i=self._next + 1, value=value,
+                                roll=describe_msg(sides, purpose, fighter), sides=sides))
         self._next += 1
         return value
 
     def check_all_used(self) -> None:
         """Refuse leftover faces: they were meant for rolls that never happened."""
         if self.remaining > 0:
-            raise DiceError(
-                f"{self._option}: {self.remaining} face(s) left unused after the "
-                f"{self._next} needed: enter exactly the faces rolled"
-            )
+            raise DiceError(Msg("dice.unused", option=self._option, remaining=self.remaining,
+                                needed=self._next))
 
 
 class ManualDice:
     """Asks for each physical die at the terminal, re-asking until the face is valid.
 
-    ``ask`` shows a prompt and returns what was typed; ``warn`` shows why an
-    answer was refused.  Both are given by the CLI, so the engine stays
-    independent of any terminal library.
+    ``ask`` shows a prompt (the die and what it is for, e.g. ``d6 for A's damage``)
+    and returns what was typed; ``warn`` shows why an answer was refused.  Both
+    are given by the CLI, so the engine stays independent of any terminal
+    library; ``lang`` is the language of the label and of the refusals.
     """
 
-    def __init__(self, ask: Callable[[str], str], warn: Callable[[str], None]) -> None:
+    def __init__(
+        self, ask: Callable[[str], str], warn: Callable[[str], None], lang: str = "en"
+    ) -> None:
         self._ask = ask
         self._warn = warn
+        self._lang = lang
 
     def face(self, sides: int, purpose: str, fighter: str | None) -> int:
-        label = describe(sides, purpose, fighter)
+        label = describe(sides, purpose, fighter, self._lang)
         while True:
             raw = self._ask(label).strip()
             try:
                 value = int(raw)
             except ValueError:
-                self._warn(f"{raw!r} is not a number: enter a face from 1 to {sides}")
+                self._warn(Msg("dice.manual_not_number", text=raw, sides=sides).render(self._lang))
                 continue
             if 1 <= value <= sides:
                 return value
-            self._warn(f"{value} is not on a d{sides}: enter a face from 1 to {sides}")
+            self._warn(Msg("dice.manual_off_die", value=value, sides=sides).render(self._lang))

@@ -1,12 +1,73 @@
 """One root error type for everything a user can get wrong.
 
 Every message is one line that names the file, key or value at fault and what
-would be right.  The CLI prints ``str(error)`` to stderr and exits with
+would be right.  The CLI prints ``error.render(lang)`` to stderr and exits with
 ``error.exit_code``: 1 for a problem with game data or state, 2 for a usage
 mistake (bad option value, bad entered die).
+
+A message is a :class:`Msg`: a key of the catalogue in
+:mod:`sevendag_cli.messages` (English and French templates) and its
+parameters.  ``str(error)`` is always the English text; ``error.render("fr")``
+the French.  Parameters that are game data (names, formulas, paths, keys,
+values) are inserted as they are; a parameter that is itself a :class:`Msg` is
+rendered in the same language, so messages compose.  A plain ``str`` is still
+accepted everywhere a message is (it is shown as is, in every language).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+
+RAW = "raw"
+"""The key of a message given as plain text: shown as is, whatever the language."""
+
+
+class Msg:
+    """A message of the catalogue: its key and its parameters, rendered on demand."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key = key
+        self.params: dict[str, object] = params
+
+    @classmethod
+    def text(cls, text: str) -> Msg:
+        """A message that is already text (not translated)."""
+        return cls(RAW, text=text)
+
+    def render(self, lang: str = "en") -> str:
+        if self.key == RAW:
+            return str(self.params.get("text", ""))
+        from sevendag_cli.messages import render  # the catalogue loads only when needed
+
+        return render(self.key, lang, self.params)
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def __repr__(self) -> str:
+        return f"Msg({self.key!r}, {self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Msg) and (self.key, self.params) == (other.key, other.params)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def as_msg(message: str | Msg) -> Msg:
+    return message if isinstance(message, Msg) else Msg.text(message)
+
+
+def joined(items: Iterable[object], word: str = "or") -> object:
+    """``a or b`` / ``a ou b`` (``word``: ``or`` or ``and``), nested so each language joins its way."""
+    values = list(items)
+    if not values:
+        return ""
+    out: object = values[0]
+    for v in values[1:]:
+        out = Msg(f"common.{word}", a=out, b=v)
+    return out
 
 
 class SevendagError(Exception):
@@ -14,25 +75,46 @@ class SevendagError(Exception):
 
     exit_code = 1
 
+    def __init__(self, message: str | Msg = "") -> None:
+        self.msg = as_msg(message)
+        super().__init__(self.msg.render("en"))
+
+    def render(self, lang: str = "en") -> str:
+        """The one-line message in ``lang`` (``en`` or ``fr``)."""
+        return self.msg.render(lang)
+
 
 class DataError(SevendagError):
-    """A ruleset or fighter sheet that cannot be read or is invalid."""
+    """A ruleset or fighter sheet that cannot be read or is invalid.
 
-    def __init__(self, source: str, key: str | None, message: str) -> None:
-        self.source = source
+    ``source``: the file (or ``ruleset 'name'``); ``key``: the key at fault, or
+    None; ``message``: what is wrong.  ``.source`` and ``.message`` are the
+    English texts; ``.detail`` the message as a :class:`Msg`.
+    """
+
+    def __init__(self, source: str | Msg, key: str | None, message: str | Msg) -> None:
+        where = as_msg(source)
+        self.detail = as_msg(message)
+        self.source = str(where)
         self.key = key
-        self.message = message
-        where = f"{source}: {key}: " if key else f"{source}: "
-        super().__init__(where + message)
+        self.message = str(self.detail)
+        if key:
+            super().__init__(Msg("data.at_key", source=where, key=key, message=self.detail))
+        else:
+            super().__init__(Msg("data.at_file", source=where, message=self.detail))
 
 
 class FormulaError(SevendagError):
-    """A formula that does not parse or cannot be evaluated."""
+    """A formula that does not parse or cannot be evaluated.
 
-    def __init__(self, formula: str, message: str) -> None:
+    ``.message`` is the English text of what is wrong, ``.detail`` the :class:`Msg`.
+    """
+
+    def __init__(self, formula: str, message: str | Msg) -> None:
         self.formula = formula
-        self.message = message
-        super().__init__(f"formula {formula!r}: {message}")
+        self.detail = as_msg(message)
+        self.message = str(self.detail)
+        super().__init__(Msg("formula.error", formula=formula, message=self.detail))
 
 
 class RollBudgetError(FormulaError):

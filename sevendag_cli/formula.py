@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sevendag_cli.dice import DiceSource, Roll
-from sevendag_cli.errors import FormulaError, RollBudgetError
+from sevendag_cli.errors import FormulaError, Msg, RollBudgetError
 
 ROLL_BUDGET = 1000
 """Most dice one formula evaluation may roll."""
@@ -112,10 +112,10 @@ def _tokenize(text: str) -> list[_Token]:
         if m is None or m.end() == pos:
             ch = text[pos:].lstrip()[:1]
             at = len(text) - len(text[pos:].lstrip())
-            hint = " (use // for division)" if ch == "/" else ""
+            hint: object = Msg("formula.hint_division") if ch == "/" else ""
             if re.match(r"\d*d\s*-", text[at:]):
-                hint = " (a die needs at least one side, like 1d6)"
-            raise FormulaError(text, f"unexpected {ch!r} at position {at + 1}{hint}")
+                hint = Msg("formula.hint_sides")
+            raise FormulaError(text, Msg("formula.unexpected", char=ch, pos=at + 1, hint=hint))
         kind = m.lastgroup
         assert kind is not None
         tokens.append(_Token(kind, m.group(kind), m.start(kind)))
@@ -143,22 +143,24 @@ class _Parser:
         return tok
 
     def fail(self, tok: _Token, expected: str) -> FormulaError:
-        found = "the end" if tok.kind == "end" else repr(tok.text)
-        return FormulaError(self.text, f"expected {expected} at position {tok.pos + 1}, found {found}")
+        """``expected``: a key ``formula.expected.*`` of the message catalogue."""
+        found = Msg("formula.found_end") if tok.kind == "end" else Msg("formula.found_token", token=tok.text)
+        return FormulaError(self.text, Msg("formula.expected", expected=Msg(f"formula.expected.{expected}"),
+                                           pos=tok.pos + 1, found=found))
 
     def parse(self) -> Node:
         if not self.text.strip():
-            raise FormulaError(self.text, "empty formula: write a value such as 1d20 + mod(dex)")
+            raise FormulaError(self.text, Msg("formula.empty"))
         node = self.expr()
         tok = self.peek()
         if tok.kind != "end":
-            raise self.fail(tok, "an operator (+ - * //)")
+            raise self.fail(tok, "operator")
         return node
 
     def _enter(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise FormulaError(self.text, f"nested more than {MAX_DEPTH} levels deep")
+            raise FormulaError(self.text, Msg("formula.too_deep", max=MAX_DEPTH))
 
     def expr(self) -> Node:
         self._enter()
@@ -193,8 +195,10 @@ class _Parser:
         return self.atom()
 
     def _int(self, text: str, what: str) -> int:
+        """``what``: ``number``, ``count`` or ``sides`` (for the message)."""
         if len(text) > MAX_LITERAL_DIGITS:
-            raise FormulaError(self.text, f"{what} {text} is too large (at most {MAX_LITERAL_DIGITS} digits)")
+            raise FormulaError(self.text, Msg("formula.too_large", what=Msg(f"formula.what.{what}"),
+                                              text=text, max=MAX_LITERAL_DIGITS))
         return int(text)
 
     def atom(self) -> Node:
@@ -203,37 +207,36 @@ class _Parser:
             return Num(self._int(tok.text, "number"))
         if tok.kind == "dice":
             count_text, sides_text = tok.text.split("d")
-            count = self._int(count_text, "dice count") if count_text else 1
-            sides = self._int(sides_text, "die size")
+            count = self._int(count_text, "count") if count_text else 1
+            sides = self._int(sides_text, "sides")
             if count > ROLL_BUDGET:
-                raise RollBudgetError(
-                    self.text, f"{tok.text} rolls {count} dice, over the budget of {ROLL_BUDGET}"
-                )
+                raise RollBudgetError(self.text, Msg("formula.dice_over_budget", dice=tok.text,
+                                                     count=count, budget=ROLL_BUDGET))
             if count < 1:
-                raise FormulaError(self.text, f"{tok.text}: roll at least one die")
+                raise FormulaError(self.text, Msg("formula.at_least_one_die", dice=tok.text))
             if sides < 1:
-                raise FormulaError(self.text, f"{tok.text}: a die needs at least one side")
+                raise FormulaError(self.text, Msg("formula.no_sides", dice=tok.text))
             if sides > MAX_SIDES:
-                raise FormulaError(self.text, f"{tok.text}: a die has at most {MAX_SIDES} sides")
+                raise FormulaError(self.text, Msg("formula.too_many_sides", dice=tok.text, max=MAX_SIDES))
             return Dice(count, sides)
         if tok.kind == "name":
             if self.peek().kind == "op" and self.peek().text == "(":
                 return self.call(tok)
             if tok.text in FUNCTIONS:
-                raise FormulaError(self.text, f"{tok.text} is a function: write {tok.text}(...)")
+                raise FormulaError(self.text, Msg("formula.is_function", name=tok.text))
             return Name(tok.text)
         if tok.kind == "op" and tok.text == "(":
             node = self.expr()
             close = self.take()
             if close.kind != "op" or close.text != ")":
-                raise self.fail(close, "')'")
+                raise self.fail(close, "close")
             return node
-        raise self.fail(tok, "a number, a die such as 1d20, a field or '('")
+        raise self.fail(tok, "atom")
 
     def call(self, name: _Token) -> Node:
         if name.text not in FUNCTIONS:
             known = ", ".join(sorted(FUNCTIONS))
-            raise FormulaError(self.text, f"unknown function {name.text!r}: use one of {known}")
+            raise FormulaError(self.text, Msg("formula.unknown_function", name=name.text, known=known))
         self.take()  # "("
         args = [self.expr()]
         while self.peek().kind == "op" and self.peek().text == ",":
@@ -241,11 +244,11 @@ class _Parser:
             args.append(self.expr())
         close = self.take()
         if close.kind != "op" or close.text != ")":
-            raise self.fail(close, "',' or ')'")
+            raise self.fail(close, "comma_or_close")
         low, high = FUNCTIONS[name.text]
         if len(args) < low or (high is not None and len(args) > high):
-            want = f"exactly {low}" if low == high else f"at least {low}"
-            raise FormulaError(self.text, f"{name.text}() takes {want} argument(s), got {len(args)}")
+            want = Msg("formula.exactly" if low == high else "formula.at_least", n=low)
+            raise FormulaError(self.text, Msg("formula.arg_count", name=name.text, want=want, got=len(args)))
         return Call(name.text, tuple(args))
 
 
@@ -298,10 +301,8 @@ class Formula:
     def check_names(self, allowed: frozenset[str] | set[str]) -> None:
         unknown = sorted(self.names - set(allowed))
         if unknown:
-            raise FormulaError(
-                self.text,
-                f"unknown field {unknown[0]!r}: use one of {', '.join(sorted(allowed))}",
-            )
+            raise FormulaError(self.text, Msg("formula.unknown_field_use", name=unknown[0],
+                                              known=", ".join(sorted(allowed))))
 
     def evaluate(
         self,
@@ -317,7 +318,7 @@ class Formula:
     def value(self, env: Mapping[str, int]) -> int:
         """Evaluate a formula that rolls no dice."""
         if self.dice:
-            raise FormulaError(self.text, "rolls dice where a fixed value is expected")
+            raise FormulaError(self.text, Msg("formula.fixed_value"))
         return self.evaluate(env).value
 
     def __str__(self) -> str:
@@ -340,10 +341,10 @@ def _eval(
             try:
                 return env[name]
             except KeyError:
-                raise FormulaError(formula.text, f"unknown field {name!r}") from None
+                raise FormulaError(formula.text, Msg("formula.unknown_field", name=name)) from None
         case Dice(count, sides):
             if dice is None:
-                raise FormulaError(formula.text, "rolls dice where a fixed value is expected")
+                raise FormulaError(formula.text, Msg("formula.fixed_value"))
             total = 0
             for _ in range(count):
                 face = dice.face(sides, purpose, fighter)
@@ -362,7 +363,7 @@ def _eval(
             if op == "*":
                 return a * b
             if b == 0:
-                raise FormulaError(formula.text, "division by zero")
+                raise FormulaError(formula.text, Msg("formula.division_by_zero"))
             return a // b
         case Call(function, args):
             values = [_eval(formula, a, env, dice, purpose, fighter, rolls) for a in args]
@@ -378,16 +379,16 @@ def _eval(
 def parse(text: str) -> Formula:
     """Parse a formula; raise :class:`FormulaError` (one line) if it is not valid."""
     if not isinstance(text, str):
-        raise FormulaError(str(text), "a formula is a text such as \"1d20 + mod(dex)\"")
+        raise FormulaError(str(text), Msg("formula.not_text"))
     if len(text) > MAX_LENGTH:
-        raise FormulaError(text[:40] + "...", f"longer than {MAX_LENGTH} characters")
+        raise FormulaError(text[:40] + "...", Msg("formula.too_long", max=MAX_LENGTH))
     if "\n" in text or "\r" in text:
-        raise FormulaError(text, "a formula fits on one line")
+        raise FormulaError(text, Msg("formula.one_line"))
     tree = _Parser(text).parse()
     nodes = _walk(tree)
     names = frozenset(n.name for n in nodes if isinstance(n, Name))
     dice = tuple(n for n in nodes if isinstance(n, Dice))
     total = sum(d.count for d in dice)
     if total > ROLL_BUDGET:
-        raise RollBudgetError(text, f"rolls {total} dice, over the budget of {ROLL_BUDGET}")
+        raise RollBudgetError(text, Msg("formula.over_budget", count=total, budget=ROLL_BUDGET))
     return Formula(text, tree, names, dice)

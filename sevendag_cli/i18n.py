@@ -3,6 +3,9 @@
 ``--lang fr|en``; by default from ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``
 (``fr_FR.UTF-8`` → French), else English.  JSON keys never change.
 Game terms (wound bands, metals, techniques) come from the ruleset files.
+This table holds the words of the Rich display; errors, notes, prompts and
+plain outputs are in :mod:`sevendag_cli.messages`, ``--help`` in
+:mod:`sevendag_cli.help_fr`.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from sevendag_cli.errors import EncounterError
+from sevendag_cli.errors import EncounterError, Msg
 
 FORMAT = "sevendag-encounter"
 VERSION = 1
@@ -50,7 +50,7 @@ class Encounter:
 
     def undo(self) -> tuple[Encounter, dict[str, Any]]:
         if not self.history or not self.log:
-            raise EncounterError("nothing to undo: the encounter has only just started")
+            raise EncounterError(Msg("store.nothing_to_undo"))
         undone = self.log[-1]
         return (
             replace(self, state=self.history[-1], history=self.history[:-1], log=self.log[:-1]),
@@ -71,24 +71,33 @@ def to_document(enc: Encounter) -> dict[str, Any]:
     }
 
 
+class _Bad(ValueError):
+    """A damaged document, with the message saying how."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(str(msg))
+        self.msg = msg
+
+
+def no_encounter(path: Path | str) -> Msg:
+    return Msg("store.no_encounter", path=path)
+
+
 def from_document(doc: Any, path: str) -> Encounter:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise EncounterError(f"{path}: not a sevendag encounter file")
+        raise EncounterError(Msg("store.not_encounter", path=path))
     version = doc.get("version")
     if version != VERSION:
-        raise EncounterError(
-            f"{path}: encounter format version {version!r}, this sevendag reads version "
-            f"{VERSION}: finish it with the sevendag that made it, or start a new one"
-        )
+        raise EncounterError(Msg("store.version", path=path, version=version, expected=VERSION))
     try:
         fighters = doc["fighters"]
         if not isinstance(fighters, list) or len(fighters) != 2:
-            raise ValueError("two fighters expected")
+            raise _Bad(Msg("engine.state.two_fighters"))
         for key in ("ruleset", "state", "extra"):
             if not isinstance(doc[key], dict):
-                raise ValueError(f"{key} is not an object")
+                raise _Bad(Msg("store.not_object", key=key))
         if not all(isinstance(x, dict) for x in (*fighters, *doc["history"], *doc["log"])):
-            raise ValueError("fighters, history and log hold objects")
+            raise _Bad(Msg("store.hold_objects"))
         return Encounter(
             ruleset=doc["ruleset"],
             fighters=(fighters[0], fighters[1]),
@@ -97,32 +106,29 @@ def from_document(doc: Any, path: str) -> Encounter:
             log=tuple(doc["log"]),
             extra=doc["extra"],
         )
+    except _Bad as exc:
+        raise EncounterError(Msg("store.damaged", path=path, detail=exc.msg)) from None
     except (KeyError, TypeError, ValueError) as exc:
-        raise EncounterError(f"{path}: the encounter file is damaged ({exc})") from None
+        raise EncounterError(Msg("store.damaged", path=path, detail=str(exc))) from None
 
 
 def load(path: Path) -> Encounter:
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise EncounterError(
-            f"{path}: no encounter here: start one with `sevendag init` (or give --encounter PATH)"
-        ) from None
+        raise EncounterError(no_encounter(path)) from None
     except IsADirectoryError:
-        raise EncounterError(f"{path}: is a folder, not an encounter file") from None
+        raise EncounterError(Msg("store.is_folder", path=path)) from None
     except OSError as exc:
-        raise EncounterError(f"{path}: cannot be read ({exc.strerror})") from None
+        raise EncounterError(Msg("store.unreadable", path=path, reason=exc.strerror)) from None
     if not raw.strip():
-        raise EncounterError(f"{path}: the encounter file is empty: start again with `sevendag init`")
+        raise EncounterError(Msg("store.empty", path=path))
     try:
         doc = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        raise EncounterError(f"{path}: the encounter file is not UTF-8 text (damaged?)") from None
+        raise EncounterError(Msg("store.not_utf8", path=path)) from None
     except json.JSONDecodeError as exc:
-        raise EncounterError(
-            f"{path}: the encounter file is damaged (not valid JSON at line {exc.lineno}): "
-            "restore it or start again with `sevendag init`"
-        ) from None
+        raise EncounterError(Msg("store.not_json", path=path, line=exc.lineno)) from None
     return from_document(doc, str(path))
 
 
@@ -138,7 +144,8 @@ def write_text_atomic(path: Path, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise EncounterError(f"{path}: cannot write in {folder} ({exc.strerror})") from None
+        message = Msg("store.cannot_write", path=path, folder=folder, reason=exc.strerror)
+        raise EncounterError(message) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
@@ -171,14 +178,12 @@ def locked(path: Path) -> Iterator[None]:
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise EncounterError(f"{lock_path}: cannot create the lock file ({exc.strerror})") from None
+        raise EncounterError(Msg("store.cannot_lock", path=lock_path, reason=exc.strerror)) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            raise EncounterError(
-                f"{path}: the encounter is in use by another sevendag command: wait for it to finish"
-            ) from None
+            raise EncounterError(Msg("store.in_use", path=path)) from None
         yield
     finally:
         os.close(fd)

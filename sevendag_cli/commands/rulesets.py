@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from sevendag_cli.data import Problems, bundled_dir, fighter_dirs, read_toml, search_dirs
-from sevendag_cli.errors import DataError, SevendagError, UsageError
+from sevendag_cli.errors import DataError, Msg, SevendagError, UsageError
 from sevendag_cli.formula import Formula
 from sevendag_cli.render.data import header
 from sevendag_cli.rules import (
@@ -33,7 +33,8 @@ def where(path: Path) -> str:
         return "user"
 
 
-def list_rulesets() -> dict[str, Any]:
+def list_rulesets(lang: str = "en") -> dict[str, Any]:
+    """Every ruleset and fighter sheet found; an invalid ruleset's problem is given in ``lang``."""
     rulesets = []
     for name in known_rulesets():
         try:
@@ -44,7 +45,8 @@ def list_rulesets() -> dict[str, Any]:
                              "examples": list(rs.examples), "valid": True, "problem": None})
         except SevendagError as exc:
             rulesets.append({"name": name, "engine": None, "label": None, "path": None,
-                             "origin": None, "examples": [], "valid": False, "problem": str(exc)})
+                             "origin": None, "examples": [], "valid": False,
+                             "problem": exc.render(lang)})
     fighters = []
     for d in fighter_dirs():
         for p in sorted(d.glob("*.toml")) if d.is_dir() else []:
@@ -89,8 +91,8 @@ def describe_ruleset(rs: Ruleset) -> dict[str, Any]:
     return out
 
 
-def validate_file(path_text: str) -> dict[str, Any]:
-    """Check a ruleset or a fighter sheet; report every problem, not just the first."""
+def validate_file(path_text: str, lang: str = "en") -> dict[str, Any]:
+    """Check a ruleset or a fighter sheet; report every problem (in ``lang``), not just the first."""
     path = Path(path_text)
     data = read_toml(path)
     problems = Problems(str(path))
@@ -103,20 +105,19 @@ def validate_file(path_text: str) -> dict[str, Any]:
         kind = "fighter"
         ref = data["ruleset"]
         if not isinstance(ref, str):
-            problems.add("ruleset", "expected the name of a ruleset, like sevendag or d20")
+            problems.add("ruleset", Msg("cli.ruleset_name"))
         else:
             try:
                 rs = load_ruleset(ref)
             except SevendagError as exc:
-                problems.add("ruleset", str(exc))
+                problems.add("ruleset", exc.msg)
             else:
                 with contextlib.suppress(DataError):
                     fighter_from_data(data, str(path), rs, problems)
     else:
-        raise DataError(str(path), None,
-                        "is neither a ruleset (no 'engine' key) nor a fighter sheet (no 'ruleset' key)")
+        raise DataError(str(path), None, Msg("cli.neither_kind"))
     return {"path": str(path), "kind": kind,
-            "valid": not problems.errors, "problems": [str(e) for e in problems.errors]}
+            "valid": not problems.errors, "problems": problems.render(lang)}
 
 
 # --- new ----------------------------------------------------------------------------------
@@ -200,6 +201,6 @@ def sheet_path(name: str, output: str | None) -> Path:
         return Path(output)
     stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in name.lower()).strip("-")
     if not stem:
-        raise UsageError(f"cannot make a file name from {name!r}: give --output FILE.toml")
+        raise UsageError(Msg("cli.file_name", name=name))
     return Path(f"{stem}.toml")
 

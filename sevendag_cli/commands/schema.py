@@ -17,7 +17,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from sevendag_cli.errors import UsageError
+from sevendag_cli.errors import Msg, UsageError
 
 
 def _folder() -> Traversable:
@@ -37,7 +37,7 @@ def schema_text(name: str) -> str:
     """The schema file's text, as shipped."""
     names = schema_names()
     if name not in names:
-        raise UsageError(f"no schema {name!r}: use one of {', '.join(names)}")
+        raise UsageError(Msg("cli.no_schema", name=name, names=", ".join(names)))
     return (_folder() / f"{name}.json").read_text("utf-8")
 
 
@@ -52,9 +52,7 @@ def _optional(module: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise UsageError(
-            f"validating needs the {module!r} package: pip install 'sevendag[test]'"
-        ) from None
+        raise UsageError(Msg("cli.needs_package", module=module)) from None
 
 
 @cache

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from sevendag_cli.dice import check_seed, fresh_seed
-from sevendag_cli.errors import UsageError
+from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.render.data import header, to_data
 
 if TYPE_CHECKING:
@@ -23,12 +23,14 @@ def run_simulation(
     rs: Ruleset, a: Fighter, b: Fighter, runs: int, seed: int | None, cap: int | None,
     out: Output,
 ) -> None:
-    from sevendag_cli.sim.runner import check_runs, simulate
+    from sevendag_cli.sim.runner import MAX_RUNS, check_runs, simulate
 
+    if not 1 <= runs <= MAX_RUNS:  # checked here too, for a message in the user's language
+        raise UsageError(Msg("cli.runs", runs=runs, max=MAX_RUNS))
     check_runs(runs)
     seed = check_seed(seed) if seed is not None else fresh_seed()
     if sys.stderr.isatty() and out.rich:
-        result = _with_progress(rs, a, b, runs, seed, cap, simulate)
+        result = _with_progress(rs, a, b, runs, seed, cap, simulate, out.lang)
     else:
         result = simulate(rs, a, b, runs, seed, cap=cap)
     if out.json:
@@ -39,15 +41,14 @@ def run_simulation(
 
         render_simulation(out.console(), result, out.lang, rs)
     if result.interrupted:
-        sys.stderr.write(
-            f"sevendag: interrupted after {result.runs:,} of {result.requested_runs:,} runs "
-            "(the figures above cover the completed runs)\n"
-        )
+        message = Msg("cli.interrupted_runs", done=result.runs, requested=result.requested_runs)
+        sys.stderr.write(f"sevendag: {message.render(out.lang)}\n")
         raise typer.Exit(130)
 
 
 def _with_progress(
-    rs: Ruleset, a: Fighter, b: Fighter, runs: int, seed: int, cap: int | None, simulate: Any
+    rs: Ruleset, a: Fighter, b: Fighter, runs: int, seed: int, cap: int | None, simulate: Any,
+    lang: str,
 ) -> Any:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -55,7 +56,7 @@ def _with_progress(
     console = Console(stderr=True)
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), console=console, transient=True) as progress:
-        task = progress.add_task("fights", total=runs)
+        task = progress.add_task(Msg("cli.progress").render(lang), total=runs)
 
         def advance(done: int) -> None:
             progress.update(task, completed=done)
@@ -75,12 +76,10 @@ def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output) -> None:
         try:
             from sevendag_cli.sim.exact_sevendag import exact_sevendag
         except ImportError:
-            raise UsageError(
-                "exact odds for Sevendag are not available: use --runs N to simulate"
-            ) from None
+            raise UsageError(Msg("cli.no_exact_sevendag")) from None
         result = exact_sevendag(rs, a, b)
     else:  # pragma: no cover - load_pair guarantees matching sheets
-        raise UsageError("the fighters do not match the ruleset")
+        raise UsageError(Msg("cli.mismatch"))
     doc = exact_document(rs.name, result)
     if out.json:
         out.data(doc)

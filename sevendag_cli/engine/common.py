@@ -13,7 +13,14 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from sevendag_cli.dice import DiceSource, Roll
+from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Evaluated, Formula
+
+
+def over_message(winner: str | None) -> Msg:
+    """The fight is over (who won, or a draw): start a new one with ``sevendag init``."""
+    who = Msg("engine.won", name=winner) if winner else Msg("engine.draw")
+    return Msg("engine.over_who", who=who)
 
 
 class RecordingDice:

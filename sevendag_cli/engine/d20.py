@@ -22,8 +22,9 @@ from sevendag_cli.engine.common import (
     RoundResult,
     WoundResult,
     check,
+    over_message,
 )
-from sevendag_cli.errors import EncounterError, RuleError
+from sevendag_cli.errors import EncounterError, Msg, RuleError, joined
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 MAX_INITIATIVE_ATTEMPTS = 1000
@@ -56,8 +57,8 @@ class D20State:
         for f in self.fighters:
             if f.name == name:
                 return f
-        names = " or ".join(f.name for f in self.fighters)
-        raise RuleError(f"no fighter {name!r} in this encounter: use {names}")
+        names = joined(f.name for f in self.fighters)
+        raise RuleError(Msg("engine.no_fighter", name=name, names=names))
 
 
 # --- events -----------------------------------------------------------------
@@ -154,10 +155,7 @@ def roll_initiative(
         if ca.total != cb.total:
             leader, other = (a, b) if ca.total > cb.total else (b, a)
             return InitiativeEvent(tuple(attempts), leader.name, other.name, ("D-02",))
-    raise RuleError(
-        f"initiative tied {MAX_INITIATIVE_ATTEMPTS} times: formulas.initiative never separates "
-        "the fighters (does it roll a die?)"
-    )
+    raise RuleError(Msg("engine.d20.initiative_ties", n=MAX_INITIATIVE_ATTEMPTS))
 
 
 def initial_state(a: D20Fighter, b: D20Fighter) -> D20State:
@@ -288,8 +286,7 @@ def play_round(
 ) -> tuple[RoundResult, D20State]:
     """One round (D-02 .. D-12): initiative (unless rolled by `init`), one attack."""
     if state.over:
-        who = f"{state.winner} won" if state.winner else "it ended in a draw"
-        raise EncounterError(f"the fight is over ({who}): start a new one with `sevendag init`")
+        raise EncounterError(over_message(state.winner))
     rec = RecordingDice(dice)
     events: list[Event] = []
     number = state.round + 1
@@ -330,12 +327,12 @@ def apply_wound(
 ) -> tuple[WoundResult, D20State]:
     """A judgement by hand (S-16 / D-12): damage off HP; a negative amount heals (up to max)."""
     if band is not None:
-        raise RuleError("d20 fighters have hit points, not wound bands: give an amount, like 5")
+        raise RuleError(Msg("engine.d20.no_bands"))
     if amount is None or amount == 0:
-        raise RuleError("give a non-zero amount: damage (5) or healing (-5)")
+        raise RuleError(Msg("engine.d20.non_zero"))
     current = state.fighter(fighter)
     if state.over and amount > 0:
-        raise EncounterError("the fight is over: start a new one with `sevendag init`")
+        raise EncounterError(Msg("engine.over"))
     after = min(current.max_hp, current.hp - amount)
     new = _set_hp(state, fighter, after)
     events: list[Event] = [HitPointsEvent(fighter, current.hp, after, after <= 0, ("D-12",))]
@@ -383,46 +380,70 @@ def state_to_data(state: D20State) -> dict[str, Any]:
     }
 
 
+class _Bad(ValueError):
+    """Damaged encounter data, with the message saying how."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(str(msg))
+        self.msg = msg
+
+
+def _obj(v: object, where: str) -> Any:
+    if not isinstance(v, dict):
+        raise _Bad(Msg("engine.state.not_object", where=where))
+    return v
+
+
 def state_from_data(data: Any) -> D20State:
+    detail: Msg
     try:
+        data = _obj(data, "state")
+        raw = data["fighters"]
+        if not isinstance(raw, list):
+            raise _Bad(Msg("engine.state.two_fighters"))
+        rows = [_obj(f, f"state.fighters[{i}]") for i, f in enumerate(raw)]
         fighters = tuple(
-            D20FighterState(_str(f["name"]), _int(f["hp"]), _int(f["max_hp"]))
-            for f in data["fighters"]
+            D20FighterState(_str(f["name"]), _int(f["hp"]), _int(f["max_hp"])) for f in rows
         )
         if len(fighters) != 2:
-            raise ValueError("two fighters expected")
+            raise _Bad(Msg("engine.state.two_fighters"))
         names = {f.name for f in fighters}
         if len(names) != 2:
-            raise ValueError("the two fighters have the same name")
+            raise _Bad(Msg("engine.state.same_name"))
         nxt = data["next_attacker"]
         winner = data["winner"]
         for who in (nxt, winner):
             if who is not None and _str(who) not in names:
-                raise ValueError(f"{who!r} is not one of the fighters")
+                raise _Bad(Msg("engine.state.not_a_fighter", name=who))
         return D20State(
             _int(data["round"]), (fighters[0], fighters[1]),
             None if nxt is None else _str(nxt), _bool(data["over"]),
             None if winner is None else _str(winner), _bool(data.get("capped", False)),
         )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise EncounterError(f"the encounter's d20 state is damaged ({exc!r})") from None
+    except _Bad as exc:
+        detail = exc.msg
+    except KeyError as exc:
+        detail = Msg("engine.state.key_missing", key=exc.args[0] if exc.args else "?")
+    except (TypeError, ValueError, AttributeError) as exc:
+        detail = Msg("engine.state.shape", error=exc)
+    raise EncounterError(Msg("engine.d20.state_damaged", detail=detail))
 
 
 def _int(v: object) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError(f"{v!r} is not a whole number")
+        raise _Bad(Msg("engine.state.not_int", value=v))
     return v
 
 
 def _bool(v: object) -> bool:
     if not isinstance(v, bool):
-        raise ValueError(f"{v!r} is not true or false")
+        raise _Bad(Msg("engine.state.not_bool", value=v))
     return v
 
 
 def _str(v: object) -> str:
     if not isinstance(v, str):
-        raise ValueError(f"{v!r} is not a text")
+        raise _Bad(Msg("engine.state.not_text", value=v))
     return v
 
 

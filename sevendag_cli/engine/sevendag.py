@@ -87,8 +87,9 @@ from sevendag_cli.engine.common import (
     RoundResult,
     WoundResult,
     check,
+    over_message,
 )
-from sevendag_cli.errors import EncounterError, RuleError, UsageError
+from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
 from sevendag_cli.rules.sevendag import (
     COMMITMENTS,
     TACTICS,
@@ -168,8 +169,8 @@ class SevendagState:
         for f in self.fighters:
             if f.name == name:
                 return f
-        names = " or ".join(repr(f.name) for f in self.fighters)
-        raise RuleError(f"no fighter {name!r} in this encounter: use {names}")
+        names = joined(repr(f.name) for f in self.fighters)
+        raise RuleError(Msg("engine.no_fighter", name=name, names=names))
 
 
 @dataclass(frozen=True)
@@ -366,35 +367,29 @@ def _require(
     ruleset: object, a: object, b: object, state: SevendagState | None = None
 ) -> None:
     if not isinstance(ruleset, SevendagRuleset):
-        raise UsageError("the sevendag engine needs a sevendag ruleset")
+        raise UsageError(Msg("engine.sev.needs_ruleset"))
     for f in (a, b):
         if not isinstance(f, SevendagFighter):
-            raise UsageError(f"{getattr(f, 'name', f)!r} is not a sevendag fighter sheet")
+            raise UsageError(Msg("engine.sev.not_sheet", name=getattr(f, "name", f)))
     assert isinstance(a, SevendagFighter) and isinstance(b, SevendagFighter)
     if a.name == b.name:
-        raise UsageError(f"both fighters are called {a.name!r}: rename one")
+        raise UsageError(Msg("rules.same_name", name=a.name))
     if state is not None:
         names = tuple(f.name for f in state.fighters)
         if names != (a.name, b.name):
-            raise EncounterError(
-                f"the encounter is between {names[0]!r} and {names[1]!r}, "
-                f"not {a.name!r} and {b.name!r}"
-            )
+            raise EncounterError(Msg("engine.sev.between", a=names[0], b=names[1], c=a.name, d=b.name))
         if state.assaillant not in names:
-            raise EncounterError(
-                f"the encounter's assaillant {state.assaillant!r} is not one of its fighters"
-            )
+            raise EncounterError(Msg("engine.sev.bad_assaillant", name=state.assaillant))
 
 
-def _hand_label(fighter: SevendagFighter, i: int) -> str:
+def _hand_label(fighter: SevendagFighter, i: int) -> Msg:
     item = fighter.item_in(i)
-    what = item.label if item is not None else "empty"
-    return f"{fighter.name} hand {i + 1} ({what})"
+    what: object = item.label if item is not None else Msg("engine.sev.empty")
+    return Msg("engine.sev.hand", name=fighter.name, n=i + 1, what=what)
 
 
-def _over_message(state: SevendagState) -> str:
-    who = f"{state.winner} won" if state.winner else "it ended in a draw"
-    return f"the fight is over ({who}): start a new one with `sevendag init`"
+def _over_message(state: SevendagState) -> Msg:
+    return over_message(state.winner)
 
 
 # --- initiative (S-02) ---------------------------------------------------------
@@ -416,10 +411,7 @@ def start(
             return init, initial_state(a, b, leader.name)
         if not ca.rolls and not cb.rolls:
             break
-    raise RuleError(
-        f"the speed rolls tie again and again ({ruleset.speed_roll.text!r} for both): "
-        "formulas.speed_roll must roll a die to break ties (S-02)"
-    )
+    raise RuleError(Msg("engine.sev.speed_ties", formula=ruleset.speed_roll.text))
 
 
 # --- allocation (S-04, S-18) ---------------------------------------------------
@@ -452,14 +444,13 @@ def allocation_for(
     n = len(fighter.hands)
     if tactic == "custom":
         if fighter.allocation is None:
-            raise RuleError(f"{fighter.name}: tactic 'custom' needs an allocation in the sheet")
+            raise RuleError(Msg("engine.sev.custom_needs_allocation", name=fighter.name))
         base = list(fighter.allocation)
     elif tactic in TACTICS:
         base = [_tactic_commitment(tactic, fighter.item_in(i)) for i in range(n)]
     else:
-        raise RuleError(
-            f"{fighter.name}: unknown tactic {tactic!r}: use one of {', '.join(TACTICS)}, custom"
-        )
+        raise RuleError(Msg("engine.sev.unknown_tactic", name=fighter.name, tactic=tactic,
+                            known=", ".join(TACTICS)))
     fs = state.fighter(fighter.name) if isinstance(state, SevendagState) else state
     if fs is not None:
         for hand in fs.recovering():
@@ -469,46 +460,36 @@ def allocation_for(
 
 
 def _validate_allocation(
-    fighter: SevendagFighter, alloc: Sequence[object], fs: FighterState, what: str
+    fighter: SevendagFighter, alloc: Sequence[object], fs: FighterState, what: Msg
 ) -> tuple[str, ...]:
     """S-04/S-18: refuse an allocation the rules do not allow (one line)."""
     n = len(fighter.hands)
     allowed = ", ".join(COMMITMENTS)
     if isinstance(alloc, str) or not isinstance(alloc, Sequence):
-        raise RuleError(f"{fighter.name}: {what} must list one of {allowed} per hand ({n} hands)")
+        raise RuleError(Msg("engine.sev.alloc_list", name=fighter.name, what=what, allowed=allowed, n=n))
     if len(alloc) != n:
-        raise RuleError(
-            f"{fighter.name}: {what} has {len(alloc)} entries but {fighter.name} has {n} hands: "
-            f"give one of {allowed} per hand"
-        )
+        raise RuleError(Msg("engine.sev.alloc_count", name=fighter.name, what=what, count=len(alloc),
+                            n=n, allowed=allowed))
     out: list[str] = []
     for i, c in enumerate(alloc):
         if not isinstance(c, str) or c not in COMMITMENTS:
-            raise RuleError(f"{_hand_label(fighter, i)}: {c!r} is not a commitment: use {allowed}")
+            raise RuleError(Msg("engine.sev.not_commitment", hand=_hand_label(fighter, i), value=c,
+                                allowed=allowed))
         out.append(c)
     recovering = fs.recovering()
     for i, c in enumerate(out):
         item = fighter.item_in(i)
         if item is not None and item.kind == "shield" and c == ATTACK:
-            raise RuleError(
-                f"{_hand_label(fighter, i)}: a shield's die only defends (S-04): "
-                "use defence or none"
-            )
+            raise RuleError(Msg("engine.sev.shield_attacks", hand=_hand_label(fighter, i)))
         if i + 1 in recovering and c != NONE:
-            raise RuleError(
-                f"{_hand_label(fighter, i)}: the hand is picking up its dropped weapon (S-18): "
-                "use none"
-            )
+            raise RuleError(Msg("engine.sev.recovering", hand=_hand_label(fighter, i)))
     for key, item in fighter.items.items():
         if item.hands != 2:
             continue
         held = [i for i, h in enumerate(fighter.hands) if h.holds == key]
         if len({out[i] for i in held}) > 1:
-            nums = " and ".join(str(i + 1) for i in held)
-            raise RuleError(
-                f"{fighter.name} hands {nums} ({item.label}): a two-handed weapon's dice go "
-                "together (S-04): commit both to attack, both to defence or both to none"
-            )
+            nums = joined((str(i + 1) for i in held), "and")
+            raise RuleError(Msg("engine.sev.two_handed", name=fighter.name, hands=nums, item=item.label))
     return tuple(out)
 
 
@@ -528,12 +509,13 @@ def _plan(
 ) -> _Plan:
     if fighter.name in choices.allocation:
         alloc = _validate_allocation(
-            fighter, choices.allocation[fighter.name], fs, "the allocation"
+            fighter, choices.allocation[fighter.name], fs, Msg("engine.sev.what.allocation")
         )
         source = "choice"
     else:
         default = allocation_for(fighter, None, fs)
-        what = "the sheet's allocation" if fighter.tactic == "custom" else "the sheet's tactic"
+        what = Msg("engine.sev.what.sheet_allocation" if fighter.tactic == "custom"
+                   else "engine.sev.what.sheet_tactic")
         alloc = _validate_allocation(fighter, default, fs, what)
         source = fighter.tactic
     wanted = choices.technique.get(fighter.name)
@@ -542,14 +524,12 @@ def _plan(
     rounds_left = 0
     if wanted is not None:
         if not isinstance(wanted, str) or wanted not in ruleset.techniques:
-            known = ", ".join(ruleset.techniques) or "none (this ruleset has no techniques)"
-            raise RuleError(f"{fighter.name}: no technique {wanted!r}: use one of {known}")
+            known: object = ", ".join(ruleset.techniques) or Msg("engine.sev.no_techniques")
+            raise RuleError(Msg("engine.sev.no_technique", name=fighter.name, wanted=wanted, known=known))
         if fs.technique is not None:
             left = fs.technique.rounds_left
-            raise RuleError(
-                f"{fighter.name} is still under {fs.technique.name!r} ({left} round(s) left, "
-                "this one included): no new technique until it ends (S-05)"
-            )
+            raise RuleError(Msg("engine.sev.still_under", name=fighter.name,
+                                technique=fs.technique.name, left=left))
         technique, started, rounds_left = wanted, True, ruleset.techniques[wanted].duration
     elif fs.technique is not None:
         technique, rounds_left = fs.technique.name, fs.technique.rounds_left
@@ -557,10 +537,9 @@ def _plan(
     if technique is not None:
         t = ruleset.techniques.get(technique)
         if t is None:
-            raise EncounterError(
-                f"{fighter.name} is under technique {technique!r}, which the ruleset does not "
-                f"define: use one of {', '.join(ruleset.techniques) or 'none'}"
-            )
+            known_now: object = ", ".join(ruleset.techniques) or Msg("engine.sev.none")
+            raise EncounterError(Msg("engine.sev.undefined_technique", name=fighter.name,
+                                     technique=technique, known=known_now))
         attack_mod, defence_mod = t.attack, t.defence
     return _Plan(alloc, source, technique, started, rounds_left, attack_mod, defence_mod)
 
@@ -873,13 +852,13 @@ class _Round:
 
 
 def _check_choices(choices: Choices, names: tuple[str, str]) -> None:
-    valid = " or ".join(repr(n) for n in names)
+    valid = joined(repr(n) for n in names)
     for what, mapping in (("allocation", choices.allocation), ("technique", choices.technique)):
         if not isinstance(mapping, Mapping):
-            raise RuleError(f"choices: {what} must map a fighter's name to a value")
+            raise RuleError(Msg("engine.sev.choices_mapping", what=what))
         for name in mapping:
             if name not in names:
-                raise RuleError(f"{what} for {name!r}: no such fighter in this fight: use {valid}")
+                raise RuleError(Msg("engine.sev.choice_no_fighter", what=what, name=name, valid=valid))
 
 
 def check_choices(
@@ -996,27 +975,23 @@ def apply_wound(
     _require(ruleset, a, b, state)
     names = (a.name, b.name)
     if fighter not in names:
-        raise RuleError(
-            f"no fighter {fighter!r} in this encounter: use {names[0]!r} or {names[1]!r}"
-        )
+        raise RuleError(Msg("engine.no_fighter", name=fighter,
+                            names=joined(repr(n) for n in names)))
     bands = ", ".join(w.name for w in ruleset.wounds)
     if amount is not None and band is not None:
-        raise RuleError("give either a damage amount or a band, not both")
+        raise RuleError(Msg("engine.sev.amount_and_band"))
     if amount is None and band is None:
-        raise RuleError(f"give a damage amount (like 12) or a band ({bands})")
+        raise RuleError(Msg("engine.sev.amount_or_band", bands=bands))
     if state.over:
         raise EncounterError(_over_message(state))
     chosen: WoundBand | None
     if band is not None:
         chosen = ruleset.band_named(band)
         if chosen is None:
-            raise RuleError(f"no wound band {band!r}: use one of {bands}")
+            raise RuleError(Msg("engine.sev.no_band", band=band, bands=bands))
     else:
         if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise RuleError(
-                f"damage {amount!r}: a wound needs a whole number of at least 1 (S-07), "
-                f"or a band ({bands})"
-            )
+            raise RuleError(Msg("engine.sev.bad_damage", amount=amount, bands=bands))
         chosen = classify(ruleset, amount)
         assert chosen is not None
     fs = _add_wound(ruleset, state.fighter(fighter), chosen)
@@ -1049,7 +1024,7 @@ def fight(
     _require(ruleset, a, b)
     if cap is not None:
         if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-            raise UsageError(f"round cap {cap!r}: give a whole number of at least 1")
+            raise UsageError(Msg("engine.sev.round_cap", cap=cap))
         ruleset = replace(ruleset, round_cap=cap)
     rec = RecordingDice(dice)
     init, state = start(ruleset, a, b, rec)
@@ -1099,44 +1074,48 @@ def state_to_data(state: SevendagState) -> dict[str, Any]:
 
 
 class _Bad(Exception):
-    pass
+    """Damaged state data, with the message saying where and how."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(str(msg))
+        self.msg = msg
 
 
 def _obj(v: object, where: str) -> Mapping[str, Any]:
     if not isinstance(v, Mapping):
-        raise _Bad(f"{where}: expected an object, found {type(v).__name__}")
+        raise _Bad(Msg("engine.sev.state.object", where=where, type=type(v).__name__))
     return v
 
 
 def _get(m: Mapping[str, Any], key: str, where: str) -> Any:
     if key not in m:
-        raise _Bad(f"{where}: {key!r} is missing")
+        raise _Bad(Msg("engine.sev.state.missing", where=where, key=key))
     return m[key]
 
 
 def _int(v: object, where: str, lo: int = 0) -> int:
     if isinstance(v, bool) or not isinstance(v, int):
-        raise _Bad(f"{where}: expected a whole number, found {v!r}")
+        raise _Bad(Msg("engine.sev.state.int", where=where, value=v))
     if v < lo:
-        raise _Bad(f"{where}: {v} is below {lo}")
+        raise _Bad(Msg("engine.sev.state.below", where=where, value=v, lo=lo))
     return v
 
 
 def _text(v: object, where: str) -> str:
     if not isinstance(v, str) or not v:
-        raise _Bad(f"{where}: expected a non-empty text, found {v!r}")
+        raise _Bad(Msg("engine.sev.state.text", where=where, value=v))
     return v
 
 
 def _flag(v: object, where: str) -> bool:
     if not isinstance(v, bool):
-        raise _Bad(f"{where}: expected true or false, found {v!r}")
+        raise _Bad(Msg("engine.sev.state.flag", where=where, value=v))
     return v
 
 
 def _list(v: object, where: str) -> list[Any]:
     if not isinstance(v, list | tuple):
-        raise _Bad(f"{where}: expected a list, found {type(v).__name__}")
+        raise _Bad(Msg("engine.sev.state.list", where=where, type=type(v).__name__))
     return list(v)
 
 
@@ -1160,7 +1139,7 @@ def _fighter_from(v: object, where: str) -> FighterState:
                                                                      f"{w}.hands"))
         )
         if not hands:
-            raise _Bad(f"{w}.hands: at least one hand")
+            raise _Bad(Msg("engine.sev.state.one_hand", where=f"{w}.hands"))
         dropped.append(DroppedWeapon(_text(_get(d, "item", w), f"{w}.item"), hands,
                                      _int(_get(d, "rounds_left", w), f"{w}.rounds_left", 1)))
     wounds = tuple(
@@ -1184,29 +1163,31 @@ def state_from_data(data: dict[str, Any]) -> SevendagState:
         m = _obj(data, "state")
         engine = m.get("engine", ENGINE)
         if engine != ENGINE:
-            raise _Bad(f"state: this is a {engine!r} encounter, not a sevendag one")
+            raise _Bad(Msg("engine.sev.state.engine", engine=engine))
         raw = _list(_get(m, "fighters", "state"), "state.fighters")
         if len(raw) != 2:
-            raise _Bad(f"state.fighters: two fighters expected, found {len(raw)}")
+            raise _Bad(Msg("engine.sev.state.two", n=len(raw)))
         f0 = _fighter_from(raw[0], "state.fighters[0]")
         f1 = _fighter_from(raw[1], "state.fighters[1]")
         names = (f0.name, f1.name)
         if f0.name == f1.name:
-            raise _Bad(f"state.fighters: both fighters are called {f0.name!r}")
+            raise _Bad(Msg("engine.sev.state.same_name", name=f0.name))
         assaillant = _text(_get(m, "assaillant", "state"), "state.assaillant")
         if assaillant not in names:
-            raise _Bad(f"state.assaillant: {assaillant!r} is not {names[0]!r} or {names[1]!r}")
+            raise _Bad(Msg("engine.sev.state.neither", where="state.assaillant", value=assaillant,
+                           a=names[0], b=names[1]))
         winner_raw = _get(m, "winner", "state")
         winner = None if winner_raw is None else _text(winner_raw, "state.winner")
         if winner is not None and winner not in names:
-            raise _Bad(f"state.winner: {winner!r} is not {names[0]!r} or {names[1]!r}")
+            raise _Bad(Msg("engine.sev.state.neither", where="state.winner", value=winner,
+                           a=names[0], b=names[1]))
         over = _flag(_get(m, "over", "state"), "state.over")
         capped = _flag(m.get("capped", False), "state.capped")
         if winner is not None and not over:
-            raise _Bad("state.winner: a winner is set but the fight is not over")
+            raise _Bad(Msg("engine.sev.state.winner_not_over"))
         return SevendagState(
             _int(_get(m, "round", "state"), "state.round"), assaillant, (f0, f1), over, winner,
             capped,
         )
     except _Bad as exc:
-        raise EncounterError(f"the encounter's sevendag state is damaged: {exc}") from None
+        raise EncounterError(Msg("engine.sev.state_damaged", detail=exc.msg)) from None

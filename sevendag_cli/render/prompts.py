@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sevendag_cli.engine import sevendag as engine
-from sevendag_cli.errors import RuleError, UsageError
+from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.i18n import label
 
 ABBREVIATIONS = {"a": "attack", "att": "attack", "d": "defence", "def": "defence",
@@ -37,7 +37,7 @@ def _read(prompt: str) -> str:
     sys.stderr.flush()
     line = sys.stdin.readline()
     if not line:
-        raise UsageError("input ended before the round's choices were made")
+        raise UsageError(Msg("cli.choices_ended"))
     return line.strip()
 
 
@@ -73,7 +73,7 @@ def ask_sevendag_choices(
                     engine.check_choices(rs, a, b, state,
                                          engine.Choices(allocation={name: tuple(parts)}))
                 except RuleError as exc:
-                    say(str(exc))
+                    say(exc.render(lang))
                     continue
                 allocation[name] = tuple(parts)
                 break

@@ -15,7 +15,7 @@ from sevendag_cli.data import (
     read_toml,
     search_dirs,
 )
-from sevendag_cli.errors import DataError, UsageError
+from sevendag_cli.errors import DataError, Msg, UsageError
 
 if TYPE_CHECKING:
     from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
@@ -82,7 +82,7 @@ def read_ruleset_doc(ref: str) -> tuple[str, dict[str, Any]]:
     path = find_named(ref, search_dirs(), "ruleset", known_rulesets)
     data = read_toml(path)
     if "engine" not in data and "ruleset" in data:
-        raise DataError(str(path), None, "is a fighter sheet, not a ruleset")
+        raise DataError(str(path), None, Msg("rules.is_fighter_sheet"))
     return str(path), data
 
 
@@ -99,11 +99,7 @@ def fighter_from_data(
     r = Reader(data, problems)
     sheet_ruleset = data.get("ruleset")
     if isinstance(sheet_ruleset, str) and sheet_ruleset not in (ruleset.name, ruleset.engine):
-        problems.add(
-            "ruleset",
-            f"this sheet is for {sheet_ruleset!r}, not {ruleset.name!r}: "
-            f"use --ruleset {sheet_ruleset} or another fighter",
-        )
+        problems.add("ruleset", Msg("rules.sheet_for_other", sheet=sheet_ruleset, ruleset=ruleset.name))
     fighter: Fighter
     if ruleset.engine == "d20":
         from sevendag_cli.rules import d20
@@ -140,7 +136,7 @@ def load_fighter(ref: str, ruleset: Ruleset) -> Fighter:
 
 def example_pair(ruleset: Ruleset) -> tuple[str, str]:
     if len(ruleset.examples) < 2:
-        raise DataError(ruleset.path, "examples", "names no example fighters: name two fighters")
+        raise DataError(ruleset.path, "examples", Msg("rules.no_examples"))
     return ruleset.examples[0], ruleset.examples[1]
 
 
@@ -153,7 +149,7 @@ def pair_docs(ruleset: Ruleset, refs: list[str] | None) -> list[tuple[str, dict[
             bundled = base / f"{ref.lower()}.toml"
             refs.append(str(bundled) if bundled.is_file() else ref)
     if len(refs) != 2:
-        raise UsageError(f"name two fighters (or none for the ruleset's examples), not {len(refs)}")
+        raise UsageError(Msg("rules.two_fighters", n=len(refs)))
     return [read_fighter_doc(r) for r in refs]
 
 
@@ -163,7 +159,7 @@ def pair_from_docs(
     a = fighter_from_data(docs[0][1], docs[0][0], ruleset)
     b = fighter_from_data(docs[1][1], docs[1][0], ruleset)
     if a.name == b.name:
-        raise DataError(b.path, "name", f"both fighters are called {a.name!r}: rename one")
+        raise DataError(b.path, "name", Msg("rules.same_name", name=a.name))
     return a, b
 
 

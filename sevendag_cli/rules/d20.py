@@ -6,6 +6,7 @@ import builtins
 from dataclasses import dataclass
 
 from sevendag_cli.data import Reader, str_list, str_table
+from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
 
 ENGINE = "d20"
@@ -133,11 +134,11 @@ def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
     }
     for key in ("ac", "damage_bonus", "magic_bonus"):
         if formulas[key].dice:
-            f.add(key, f"must not roll dice, found {formulas[key].text!r}")
+            f.add(key, Msg("rules.d20.no_dice", formula=formulas[key].text))
     for key in ("attack", "save", "dd"):
         first = formulas[key].dice[:1]
         if not first or first[0].sides != 20:
-            f.add(key, "must start with the d20 whose natural face counts, like 1d20 + ...")
+            f.add(key, Msg("rules.d20.starts_d20"))
     f.finish()
     o = r.table("options", {})
     natural_hit = o.integer("natural_hit", 20, 1, 20)
@@ -175,35 +176,35 @@ def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
 def _check_dd_table(r: Reader, bands: list[DDBand], mode: str) -> None:
     if not bands:
         if mode == "level_table":
-            r.add("dd_table", "options.dd is level_table but there is no [[dd_table]]")
+            r.add("dd_table", Msg("rules.d20.no_dd_table"))
         return
     expected = bands[0].low
     if expected > 1:
-        r.add("dd_table[0].from", "gap: the first band should start at level 1")
+        r.add("dd_table[0].from", Msg("rules.d20.first_band"))
     for i, b in enumerate(bands):
         if b.low != expected:
-            what = "gap" if b.low > expected else "overlap"
-            r.add(f"dd_table[{i}].from", f"{what}: the band should start at {expected}")
+            what = Msg("rules.gap" if b.low > expected else "rules.overlap")
+            r.add(f"dd_table[{i}].from", Msg("rules.d20.band_start", what=what, expected=expected))
         if b.high is None:
             if i != len(bands) - 1:
-                r.add(f"dd_table[{i}].to", "only the last band may be open-ended")
+                r.add(f"dd_table[{i}].to", Msg("rules.open_ended"))
             break
         if b.high < b.low:
-            r.add(f"dd_table[{i}].to", f"{b.high} is below from = {b.low}")
+            r.add(f"dd_table[{i}].to", Msg("rules.below", high=b.high, low=b.low))
         expected = b.high + 1
 
 
 def read_fighter(r: Reader, path: str) -> D20Fighter:
     name = r.text("name")
     if r.has("name") and not name.strip():
-        r.add("name", "must not be empty")
+        r.add("name", Msg("rules.must_not_be_empty"))
     r.text("ruleset")
     weapon: Weapon | None = None
     if r.has("weapon"):
         w = r.table("weapon")
         damage = w.formula("damage", frozenset())
         if not damage.dice and r.has("weapon"):
-            w.add("damage", "must roll dice, like 1d6")
+            w.add("damage", Msg("rules.d20.must_roll"))
         magic = w.formula("magic", frozenset()) if w.has("magic") else None
         crit_range = w.integer("crit_range", 20, 2, 20)
         weapon = Weapon(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sevendag_cli.data import Reader, str_list, str_table
+from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
 
 ENGINE = "sevendag"
@@ -163,7 +164,7 @@ def read_ruleset(r: Reader, name: str, path: str) -> SevendagRuleset:
         )
         m.finish()
     if not metals:
-        r.add("metals", "at least one metal is needed (S-17)")
+        r.add("metals", Msg("rules.sev.need_metal"))
 
     techniques: dict[str, Technique] = {}
     for key, t in r.table("techniques", {}).items():
@@ -186,31 +187,31 @@ def read_ruleset(r: Reader, name: str, path: str) -> SevendagRuleset:
 
 def _check_bands(r: Reader, wounds: list[WoundBand]) -> None:
     if not wounds:
-        r.add("wounds", "at least one [[wounds]] band is needed (S-07)")
+        r.add("wounds", Msg("rules.sev.need_band"))
         return
     names = [w.name for w in wounds]
     for i, n in enumerate(names):
         if names.index(n) != i:
-            r.add(f"wounds[{i}].name", f"{n!r} is used twice")
+            r.add(f"wounds[{i}].name", Msg("rules.sev.used_twice", name=n))
     expected = 1
     for i, w in enumerate(wounds):
         if w.low != expected:
-            what = "gap" if w.low > expected else "overlap"
-            r.add(f"wounds[{i}].from", f"{what}: this band should start at {expected}")
+            what = Msg("rules.gap" if w.low > expected else "rules.overlap")
+            r.add(f"wounds[{i}].from", Msg("rules.sev.band_start", what=what, expected=expected))
         if w.high is None:
             if i != len(wounds) - 1:
-                r.add(f"wounds[{i}].to", "only the last band may be open-ended")
+                r.add(f"wounds[{i}].to", Msg("rules.open_ended"))
             return
         if w.high < w.low:
-            r.add(f"wounds[{i}].to", f"{w.high} is below from = {w.low}")
+            r.add(f"wounds[{i}].to", Msg("rules.below", high=w.high, low=w.low))
         expected = w.high + 1
-    r.add(f"wounds[{len(wounds) - 1}].to", "the last band must be open-ended (no 'to')")
+    r.add(f"wounds[{len(wounds) - 1}].to", Msg("rules.sev.last_open"))
 
 
 def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> SevendagFighter:
     name = r.text("name")
     if r.has("name") and not name.strip():
-        r.add("name", "must not be empty")
+        r.add("name", Msg("rules.must_not_be_empty"))
     r.text("ruleset")
     items: dict[str, Item] = {}
     for key, it in r.table("items", {}).items():
@@ -218,9 +219,9 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
         held_by = it.integer("hands", 1, 1, 2)
         metal = it.text("metal") if kind == "weapon" else it.text("metal", "")
         if kind == "weapon" and ruleset is not None and metal and metal not in ruleset.metals:
-            it.add("metal", f"unknown metal {metal!r}: use one of {', '.join(ruleset.metals)}")
+            it.add("metal", Msg("rules.sev.unknown_metal", metal=metal, known=", ".join(ruleset.metals)))
         if kind == "shield" and held_by != 1:
-            it.add("hands", "a shield is held in one hand")
+            it.add("hands", Msg("rules.sev.shield_one_hand"))
         skill = it.integer("skill", 10, 1, 20) if kind == "weapon" else it.integer("skill", 0, 0, 20)
         items[key] = Item(key, kind, held_by, metal or None, skill, it.text("label", key))
         it.finish()
@@ -231,18 +232,19 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
         die = h.integer("die", lo=2, hi=1000)
         holds = h.text("holds", "") or None
         if holds is not None and holds not in items:
-            known = ", ".join(items) or "none defined"
-            h.add("holds", f"no item {holds!r} in [items]: use one of {known}")
+            known: object = ", ".join(items) or Msg("rules.sev.none_defined")
+            h.add("holds", Msg("rules.sev.no_item", holds=holds, known=known))
             holds = None
         hands.append(Hand(die, holds))
         h.finish()
     if isinstance(r.data.get("hands"), list) and not 1 <= len(hands) <= 4:
-        r.add("hands", f"{len(hands)} hands: a fighter has 1 to 4 hands")
+        r.add("hands", Msg("rules.sev.hand_count", n=len(hands)))
     for key, item in items.items():
         holders = sum(1 for h in hands if h.holds == key)
         if holders and holders != item.hands:
-            want = "two hands" if item.hands == 2 else "one hand"
-            r.add(f"items.{key}.hands", f"{item.label} is held by {holders} hand(s) but needs {want}")
+            want = Msg("rules.sev.two_hands" if item.hands == 2 else "rules.sev.one_hand")
+            r.add(f"items.{key}.hands",
+                  Msg("rules.sev.held_by", item=item.label, holders=holders, want=want))
 
     tactic = r.text("tactic", ruleset.default_tactic if ruleset else "weapons-attack",
                    (*TACTICS, "custom"))
@@ -251,13 +253,13 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
         raw = r._get("allocation", None)
         if (not isinstance(raw, list) or len(raw) != len(hands)
                 or not all(isinstance(a, str) and a in COMMITMENTS for a in raw)):
-            r.add("allocation", f"expected one of {', '.join(COMMITMENTS)} per hand "
-                                f"({len(hands)} hands)")
+            r.add("allocation", Msg("rules.sev.allocation_list", allowed=", ".join(COMMITMENTS),
+                                    n=len(hands)))
         else:
             allocation = tuple(raw)
             tactic = "custom"
     elif tactic == "custom":
-        r.add("allocation", "tactic = 'custom' needs an allocation list, one entry per hand")
+        r.add("allocation", Msg("rules.sev.custom_needs_allocation"))
 
     fighter = SevendagFighter(
         name=name, path=path,

@@ -87,6 +87,20 @@ class InitiativeEvent(Event):
 
 
 @dataclass(frozen=True)
+class FightOverEvent(Event):
+    """The fight ends: a winner and a loser, or a draw at the round cap (winner None).
+
+    ``reason``: ``defeated`` (d20, D-12), ``out`` (Sevendag, S-19) or ``round-cap``.
+    """
+
+    kind: ClassVar[str] = "fight-over"
+    winner: str | None
+    loser: str | None
+    reason: str
+    rules: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class WoundResult:
     """A judgement applied by hand (S-16, the ``wound`` command)."""
 

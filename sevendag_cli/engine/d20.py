@@ -16,6 +16,7 @@ from sevendag_cli.dice import DiceSource, Roll
 from sevendag_cli.engine.common import (
     Check,
     Event,
+    FightOverEvent,
     FightResult,
     InitiativeEvent,
     RecordingDice,
@@ -123,15 +124,6 @@ class HitPointsEvent(Event):
     before: int
     after: int
     defeated: bool
-    rules: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class FightOverEvent(Event):
-    kind: ClassVar[str] = "fight-over"
-    winner: str | None
-    loser: str | None
-    reason: str  # "defeated" | "round-cap"
     rules: tuple[str, ...]
 
 

@@ -81,6 +81,7 @@ from sevendag_cli.dice import DiceSource, Roll
 from sevendag_cli.engine.common import (
     Check,
     Event,
+    FightOverEvent,
     FightResult,
     InitiativeEvent,
     RecordingDice,
@@ -330,17 +331,6 @@ class RecoveredEvent(Event):
     hands: tuple[int, ...]
     rules: tuple[str, ...]
     label: str = ""  # the item's label, for display
-
-
-@dataclass(frozen=True)
-class FightOverEvent(Event):
-    """S-09/S-19: the fight ends (a winner, or a draw at the round cap)."""
-
-    kind: ClassVar[str] = "fight-over"
-    winner: str | None
-    loser: str | None
-    reason: str  # "out" | "round-cap"
-    rules: tuple[str, ...]
 
 
 # --- small helpers -------------------------------------------------------------

@@ -1,0 +1,611 @@
+"""Vectorised Monte-Carlo of whole Sevendag fights (S-02 .. S-19) with numpy.
+
+Same rules and decisions as the step-by-step engine's ``fight``
+(:mod:`sevendag_cli.engine.sevendag`: each sheet's tactic every round, no
+technique, no yield), many fights at once.  Dice are drawn in a different
+order (C-02 is about that engine's record, not this one), so single fights
+differ while the distributions are the same.
+
+How it is built:
+
+* **Per fighter, in Python** (:func:`fighter_model`): the *units* an attack
+  groups (S-10..S-12: a weapon with its hand(s), each empty hand, a shield), in
+  the engine's group order (first hand), each with its metal's effect (S-17)
+  and its skill; and, for every set of dropped weapons (S-18), the hands that
+  attack and defend that round, taken from the engine's own planning code so
+  that tactics, ``custom`` allocations and their refusals are exactly the
+  engine's.
+* **Per batch, in numpy** (:func:`simulate_sevendag_batch`): both fighters'
+  tables padded to the same number of hands and units and stacked (index 0 =
+  a, 1 = b), so that one exchange of every running fight is a handful of array
+  operations whatever the direction of the attack.  The round loop runs over
+  the fights still going; the set is compacted as fights end.
+
+State of a running fight: the assaillant (S-02, S-14), each fighter's wound
+counts per band and lasting penalty (S-07, S-19), each unit's recovery timer
+(S-18) and each fighter's granted critical (S-10 ``fumble_grants_crit``).
+
+Every die is exactly uniform: faces are ``r mod sides + 1`` with ``r`` uniform
+on ``[0, L)`` where ``L`` is a common multiple of all the hands' dice.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import reduce
+
+import numpy as np
+import numpy.typing as npt
+
+from sevendag_cli.engine.sevendag import (
+    ATTACK,
+    DEFENCE,
+    MAX_INITIATIVE_ATTEMPTS,
+    Choices,
+    DroppedWeapon,
+    FighterState,
+    _plan,
+)
+from sevendag_cli.errors import RuleError, UsageError
+from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+from sevendag_cli.sim.vector_d20 import VecFormula
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+WEAPON = "weapon"
+SHIELD = "shield"
+EMPTY = "empty"
+MAX_LCM = 2**62
+"""Largest common multiple of the dice for the one-draw-per-die trick."""
+
+
+# --- per-fighter model (shared with the exact solver) ----------------------------
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What an attack groups (S-10..S-12): a weapon with its hand(s), one empty hand, a shield."""
+
+    key: str | None  # the item's key; None for an empty hand
+    kind: str  # "weapon" | "shield" | "empty"
+    hands: tuple[int, ...]  # 0-based, in hand order
+    extra_damage: int  # S-17: the metal's effect once (0 without a known metal)
+    band_shift: int
+    skill: int  # S-10: drop check succeeds at or below this
+
+    @property
+    def is_weapon(self) -> bool:
+        return self.kind == WEAPON
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """One round's commitments (S-04) for one set of dropped weapons (S-18)."""
+
+    attack: tuple[int, ...]  # hands attacking (0-based, in order)
+    defence: tuple[int, ...]  # hands defending
+    units: tuple[int, ...]  # units attacking, in the engine's group order
+
+
+@dataclass(frozen=True)
+class FighterModel:
+    """A fighter reduced to what the fight needs, for the vectorised and exact engines."""
+
+    name: str
+    attack: int
+    defence: int
+    sides: tuple[int, ...]  # per hand
+    shield: tuple[bool, ...]  # per hand: holds a shield (S-15)
+    units: tuple[Unit, ...]
+    allocations: tuple[Allocation, ...]  # index: bit u set = unit u's weapon is dropped
+
+    @property
+    def droppable(self) -> int:
+        """Bit mask of the units that can be dropped (weapons)."""
+        return sum(1 << u for u, unit in enumerate(self.units) if unit.is_weapon)
+
+
+def _units(ruleset: SevendagRuleset, fighter: SevendagFighter) -> tuple[Unit, ...]:
+    """The engine's groups (``_groups``): two-handed weapons merge their hands, in first-hand order."""
+    units: list[Unit] = []
+    by_item: dict[str, int] = {}
+    for i, hand in enumerate(fighter.hands):
+        key = hand.holds
+        item = fighter.items[key] if key is not None else None
+        if key is not None and item is not None and item.hands == 2 and key in by_item:
+            u = by_item[key]
+            units[u] = Unit(key, units[u].kind, (*units[u].hands, i), units[u].extra_damage,
+                            units[u].band_shift, units[u].skill)
+            continue
+        if item is None:
+            units.append(Unit(None, EMPTY, (i,), 0, 0, 0))
+            continue
+        by_item[item.name] = len(units)
+        extra = shift = 0
+        if item.kind == WEAPON and item.metal is not None:
+            metal = ruleset.metals.get(item.metal)
+            if metal is not None:
+                extra, shift = metal.extra_damage, metal.band_shift
+        kind = WEAPON if item.kind == WEAPON else SHIELD
+        units.append(Unit(key, kind, (i,), extra, shift, item.skill))
+    return tuple(units)
+
+
+def fighter_model(ruleset: SevendagRuleset, fighter: SevendagFighter) -> FighterModel:
+    """The fighter's units and its allocation for every set of dropped weapons.
+
+    Allocations come from the engine's round planning with an empty
+    :class:`Choices` (the sheet's tactic, S-04; dropped hands turned to
+    ``none``, S-18), so a refused sheet allocation raises the engine's
+    :class:`RuleError`.
+    """
+    units = _units(ruleset, fighter)
+    n_units = len(units)
+    allocations: list[Allocation] = []
+    for mask in range(1 << n_units):
+        dropped = tuple(
+            DroppedWeapon(unit.key, tuple(h + 1 for h in unit.hands), 1)
+            for u, unit in enumerate(units)
+            if mask >> u & 1 and unit.is_weapon and unit.key is not None
+        )
+        plan = _plan(ruleset, fighter, FighterState(fighter.name, dropped=dropped), Choices())
+        attack = tuple(i for i, c in enumerate(plan.allocation) if c == ATTACK)
+        defence = tuple(i for i, c in enumerate(plan.allocation) if c == DEFENCE)
+        attacking = tuple(u for u, unit in enumerate(units) if set(unit.hands) & set(attack))
+        allocations.append(Allocation(attack, defence, attacking))
+    return FighterModel(
+        name=fighter.name,
+        attack=fighter.attack,
+        defence=fighter.defence,
+        sides=tuple(h.die for h in fighter.hands),
+        shield=tuple(
+            (item := fighter.item_in(i)) is not None and item.kind == SHIELD
+            for i in range(len(fighter.hands))
+        ),
+        units=units,
+        allocations=tuple(allocations),
+    )
+
+
+def check_fighters(ruleset: object, a: object, b: object) -> None:
+    """Refuse what the step-by-step engine refuses before a fight starts."""
+    if not isinstance(ruleset, SevendagRuleset):
+        raise UsageError("the sevendag engine needs a sevendag ruleset")
+    for f in (a, b):
+        if not isinstance(f, SevendagFighter):
+            raise UsageError(f"{getattr(f, 'name', f)!r} is not a sevendag fighter sheet")
+    assert isinstance(a, SevendagFighter) and isinstance(b, SevendagFighter)
+    if a.name == b.name:
+        raise UsageError(f"both fighters are called {a.name!r}: rename one")
+
+
+# --- attack verdicts (S-10 .. S-13), shared with the exact solver -----------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the attack dice say, before the defence (S-10 .. S-13, S-17's multiplier)."""
+
+    failure: bool  # the attack fails whatever the totals
+    fumble: bool  # critical failure (drop checks, granted critical)
+    critical: bool  # a critical hit by the dice (plain or devastating)
+    times: tuple[int, ...]  # per unit: how many times its metal applies (weapons only)
+    fumbled: int  # bit mask of the weapon units that get a drop check
+
+
+NO_ATTACK = Verdict(False, False, False, (), 0)
+
+
+def judge(model: FighterModel, alloc: Allocation, lo: int, hi: int,
+          failure_beats_crit: bool) -> Verdict:
+    """The engine's ``_judge`` on faces summarised as bit masks over hands.
+
+    ``lo`` / ``hi``: hands whose die shows its lowest / highest face (bits of
+    hands that do not attack are ignored).
+    """
+    hands = alloc.attack
+    if not hands:
+        return NO_ATTACK
+    n = len(hands)
+    n_lo = sum(lo >> h & 1 for h in hands)
+    n_hi = sum(hi >> h & 1 for h in hands)
+    groups = alloc.units
+    units = model.units
+    times = [0] * len(units)
+    fumbled: list[int] = []
+    critical = False
+    if len(groups) == 1 and n == 1:  # S-10
+        failure = fumble = n_lo == 1
+        if n_hi:
+            critical = True
+            times[groups[0]] = 1
+        fumbled = [groups[0]]
+    elif len(groups) == 1:  # S-11
+        failure = n_lo >= 1
+        fumble = n_lo == n
+        if n_hi:
+            critical = True
+            times[groups[0]] = 2 if n_hi == n else 1
+        fumbled = [groups[0]]
+    else:  # S-12
+        failure = fumble = n_lo >= 1
+        if n_hi == n:
+            critical = True
+            for g in groups:
+                times[g] = 1
+        elif n_hi:
+            critical = True
+            maxed = [g for g in groups if units[g].is_weapon
+                     and any(hi >> h & 1 for h in units[g].hands)]
+            if maxed:
+                times[maxed[0]] = 1
+        fumbled = [g for g in groups if any(lo >> h & 1 for h in units[g].hands)]
+    if failure and critical:  # S-13
+        if failure_beats_crit:
+            critical = False
+            times = [0] * len(units)
+        else:
+            failure = fumble = False
+    if not fumble:
+        fumbled = []
+    return Verdict(
+        failure, fumble, critical,
+        tuple(t if units[u].is_weapon else 0 for u, t in enumerate(times)),
+        sum(1 << g for g in fumbled if units[g].is_weapon),
+    )
+
+
+def granted_unit(model: FighterModel, alloc: Allocation) -> int | None:
+    """S-10 ``fumble_grants_crit``: the unit whose metal a granted critical uses."""
+    return next((u for u in alloc.units if model.units[u].is_weapon), None)
+
+
+# --- batch tables ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Both fighters as lookup tables over small integer codes (index 0 = a, 1 = b).
+
+    ``aid = fighter * K + dropped mask`` names a fighter's allocation for the
+    round (``K = 2 ** U``); an attack is judged by one lookup at
+    ``(aid << 2H) | (lo << H) | hi`` and a defence by one at ``(aid << H) | hi``.
+    """
+
+    hands: int  # H: hands after padding
+    units: int  # U: units after padding
+    k: int  # 2 ** U
+    lcm: int  # a common multiple of every hand's die (0: draw with per-row bounds)
+    constant_attack: IntArray  # (2,)
+    constant_defence: IntArray  # (2,)
+    sides: tuple[IntArray, ...]  # per hand: (2,) sides (2 for padding)
+    attacks: tuple[BoolArray, ...]  # per hand: (2K,) the hand attacks
+    defends: tuple[BoolArray, ...]  # per hand: (2K,) the hand defends
+    has_attack: BoolArray  # (2K,)
+    grant_extra: IntArray  # (2K,): a granted critical's extra damage
+    grant_shift: IntArray  # (2K,)
+    failure: BoolArray  # (2K * 4**H,)
+    fumble: BoolArray
+    critical: BoolArray
+    extra: IntArray
+    shift: IntArray
+    fumbled: IntArray  # bit mask of units
+    critical_defence: BoolArray  # (2K * 2**H,)
+    shield: BoolArray
+    skill: IntArray  # (2, U)
+    droppable: IntArray  # (2,)
+
+
+def _tables(models: tuple[FighterModel, FighterModel], failure_beats_crit: bool) -> _Tables:
+    h = max(len(m.sides) for m in models)
+    u = max(len(m.units) for m in models)
+    k = 1 << u
+    sides = [[m.sides[i] if i < len(m.sides) else 2 for m in models] for i in range(h)]
+    attacks = [[False] * (2 * k) for _ in range(h)]
+    defends = [[False] * (2 * k) for _ in range(h)]
+    has_attack = [False] * (2 * k)
+    grant_extra = [0] * (2 * k)
+    grant_shift = [0] * (2 * k)
+    size = 2 * k << 2 * h
+    failure = [False] * size
+    fumble = [False] * size
+    critical = [False] * size
+    extra = [0] * size
+    shift = [0] * size
+    fumbled = [0] * size
+    critical_defence = [False] * (2 * k << h)
+    shield = [False] * (2 * k << h)
+    skill = [[0] * u for _ in models]
+    for f, m in enumerate(models):
+        for j, unit in enumerate(m.units):
+            skill[f][j] = unit.skill
+        masks = [x for x in range(k) if x & ~m.droppable == 0]
+        for mask in masks:
+            aid = f * k + mask
+            alloc = m.allocations[mask]
+            for i in alloc.attack:
+                attacks[i][aid] = True
+            for i in alloc.defence:
+                defends[i][aid] = True
+            has_attack[aid] = bool(alloc.attack)
+            g = granted_unit(m, alloc)
+            if g is not None:
+                grant_extra[aid] = m.units[g].extra_damage
+                grant_shift[aid] = m.units[g].band_shift
+            att_bits = sum(1 << i for i in alloc.attack)
+            judged: dict[tuple[int, int], tuple[bool, bool, bool, int, int, int]] = {}
+            for lo in range(1 << h):
+                for hi in range(1 << h):
+                    # Faces of hands that do not attack are in the code but do not count.
+                    key = (lo & att_bits, hi & att_bits & ~lo)
+                    if key not in judged:
+                        v = judge(m, alloc, key[0], key[1], failure_beats_crit)
+                        judged[key] = (
+                            v.failure, v.fumble, v.critical,
+                            sum(x * m.units[j].extra_damage for j, x in enumerate(v.times)),
+                            sum(x * m.units[j].band_shift for j, x in enumerate(v.times)),
+                            v.fumbled,
+                        )
+                    c = (aid << 2 * h) | (lo << h) | hi
+                    (failure[c], fumble[c], critical[c], extra[c], shift[c],
+                     fumbled[c]) = judged[key]
+            def_bits = sum(1 << i for i in alloc.defence)
+            shield_bits = sum(1 << i for i, s in enumerate(m.shield) if s)
+            for hi in range(1 << h):
+                c = (aid << h) | hi
+                critical_defence[c] = hi & def_bits != 0
+                shield[c] = hi & def_bits & shield_bits != 0
+    lcm = reduce(math.lcm, (s for m in models for s in m.sides), 1)
+    return _Tables(
+        hands=h, units=u, k=k, lcm=lcm if lcm <= MAX_LCM else 0,
+        constant_attack=np.array([m.attack for m in models], dtype=np.int64),
+        constant_defence=np.array([m.defence for m in models], dtype=np.int64),
+        sides=tuple(np.array(s, dtype=np.int64) for s in sides),
+        attacks=tuple(np.array(x, dtype=np.bool_) for x in attacks),
+        defends=tuple(np.array(x, dtype=np.bool_) for x in defends),
+        has_attack=np.array(has_attack, dtype=np.bool_),
+        grant_extra=np.array(grant_extra, dtype=np.int64),
+        grant_shift=np.array(grant_shift, dtype=np.int64),
+        failure=np.array(failure, dtype=np.bool_),
+        fumble=np.array(fumble, dtype=np.bool_),
+        critical=np.array(critical, dtype=np.bool_),
+        extra=np.array(extra, dtype=np.int64),
+        shift=np.array(shift, dtype=np.int64),
+        fumbled=np.array(fumbled, dtype=np.int64),
+        critical_defence=np.array(critical_defence, dtype=np.bool_),
+        shield=np.array(shield, dtype=np.bool_),
+        skill=np.array(skill, dtype=np.int64).reshape(2, u),
+        droppable=np.array([m.droppable for m in models], dtype=np.int64),
+    )
+
+
+def _dice(rng: np.random.Generator, t: _Tables, sides: IntArray) -> IntArray:
+    """One die per row, uniform on 1..sides (per row)."""
+    if t.lcm:
+        raw: IntArray = rng.integers(0, t.lcm, size=sides.size, dtype=np.int64)
+        raw %= sides
+        raw += 1
+        return raw
+    faces: IntArray = rng.integers(1, sides + 1, dtype=np.int64)
+    return faces
+
+
+# --- one exchange on arrays (S-06 .. S-15, S-17, S-18) -----------------------------------
+
+
+@dataclass(frozen=True)
+class _Ruling:
+    """Ruleset values an exchange needs."""
+
+    lows: IntArray  # band lower bounds, in order
+    n_bands: int
+    drop_die: int
+
+
+@dataclass(frozen=True)
+class _Exchange:
+    """What ``m`` exchanges did (rows as given)."""
+
+    wound: BoolArray  # the defender took a wound
+    band: IntArray  # its final band index (S-07 after S-17's shift); meaningless without wound
+    fumble: BoolArray  # critical failure (S-10): grants a critical when the option is on
+    grant_used: BoolArray  # the attacker's granted critical was used up
+    dropped: IntArray  # bit mask of the attacker's units dropped (S-18)
+    critical_defence: BoolArray  # S-14
+
+
+def _exchange(t: _Tables, r: _Ruling, rng: np.random.Generator, at: IntArray,
+              aid: IntArray, did: IntArray, offset: IntArray,
+              granted_at: BoolArray) -> _Exchange:
+    """``offset``: attack constant - penalty - (defence constant - penalty), per row."""
+    de = 1 - at
+    lo = np.zeros(at.size, dtype=np.int64)
+    hi = np.zeros(at.size, dtype=np.int64)
+    dhi = np.zeros(at.size, dtype=np.int64)
+    margin = offset.copy()
+    for i in range(t.hands):
+        s = t.sides[i][at]
+        f = _dice(rng, t, s)
+        lo |= (f == 1).astype(np.int64) << i
+        hi |= (f == s).astype(np.int64) << i
+        margin += f * t.attacks[i][aid]
+        s = t.sides[i][de]
+        f = _dice(rng, t, s)
+        dhi |= (f == s).astype(np.int64) << i
+        margin -= f * t.defends[i][did]
+    code = (aid << 2 * t.hands) | (lo << t.hands) | hi
+    dcode = (did << t.hands) | dhi
+    has = t.has_attack[aid]
+    failure = t.failure[code]
+    critical = t.critical[code]
+    lands = has & ~failure & ~t.shield[dcode]  # S-15
+    grant_used = lands & ~critical & granted_at & (margin > 0)  # S-10 fumble_grants_crit
+    extra = np.where(grant_used, t.grant_extra[aid], t.extra[code])  # S-17
+    shift = np.where(grant_used, t.grant_shift[aid], t.shift[code])
+    raw = margin + extra
+    wound = lands & (raw > 0)
+    band = np.searchsorted(r.lows, raw, side="right") - 1 + shift  # S-07
+    np.clip(band, 0, r.n_bands - 1, out=band)
+
+    # S-10/S-18: one drop check per weapon that failed.
+    fumbled = t.fumbled[code]
+    dropped = np.zeros(at.size, dtype=np.int64)
+    rows = np.flatnonzero(fumbled)
+    if rows.size:
+        bits = fumbled[rows]
+        who = at[rows]
+        lost = np.zeros(rows.size, dtype=np.int64)
+        for u in range(t.units):
+            check = rng.integers(1, r.drop_die + 1, size=rows.size, dtype=np.int64)
+            lost |= ((bits >> u & 1).astype(np.bool_) & (check > t.skill[who, u])
+                     ).astype(np.int64) << u
+        dropped[rows] = lost
+    return _Exchange(wound, band, t.fumble[code], grant_used, dropped,
+                     has & t.critical_defence[dcode])
+
+
+# --- whole fights ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SevendagBatch:
+    """``n`` fights: index 0 is fighter a, 1 is fighter b."""
+
+    winner: npt.NDArray[np.int8]  # 0 = a, 1 = b, -1 = draw (round cap)
+    rounds: IntArray  # rounds played
+    first_striker: npt.NDArray[np.int8]  # the initiative winner, assaillant of round 1 (S-02)
+    wounds: IntArray  # (n, 2, bands): wounds of each band (ruleset order) taken by each
+
+    @property
+    def n(self) -> int:
+        return int(self.winner.size)
+
+
+def _initiative(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+                rng: np.random.Generator, n: int) -> npt.NDArray[np.int8]:
+    """S-02: 0 where a is the assaillant; ties roll again (both), as the engine."""
+    fa = VecFormula.bind(ruleset.speed_roll, a.env())
+    fb = VecFormula.bind(ruleset.speed_roll, b.env())
+    leader = np.zeros(n, dtype=np.int8)
+    todo = np.arange(n, dtype=np.int64)
+    for _ in range(MAX_INITIATIVE_ATTEMPTS):
+        if todo.size == 0:
+            return leader
+        ta, _ = fa.roll(rng, todo.size)
+        tb, _ = fb.roll(rng, todo.size)
+        leader[todo] = np.where(ta > tb, 0, 1)
+        todo = todo[ta == tb]
+        if todo.size and not ruleset.speed_roll.dice:
+            break
+    if todo.size == 0:
+        return leader
+    raise RuleError(
+        f"the speed rolls tie again and again ({ruleset.speed_roll.text!r} for both): "
+        "formulas.speed_roll must roll a die to break ties (S-02)"
+    )
+
+
+def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+                            n: int, rng: np.random.Generator,
+                            cap: int | None = None) -> SevendagBatch:
+    """``n`` whole fights of a against b (``fight``'s rules); not over after ``cap`` rounds: a draw."""
+    check_fighters(ruleset, a, b)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise UsageError(f"cannot simulate {n!r} fights")
+    cap = ruleset.round_cap if cap is None else cap
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+        raise UsageError(f"round cap {cap!r}: give a whole number of at least 1")
+    t = _tables((fighter_model(ruleset, a), fighter_model(ruleset, b)),
+                ruleset.failure_beats_crit)
+    bands = ruleset.wounds
+    nb = len(bands)
+    r = _Ruling(np.array([w.low for w in bands], dtype=np.int64), nb, ruleset.drop_check_die)
+    penalty = np.array([w.penalty for w in bands], dtype=np.int64)
+    never = np.iinfo(np.int64).max
+    out_after = np.array([w.out_after or never for w in bands], dtype=np.int64)
+    grants = ruleset.fumble_grants_crit
+    recovery = ruleset.drop_recovery_rounds
+
+    winner = np.full(n, -1, dtype=np.int8)
+    rounds = np.full(n, cap, dtype=np.int64)
+    wounds_out = np.zeros((n, 2, nb), dtype=np.int64)
+    first = _initiative(ruleset, a, b, rng, n)
+
+    # State of the fights still going (rows), fighter axis first where it helps gathers.
+    idx = np.arange(n, dtype=np.int64)
+    assail = first.astype(np.int64)  # S-02 / S-14
+    pen = np.zeros((2, n), dtype=np.int64)  # S-19 lasting penalty
+    wounds = np.zeros((2 * nb, n), dtype=np.int64)  # S-07 counts, row = fighter * nb + band
+    rec = np.zeros((2, t.units, n), dtype=np.int64)  # S-18 rounds left picking up
+    granted = np.zeros((2, n), dtype=np.bool_)  # S-10 fumble_grants_crit
+    dropping = bool(t.droppable.any())
+    k = t.k
+
+    for number in range(1, cap + 1):
+        m = idx.size
+        if m == 0:
+            break
+        over = np.zeros(m, dtype=np.bool_)
+        # S-04/S-18: each fighter's allocation for the round, by its dropped weapons.
+        aid = np.empty((2, m), dtype=np.int64)
+        for f in (0, 1):
+            mask = np.zeros(m, dtype=np.int64)
+            if dropping:
+                for u in range(t.units):
+                    mask |= (rec[f, u] > 0).astype(np.int64) << u
+            aid[f] = f * k + mask
+
+        # Exchange 1: the assaillant attacks (S-08); exchange 2: the défenseur, unless the
+        # fight is over or a critical defence ended the round (S-14).
+        go = np.arange(m, dtype=np.int64)
+        at = assail.copy()
+        for exchange in (1, 2):
+            if go.size == 0:
+                break
+            de = 1 - at
+            offset = (t.constant_attack[at] - pen[at, go]
+                      - t.constant_defence[de] + pen[de, go])
+            res = _exchange(t, r, rng, at, aid[at, go], aid[de, go], offset, granted[at, go])
+            if res.grant_used.any():
+                granted[at[res.grant_used], go[res.grant_used]] = False
+            if grants and res.fumble.any():
+                granted[de[res.fumble], go[res.fumble]] = True
+            rows = np.flatnonzero(res.dropped)
+            if rows.size:
+                g, ga, bits = go[rows], at[rows], res.dropped[rows]
+                for u in range(t.units):
+                    hit = (bits >> u & 1).astype(np.bool_)
+                    rec[ga[hit], u, g[hit]] = recovery + 1  # back after `recovery` more rounds
+            w = np.flatnonzero(res.wound)
+            if w.size:
+                g, gd, gb = go[w], de[w], res.band[w]
+                row = gd * nb + gb
+                wounds[row, g] += 1
+                pen[gd, g] += penalty[gb]
+                out = wounds[row, g] >= out_after[gb]  # S-19
+                if out.any():
+                    over[g[out]] = True
+                    winner[idx[g[out]]] = at[w[out]]
+            keep = ~over[go]
+            if exchange == 1:
+                stop = res.critical_defence & keep
+                assail[go[stop]] = de[stop]  # S-14: the defender becomes the assaillant
+                keep &= ~res.critical_defence
+                go = go[keep]
+                at = 1 - assail[go]
+
+        # End of round: weapons come back (S-18); the fights over leave.
+        if dropping:
+            np.maximum(rec - 1, 0, out=rec)
+        if over.any():
+            gone = idx[over]
+            rounds[gone] = number
+            wounds_out[gone] = wounds[:, over].T.reshape(-1, 2, nb)
+            keep = ~over
+            idx, assail, wounds = idx[keep], assail[keep], wounds[:, keep]
+            pen, rec, granted = pen[:, keep], rec[:, :, keep], granted[:, keep]
+    # The rest reached the round cap (S-19): draws, with ``rounds`` already ``cap``.
+    wounds_out[idx] = wounds.T.reshape(-1, 2, nb)
+    return SevendagBatch(winner, rounds, first, wounds_out)

@@ -19,9 +19,9 @@ PINNED = [
     ("d20", 1, "B", 47, "4557101bb05d6e72"),
     ("d20", 2, "B", 31, "602962a04173b11d"),
     ("d20", 3, "A", 58, "83fc1ca935d671bc"),
-    ("sevendag", 1, "Ysolde", 16, "28ad552fcb224fcf"),
-    ("sevendag", 2, "Brannoc", 25, "06bb973bdd805d5c"),
-    ("sevendag", 3, "Brannoc", 14, "84ce7705515a5904"),
+    ("sevendag", 1, "Brannoc", 15, "8332153ca4fd6c63"),
+    ("sevendag", 2, "Brannoc", 15, "9a06087ecda8dc4c"),
+    ("sevendag", 3, "Brannoc", 11, "3c663adfcf036054"),
 ]
 
 

@@ -85,8 +85,14 @@ def usage_message(exc: Any, lang: str) -> str:
 
 
 def _hint(exc: Any) -> str:
-    hint = exc.param_hint if exc.param_hint is not None else (
-        exc.param.get_error_hint() if exc.param is not None else "")
+    hint: Any = exc.param_hint
+    if hint is None and exc.param is not None:
+        try:
+            hint = exc.param.get_error_hint(exc.ctx)  # Click's signature
+        except TypeError:
+            hint = exc.param.get_error_hint()  # Typer 0.29's vendored Click
+    if hint is None:
+        return ""
     return hint if isinstance(hint, str) else " / ".join(repr(h) for h in hint)
 
 
@@ -137,7 +143,7 @@ def _translate_value_error(exc: Any) -> Msg | None:
     cause = exc.__cause__
     errors_of = getattr(cause, "errors", None)
     if errors_of is None:
-        return None
+        return _translate_click_value_error(exc)
     try:
         first = errors_of()[0]
     except (IndexError, TypeError):
@@ -151,6 +157,25 @@ def _translate_value_error(exc: Any) -> Msg | None:
         names = ", ".join(repr(getattr(c, "value", c)) for c in choices)
         return Msg("usage.not_choice", value=value, choices=names)
     return None
+
+
+def _translate_click_value_error(exc: Any) -> Msg | None:
+    """Click's own conversion errors (Typer before 0.29): integer and choice parameters."""
+    import re
+
+    m = re.fullmatch(r"(.*) is not a valid (?:int|integer)(?: range)?\.", exc.message, re.S)
+    if m:
+        return Msg("usage.not_integer", value=_unrepr(m.group(1)))
+    m = re.fullmatch(r"(.*) is not (?:one of )?(.*)\.", exc.message, re.S)
+    choices = getattr(getattr(exc.param, "type", None), "choices", None)
+    if m and choices:
+        names = ", ".join(repr(getattr(c, "value", c)) for c in choices)
+        return Msg("usage.not_choice", value=_unrepr(m.group(1)), choices=names)
+    return None
+
+
+def _unrepr(text: str) -> str:
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" else text
 
 
 class SevendagGroup(TyperGroup):

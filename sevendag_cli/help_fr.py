@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """``--help`` in French: the commands' descriptions and the options' help, by their English text.
 
 Typer builds the help from the docstrings and ``help=`` texts when the

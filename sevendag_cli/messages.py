@@ -1,4 +1,3 @@
-# ruff: noqa: E501
 """The catalogue of messages outside the Rich display: errors, notes, prompts, plain outputs.
 
 ``MESSAGES[key] = {"en": template, "fr": template}``; both templates of a key

@@ -8,6 +8,7 @@ fight ends within the cap and the winner is the fighter still standing.
 from __future__ import annotations
 
 import copy
+from itertools import pairwise
 import tomllib
 from typing import Any
 
@@ -86,7 +87,7 @@ def check_fight(engine_name: str, rs_doc: dict, a_doc: dict, b_doc: dict, seed: 
     assert len(result.rounds) <= 30
     states = [result.rounds[i].states for i in range(len(result.rounds))]
     if rs.engine == "d20":
-        for before, after in zip(states, states[1:], strict=False):
+        for before, after in pairwise(states):
             for x, y in zip(before, after, strict=True):
                 assert y.hp <= x.hp  # HP only falls in a fight
         if result.winner is not None:
@@ -94,7 +95,7 @@ def check_fight(engine_name: str, rs_doc: dict, a_doc: dict, b_doc: dict, seed: 
             winner = next(s for s in result.states if s.name == result.winner)
             assert loser.hp <= 0 < winner.hp
     else:
-        for before, after in zip(states, states[1:], strict=False):
+        for before, after in pairwise(states):
             for x, y in zip(before, after, strict=True):
                 assert y.wounds[: len(x.wounds)] == x.wounds  # wounds only accumulate
         if result.winner is not None:

@@ -8,8 +8,8 @@ fight ends within the cap and the winner is the fighter still standing.
 from __future__ import annotations
 
 import copy
-from itertools import pairwise
 import tomllib
+from itertools import pairwise
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings

@@ -326,12 +326,6 @@ def make_output(json_: bool, jsonl: bool, lang: Lang | None, jsonl_allowed: bool
     return Output(json_, jsonl, detect_lang(lang.value if lang else None))
 
 
-def stderr_console() -> Console:
-    from rich.console import Console
-
-    return Console(stderr=True, highlight=False)
-
-
 def note(message: str) -> None:
     """A message for the user, on stderr (never mixed with data on stdout)."""
     sys.stderr.write(message + "\n")

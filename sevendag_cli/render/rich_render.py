@@ -23,7 +23,7 @@ from sevendag_cli.engine.common import (
     RoundResult,
     WoundResult,
 )
-from sevendag_cli.i18n import label, t
+from sevendag_cli.i18n import t
 
 BAND_STYLES = {"light": "yellow", "serious": "dark_orange", "critical": "red", "fatal": "bold red"}
 
@@ -221,8 +221,3 @@ class RichRenderer:
                   Text(f"{ev.after} {self.tr('hp')}", style), rules_text(ev.rules))
         if ev.defeated:
             self.line(Text(self.tr("defeated", name=ev.fighter), "bold red"))
-
-
-def band_label(ruleset: Any, band: str, lang: str) -> str:
-    found = ruleset.band_named(band) if hasattr(ruleset, "band_named") else None
-    return label(found.label, lang) if found else band

@@ -171,11 +171,16 @@ def sevendag_state_text(r: RichRenderer, s: Any) -> Text:
     out = Text()
     if not s.wounds:
         out.append(r.tr("healthy"), "green")
-    else:
-        for i, band in enumerate(s.wounds):
+    else:  # counts per band, in the ruleset's order: "light wound ×3, serious wound"
+        order = [b.name for b in r.ruleset.wounds]
+        bands = sorted(set(s.wounds), key=lambda b: order.index(b) if b in order else len(order))
+        for i, band in enumerate(bands):
             if i:
                 out.append(", ")
             out.append_text(band_text(r, band))
+            count = s.wounds.count(band)
+            if count > 1:
+                out.append(f" ×{count}")
     if s.penalty:
         out.append(f"  {r.tr('penalty', p=-s.penalty)}", "yellow")
     if s.technique is not None:

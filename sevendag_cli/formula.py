@@ -325,6 +325,14 @@ class Formula:
         return self.text
 
 
+def field_value(env: Mapping[str, int], name: str, text: str) -> int:
+    """A fighter field's value for a formula; every evaluator (scalar, vectorised, exact) uses it."""
+    try:
+        return env[name]
+    except KeyError:
+        raise FormulaError(text, Msg("formula.unknown_field", name=name)) from None
+
+
 def _eval(
     formula: Formula,
     node: Node,
@@ -338,10 +346,7 @@ def _eval(
         case Num(value):
             return value
         case Name(name):
-            try:
-                return env[name]
-            except KeyError:
-                raise FormulaError(formula.text, Msg("formula.unknown_field", name=name)) from None
+            return field_value(env, name, formula.text)
         case Dice(count, sides):
             if dice is None:
                 raise FormulaError(formula.text, Msg("formula.fixed_value"))

@@ -20,35 +20,13 @@ from sevendag_cli.engine import sevendag as s
 from sevendag_cli.engine.common import RecordingDice
 from sevendag_cli.errors import DiceError, EncounterError, RuleError, SevendagError, UsageError
 from sevendag_cli.formula import parse
-from sevendag_cli.rules import SevendagFighter, SevendagRuleset, fighter_from_data, load_pair
+from sevendag_cli.rules import SevendagFighter, SevendagRuleset, load_pair
 from sevendag_cli.rules import load_ruleset as _load_ruleset
-
-
-def _ruleset() -> SevendagRuleset:
-    rs = _load_ruleset("sevendag")
-    assert isinstance(rs, SevendagRuleset)
-    return rs
-
-
-RS = _ruleset()
-
+from tests.sevendag_helpers import RS, make
 
 # --- fighters -------------------------------------------------------------------------
 
 
-def make(name: str, hands: list[dict[str, Any]], items: dict[str, Any] | None = None,
-         attack: int = 10, defence: int = 5, speed: int = 0, tactic: str | None = None,
-         allocation: list[str] | None = None) -> SevendagFighter:
-    data: dict[str, Any] = {"ruleset": "sevendag", "name": name, "speed": speed,
-                            "attack": attack, "defence": defence, "hands": hands,
-                            "items": items or {}}
-    if tactic is not None:
-        data["tactic"] = tactic
-    if allocation is not None:
-        data["allocation"] = allocation
-    f = fighter_from_data(data, f"test:{name}", RS)
-    assert isinstance(f, SevendagFighter)
-    return f
 
 
 def sword_shield(name: str = "Aldo", attack: int = 10, defence: int = 5,

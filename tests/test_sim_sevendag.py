@@ -33,7 +33,7 @@ from sevendag_cli.dice import Roll, SeededDice
 from sevendag_cli.engine import sevendag as engine
 from sevendag_cli.errors import RuleError, UsageError
 from sevendag_cli.formula import parse
-from sevendag_cli.rules import SevendagFighter, SevendagRuleset, fighter_from_data, load_pair
+from sevendag_cli.rules import SevendagFighter, SevendagRuleset, load_pair
 from sevendag_cli.rules import load_ruleset as _load_ruleset
 from sevendag_cli.rules.sevendag import WoundBand
 from sevendag_cli.sim import exact_sevendag as exact_mod
@@ -45,6 +45,7 @@ from sevendag_cli.sim.vector_sevendag import (
     judge,
     simulate_sevendag_batch,
 )
+from tests.sevendag_helpers import RS, make
 
 FAMILY = 80
 """Comparisons made at the family-wise 95% level in this file (Bonferroni)."""
@@ -52,28 +53,8 @@ ALPHA = 0.05 / FAMILY
 Z = NormalDist().inv_cdf(1 - ALPHA / 2)
 
 
-def _ruleset() -> SevendagRuleset:
-    rs = _load_ruleset("sevendag")
-    assert isinstance(rs, SevendagRuleset)
-    return rs
 
 
-RS = _ruleset()
-
-
-def make(name: str, hands: list[dict[str, Any]], items: dict[str, Any] | None = None,
-         attack: int = 10, defence: int = 5, speed: int = 0, tactic: str | None = None,
-         allocation: list[str] | None = None) -> SevendagFighter:
-    data: dict[str, Any] = {"ruleset": "sevendag", "name": name, "speed": speed,
-                            "attack": attack, "defence": defence, "hands": hands,
-                            "items": items or {}}
-    if tactic is not None:
-        data["tactic"] = tactic
-    if allocation is not None:
-        data["allocation"] = allocation
-    f = fighter_from_data(data, f"test:{name}", RS)
-    assert isinstance(f, SevendagFighter)
-    return f
 
 
 def bundled() -> tuple[SevendagFighter, SevendagFighter]:

@@ -41,7 +41,7 @@ from typing import Any
 import icepool
 
 from sevendag_cli.errors import FormulaError, UsageError
-from sevendag_cli.formula import BinOp, Call, Dice, Formula, Name, Neg, Node, Num
+from sevendag_cli.formula import BinOp, Call, Dice, Formula, Name, Neg, Node, Num, field_value
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 MAX_WORK = 1_000_000_000
@@ -64,10 +64,7 @@ def _die_of(node: Node, env: Mapping[str, int], first: Dice | None, face: int | 
         case Num(value):
             return value
         case Name(name):
-            try:
-                return env[name]
-            except KeyError:
-                raise FormulaError(text, f"unknown field {name!r}") from None
+            return field_value(env, name, text)
         case Dice(count, sides):
             if node is first and face is not None:
                 if count == 1:

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sevendag_cli.errors import FormulaError, RuleError, UsageError
-from sevendag_cli.formula import BinOp, Call, Dice, Formula, Name, Neg, Node, Num
+from sevendag_cli.formula import BinOp, Call, Dice, Formula, Name, Neg, Node, Num, field_value
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 IntArray = npt.NDArray[np.int64]
@@ -37,10 +37,7 @@ def _constant(node: Node, env: Mapping[str, int], text: str) -> int | None:
         case Num(value):
             return value
         case Name(name):
-            try:
-                return env[name]
-            except KeyError:
-                raise FormulaError(text, f"unknown field {name!r}") from None
+            return field_value(env, name, text)
         case Dice():
             return None
         case Neg(operand):
@@ -154,10 +151,7 @@ def _eval(node: Node, env: Mapping[str, int], rng: np.random.Generator, n: int,
         case Num(value):
             return value
         case Name(name):
-            try:
-                return env[name]
-            except KeyError:
-                raise FormulaError(text, f"unknown field {name!r}") from None
+            return field_value(env, name, text)
         case Dice():
             return _dice(rng, node, n, nat)
         case Neg(operand):

@@ -188,8 +188,8 @@ def test_the_catalogue_is_large_enough() -> None:
     assert len(CASES) >= 40
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_bad_input(case: Case, tmp_path: Path) -> None:
+def prepare(case: Case, tmp_path: Path) -> dict[str, bytes]:
+    """Write the case's files, run its setup; the folder's snapshot before the command."""
     for name, content in case.files.items():
         path = tmp_path / name
         if isinstance(content, bytes):
@@ -198,7 +198,12 @@ def test_bad_input(case: Case, tmp_path: Path) -> None:
             path.write_text(content, "utf-8")
     if case.setup is not None:
         case.setup()
-    before = snapshot(tmp_path)
+    return snapshot(tmp_path)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_bad_input(case: Case, tmp_path: Path) -> None:
+    before = prepare(case, tmp_path)
     result = run(*case.args)
     assert_one_line_error(result, case.code, case.fragment)
     assert snapshot(tmp_path) == before

@@ -30,6 +30,7 @@ from tests.test_bad_inputs import (
     finished_d20,
     init_d20,
     init_sevendag,
+    prepare,
     sub,
     truncate,
     write_bytes,
@@ -288,16 +289,7 @@ def test_the_french_catalogue_of_mistakes_is_large_enough() -> None:
     assert len(CASES) >= 20
 
 
-def prepare(case: Case, tmp_path: Path) -> dict[str, bytes]:
-    for name, content in case.files.items():
-        path = tmp_path / name
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, "utf-8")
-    if case.setup is not None:
-        case.setup()
-    return snapshot(tmp_path)
+
 
 
 def french_line(case: Case, result_stderr: str) -> str:

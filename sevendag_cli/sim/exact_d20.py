@@ -159,7 +159,8 @@ def _p_above(x: Weights, level: int) -> Fraction:
     return Fraction(sum(q for v, q in x.items() if v > level), sum(x.values()))
 
 
-def _convolve(x: Weights, y: Weights, sign: int = 1) -> Weights:
+def convolve(x: Weights, y: Weights, sign: int = 1) -> Weights:
+    """The distribution of x + sign * y, as integer weights."""
     out: Weights = {}
     for u, pu in x.items():
         for v, pv in y.items():
@@ -179,7 +180,7 @@ def _map(x: Weights, f: Callable[[int], int]) -> Weights:
 def _sum_of(x: Weights, times: int) -> Weights:
     out: Weights = {0: 1}
     for _ in range(times):
-        out = _convolve(out, x)
+        out = convolve(out, x)
     return out
 
 
@@ -255,12 +256,12 @@ def attack_distribution(ruleset: D20Ruleset, attacker: D20Fighter,
         vol = formula_weights(ruleset.vol, denv)
 
     def raw_damage(sets: int) -> Weights:
-        physical = _map(_convolve(_sum_of(one_set, sets), vig, -1), lambda v: max(0, v))
+        physical = _map(convolve(_sum_of(one_set, sets), vig, -1), lambda v: max(0, v))
         if magic_one is None or vol is None:
             return physical
         msets = sets if ruleset.crit_multiplies_magic else 1
-        magic = _map(_convolve(_sum_of(magic_one, msets), vol, -1), lambda v: max(0, v))
-        return _convolve(physical, magic)
+        magic = _map(convolve(_sum_of(magic_one, msets), vol, -1), lambda v: max(0, v))
+        return convolve(physical, magic)
 
     md = ruleset.min_damage
     on_hit: Dist = {}

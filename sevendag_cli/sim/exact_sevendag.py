@@ -43,7 +43,7 @@ from functools import lru_cache
 
 from sevendag_cli.errors import RuleError, UsageError
 from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
-from sevendag_cli.sim.exact_d20 import ExactResult, formula_dist
+from sevendag_cli.sim.exact_d20 import ExactResult, convolve, formula_dist
 from sevendag_cli.sim.vector_sevendag import (
     Allocation,
     FighterModel,
@@ -125,13 +125,6 @@ def check_finite(ruleset: SevendagRuleset) -> None:
 # --- dice ----------------------------------------------------------------------------
 
 
-def _convolve(x: Counts, y: Counts, sign: int = 1) -> Counts:
-    out: Counts = {}
-    for u, cu in x.items():
-        for v, cv in y.items():
-            k = u + sign * v
-            out[k] = out.get(k, 0) + cu * cv
-    return out
 
 
 def _add_into(total: Counts, x: Counts) -> None:
@@ -167,7 +160,7 @@ def _attack_cases(model: FighterModel, alloc: Allocation,
             if cat == MID and sides <= 2:
                 continue
             walk(i + 1, lo | (1 << h if cat == LOW else 0), hi | (1 << h if cat == HIGH else 0),
-                 _convolve(dist, _category(sides, cat)))
+                 convolve(dist, _category(sides, cat)))
 
     walk(0, 0, 0, {0: 1})
     return cases
@@ -183,8 +176,8 @@ def _defence_cases(model: FighterModel, alloc: Allocation) -> dict[tuple[bool, b
             return
         h = alloc.defence[i]
         sides = model.sides[h]
-        walk(i + 1, top, shield, _convolve(dist, {v: 1 for v in range(1, sides)}))
-        walk(i + 1, True, shield or model.shield[h], _convolve(dist, {sides: 1}))
+        walk(i + 1, top, shield, convolve(dist, {v: 1 for v in range(1, sides)}))
+        walk(i + 1, True, shield or model.shield[h], convolve(dist, {sides: 1}))
 
     walk(0, False, False, {0: 1})
     return cases
@@ -254,7 +247,7 @@ class _Chain:
                 if shield:  # S-15
                     add(_Outcome(-1, False, False, 0, top), weight)
                     continue
-                for margin, c in _convolve(attack, dsums, -1).items():
+                for margin, c in convolve(attack, dsums, -1).items():
                     margin += offset
                     p = Fraction(c, den)
                     used = not v.critical and granted and margin > 0

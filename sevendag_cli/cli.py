@@ -746,6 +746,8 @@ def undo_cmd(
         what = undone.get("step", "?")
         if what == "round":
             what = t("round", out.lang, n=undone.get("round"))
+        elif what == "wound":
+            what = t("step_wound", out.lang, name=undone.get("fighter"))
         note(t("undone", out.lang, what=what))
         renderer(out, rs).states(states)
 

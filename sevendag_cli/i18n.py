@@ -80,6 +80,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "granted_crit": {"en": "granted critical", "fr": "critique accordé"},
     "metal_effect": {"en": "{metal}: {text}", "fr": "{metal} : {text}"},
     "undone": {"en": "undone: {what}", "fr": "annulé : {what}"},
+    "step_wound": {"en": "the wound given to {name}", "fr": "la blessure infligée à {name}"},
     "band_is": {"en": "{n} damage: {band}", "fr": "{n} dégâts : {band}"},
     "no_wound": {"en": "{n} damage: no wound", "fr": "{n} dégâts : aucune blessure"},
 }

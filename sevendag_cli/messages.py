@@ -354,8 +354,8 @@ MESSAGES: dict[str, dict[str, str]] = {
 
     # --- the command line (cli.py, commands/, render/prompts.py) ---------------------------------
     "cli.json_and_jsonl": {"en": "--json and --jsonl: choose one", "fr": "--json et --jsonl : choisir l'un des deux"},
-    "cli.jsonl_only": {"en": "--jsonl is for round and fight; use --json",
-                       "fr": "--jsonl est réservé à round et fight ; utiliser --json"},
+    "cli.jsonl_only": {"en": "--jsonl streams the events of one fight; with --runs or --exact use --json",
+                       "fr": "--jsonl diffuse les événements d'un seul combat ; avec --runs ou --exact, utiliser --json"},
     "cli.manual_and_dice": {"en": "--manual and --dice: choose one way to enter dice",
                             "fr": "--manual et --dice : choisir une seule façon d'entrer les dés"},
     "cli.manual_and_seed": {"en": "--manual and --seed: physical dice need no seed",

@@ -264,3 +264,12 @@ def test_force_color_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "\x1b[" not in run("fight", "--ruleset", "d20", "--seed", "3").stdout
     monkeypatch.setenv("FORCE_COLOR", "1")
     assert "\x1b[" not in run("fight", "--ruleset", "d20", "--seed", "3", "--json").stdout
+
+
+@pytest.mark.parametrize(("lang", "text"), [("en", "undone: the wound given to B"),
+                                            ("fr", "annulé : la blessure infligée à B")])
+def test_undo_says_what_it_took_back(lang: str, text: str) -> None:
+    run("init", "--ruleset", "d20", "--seed", "1")
+    run("wound", "B", "5")
+    result = run("undo", "--lang", lang)
+    assert result.exit_code == 0 and text in result.stderr

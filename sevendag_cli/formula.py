@@ -325,6 +325,19 @@ class Formula:
         return self.text
 
 
+def apply_op(op: str, a: int, b: int, text: str) -> int:
+    """``a op b`` for a formula's operators, ``//`` flooring; shared by every evaluator."""
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if b == 0:
+        raise FormulaError(text, Msg("formula.division_by_zero"))
+    return a // b
+
+
 def field_value(env: Mapping[str, int], name: str, text: str) -> int:
     """A fighter field's value for a formula; every evaluator (scalar, vectorised, exact) uses it."""
     try:
@@ -361,15 +374,7 @@ def _eval(
         case BinOp(op, left, right):
             a = _eval(formula, left, env, dice, purpose, fighter, rolls)
             b = _eval(formula, right, env, dice, purpose, fighter, rolls)
-            if op == "+":
-                return a + b
-            if op == "-":
-                return a - b
-            if op == "*":
-                return a * b
-            if b == 0:
-                raise FormulaError(formula.text, Msg("formula.division_by_zero"))
-            return a // b
+            return apply_op(op, a, b, formula.text)
         case Call(function, args):
             values = [_eval(formula, a, env, dice, purpose, fighter, rolls) for a in args]
             if function == "min":

@@ -40,8 +40,19 @@ from typing import Any
 
 import icepool
 
-from sevendag_cli.errors import FormulaError, UsageError
-from sevendag_cli.formula import BinOp, Call, Dice, Formula, Name, Neg, Node, Num, field_value
+from sevendag_cli.errors import FormulaError, Msg, UsageError
+from sevendag_cli.formula import (
+    BinOp,
+    Call,
+    Dice,
+    Formula,
+    Name,
+    Neg,
+    Node,
+    Num,
+    apply_op,
+    field_value,
+)
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 MAX_WORK = 1_000_000_000
@@ -76,6 +87,8 @@ def _die_of(node: Node, env: Mapping[str, int], first: Dice | None, face: int | 
         case BinOp(op, left, right):
             x = _die_of(left, env, first, face, text)
             y = _die_of(right, env, first, face, text)
+            if isinstance(x, int) and isinstance(y, int):
+                return apply_op(op, x, y, text)
             if op == "+":
                 return x + y
             if op == "-":
@@ -84,10 +97,10 @@ def _die_of(node: Node, env: Mapping[str, int], first: Dice | None, face: int | 
                 return x * y
             if isinstance(y, int):
                 if y == 0:
-                    raise FormulaError(text, "division by zero")
+                    raise FormulaError(text, Msg("formula.division_by_zero"))
                 return x // y
             if 0 in y:
-                raise FormulaError(text, "division by zero is possible")
+                raise FormulaError(text, Msg("formula.division_by_zero_possible"))
             return x // y
         case Call(function, args):
             values = [_die_of(a, env, first, face, text) for a in args]

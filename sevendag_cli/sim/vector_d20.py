@@ -17,8 +17,20 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from sevendag_cli.errors import FormulaError, RuleError, UsageError
-from sevendag_cli.formula import BinOp, Call, Dice, Formula, Name, Neg, Node, Num, field_value
+from sevendag_cli.errors import FormulaError, Msg, RuleError, UsageError
+from sevendag_cli.formula import (
+    BinOp,
+    Call,
+    Dice,
+    Formula,
+    Name,
+    Neg,
+    Node,
+    Num,
+    ability_mod,
+    apply_op,
+    field_value,
+)
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 IntArray = npt.NDArray[np.int64]
@@ -48,15 +60,7 @@ def _constant(node: Node, env: Mapping[str, int], text: str) -> int | None:
             y = _constant(right, env, text)
             if x is None or y is None:
                 return None
-            if op == "+":
-                return x + y
-            if op == "-":
-                return x - y
-            if op == "*":
-                return x * y
-            if y == 0:
-                raise FormulaError(text, "division by zero")
-            return x // y
+            return apply_op(op, x, y, text)
         case Call(function, args):
             vals = [_constant(a, env, text) for a in args]
             if any(v is None for v in vals):
@@ -66,7 +70,7 @@ def _constant(node: Node, env: Mapping[str, int], text: str) -> int | None:
                 return min(ints)
             if function == "max":
                 return max(ints)
-            return (ints[0] - 10) // 2
+            return ability_mod(ints[0])
     raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
 
 
@@ -166,7 +170,7 @@ def _eval(node: Node, env: Mapping[str, int], rng: np.random.Generator, n: int,
             if op == "*":
                 return x * y
             if np.any(np.asarray(y) == 0):
-                raise FormulaError(text, "division by zero")
+                raise FormulaError(text, Msg("formula.division_by_zero"))
             return np.floor_divide(x, y)
         case Call(function, args):
             vals = [_eval(a, env, rng, n, nat, text) for a in args]
@@ -180,7 +184,7 @@ def _eval(node: Node, env: Mapping[str, int], rng: np.random.Generator, n: int,
                 for v in vals[1:]:
                     out = np.maximum(out, v)
                 return out
-            return np.floor_divide(np.subtract(vals[0], 10), 2)
+            return ability_mod(vals[0])  # type: ignore[arg-type]  # works on arrays too
     raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
 
 

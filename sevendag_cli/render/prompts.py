@@ -13,23 +13,13 @@ from typing import Any
 
 from sevendag_cli.engine import sevendag as engine
 from sevendag_cli.errors import Msg, RuleError, UsageError
-from sevendag_cli.i18n import label
+from sevendag_cli.i18n import label, t
 
 ABBREVIATIONS = {"a": "attack", "att": "attack", "d": "defence", "def": "defence",
                  "defense": "defence", "n": "none", "-": "none",
                  "attaque": "attack", "défense": "defence", "defence": "defence", "attack": "attack",
                  "none": "none", "aucun": "none"}
 
-PROMPTS = {
-    "en": {"yield": "{name} is the assaillant: yield this round (the opponent acts first)? [y/N] ",
-           "alloc": "{name}: commit each hand ({hands}) [{default}] ",
-           "tech": "{name}: technique ({choices}) [none] ",
-           "unknown": "unknown technique {value!r}: choose one of {choices}"},
-    "fr": {"yield": "{name} est l'assaillant : céder l'initiative ce round ? [o/N] ",
-           "alloc": "{name} : engager chaque main ({hands}) [{default}] ",
-           "tech": "{name} : technique ({choices}) [aucune] ",
-           "unknown": "technique inconnue {value!r} : choisir parmi {choices}"},
-}
 
 
 def _read(prompt: str) -> str:
@@ -46,14 +36,13 @@ def ask_sevendag_choices(
     allocation: dict[str, tuple[str, ...]], technique: dict[str, str], lang: str,
     read: Callable[[str], str] = _read, warn: Callable[[str], None] | None = None,
 ) -> engine.Choices:
-    p = PROMPTS.get(lang, PROMPTS["en"])
     def stderr_warn(message: str) -> None:
         sys.stderr.write(f"  {message}\n")
 
     say = warn or stderr_warn
     fighters = {a.name: a, b.name: b}
     if yield_ is None:
-        answer = read(p["yield"].format(name=state.assaillant)).lower()
+        answer = read(t("prompt.yield", lang, name=state.assaillant)).lower()
         yield_ = answer[:1] in ("y", "o")
     order = [state.assaillant, state.other(state.assaillant)]
     for name in order:
@@ -64,7 +53,7 @@ def ask_sevendag_choices(
                 f"d{h.die} {f.items[h.holds].label if h.holds else '—'}" for h in f.hands
             )
             while True:
-                text = read(p["alloc"].format(name=name, hands=hands, default=",".join(default)))
+                text = read(t("prompt.alloc", lang, name=name, hands=hands, default=",".join(default)))
                 if not text:
                     allocation[name] = default
                     break
@@ -83,11 +72,11 @@ def ask_sevendag_choices(
                 for k, t in rs.techniques.items()
             )
             while True:
-                text = read(p["tech"].format(name=name, choices=choices))
+                text = read(t("prompt.tech", lang, name=name, choices=choices))
                 if not text or text.lower() in ("none", "aucune", "-"):
                     break
                 if text in rs.techniques:
                     technique[name] = text
                     break
-                say(p["unknown"].format(value=text, choices=", ".join(rs.techniques)))
+                say(t("prompt.unknown", lang, value=text, choices=", ".join(rs.techniques)))
     return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=technique)

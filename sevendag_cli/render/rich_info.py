@@ -8,24 +8,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sevendag_cli.i18n import label
-
-HEAD = {
-    "en": {"rulesets": "Rulesets", "fighters": "Fighters", "name": "name", "engine": "engine",
-           "origin": "from", "path": "file", "ruleset": "ruleset", "rules": "Rules",
-           "formulas": "Formulas", "options": "Options", "house": "House defaults (ours, not the source's)",
-           "wounds": "Wound bands", "metals": "Metals", "techniques": "Techniques",
-           "dd_table": "DD level table", "search": "Search path", "invalid": "invalid"},
-    "fr": {"rulesets": "Règles", "fighters": "Combattants", "name": "nom", "engine": "moteur",
-           "origin": "origine", "path": "fichier", "ruleset": "règles", "rules": "Règles",
-           "formulas": "Formules", "options": "Options", "house": "Choix maison (les nôtres, pas ceux de la source)",
-           "wounds": "Blessures", "metals": "Métaux", "techniques": "Techniques",
-           "dd_table": "Table de DD par niveau", "search": "Chemin de recherche", "invalid": "invalide"},
-}
+from sevendag_cli.i18n import label, t
 
 
 def h(lang: str, key: str) -> str:
-    return HEAD.get(lang, HEAD["en"])[key]
+    return t(f"info.{key}", lang)
 
 
 def render_rulesets(console: Console, doc: dict[str, Any], lang: str) -> None:

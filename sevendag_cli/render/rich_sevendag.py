@@ -7,26 +7,16 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from sevendag_cli.i18n import label
+from sevendag_cli.i18n import label, t
 from sevendag_cli.render.rich_render import BAND_STYLES, face, rules_text
 
 if TYPE_CHECKING:
     from sevendag_cli.render.rich_render import RichRenderer
 
-WORDS = {
-    "en": {"attack": "attack", "defence": "defence", "none": "—", "recovering": "recovering",
-           "empty": "empty hand", "assaillant": "assaillant", "défenseur": "défenseur",
-           "constant": "constant", "wounds": "wounds", "exchange": "exchange",
-           "margin": "margin", "granted": "granted critical (fumble)", "shield": "shield"},
-    "fr": {"attack": "attaque", "defence": "défense", "none": "—", "recovering": "ramasse son arme",
-           "empty": "main nue", "assaillant": "assaillant", "défenseur": "défenseur",
-           "constant": "constante", "wounds": "blessures", "exchange": "échange",
-           "margin": "écart", "granted": "critique accordé (échec adverse)", "shield": "bouclier"},
-}
 
 
 def w(r: RichRenderer, key: str) -> str:
-    return WORDS.get(r.lang, WORDS["en"])[key]
+    return t(f"sev.{key}", r.lang)
 
 
 def band_text(r: RichRenderer, band: str | None) -> Text:

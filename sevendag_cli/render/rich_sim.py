@@ -8,33 +8,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sevendag_cli.i18n import label
-
-W = {
-    "en": {"fighter": "fighter", "wins": "wins", "p": "win %", "ci": "95% interval",
-           "draws": "draws (round cap {cap})",
-           "rounds": "rounds: mean {mean:.2f}, sd {sd:.2f}, median {p50}, 90th pct {p90}, max {max}",
-           "hist": "Rounds to the end", "runs": "{runs:,} simulated fights · seed {seed}",
-           "hp": "HP left when winning", "dealt": "damage dealt / fight",
-           "wounds": "wounds per fight", "firstwon": "the winner of the first initiative won {p:.1%} of decided fights",
-           "exact": "Exact odds", "p_exact": "exact", "mean_rounds": "expected rounds: {r:.3f}",
-           "draw_p": "draw probability: {p}",
-           "fraction": "a fraction with a {n}-digit denominator (see --json)"},
-    "fr": {"fighter": "combattant", "wins": "victoires", "p": "% victoire", "ci": "intervalle à 95 %",
-           "draws": "nuls (plafond de {cap} rounds)",
-           "rounds": "rounds : moyenne {mean:.2f}, écart-type {sd:.2f}, médiane {p50}, 90e centile {p90}, max {max}",
-           "hist": "Rounds jusqu'à la fin", "runs": "{runs:,} combats simulés · graine {seed}",
-           "hp": "PV restants du vainqueur", "dealt": "dégâts infligés / combat",
-           "wounds": "blessures par combat", "firstwon": "le vainqueur de la première initiative a gagné {p:.1%} des combats décidés",
-           "exact": "Probabilités exactes", "p_exact": "exact", "mean_rounds": "nombre de rounds moyen : {r:.3f}",
-           "draw_p": "probabilité de nul : {p}",
-           "fraction": "une fraction au dénominateur de {n} chiffres (voir --json)"},
-}
+from sevendag_cli.i18n import label, t
 
 
 def w(lang: str, key: str, **kw: Any) -> str:
-    text = W.get(lang, W["en"])[key]
-    return text.format(**kw) if kw else text
+    return t(f"sim.{key}", lang, **kw)
 
 
 def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) -> None:

@@ -400,12 +400,20 @@ def handled(lang: Lang | str | None = None) -> Iterator[None]:
         fail(Msg("cli.interrupted_unchanged"), 130, code)
 
 
-def pick_ruleset(ruleset: str | None, fighters: list[str] | None) -> Ruleset:
-    from sevendag_cli.rules import DEFAULT_RULESET, load_ruleset, sheet_ruleset
+def pick_ruleset_doc(
+    ruleset: str | None, fighters: list[str] | None
+) -> tuple[Ruleset, str, dict[str, Any]]:
+    """The ruleset named, else the first sheet's own, else the default; with its file and data."""
+    from sevendag_cli.rules import DEFAULT_RULESET, read_ruleset_doc, ruleset_from_data, sheet_ruleset
 
     if ruleset is None and fighters:
         ruleset = sheet_ruleset(fighters[0])
-    return load_ruleset(ruleset or DEFAULT_RULESET)
+    source, data = read_ruleset_doc(ruleset or DEFAULT_RULESET)
+    return ruleset_from_data(data, source), source, data
+
+
+def pick_ruleset(ruleset: str | None, fighters: list[str] | None) -> Ruleset:
+    return pick_ruleset_doc(ruleset, fighters)[0]
 
 
 def check_fighter_count(fighters: list[str] | None) -> list[str] | None:
@@ -449,7 +457,7 @@ def init_cmd(
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
         refs = check_fighter_count(fighters)
-        rs = pick_ruleset(ruleset, refs)
+        rs, rs_path, rs_data = pick_ruleset_doc(ruleset, refs)
         docs = pair_docs(rs, refs)
         a, b = pair_from_docs(rs, docs)
         choice = make_dice(seed, dice, manual, out, continue_after=False)
@@ -460,9 +468,6 @@ def init_cmd(
         init, state = engine.start(rs, a, b, rec)
         if choice.entered is not None:
             choice.entered.check_all_used()
-        from sevendag_cli.rules import read_ruleset_doc
-
-        rs_path, rs_data = read_ruleset_doc(rs.path)
         enc = store.Encounter(
             ruleset={"name": rs.name, "path": rs_path, "data": rs_data},
             fighters=({"path": docs[0][0], "data": docs[0][1]},

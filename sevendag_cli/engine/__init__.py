@@ -1,14 +1,19 @@
 """The combat engines: pure functions from (ruleset, fighters, state, dice) to results.
 
-No terminal, CLI or JSON code here.  Each engine module (``d20``,
-``sevendag``) exposes the same functions:
+No terminal, CLI or JSON code here.  Each engine is a package (``d20``,
+``sevendag``) with the same layout — ``events``, ``state`` (with its codec),
+``planning`` where the ruleset has choices to make, ``resolution`` — whose
+``__init__`` is its facade, exposing the same functions:
 
 * ``start(ruleset, a, b, dice) -> (InitiativeEvent, State)``
 * ``play_round(ruleset, a, b, state, dice, choices=None) -> (RoundResult, State)``
 * ``apply_wound(ruleset, a, b, state, fighter, amount=None, band=None) -> (WoundResult, State)``
 * ``fight(ruleset, a, b, dice, cap=None) -> FightResult``
 * ``state_to_data(state) -> dict`` / ``state_from_data(dict) -> State`` (plain
-  dicts for the encounter file)
+  dicts for the encounter file; damaged data gives one clear error)
+* ``fighter_states(state) -> tuple`` (each fighter's track)
+
+Records shared by both engines are in :mod:`sevendag_cli.engine.common`.
 """
 
 from __future__ import annotations

@@ -1,16 +1,14 @@
-"""Le combat (d20 homebrew): the step-by-step engine (D-01 .. D-15).
+"""Le combat (d20) resolution: initiative, one attack per round, judgements, a whole fight.
 
-Roll order (D-15): initiative of the first-named fighter then the second (both
-again on a tie); attack d20; save d20 (defender); DD d20 (attacker); damage dice
-(every set of a critical, in order); VIG d10; magic dice; VOL d10.  A roll that
-can no longer change the outcome is not made: no save after a miss, no DD after
-a natural 1 or natural 20 on the save, no damage after a full dodge.
+Pure functions from (ruleset, fighters, state, dice) to (result, new state);
+every die comes from the injected :class:`~sevendag_cli.dice.DiceSource`.  The
+roll order is in the package's docstring (:mod:`sevendag_cli.engine.d20`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from dataclasses import replace
+from typing import Any
 
 from sevendag_cli.dice import DiceSource, Roll
 from sevendag_cli.engine.common import (
@@ -25,109 +23,12 @@ from sevendag_cli.engine.common import (
     check,
     over_message,
 )
-from sevendag_cli.errors import EncounterError, Msg, RuleError, joined
+from sevendag_cli.engine.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
+from sevendag_cli.engine.d20.state import D20State, _set_hp, initial_state
+from sevendag_cli.errors import EncounterError, Msg, RuleError
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 MAX_INITIATIVE_ATTEMPTS = 1000
-
-
-# --- state ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class D20FighterState:
-    name: str
-    hp: int
-    max_hp: int
-
-    @property
-    def defeated(self) -> bool:
-        return self.hp <= 0
-
-
-@dataclass(frozen=True)
-class D20State:
-    round: int
-    fighters: tuple[D20FighterState, D20FighterState]
-    next_attacker: str | None  # initiative already rolled for the next round (by `init`)
-    over: bool = False
-    winner: str | None = None
-    capped: bool = False
-
-    def fighter(self, name: str) -> D20FighterState:
-        for f in self.fighters:
-            if f.name == name:
-                return f
-        names = joined(f.name for f in self.fighters)
-        raise RuleError(Msg("engine.no_fighter", name=name, names=names))
-
-
-# --- events -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AttackEvent(Event):
-    """D-03..D-07: the attack roll against AC."""
-
-    kind: ClassVar[str] = "attack"
-    attacker: str
-    defender: str
-    roll: Check
-    ac: int
-    hit: bool
-    reason: str  # "natural-hit" | "natural-miss" | "beats-ac" | "below-ac"
-    critical: bool
-    rules: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class SaveEvent(Event):
-    """D-08: the defender's save against the attacker's DD."""
-
-    kind: ClassVar[str] = "save"
-    defender: str
-    attacker: str
-    roll: Check
-    dd: Check | None  # rolled DD (dd = roll), or None
-    dd_total: int | None  # None when no DD was needed (natural 1 or 20)
-    outcome: str  # "dodged" | "halved" | "failed"
-    reason: str  # "natural-success" | "natural-failure" | "beats-dd" | "below-dd"
-    rules: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class DamageEvent(Event):
-    """D-07, D-09, D-10: damage dealt by a hit."""
-
-    kind: ClassVar[str] = "damage"
-    attacker: str
-    defender: str
-    weapon: str
-    sets: tuple[Check, ...]
-    vig: Check
-    physical: int
-    magic: Check | None
-    vol: Check | None
-    magic_damage: int
-    halved: bool
-    minimum_applied: bool
-    total: int
-    rules: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class HitPointsEvent(Event):
-    """D-12: hit points after damage (or a judgement by hand)."""
-
-    kind: ClassVar[str] = "hp"
-    fighter: str
-    before: int
-    after: int
-    defeated: bool
-    rules: tuple[str, ...]
-
-
-# --- helpers ----------------------------------------------------------------
 
 
 def _pair(a: D20Fighter, b: D20Fighter, name: str) -> tuple[D20Fighter, D20Fighter]:
@@ -148,12 +49,6 @@ def roll_initiative(
             leader, other = (a, b) if ca.total > cb.total else (b, a)
             return InitiativeEvent(tuple(attempts), leader.name, other.name, ("D-02",))
     raise RuleError(Msg("engine.d20.initiative_ties", n=MAX_INITIATIVE_ATTEMPTS))
-
-
-def initial_state(a: D20Fighter, b: D20Fighter) -> D20State:
-    return D20State(
-        0, (D20FighterState(a.name, a.hp, a.hp), D20FighterState(b.name, b.hp, b.hp)), None
-    )
 
 
 def start(
@@ -263,11 +158,6 @@ def resolve_attack(
     return events, total
 
 
-def _set_hp(state: D20State, name: str, hp: int) -> D20State:
-    fighters = tuple(replace(f, hp=hp) if f.name == name else f for f in state.fighters)
-    return replace(state, fighters=(fighters[0], fighters[1]))
-
-
 def play_round(
     ruleset: D20Ruleset,
     a: D20Fighter,
@@ -356,88 +246,3 @@ def fight(
         rounds.append(result)
     return FightResult(ruleset.name, (a.name, b.name), init, init_rolls, tuple(rounds),
                        state.winner, state.capped, state.fighters)
-
-
-# --- encounter data ---------------------------------------------------------
-
-
-def state_to_data(state: D20State) -> dict[str, Any]:
-    return {
-        "round": state.round,
-        "fighters": [{"name": f.name, "hp": f.hp, "max_hp": f.max_hp} for f in state.fighters],
-        "next_attacker": state.next_attacker,
-        "over": state.over,
-        "winner": state.winner,
-        "capped": state.capped,
-    }
-
-
-class _Bad(ValueError):
-    """Damaged encounter data, with the message saying how."""
-
-    def __init__(self, msg: Msg) -> None:
-        super().__init__(str(msg))
-        self.msg = msg
-
-
-def _obj(v: object, where: str) -> Any:
-    if not isinstance(v, dict):
-        raise _Bad(Msg("engine.state.not_object", where=where))
-    return v
-
-
-def state_from_data(data: Any) -> D20State:
-    detail: Msg
-    try:
-        data = _obj(data, "state")
-        raw = data["fighters"]
-        if not isinstance(raw, list):
-            raise _Bad(Msg("engine.state.two_fighters"))
-        rows = [_obj(f, f"state.fighters[{i}]") for i, f in enumerate(raw)]
-        fighters = tuple(
-            D20FighterState(_str(f["name"]), _int(f["hp"]), _int(f["max_hp"])) for f in rows
-        )
-        if len(fighters) != 2:
-            raise _Bad(Msg("engine.state.two_fighters"))
-        names = {f.name for f in fighters}
-        if len(names) != 2:
-            raise _Bad(Msg("engine.state.same_name"))
-        nxt = data["next_attacker"]
-        winner = data["winner"]
-        for who in (nxt, winner):
-            if who is not None and _str(who) not in names:
-                raise _Bad(Msg("engine.state.not_a_fighter", name=who))
-        return D20State(
-            _int(data["round"]), (fighters[0], fighters[1]),
-            None if nxt is None else _str(nxt), _bool(data["over"]),
-            None if winner is None else _str(winner), _bool(data.get("capped", False)),
-        )
-    except _Bad as exc:
-        detail = exc.msg
-    except KeyError as exc:
-        detail = Msg("engine.state.key_missing", key=exc.args[0] if exc.args else "?")
-    except (TypeError, ValueError, AttributeError) as exc:
-        detail = Msg("engine.state.shape", error=exc)
-    raise EncounterError(Msg("engine.d20.state_damaged", detail=detail))
-
-
-def _int(v: object) -> int:
-    if isinstance(v, bool) or not isinstance(v, int):
-        raise _Bad(Msg("engine.state.not_int", value=v))
-    return v
-
-
-def _bool(v: object) -> bool:
-    if not isinstance(v, bool):
-        raise _Bad(Msg("engine.state.not_bool", value=v))
-    return v
-
-
-def _str(v: object) -> str:
-    if not isinstance(v, str):
-        raise _Bad(Msg("engine.state.not_text", value=v))
-    return v
-
-
-def fighter_states(state: D20State) -> tuple[D20FighterState, ...]:
-    return state.fighters

@@ -1,0 +1,139 @@
+"""Le combat (d20) encounter state between rounds, and its codec for the encounter file.
+
+``state_from_data`` validates everything it reads: damaged data gives one
+:class:`~sevendag_cli.errors.EncounterError` line saying how.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sevendag_cli.errors import EncounterError, Msg, RuleError, joined
+from sevendag_cli.rules.d20 import D20Fighter
+
+
+@dataclass(frozen=True)
+class D20FighterState:
+    name: str
+    hp: int
+    max_hp: int
+
+    @property
+    def defeated(self) -> bool:
+        return self.hp <= 0
+
+
+@dataclass(frozen=True)
+class D20State:
+    round: int
+    fighters: tuple[D20FighterState, D20FighterState]
+    next_attacker: str | None  # initiative already rolled for the next round (by `init`)
+    over: bool = False
+    winner: str | None = None
+    capped: bool = False
+
+    def fighter(self, name: str) -> D20FighterState:
+        for f in self.fighters:
+            if f.name == name:
+                return f
+        names = joined(f.name for f in self.fighters)
+        raise RuleError(Msg("engine.no_fighter", name=name, names=names))
+
+
+
+def initial_state(a: D20Fighter, b: D20Fighter) -> D20State:
+    return D20State(
+        0, (D20FighterState(a.name, a.hp, a.hp), D20FighterState(b.name, b.hp, b.hp)), None
+    )
+
+
+def fighter_states(state: D20State) -> tuple[D20FighterState, ...]:
+    return state.fighters
+
+
+def _set_hp(state: D20State, name: str, hp: int) -> D20State:
+    fighters = tuple(replace(f, hp=hp) if f.name == name else f for f in state.fighters)
+    return replace(state, fighters=(fighters[0], fighters[1]))
+
+
+# --- encounter data ---------------------------------------------------------
+
+
+def state_to_data(state: D20State) -> dict[str, Any]:
+    return {
+        "round": state.round,
+        "fighters": [{"name": f.name, "hp": f.hp, "max_hp": f.max_hp} for f in state.fighters],
+        "next_attacker": state.next_attacker,
+        "over": state.over,
+        "winner": state.winner,
+        "capped": state.capped,
+    }
+
+
+class _Bad(ValueError):
+    """Damaged encounter data, with the message saying how."""
+
+    def __init__(self, msg: Msg) -> None:
+        super().__init__(str(msg))
+        self.msg = msg
+
+
+def _obj(v: object, where: str) -> Any:
+    if not isinstance(v, dict):
+        raise _Bad(Msg("engine.state.not_object", where=where))
+    return v
+
+
+def state_from_data(data: Any) -> D20State:
+    detail: Msg
+    try:
+        data = _obj(data, "state")
+        raw = data["fighters"]
+        if not isinstance(raw, list):
+            raise _Bad(Msg("engine.state.two_fighters"))
+        rows = [_obj(f, f"state.fighters[{i}]") for i, f in enumerate(raw)]
+        fighters = tuple(
+            D20FighterState(_str(f["name"]), _int(f["hp"]), _int(f["max_hp"])) for f in rows
+        )
+        if len(fighters) != 2:
+            raise _Bad(Msg("engine.state.two_fighters"))
+        names = {f.name for f in fighters}
+        if len(names) != 2:
+            raise _Bad(Msg("engine.state.same_name"))
+        nxt = data["next_attacker"]
+        winner = data["winner"]
+        for who in (nxt, winner):
+            if who is not None and _str(who) not in names:
+                raise _Bad(Msg("engine.state.not_a_fighter", name=who))
+        return D20State(
+            _int(data["round"]), (fighters[0], fighters[1]),
+            None if nxt is None else _str(nxt), _bool(data["over"]),
+            None if winner is None else _str(winner), _bool(data.get("capped", False)),
+        )
+    except _Bad as exc:
+        detail = exc.msg
+    except KeyError as exc:
+        detail = Msg("engine.state.key_missing", key=exc.args[0] if exc.args else "?")
+    except (TypeError, ValueError, AttributeError) as exc:
+        detail = Msg("engine.state.shape", error=exc)
+    raise EncounterError(Msg("engine.d20.state_damaged", detail=detail))
+
+
+def _int(v: object) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise _Bad(Msg("engine.state.not_int", value=v))
+    return v
+
+
+def _bool(v: object) -> bool:
+    if not isinstance(v, bool):
+        raise _Bad(Msg("engine.state.not_bool", value=v))
+    return v
+
+
+def _str(v: object) -> str:
+    if not isinstance(v, str):
+        raise _Bad(Msg("engine.state.not_text", value=v))
+    return v
+

@@ -1,0 +1,202 @@
+"""Sevendag planning: what each fighter commits for a round (S-03, S-04, S-05, S-18).
+
+The players' :class:`Choices` (yield, allocations, techniques) or each
+sheet's tactic become one plan per fighter, every choice checked before any
+die is rolled: a refused round changes nothing and consumes no die.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from sevendag_cli.engine.sevendag.state import FighterState, SevendagState, _require
+from sevendag_cli.errors import EncounterError, Msg, RuleError, joined
+from sevendag_cli.rules.sevendag import (
+    COMMITMENTS,
+    TACTICS,
+    Item,
+    SevendagFighter,
+    SevendagRuleset,
+)
+
+ATTACK = "attack"
+DEFENCE = "defence"
+NONE = "none"
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the players decide for one round (S-03, S-04, S-05).
+
+    ``allocation``: fighter name → one of attack/defence/none per hand (a
+    fighter left out uses its sheet's tactic); ``technique``: fighter name →
+    technique key of ``ruleset.techniques``.
+    """
+
+    yield_initiative: bool = False
+    allocation: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    technique: Mapping[str, str] = field(default_factory=dict)
+
+
+# --- allocation (S-04, S-18) ---------------------------------------------------
+
+
+def _hand_label(fighter: SevendagFighter, i: int) -> Msg:
+    item = fighter.item_in(i)
+    what: object = item.label if item is not None else Msg("engine.sev.empty")
+    return Msg("engine.sev.hand", name=fighter.name, n=i + 1, what=what)
+
+
+def _tactic_commitment(tactic: str, item: Item | None) -> str:
+    if tactic == "full-defence":
+        return DEFENCE
+    if item is not None and item.kind == "shield":
+        return DEFENCE
+    if tactic == "all-out":
+        return ATTACK
+    # weapons-attack
+    return ATTACK if item is not None else DEFENCE
+
+
+def allocation_for(
+    fighter: SevendagFighter,
+    tactic_or_none: str | None,
+    state: SevendagState | FighterState | None = None,
+) -> tuple[str, ...]:
+    """A fighter's commitments from a tactic (default: its sheet's), per hand.
+
+    ``weapons-attack``: weapon hands attack, shields and empty hands defend;
+    ``all-out``: everything but shields attacks; ``full-defence``: all defend;
+    ``custom``: the sheet's ``allocation``.  Hands picking up a dropped weapon
+    (S-18) are silently turned to ``none``.
+    """
+    tactic = tactic_or_none or fighter.tactic
+    n = len(fighter.hands)
+    if tactic == "custom":
+        if fighter.allocation is None:
+            raise RuleError(Msg("engine.sev.custom_needs_allocation", name=fighter.name))
+        base = list(fighter.allocation)
+    elif tactic in TACTICS:
+        base = [_tactic_commitment(tactic, fighter.item_in(i)) for i in range(n)]
+    else:
+        raise RuleError(Msg("engine.sev.unknown_tactic", name=fighter.name, tactic=tactic,
+                            known=", ".join(TACTICS)))
+    fs = state.fighter(fighter.name) if isinstance(state, SevendagState) else state
+    if fs is not None:
+        for hand in fs.recovering():
+            if 1 <= hand <= len(base):
+                base[hand - 1] = NONE
+    return tuple(base)
+
+
+def _validate_allocation(
+    fighter: SevendagFighter, alloc: Sequence[object], fs: FighterState, what: Msg
+) -> tuple[str, ...]:
+    """S-04/S-18: refuse an allocation the rules do not allow (one line)."""
+    n = len(fighter.hands)
+    allowed = ", ".join(COMMITMENTS)
+    if isinstance(alloc, str) or not isinstance(alloc, Sequence):
+        raise RuleError(Msg("engine.sev.alloc_list", name=fighter.name, what=what, allowed=allowed, n=n))
+    if len(alloc) != n:
+        raise RuleError(Msg("engine.sev.alloc_count", name=fighter.name, what=what, count=len(alloc),
+                            n=n, allowed=allowed))
+    out: list[str] = []
+    for i, c in enumerate(alloc):
+        if not isinstance(c, str) or c not in COMMITMENTS:
+            raise RuleError(Msg("engine.sev.not_commitment", hand=_hand_label(fighter, i), value=c,
+                                allowed=allowed))
+        out.append(c)
+    recovering = fs.recovering()
+    for i, c in enumerate(out):
+        item = fighter.item_in(i)
+        if item is not None and item.kind == "shield" and c == ATTACK:
+            raise RuleError(Msg("engine.sev.shield_attacks", hand=_hand_label(fighter, i)))
+        if i + 1 in recovering and c != NONE:
+            raise RuleError(Msg("engine.sev.recovering", hand=_hand_label(fighter, i)))
+    for key, item in fighter.items.items():
+        if item.hands != 2:
+            continue
+        held = [i for i, h in enumerate(fighter.hands) if h.holds == key]
+        if len({out[i] for i in held}) > 1:
+            nums = joined((str(i + 1) for i in held), "and")
+            raise RuleError(Msg("engine.sev.two_handed", name=fighter.name, hands=nums, item=item.label))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    allocation: tuple[str, ...]
+    source: str
+    technique: str | None
+    started: bool
+    rounds_left: int  # this round included
+    attack_mod: int
+    defence_mod: int
+
+
+def _plan(
+    ruleset: SevendagRuleset, fighter: SevendagFighter, fs: FighterState, choices: Choices
+) -> _Plan:
+    if fighter.name in choices.allocation:
+        alloc = _validate_allocation(
+            fighter, choices.allocation[fighter.name], fs, Msg("engine.sev.what.allocation")
+        )
+        source = "choice"
+    else:
+        default = allocation_for(fighter, None, fs)
+        what = Msg("engine.sev.what.sheet_allocation" if fighter.tactic == "custom"
+                   else "engine.sev.what.sheet_tactic")
+        alloc = _validate_allocation(fighter, default, fs, what)
+        source = fighter.tactic
+    wanted = choices.technique.get(fighter.name)
+    technique: str | None = None
+    started = False
+    rounds_left = 0
+    if wanted is not None:
+        if not isinstance(wanted, str) or wanted not in ruleset.techniques:
+            known: object = ", ".join(ruleset.techniques) or Msg("engine.sev.no_techniques")
+            raise RuleError(Msg("engine.sev.no_technique", name=fighter.name, wanted=wanted, known=known))
+        if fs.technique is not None:
+            left = fs.technique.rounds_left
+            raise RuleError(Msg("engine.sev.still_under", name=fighter.name,
+                                technique=fs.technique.name, left=left))
+        technique, started, rounds_left = wanted, True, ruleset.techniques[wanted].duration
+    elif fs.technique is not None:
+        technique, rounds_left = fs.technique.name, fs.technique.rounds_left
+    attack_mod = defence_mod = 0
+    if technique is not None:
+        t = ruleset.techniques.get(technique)
+        if t is None:
+            known_now: object = ", ".join(ruleset.techniques) or Msg("engine.sev.none")
+            raise EncounterError(Msg("engine.sev.undefined_technique", name=fighter.name,
+                                     technique=technique, known=known_now))
+        attack_mod, defence_mod = t.attack, t.defence
+    return _Plan(alloc, source, technique, started, rounds_left, attack_mod, defence_mod)
+
+
+# --- checking choices without playing ----------------------------------------
+
+
+def _check_choices(choices: Choices, names: tuple[str, str]) -> None:
+    valid = joined(repr(n) for n in names)
+    for what, mapping in (("allocation", choices.allocation), ("technique", choices.technique)):
+        if not isinstance(mapping, Mapping):
+            raise RuleError(Msg("engine.sev.choices_mapping", what=what))
+        for name in mapping:
+            if name not in names:
+                raise RuleError(Msg("engine.sev.choice_no_fighter", what=what, name=name, valid=valid))
+
+
+def check_choices(
+    ruleset: SevendagRuleset,
+    a: SevendagFighter,
+    b: SevendagFighter,
+    state: SevendagState,
+    choices: Choices,
+) -> None:
+    """Refuse choices exactly as ``play_round`` would, without rolling a die."""
+    _require(ruleset, a, b, state)
+    _check_choices(choices, (a.name, b.name))
+    for f in (a, b):
+        _plan(ruleset, f, state.fighter(f.name), choices)

@@ -1,0 +1,456 @@
+"""Sevendag resolution: initiative, rounds and their exchanges, wounds, a whole fight.
+
+Pure functions from (ruleset, fighters, state, dice) to (result, new state);
+every die comes from the injected :class:`~sevendag_cli.dice.DiceSource`.  The
+roll order and the decisions where the rules are silent are in the package's
+docstring (:mod:`sevendag_cli.engine.sevendag`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sevendag_cli.dice import DiceSource, Roll
+from sevendag_cli.engine.common import (
+    Check,
+    Event,
+    FightOverEvent,
+    FightResult,
+    InitiativeEvent,
+    RecordingDice,
+    RoundResult,
+    WoundResult,
+    check,
+    over_message,
+)
+from sevendag_cli.engine.sevendag.attack import _groups, _is_weapon, _judge, _metal_effects
+from sevendag_cli.engine.sevendag.events import (
+    ASSAILLANT,
+    DEFENSEUR,
+    AllocationEvent,
+    CriticalGrantedEvent,
+    DropEvent,
+    ExchangeEvent,
+    HandCommitment,
+    InitiativeReversedEvent,
+    MetalEffect,
+    RecoveredEvent,
+    WoundEvent,
+)
+from sevendag_cli.engine.sevendag.planning import (
+    ATTACK,
+    DEFENCE,
+    Choices,
+    _check_choices,
+    _Plan,
+    _plan,
+)
+from sevendag_cli.engine.sevendag.state import (
+    ActiveTechnique,
+    DroppedWeapon,
+    FighterState,
+    SevendagState,
+    _require,
+    initial_state,
+)
+from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
+from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset, WoundBand
+
+MAX_INITIATIVE_ATTEMPTS = 1000
+
+
+# --- small helpers -------------------------------------------------------------
+
+
+def classify(ruleset: SevendagRuleset, amount: int) -> WoundBand | None:
+    """S-07: the band of ``amount`` damage (None for 0 or less)."""
+    return ruleset.band_for(amount)
+
+
+def _roll(dice: DiceSource, sides: int, purpose: str, fighter: str) -> Roll:
+    return Roll(purpose, sides, dice.face(sides, purpose, fighter), fighter)
+
+
+def _over_message(state: SevendagState) -> Msg:
+    return over_message(state.winner)
+
+
+# --- initiative (S-02) ---------------------------------------------------------
+
+
+def start(
+    ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, dice: DiceSource
+) -> tuple[InitiativeEvent, SevendagState]:
+    """S-02: speed rolls, a's then b's, again on a tie; the winner is the assaillant."""
+    _require(ruleset, a, b)
+    attempts: list[tuple[Check, Check]] = []
+    for _ in range(MAX_INITIATIVE_ATTEMPTS):
+        ca = check(ruleset.speed_roll, a.env(), dice, "initiative", a.name)
+        cb = check(ruleset.speed_roll, b.env(), dice, "initiative", b.name)
+        attempts.append((ca, cb))
+        if ca.total != cb.total:
+            leader, other = (a, b) if ca.total > cb.total else (b, a)
+            init = InitiativeEvent(tuple(attempts), leader.name, other.name, ("S-02",))
+            return init, initial_state(a, b, leader.name)
+        if not ca.rolls and not cb.rolls:
+            break
+    raise RuleError(Msg("engine.sev.speed_ties", formula=ruleset.speed_roll.text))
+
+
+# --- wounds (S-07, S-19) --------------------------------------------------------
+
+
+def _add_wound(
+    ruleset: SevendagRuleset, fs: FighterState, band: WoundBand
+) -> FighterState:
+    wounds = (*fs.wounds, band.name)
+    out = fs.out
+    for b in ruleset.wounds:
+        if b.out_after > 0 and wounds.count(b.name) >= b.out_after:
+            out = True
+    return replace(fs, wounds=wounds, penalty=fs.penalty + band.penalty, out=out)
+
+
+def _wound_rules(band: WoundBand, fs: FighterState) -> tuple[str, ...]:
+    return ("S-07", "S-19") if (band.penalty or fs.out) else ("S-07",)
+
+
+# --- a round (S-03..S-19) -----------------------------------------------------
+
+
+class _Round:
+    """The mutable bookkeeping of one round being played."""
+
+    def __init__(
+        self,
+        ruleset: SevendagRuleset,
+        fighters: dict[str, SevendagFighter],
+        state: SevendagState,
+        plans: dict[str, _Plan],
+        dice: DiceSource,
+    ) -> None:
+        self.ruleset = ruleset
+        self.fighters = fighters
+        self.states: dict[str, FighterState] = {f.name: f for f in state.fighters}
+        self.plans = plans
+        self.dice = dice
+        self.events: list[Event] = []
+        self.assaillant = state.assaillant
+        self.over = False
+        self.winner: str | None = None
+        self.new_drops: set[tuple[str, str]] = set()
+
+    def exchange(self, number: int, att_name: str, def_name: str) -> bool:
+        """One exchange; returns True when it ends the round by a critical defence (S-14)."""
+        rs = self.ruleset
+        att, dfn = self.fighters[att_name], self.fighters[def_name]
+        att_plan, def_plan = self.plans[att_name], self.plans[def_name]
+        att_hands = [i for i, c in enumerate(att_plan.allocation) if c == ATTACK]
+        def_hands = [i for i, c in enumerate(def_plan.allocation) if c == DEFENCE]
+        att_fs = self.states[att_name]
+        def_fs = self.states[def_name]
+        if not att_hands:
+            self.events.append(ExchangeEvent(
+                number, att_name, def_name, (), tuple(i + 1 for i in def_hands), (), (),
+                att.attack, dfn.defence, att_plan.attack_mod, def_plan.defence_mod,
+                att_fs.penalty, def_fs.penalty, None, None, None, "no-attack", None, False, (),
+                0, 0, None, 0, None, False, None, ("S-04", "S-08"),
+            ))
+            return False
+
+        # Roll order (S-20): attack dice, drop checks, defence dice.
+        attack_rolls = tuple(
+            _roll(self.dice, att.hands[i].die, "attack", att_name) for i in att_hands
+        )
+        verdict = _judge(rs, _groups(att, att_hands, attack_rolls))
+        drops: list[DropEvent] = []
+        for g in verdict.fumbled:
+            assert g.item is not None
+            roll = _roll(self.dice, rs.drop_check_die, "drop", att_name)
+            dropped = roll.face > g.item.skill
+            hands = tuple(i + 1 for i in g.hands)
+            drops.append(DropEvent(
+                att_name, g.item.name, hands, roll, g.item.skill, dropped,
+                rs.drop_recovery_rounds, ("S-10", "S-18") if dropped else ("S-10",),
+                g.item.label,
+            ))
+            if dropped:
+                att_fs = replace(att_fs, dropped=(
+                    *att_fs.dropped, DroppedWeapon(g.item.name, hands, rs.drop_recovery_rounds)
+                ))
+                self.new_drops.add((att_name, g.item.name))
+        defence_rolls = tuple(
+            _roll(self.dice, dfn.hands[i].die, "defence", def_name) for i in def_hands
+        )
+
+        critical_defence = any(r.is_max for r in defence_rolls)
+        shield_hand: int | None = None
+        for i, r in zip(def_hands, defence_rolls, strict=True):
+            item = dfn.item_in(i)
+            if r.is_max and item is not None and item.kind == "shield":
+                shield_hand = i + 1
+                break
+
+        attack_total = (att.attack + sum(r.face for r in attack_rolls) + att_plan.attack_mod
+                        - att_fs.penalty)
+        defence_total = (dfn.defence + sum(r.face for r in defence_rolls)
+                         + def_plan.defence_mod - def_fs.penalty)
+        margin = attack_total - defence_total
+
+        rules: list[str] = ["S-08", "S-06", *verdict.rules]
+        if att_plan.attack_mod or def_plan.defence_mod:
+            rules.append("S-05")
+        if att_fs.penalty or def_fs.penalty:
+            rules.append("S-19")
+        critical = verdict.critical
+        granted = False
+        metals: tuple[MetalEffect, ...] = ()
+        extra = 0
+        damage = 0
+        band: WoundBand | None = None
+        final: WoundBand | None = None
+        shift = 0
+        if verdict.failure:
+            outcome = "critical-failure" if verdict.fumble else "failed"
+        elif shield_hand is not None:
+            outcome = "shield-foiled"
+            rules.append("S-15")
+        else:
+            groups = verdict.metal_groups
+            if critical is None and att_fs.granted_crit and margin > 0:
+                critical, granted = "critical", True
+                weapons = [g for g in _groups(att, att_hands, attack_rolls) if _is_weapon(g)]
+                groups = ((weapons[0], 1),) if weapons else ()
+                att_fs = replace(att_fs, granted_crit=False)
+                rules.append("S-10")
+            metals = _metal_effects(rs, groups)
+            if metals:
+                rules.append("S-17")
+            extra = sum(m.extra_damage for m in metals)
+            raw = margin + extra
+            if raw <= 0:
+                outcome = "foiled"
+            else:
+                outcome = "wound"
+                damage = raw
+                band = rs.band_for(raw)
+                assert band is not None
+                shift = sum(m.band_shift for m in metals)
+                final = rs.shifted(band, shift)
+                rules.append("S-07")
+        if critical_defence:
+            rules.append("S-14")
+        self.events.append(ExchangeEvent(
+            number, att_name, def_name, tuple(i + 1 for i in att_hands),
+            tuple(i + 1 for i in def_hands), attack_rolls, defence_rolls,
+            att.attack, dfn.defence, att_plan.attack_mod, def_plan.defence_mod,
+            att_fs.penalty, def_fs.penalty, attack_total, defence_total, margin, outcome,
+            critical, granted, metals, extra, damage, band.name if band else None, shift,
+            final.name if final else None, critical_defence, shield_hand,
+            tuple(dict.fromkeys(rules)),
+        ))
+        self.events += drops
+        if verdict.fumble and rs.fumble_grants_crit:
+            def_fs = replace(def_fs, granted_crit=True)
+            self.events.append(CriticalGrantedEvent(def_name, att_name, ("S-10",)))
+        if final is not None:
+            def_fs = _add_wound(rs, def_fs, final)
+            self.events.append(WoundEvent(
+                def_name, final.name, damage, att_name, def_fs.wounds, def_fs.penalty,
+                def_fs.out, _wound_rules(final, def_fs),
+            ))
+        self.states[att_name] = att_fs
+        self.states[def_name] = def_fs
+        if def_fs.out:
+            self.over, self.winner = True, att_name
+            self.events.append(FightOverEvent(att_name, def_name, "out", ("S-09", "S-19")))
+            return critical_defence
+        if critical_defence and self.assaillant != def_name:
+            self.assaillant = def_name
+            self.events.append(InitiativeReversedEvent(def_name, att_name, ("S-14",)))
+        return critical_defence
+
+    def finish(self) -> None:
+        """End-of-round bookkeeping: weapon recovery (S-18), technique count-down (S-05)."""
+        for name, fs in list(self.states.items()):
+            kept: list[DroppedWeapon] = []
+            for d in fs.dropped:
+                left = d.rounds_left if (name, d.item) in self.new_drops else d.rounds_left - 1
+                if left <= 0:
+                    item = self.fighters[name].items.get(d.item)
+                    self.events.append(RecoveredEvent(
+                        name, d.item, d.hands, ("S-18",), item.label if item else d.item
+                    ))
+                else:
+                    kept.append(replace(d, rounds_left=left))
+            plan = self.plans[name]
+            technique: ActiveTechnique | None = None
+            if plan.technique is not None and plan.rounds_left > 1:
+                technique = ActiveTechnique(plan.technique, plan.rounds_left - 1)
+            self.states[name] = replace(fs, dropped=tuple(kept), technique=technique)
+
+
+def play_round(
+    ruleset: SevendagRuleset,
+    a: SevendagFighter,
+    b: SevendagFighter,
+    state: SevendagState,
+    dice: DiceSource,
+    choices: Choices | None = None,
+) -> tuple[RoundResult, SevendagState]:
+    """One round (S-03..S-19): allocations, exchange 1, exchange 2, bookkeeping.
+
+    Every choice is checked before any die is rolled: a refused round changes
+    nothing and consumes no die.
+    """
+    _require(ruleset, a, b, state)
+    if state.over:
+        raise EncounterError(_over_message(state))
+    choices = choices if choices is not None else Choices()
+    names = (a.name, b.name)
+    _check_choices(choices, names)
+    fighters = {a.name: a, b.name: b}
+    number = state.round + 1
+    yielded = bool(choices.yield_initiative)
+    first = state.defenseur if yielded else state.assaillant
+    second = state.other(first)
+
+    # S-04: the assaillant of the round declares first; all checked before any roll.
+    plans: dict[str, _Plan] = {}
+    events: list[Event] = []
+    for order, name in enumerate((first, second), start=1):
+        f = fighters[name]
+        fs = state.fighter(name)
+        plan = _plan(ruleset, f, fs, choices)
+        plans[name] = plan
+        rules = ["S-04"]
+        is_yielder = yielded and name == state.assaillant
+        if is_yielder:
+            rules.append("S-03")
+        if plan.technique is not None:
+            rules.append("S-05")
+        recovering = fs.recovering()
+        if recovering:
+            rules.append("S-18")
+        hands = tuple(
+            HandCommitment(
+                i + 1, h.die, h.holds, f.items[h.holds].label if h.holds else None,
+                f.items[h.holds].kind if h.holds else "empty", plan.allocation[i],
+                i + 1 in recovering,
+            )
+            for i, h in enumerate(f.hands)
+        )
+        events.append(AllocationEvent(
+            name, ASSAILLANT if order == 1 else DEFENSEUR, order, hands, plan.source,
+            plan.technique, plan.started, plan.rounds_left, plan.attack_mod, plan.defence_mod,
+            fs.penalty, is_yielder, tuple(rules),
+        ))
+
+    rec = RecordingDice(dice)
+    rnd = _Round(ruleset, fighters, state, plans, rec)
+    for name, plan in plans.items():
+        if plan.started and plan.technique is not None:
+            rnd.states[name] = replace(
+                rnd.states[name], technique=ActiveTechnique(plan.technique, plan.rounds_left)
+            )
+    rnd.events = events
+    ended = rnd.exchange(1, first, second)
+    if not rnd.over and not ended:
+        rnd.exchange(2, second, first)
+    if not rnd.over:
+        rnd.finish()
+    capped = False
+    if not rnd.over and number >= ruleset.round_cap:
+        rnd.over, capped = True, True
+        rnd.events.append(FightOverEvent(None, None, "round-cap", ("S-19",)))
+    new = SevendagState(
+        number, rnd.assaillant, (rnd.states[a.name], rnd.states[b.name]), rnd.over, rnd.winner,
+        capped,
+    )
+    result = RoundResult(
+        number, tuple(rnd.events), rec.take(), new.fighters, new.over, new.winner,
+        elapsed_seconds=number * ruleset.round_seconds, capped=capped,
+    )
+    return result, new
+
+
+# --- judgement by hand (S-16) ---------------------------------------------------
+
+
+def apply_wound(
+    ruleset: SevendagRuleset,
+    a: SevendagFighter,
+    b: SevendagFighter,
+    state: SevendagState,
+    fighter: str,
+    amount: int | None = None,
+    band: str | None = None,
+) -> tuple[WoundResult, SevendagState]:
+    """S-16: a wound given by the game master, from damage (band by S-07) or a named band."""
+    _require(ruleset, a, b, state)
+    names = (a.name, b.name)
+    if fighter not in names:
+        raise RuleError(Msg("engine.no_fighter", name=fighter,
+                            names=joined(repr(n) for n in names)))
+    bands = ", ".join(w.name for w in ruleset.wounds)
+    if amount is not None and band is not None:
+        raise RuleError(Msg("engine.sev.amount_and_band"))
+    if amount is None and band is None:
+        raise RuleError(Msg("engine.sev.amount_or_band", bands=bands))
+    if state.over:
+        raise EncounterError(_over_message(state))
+    chosen: WoundBand | None
+    if band is not None:
+        chosen = ruleset.band_named(band)
+        if chosen is None:
+            raise RuleError(Msg("engine.sev.no_band", band=band, bands=bands))
+    else:
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+            raise RuleError(Msg("engine.sev.bad_damage", amount=amount, bands=bands))
+        chosen = classify(ruleset, amount)
+        assert chosen is not None
+    fs = _add_wound(ruleset, state.fighter(fighter), chosen)
+    events: list[Event] = [WoundEvent(
+        fighter, chosen.name, amount, None, fs.wounds, fs.penalty, fs.out,
+        ("S-16", *_wound_rules(chosen, fs)),
+    )]
+    fighters = tuple(fs if f.name == fighter else f for f in state.fighters)
+    new = replace(state, fighters=(fighters[0], fighters[1]))
+    if fs.out:
+        winner = state.other(fighter)
+        new = replace(new, over=True, winner=winner)
+        events.append(FightOverEvent(winner, fighter, "out", ("S-09", "S-19")))
+    result = WoundResult(fighter, amount, chosen.name, tuple(events), new.fighters, new.over,
+                         new.winner)
+    return result, new
+
+
+# --- a whole fight -------------------------------------------------------------
+
+
+def fight(
+    ruleset: SevendagRuleset,
+    a: SevendagFighter,
+    b: SevendagFighter,
+    dice: DiceSource,
+    cap: int | None = None,
+) -> FightResult:
+    """Initiative, then rounds with each sheet's tactic until one is out or the cap (a draw)."""
+    _require(ruleset, a, b)
+    if cap is not None:
+        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+            raise UsageError(Msg("engine.sev.round_cap", cap=cap))
+        ruleset = replace(ruleset, round_cap=cap)
+    rec = RecordingDice(dice)
+    init, state = start(ruleset, a, b, rec)
+    init_rolls = rec.take()
+    rounds: list[RoundResult] = []
+    while not state.over:
+        result, state = play_round(ruleset, a, b, state, dice)
+        rounds.append(result)
+    return FightResult(
+        ruleset.name, (a.name, b.name), init, init_rolls, tuple(rounds), state.winner,
+        state.capped, state.fighters,
+        extra={"assaillant": state.assaillant,
+               "elapsed_seconds": state.round * ruleset.round_seconds},
+    )

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.text import Text
 
 from sevendag_cli.i18n import label, t
-from sevendag_cli.render.rich_render import BAND_STYLES, face, rules_text
+from sevendag_cli.render.rich_base import (
+    BAND_STYLES,
+    Display,
+    Handler,
+    RulesetDisplay,
+    face,
+    rules_text,
+)
 
-if TYPE_CHECKING:
-    from sevendag_cli.render.rich_render import RichRenderer
 
-
-
-def w(r: RichRenderer, key: str) -> str:
+def w(r: Display, key: str) -> str:
     return t(f"sev.{key}", r.lang)
 
 
-def band_text(r: RichRenderer, band: str | None) -> Text:
+def band_text(r: Display, band: str | None) -> Text:
     if band is None:
         return Text("")
     found = r.ruleset.band_named(band)
@@ -27,7 +29,7 @@ def band_text(r: RichRenderer, band: str | None) -> Text:
     return Text(name, BAND_STYLES.get(band, "bold red"))
 
 
-def total_text(r: RichRenderer, constant: int, rolls: Any, modifier: int, penalty: int,
+def total_text(r: Display, constant: int, rolls: Any, modifier: int, penalty: int,
                total: int) -> Text:
     out = Text(f"{constant}")
     for roll in rolls:
@@ -42,7 +44,7 @@ def total_text(r: RichRenderer, constant: int, rolls: Any, modifier: int, penalt
     return out
 
 
-def allocation(r: RichRenderer, ev: Any) -> None:
+def allocation(r: Display, ev: Any) -> None:
     parts: list[Text | str] = [Text(f"{ev.fighter}", "bold"), f" ({w(r, ev.role)}): "]
     for i, h in enumerate(ev.hands):
         if i:
@@ -61,7 +63,7 @@ def allocation(r: RichRenderer, ev: Any) -> None:
         r.line(Text(r.tr("yields", name=ev.fighter), "yellow"), rules_text(("S-03",)))
 
 
-def exchange(r: RichRenderer, ev: Any) -> None:
+def exchange(r: Display, ev: Any) -> None:
     r.line(Text(r.tr("attacks", a=ev.attacker, d=ev.defender), "bold magenta"),
            Text(f"  ({w(r, 'exchange')} {ev.number})", "dim"))
     if ev.outcome == "no-attack":
@@ -114,7 +116,7 @@ def exchange(r: RichRenderer, ev: Any) -> None:
                rules_text(("S-14",)))
 
 
-def drop(r: RichRenderer, ev: Any) -> None:
+def drop(r: Display, ev: Any) -> None:
     item = ev.label or ev.item
     verdict = (Text(r.tr("dropped", name=ev.fighter, item=item), "bold red") if ev.dropped
                else Text(r.tr("kept", name=ev.fighter, item=item), "green"))
@@ -122,12 +124,12 @@ def drop(r: RichRenderer, ev: Any) -> None:
            verdict, rules_text(ev.rules))
 
 
-def granted(r: RichRenderer, ev: Any) -> None:
+def granted(r: Display, ev: Any) -> None:
     r.line("  ", Text(f"{ev.fighter}: {r.tr('granted_crit')} ({ev.by})", "green"),
            rules_text(ev.rules))
 
 
-def wound(r: RichRenderer, ev: Any) -> None:
+def wound(r: Display, ev: Any) -> None:
     text = Text.assemble((f"{ev.fighter}", "bold"), " ← ", band_text(r, ev.band))
     if ev.penalty:
         text.append(f"  ({r.tr('penalty', p=-ev.penalty)})", "yellow")
@@ -136,16 +138,16 @@ def wound(r: RichRenderer, ev: Any) -> None:
         r.line(Text(r.tr("out", name=ev.fighter), "bold red"))
 
 
-def reversed_(r: RichRenderer, ev: Any) -> None:
+def reversed_(r: Display, ev: Any) -> None:
     r.line(Text(r.tr("assaillant", name=ev.assaillant), "bold magenta"), rules_text(ev.rules))
 
 
-def recovered(r: RichRenderer, ev: Any) -> None:
+def recovered(r: Display, ev: Any) -> None:
     r.line(Text(r.tr("recovered", name=ev.fighter, item=ev.label or ev.item), "green"),
            rules_text(ev.rules))
 
 
-def sevendag_handlers(r: RichRenderer) -> dict[str, Callable[[Any], None]]:
+def handlers(r: Display) -> dict[str, Handler]:
     return {
         "allocation": lambda ev: allocation(r, ev),
         "exchange": lambda ev: exchange(r, ev),
@@ -157,7 +159,7 @@ def sevendag_handlers(r: RichRenderer) -> dict[str, Callable[[Any], None]]:
     }
 
 
-def sevendag_state_text(r: RichRenderer, s: Any) -> Text:
+def state_text(r: Display, s: Any) -> Text:
     out = Text()
     if not s.wounds:
         out.append(r.tr("healthy"), "green")
@@ -184,3 +186,6 @@ def sevendag_state_text(r: RichRenderer, s: Any) -> Text:
     if s.out:
         out.append(f"  {r.tr('out', name=s.name)}", "bold red")
     return out
+
+
+DISPLAY = RulesetDisplay(handlers, state_text, leader_key="assaillant")

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -126,15 +125,18 @@ def list_names(dirs: list[Path], kind_key: str) -> list[str]:
 # --- typed reading with collected problems -----------------------------------
 
 
-@dataclass
 class Problems:
-    """Every problem found in one file, in the order found.
+    """Every problem found in one file, in the order found (a mutable collector, not a record).
 
     ``source``: the file, or a message naming it (e.g. the ruleset embedded in an encounter).
     """
 
-    source: str | Msg
-    errors: list[DataError] = field(default_factory=list)
+    def __init__(self, source: str | Msg, errors: list[DataError] | None = None) -> None:
+        self.source = source
+        self.errors: list[DataError] = errors if errors is not None else []
+
+    def __repr__(self) -> str:
+        return f"Problems(source={self.source!r}, errors={self.errors!r})"
 
     def add(self, key: str | None, message: str | Msg) -> None:
         self.errors.append(DataError(self.source, key, message))

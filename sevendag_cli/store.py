@@ -20,9 +20,11 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from sevendag_cli.errors import EncounterError, Msg
 
@@ -31,8 +33,7 @@ VERSION = 1
 DEFAULT_PATH = "encounter.sevendag.json"
 
 
-@dataclass(frozen=True)
-class Encounter:
+class Encounter(Struct, frozen=True):
     """Everything needed to go on with a fight (plain data; the engine rebuilds from it)."""
 
     ruleset: dict[str, Any]  # {"name", "path", "data"}

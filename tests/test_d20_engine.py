@@ -7,13 +7,13 @@ the test; ``check_all_used`` catches a roll that was skipped.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from sevendag_cli.data import bundled_dir
 from sevendag_cli.dice import EnteredDice, SeededDice

@@ -7,12 +7,12 @@ faces were used, so a roll made out of order (or one too many/few) fails.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from sevendag_cli.dice import EnteredDice, SeededDice
 from sevendag_cli.engine import engine_for

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -29,6 +28,7 @@ from sevendag_cli.sim.exact_d20 import (
 from sevendag_cli.sim.runner import MAX_RUNS, SimulationResult, simulate
 from sevendag_cli.sim.stats import Histogram, summarize, wilson
 from sevendag_cli.sim.vector_d20 import VecFormula, sample_attacks, simulate_d20_batch
+from tests.records import replace
 
 # --- fixtures -------------------------------------------------------------------
 

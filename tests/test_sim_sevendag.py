@@ -19,7 +19,7 @@ reproducible.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from statistics import NormalDist
@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from msgspec.structs import replace
 
 from sevendag_cli.dice import Roll, SeededDice
 from sevendag_cli.engine import sevendag as engine

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 from pathlib import Path
 from typing import Any
+
+from msgspec import structs
 
 from sevendag_cli.data import Problems, bundled_dir, fighter_dirs, read_toml, search_dirs
 from sevendag_cli.errors import DataError, Msg, SevendagError, UsageError
@@ -74,7 +75,7 @@ def describe_ruleset(rs: Ruleset) -> dict[str, Any]:
                            "house_defaults": rs.house_defaults, "examples": list(rs.examples)}
     formulas: dict[str, str] = {}
     options: dict[str, Any] = {}
-    for f in dataclasses.fields(rs):
+    for f in structs.fields(rs):
         value = getattr(rs, f.name)
         if isinstance(value, Formula):
             formulas[f.name] = value.text
@@ -83,11 +84,11 @@ def describe_ruleset(rs: Ruleset) -> dict[str, Any]:
     out["formulas"] = formulas
     out["options"] = options
     if isinstance(rs, SevendagRuleset):
-        out["wounds"] = [dataclasses.asdict(w) for w in rs.wounds]
-        out["metals"] = {k: dataclasses.asdict(m) for k, m in rs.metals.items()}
-        out["techniques"] = {k: dataclasses.asdict(t) for k, t in rs.techniques.items()}
+        out["wounds"] = [structs.asdict(w) for w in rs.wounds]
+        out["metals"] = {k: structs.asdict(m) for k, m in rs.metals.items()}
+        out["techniques"] = {k: structs.asdict(t) for k, t in rs.techniques.items()}
     elif isinstance(rs, D20Ruleset):
-        out["dd_table"] = [dataclasses.asdict(b) for b in rs.dd_table]
+        out["dd_table"] = [structs.asdict(b) for b in rs.dd_table]
     return out
 
 

@@ -9,8 +9,9 @@ the rule IDs that fired (RULES.md), which renderers name.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from msgspec import Struct, field
 
 from sevendag_cli.dice import DiceSource, Roll
 from sevendag_cli.errors import Msg
@@ -41,8 +42,7 @@ class RecordingDice:
         return out
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(Struct, frozen=True, gc=False):
     """One formula evaluated for a fighter: the dice, the fixed part, the total."""
 
     purpose: str
@@ -68,15 +68,13 @@ def check(
     return Check(purpose, fighter, formula.text, ev.rolls, ev.value)
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(Struct, frozen=True, gc=False):
     """Base of every event; ``kind`` is the JSON ``type``."""
 
     kind: ClassVar[str] = "event"
 
 
-@dataclass(frozen=True)
-class InitiativeEvent(Event):
+class InitiativeEvent(Event, frozen=True, gc=False):
     """Initiative (S-02 / D-02): every attempt's checks (ties roll again), then the leader."""
 
     kind: ClassVar[str] = "initiative"
@@ -86,8 +84,7 @@ class InitiativeEvent(Event):
     rules: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class FightOverEvent(Event):
+class FightOverEvent(Event, frozen=True, gc=False):
     """The fight ends: a winner and a loser, or a draw at the round cap (winner None).
 
     ``reason``: ``defeated`` (d20, D-12), ``out`` (Sevendag, S-19) or ``round-cap``.
@@ -100,8 +97,7 @@ class FightOverEvent(Event):
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class WoundResult:
+class WoundResult(Struct, frozen=True, gc=False):
     """A judgement applied by hand (S-16, the ``wound`` command)."""
 
     fighter: str
@@ -113,8 +109,7 @@ class WoundResult:
     winner: str | None
 
 
-@dataclass(frozen=True)
-class RoundResult:
+class RoundResult(Struct, frozen=True, gc=False):
     """One round: its events in order, every roll in order, the states after it."""
 
     number: int
@@ -127,8 +122,7 @@ class RoundResult:
     capped: bool = False
 
 
-@dataclass(frozen=True)
-class FightResult:
+class FightResult(Struct, frozen=True):
     """A whole fight: the initiative, every round, the winner (None for a draw)."""
 
     ruleset: str

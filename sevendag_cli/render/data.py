@@ -1,7 +1,10 @@
 """Result records → plain data (dicts, lists, numbers, strings) for JSON output.
 
-One generic walk: dataclasses become objects (an event gets its ``type``),
-tuples become lists, a :class:`Roll` gets its ``die``.  The JSON documents of
+One generic walk: records (``msgspec.Struct``, or a dataclass for the
+simulation's results) become objects with their fields in order (an event gets
+its ``type`` first, a record's ``json_properties`` after its fields), tuples
+become lists, a :class:`Roll` gets its ``die``, ``highest`` and ``lowest``, a
+Fraction becomes its exact text.  The JSON documents of
 each command are assembled here too, so the contract lives in one place
 (documented in the README, section "JSON output").
 """
@@ -12,6 +15,8 @@ import dataclasses
 from collections.abc import Mapping
 from numbers import Rational
 from typing import Any
+
+from msgspec import Struct
 
 from sevendag_cli.dice import Roll
 from sevendag_cli.engine.common import (
@@ -53,11 +58,20 @@ def check_data(c: Check) -> dict[str, Any]:
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _field_names(cls: type) -> tuple[str, ...]:
+def field_names(cls: type) -> tuple[str, ...]:
+    """A record class's fields, in order: a Struct's, or a dataclass's (the simulation's)."""
     names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        struct_fields: tuple[str, ...] | None = getattr(cls, "__struct_fields__", None)
+        if struct_fields is None:
+            struct_fields = tuple(f.name for f in dataclasses.fields(cls))
+        names = _FIELDS[cls] = struct_fields
     return names
+
+
+def is_record(obj: object) -> bool:
+    """A record instance (not a class): a Struct, or a dataclass."""
+    return isinstance(obj, Struct) or (dataclasses.is_dataclass(obj) and not isinstance(obj, type))
 
 
 def to_data(obj: Any) -> Any:
@@ -68,11 +82,11 @@ def to_data(obj: Any) -> Any:
         return check_data(obj)
     if isinstance(obj, Rational) and not isinstance(obj, int):  # a Fraction: exact, as text
         return str(obj)
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+    if is_record(obj):
         out: dict[str, Any] = {}
         if isinstance(obj, Event):
             out["type"] = obj.kind
-        for name in _field_names(type(obj)):
+        for name in field_names(type(obj)):
             out[name] = to_data(getattr(obj, name))
         for name in getattr(type(obj), "json_properties", ()):
             out[name] = to_data(getattr(obj, name))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import builtins
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from sevendag_cli.data import Reader, str_list, str_table
 from sevendag_cli.errors import Msg
@@ -33,15 +34,13 @@ FORMULA_KEYS: dict[str, tuple[str, str]] = {
 DICE_FORMULAS = {"initiative", "attack", "save", "dd", "vig", "vol", "unarmed_damage"}
 
 
-@dataclass(frozen=True)
-class DDBand:
+class DDBand(Struct, frozen=True):
     low: int
     high: int | None
     dd: int
 
 
-@dataclass(frozen=True)
-class D20Ruleset:
+class D20Ruleset(Struct, frozen=True):
     name: str
     label: dict[str, str]
     path: str
@@ -79,8 +78,7 @@ class D20Ruleset:
         return self.dd_table[-1].dd if self.dd_table else 0
 
 
-@dataclass(frozen=True)
-class Weapon:
+class Weapon(Struct, frozen=True):
     name: str
     damage: Formula
     magic: Formula | None
@@ -89,8 +87,7 @@ class Weapon:
     crit_factor: int
 
 
-@dataclass(frozen=True)
-class D20Fighter:
+class D20Fighter(Struct, frozen=True):
     name: str
     path: str
     race: str

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from sevendag_cli.data import Reader, str_list, str_table
 from sevendag_cli.errors import Msg
@@ -14,8 +14,7 @@ TACTICS = ("weapons-attack", "all-out", "full-defence")
 COMMITMENTS = ("attack", "defence", "none")
 
 
-@dataclass(frozen=True)
-class WoundBand:
+class WoundBand(Struct, frozen=True):
     """S-07 / S-19: a band of damage, its lasting penalty and when it takes a fighter out."""
 
     name: str
@@ -26,8 +25,7 @@ class WoundBand:
     label: dict[str, str]
 
 
-@dataclass(frozen=True)
-class Metal:
+class Metal(Struct, frozen=True):
     """S-17: what a critical hit with a weapon of this metal does."""
 
     name: str
@@ -37,8 +35,7 @@ class Metal:
     band_shift: int
 
 
-@dataclass(frozen=True)
-class Technique:
+class Technique(Struct, frozen=True):
     """S-05: a martial technique (ruleset data)."""
 
     name: str
@@ -49,8 +46,7 @@ class Technique:
     duration: int  # rounds, the round it is used included
 
 
-@dataclass(frozen=True)
-class SevendagRuleset:
+class SevendagRuleset(Struct, frozen=True):
     name: str
     label: dict[str, str]
     path: str
@@ -90,8 +86,7 @@ class SevendagRuleset:
         return self.wounds[i]
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(Struct, frozen=True):
     name: str
     kind: str  # "weapon" | "shield"
     hands: int  # 1 or 2
@@ -100,14 +95,12 @@ class Item:
     label: str
 
 
-@dataclass(frozen=True)
-class Hand:
+class Hand(Struct, frozen=True):
     die: int
     holds: str | None  # item name, or None for an empty hand
 
 
-@dataclass(frozen=True)
-class SevendagFighter:
+class SevendagFighter(Struct, frozen=True):
     name: str
     path: str
     speed: int

@@ -6,14 +6,12 @@ The events shared with the Sevendag engine (initiative, fight over) are in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
 
 from sevendag_cli.engine.common import Check, Event
 
 
-@dataclass(frozen=True)
-class AttackEvent(Event):
+class AttackEvent(Event, frozen=True, gc=False):
     """D-03..D-07: the attack roll against AC."""
 
     kind: ClassVar[str] = "attack"
@@ -27,8 +25,7 @@ class AttackEvent(Event):
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class SaveEvent(Event):
+class SaveEvent(Event, frozen=True, gc=False):
     """D-08: the defender's save against the attacker's DD."""
 
     kind: ClassVar[str] = "save"
@@ -42,8 +39,7 @@ class SaveEvent(Event):
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class DamageEvent(Event):
+class DamageEvent(Event, frozen=True, gc=False):
     """D-07, D-09, D-10: damage dealt by a hit."""
 
     kind: ClassVar[str] = "damage"
@@ -62,8 +58,7 @@ class DamageEvent(Event):
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class HitPointsEvent(Event):
+class HitPointsEvent(Event, frozen=True, gc=False):
     """D-12: hit points after damage (or a judgement by hand)."""
 
     kind: ClassVar[str] = "hp"

@@ -7,8 +7,9 @@ roll order is in the package's docstring (:mod:`sevendag_cli.engine.d20`).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
+
+from msgspec.structs import replace
 
 from sevendag_cli.dice import DiceSource, Roll
 from sevendag_cli.engine.common import (

@@ -6,15 +6,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import Any
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from sevendag_cli.errors import EncounterError, Msg, RuleError, joined
 from sevendag_cli.rules.d20 import D20Fighter
 
 
-@dataclass(frozen=True)
-class D20FighterState:
+class D20FighterState(Struct, frozen=True, gc=False):
     name: str
     hp: int
     max_hp: int
@@ -24,8 +25,7 @@ class D20FighterState:
         return self.hp <= 0
 
 
-@dataclass(frozen=True)
-class D20State:
+class D20State(Struct, frozen=True, gc=False):
     round: int
     fighters: tuple[D20FighterState, D20FighterState]
     next_attacker: str | None  # initiative already rolled for the next round (by `init`)

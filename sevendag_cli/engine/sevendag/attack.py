@@ -9,22 +9,21 @@ whose metal applies and which weapons get a drop check.  The vectorised engine
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from sevendag_cli.dice import Roll
 from sevendag_cli.engine.sevendag.events import MetalEffect
 from sevendag_cli.rules.sevendag import Item, SevendagFighter, SevendagRuleset
 
 
-@dataclass(frozen=True)
-class _Group:
+class _Group(Struct, frozen=True, gc=False):
     item: Item | None  # None: an empty hand
     hands: tuple[int, ...]  # 0-based
     rolls: tuple[Roll, ...]
 
 
-@dataclass(frozen=True)
-class _Verdict:
+class _Verdict(Struct, frozen=True, gc=False):
     failure: bool
     fumble: bool
     critical: str | None

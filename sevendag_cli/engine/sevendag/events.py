@@ -7,8 +7,9 @@ The events shared with the d20 engine (initiative, fight over) are in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar
+
+from msgspec import Struct
 
 from sevendag_cli.dice import Roll
 from sevendag_cli.engine.common import Event
@@ -18,8 +19,7 @@ DEFENSEUR = "défenseur"
 OUTCOMES = ("no-attack", "foiled", "wound", "failed", "critical-failure", "shield-foiled")
 
 
-@dataclass(frozen=True)
-class HandCommitment:
+class HandCommitment(Struct, frozen=True, gc=False):
     """One hand's die for the round (S-04)."""
 
     hand: int  # numbered from 1
@@ -31,8 +31,7 @@ class HandCommitment:
     recovering: bool  # S-18: picking its weapon up
 
 
-@dataclass(frozen=True)
-class AllocationEvent(Event):
+class AllocationEvent(Event, frozen=True, gc=False):
     """S-03/S-04/S-05: one fighter's commitments for the round (assaillant's first)."""
 
     kind: ClassVar[str] = "allocation"
@@ -51,8 +50,7 @@ class AllocationEvent(Event):
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class MetalEffect:
+class MetalEffect(Struct, frozen=True, gc=False):
     """S-17: a weapon metal's critical effect as applied (``times`` 2 when doubled)."""
 
     metal: str
@@ -62,8 +60,7 @@ class MetalEffect:
     band_shift: int  # already multiplied
 
 
-@dataclass(frozen=True)
-class ExchangeEvent(Event):
+class ExchangeEvent(Event, frozen=True, gc=False):
     """S-06..S-15, S-17: one attack and its defence."""
 
     kind: ClassVar[str] = "exchange"
@@ -97,8 +94,7 @@ class ExchangeEvent(Event):
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class DropEvent(Event):
+class DropEvent(Event, frozen=True, gc=False):
     """S-10/S-18: the drop check after a critical failure."""
 
     kind: ClassVar[str] = "drop"
@@ -113,8 +109,7 @@ class DropEvent(Event):
     label: str = ""  # the item's label, for display
 
 
-@dataclass(frozen=True)
-class CriticalGrantedEvent(Event):
+class CriticalGrantedEvent(Event, frozen=True, gc=False):
     """S-10 ``fumble_grants_crit``: a fumble grants the opponent a critical."""
 
     kind: ClassVar[str] = "critical-granted"
@@ -123,8 +118,7 @@ class CriticalGrantedEvent(Event):
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class WoundEvent(Event):
+class WoundEvent(Event, frozen=True, gc=False):
     """S-07/S-19 (S-16 when by hand): a wound and its consequences."""
 
     kind: ClassVar[str] = "wound"
@@ -138,8 +132,7 @@ class WoundEvent(Event):
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class InitiativeReversedEvent(Event):
+class InitiativeReversedEvent(Event, frozen=True, gc=False):
     """S-14: the défenseur of the exchange becomes the assaillant."""
 
     kind: ClassVar[str] = "initiative-reversed"
@@ -148,8 +141,7 @@ class InitiativeReversedEvent(Event):
     rules: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class RecoveredEvent(Event):
+class RecoveredEvent(Event, frozen=True, gc=False):
     """S-18: a dropped weapon is back in hand."""
 
     kind: ClassVar[str] = "recovered"

@@ -8,7 +8,8 @@ die is rolled: a refused round changes nothing and consumes no die.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from sevendag_cli.engine.sevendag.state import FighterState, SevendagState, _require
 from sevendag_cli.errors import EncounterError, Msg, RuleError, joined
@@ -25,8 +26,7 @@ DEFENCE = "defence"
 NONE = "none"
 
 
-@dataclass(frozen=True)
-class Choices:
+class Choices(Struct, frozen=True):
     """What the players decide for one round (S-03, S-04, S-05).
 
     ``allocation``: fighter name → one of attack/defence/none per hand (a
@@ -124,8 +124,7 @@ def _validate_allocation(
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class _Plan:
+class _Plan(Struct, frozen=True, gc=False):
     allocation: tuple[str, ...]
     source: str
     technique: str | None

@@ -8,7 +8,7 @@ docstring (:mod:`sevendag_cli.engine.sevendag`).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from msgspec.structs import replace
 
 from sevendag_cli.dice import DiceSource, Roll
 from sevendag_cli.engine.common import (

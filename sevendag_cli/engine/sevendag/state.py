@@ -7,8 +7,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
 from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
@@ -16,16 +17,14 @@ from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 ENGINE = "sevendag"
 
 
-@dataclass(frozen=True)
-class ActiveTechnique:
+class ActiveTechnique(Struct, frozen=True, gc=False):
     """S-05: a technique in effect; ``rounds_left`` = rounds it still applies to (>= 1)."""
 
     name: str
     rounds_left: int
 
 
-@dataclass(frozen=True)
-class DroppedWeapon:
+class DroppedWeapon(Struct, frozen=True, gc=False):
     """S-18: a dropped weapon; its hands spend ``rounds_left`` more rounds picking it up."""
 
     item: str
@@ -33,8 +32,7 @@ class DroppedWeapon:
     rounds_left: int
 
 
-@dataclass(frozen=True)
-class FighterState:
+class FighterState(Struct, frozen=True, gc=False):
     """One fighter's track: wounds in the order received, penalty, out, technique, drops."""
 
     name: str
@@ -50,8 +48,7 @@ class FighterState:
         return frozenset(h for d in self.dropped for h in d.hands)
 
 
-@dataclass(frozen=True)
-class SevendagState:
+class SevendagState(Struct, frozen=True, gc=False):
     """An encounter between rounds."""
 
     round: int  # rounds played so far

@@ -103,8 +103,6 @@ def to_data(obj: Any) -> Any:
 def state_data(state: Any) -> dict[str, Any]:
     """A fighter's state: ``name`` plus its track (``hp`` for d20, ``wounds`` for Sevendag)."""
     data: dict[str, Any] = to_data(state)
-    if hasattr(state, "hp"):
-        data["defeated"] = state.hp <= 0
     return data
 
 

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from msgspec import Struct
 from msgspec.structs import replace
@@ -16,6 +16,9 @@ from sevendag_cli.rules.d20 import D20Fighter
 
 
 class D20FighterState(Struct, frozen=True, gc=False):
+    """One fighter's hit points (D-12); the JSON also says whether they are defeated."""
+
+    json_properties: ClassVar[tuple[str, ...]] = ("defeated",)
     name: str
     hp: int
     max_hp: int
@@ -26,6 +29,8 @@ class D20FighterState(Struct, frozen=True, gc=False):
 
 
 class D20State(Struct, frozen=True, gc=False):
+    """An encounter between rounds."""
+
     round: int
     fighters: tuple[D20FighterState, D20FighterState]
     next_attacker: str | None  # initiative already rolled for the next round (by `init`)

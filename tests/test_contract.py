@@ -206,7 +206,7 @@ def records_in(tp: Any) -> Iterator[type]:
 def field_names(cls: type) -> tuple[str, ...]:
     if issubclass(cls, Struct):
         return cls.__struct_fields__
-    return tuple(f.name for f in dataclasses.fields(cls))
+    return tuple(f.name for f in dataclasses.fields(typing.cast(Any, cls)))
 
 
 @cache

@@ -1,22 +1,106 @@
-"""``fight --runs N`` and ``fight --exact``: odds for the designer.
+"""``fight``: a whole fight step by step, many simulated (``--runs N``), or exact odds (``--exact``).
 
-numpy and the solvers are imported here only, so the other commands start fast.
+The step-by-step fight is the engine's ``fight`` with the table's display; the
+simulation (numpy) and the exact solvers (icepool) are imported only by
+``--runs`` and ``--exact``, so a plain fight starts fast.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sevendag_cli.dice import check_seed, fresh_seed
 from sevendag_cli.errors import Msg, UsageError
-from sevendag_cli.render.data import header, to_data
+from sevendag_cli.failure import handled
+from sevendag_cli.options import (
+    DiceOpt,
+    FightersArg,
+    JsonlOpt,
+    JsonOpt,
+    LangOpt,
+    RulesetOpt,
+    SeedOpt,
+    check_fighter_count,
+    pick_ruleset,
+)
+from sevendag_cli.output import Output, make_dice, make_output, renderer, report_seed
 
 if TYPE_CHECKING:
-    from sevendag_cli.cli import Output
     from sevendag_cli.rules import Fighter, Ruleset
+
+app = typer.Typer()
+
+
+@app.command("fight")
+def fight_cmd(
+    fighters: FightersArg = None,
+    ruleset: RulesetOpt = None,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+    runs: Annotated[
+        int | None, typer.Option("--runs", "-n", help="Simulate this many fights and report the odds.")
+    ] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact odds where the maths allows.")] = False,
+    cap: Annotated[
+        int | None,
+        typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
+    ] = None,
+    json_: JsonOpt = False,
+    jsonl: JsonlOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).
+
+    Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
+    ·  sevendag fight --runs 100000  ·  sevendag fight --ruleset d20 --exact
+    """
+    with handled(lang):
+        out = make_output(json_, jsonl, lang, jsonl_allowed=runs is None and not exact)
+        if runs is not None and exact:
+            raise UsageError(Msg("cli.runs_and_exact"))
+        if (runs is not None or exact) and dice is not None:
+            raise UsageError(Msg("cli.dice_one_fight"))
+        if cap is not None and cap < 1:
+            raise UsageError(Msg("cli.cap", cap=cap))
+        refs = check_fighter_count(fighters)
+        rs = pick_ruleset(ruleset, refs)
+        from sevendag_cli.rules import load_pair
+
+        a, b = load_pair(rs, refs)
+        if runs is not None:
+            run_simulation(rs, a, b, runs, seed, cap, out)
+            return
+        if exact:
+            run_exact(rs, a, b, out)
+            return
+        play_fight(rs, a, b, seed, dice, cap, out)
+
+
+def play_fight(
+    rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
+    out: Output,
+) -> None:
+    from sevendag_cli.engine import engine_for
+
+    choice = make_dice(seed, dice, False, out, continue_after=True)
+    result = engine_for(rs).fight(rs, a, b, choice.source, cap)
+    if out.json:
+        from sevendag_cli.render.data import fight_document
+
+        out.data(fight_document(result, choice.seed))
+    elif out.jsonl:
+        from sevendag_cli.render.data import fight_events
+
+        out.lines(fight_events(result, choice.seed))
+    else:
+        renderer(out, rs).fight(result)
+        report_seed(out, choice)
+
+
+
+# --- --runs and --exact -------------------------------------------------------------------
 
 
 def run_simulation(
@@ -28,12 +112,16 @@ def run_simulation(
     if not 1 <= runs <= MAX_RUNS:  # checked here too, for a message in the user's language
         raise UsageError(Msg("cli.runs", runs=runs, max=MAX_RUNS))
     check_runs(runs)
+    from sevendag_cli.dice import check_seed, fresh_seed
+
     seed = check_seed(seed) if seed is not None else fresh_seed()
     if sys.stderr.isatty() and out.rich:
         result = _with_progress(rs, a, b, runs, seed, cap, simulate, out.lang)
     else:
         result = simulate(rs, a, b, runs, seed, cap=cap)
     if out.json:
+        from sevendag_cli.render.data import header, to_data
+
         doc = {**header("fight", rs.name, seed), "mode": "runs", **to_data(result)}
         out.data(doc)
     else:
@@ -90,6 +178,8 @@ def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output) -> None:
 
 
 def exact_document(ruleset: str, result: Any) -> dict[str, Any]:
+    from sevendag_cli.render.data import header
+
     return {
         **header("fight", ruleset, None),
         "mode": "exact",

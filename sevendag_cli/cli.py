@@ -8,7 +8,9 @@ completion and French help work on the same table.
 
 Adding a command: write ``sevendag_cli/commands/NAME.py`` with a Typer ``app``
 holding the command (``@app.command("NAME")``), or a group (an ``app`` with a
-callback, like ``rulesets``), and add one line to :data:`COMMANDS`.
+callback, like ``rulesets``), and add one line to :data:`COMMANDS` (then its
+help in French to :mod:`sevendag_cli.help_fr` and a row to the README's
+table: tests check both).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "schema": "schema",
     "rulesets": "rulesets",
 }
+
 
 def load_command(name: str) -> TyperCommand | TyperGroup:
     """Import the module of command ``name`` and build that command (only that one) for Click."""

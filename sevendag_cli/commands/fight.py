@@ -82,6 +82,7 @@ def play_fight(
     rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
     out: Output,
 ) -> None:
+    """One fight step by step: entered faces first, then the seeded generator."""
     from sevendag_cli.engine import engine_for
 
     choice = make_dice(seed, dice, False, out, continue_after=True)
@@ -99,7 +100,6 @@ def play_fight(
         report_seed(out, choice)
 
 
-
 # --- --runs and --exact -------------------------------------------------------------------
 
 
@@ -107,12 +107,13 @@ def run_simulation(
     rs: Ruleset, a: Fighter, b: Fighter, runs: int, seed: int | None, cap: int | None,
     out: Output,
 ) -> None:
+    """``--runs N``: the vectorised simulation, with a progress bar at a terminal."""
+    from sevendag_cli.dice import check_seed, fresh_seed
     from sevendag_cli.sim.runner import MAX_RUNS, check_runs, simulate
 
     if not 1 <= runs <= MAX_RUNS:  # checked here too, for a message in the user's language
         raise UsageError(Msg("cli.runs", runs=runs, max=MAX_RUNS))
     check_runs(runs)
-    from sevendag_cli.dice import check_seed, fresh_seed
 
     seed = check_seed(seed) if seed is not None else fresh_seed()
     if sys.stderr.isatty() and out.rich:
@@ -138,6 +139,7 @@ def _with_progress(
     rs: Ruleset, a: Fighter, b: Fighter, runs: int, seed: int, cap: int | None, simulate: Any,
     lang: str,
 ) -> Any:
+    """The simulation with a Rich progress bar on stderr (only at a terminal)."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -153,6 +155,7 @@ def _with_progress(
 
 
 def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output) -> None:
+    """``--exact``: the absorbing Markov chain of the ruleset's engine, where the maths allows."""
     from sevendag_cli.rules import D20Fighter, D20Ruleset, SevendagFighter, SevendagRuleset
 
     if isinstance(rs, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
@@ -178,6 +181,7 @@ def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output) -> None:
 
 
 def exact_document(ruleset: str, result: Any) -> dict[str, Any]:
+    """The JSON document of ``--exact``: each probability as a float and as an exact fraction."""
     from sevendag_cli.render.data import header
 
     return {

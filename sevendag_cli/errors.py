@@ -10,7 +10,8 @@ A message is a :class:`Msg`: a key of the catalogue in
 parameters.  ``str(error)`` is always the English text; ``error.render("fr")``
 the French.  Parameters that are game data (names, formulas, paths, keys,
 values) are inserted as they are; a parameter that is itself a :class:`Msg` is
-rendered in the same language, so messages compose.  A plain ``str`` is still
+rendered in the same language (here, before the catalogue fills the template:
+this module imports the catalogue, never the other way round), so messages compose.  A plain ``str`` is still
 accepted everywhere a message is (it is shown as is, in every language).
 """
 
@@ -41,7 +42,8 @@ class Msg:
             return str(self.params.get("text", ""))
         from sevendag_cli.messages import render  # the catalogue loads only when needed
 
-        return render(self.key, lang, self.params)
+        values = {k: v.render(lang) if isinstance(v, Msg) else v for k, v in self.params.items()}
+        return render(self.key, lang, values)
 
     def __str__(self) -> str:
         return self.render("en")

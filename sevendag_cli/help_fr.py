@@ -3,7 +3,7 @@
 Typer builds the help from the docstrings and ``help=`` texts when the
 command line is parsed; in French (``--lang fr`` on the command line or a
 French ``LANG``), :func:`translate` replaces them on the Click objects just
-before.  Imported only in French, so English start-up does not pay for it.
+before (on each command as the root group builds it).  Imported only in French, so English start-up does not pay for it.
 A text missing here stays English (a test checks that none is missing).
 Typer's own words (Usage, Options, Arguments, Commands) stay as Typer writes them.
 """
@@ -116,8 +116,12 @@ def describe(text: str) -> str:
     return "\n\n".join(_paragraph(p) for p in inspect.cleandoc(text).split("\n\n"))
 
 
-def translate(command: Any) -> None:
-    """Put the French help on a Click command or group, its parameters and its subcommands."""
+def translate(command: Any, subcommands: bool = True) -> None:
+    """Put the French help on a Click command or group, its parameters and (``subcommands``) its subcommands.
+
+    The root group builds its commands on demand and translates each as it is built
+    (``subcommands=False`` here, so that translating the root builds none).
+    """
     for attr in ("help", "short_help"):
         value = getattr(command, attr, None)
         if isinstance(value, str) and value:
@@ -126,6 +130,8 @@ def translate(command: Any) -> None:
         value = getattr(param, "help", None)
         if isinstance(value, str) and value:
             param.help = HELP_FR.get(_key(value), value)
+    if not subcommands:
+        return
     for sub in (getattr(command, "commands", None) or {}).values():
         translate(sub)
 

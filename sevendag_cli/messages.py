@@ -3,7 +3,9 @@
 ``MESSAGES[key] = {"en": template, "fr": template}``; both templates of a key
 use the same placeholders (``str.format`` syntax).  Keys are stable: they name
 the place that raises, not the wording.  Loaded only when a message is shown
-(see :class:`sevendag_cli.errors.Msg`), so start-up does not pay for it.
+(see :class:`sevendag_cli.errors.Msg`), so start-up does not pay for it.  This
+module knows nothing of ``Msg``: a message's parameters reach :func:`render`
+already rendered in the language.
 
 French conventions: a space before ``:`` and ``?``; instructions in the
 infinitive ("utiliser --force"); option names, keys, file names and values
@@ -17,8 +19,6 @@ from __future__ import annotations
 import string
 from collections.abc import Mapping
 from typing import Any
-
-from sevendag_cli.errors import Msg
 
 MESSAGES: dict[str, dict[str, str]] = {
     # --- composition -----------------------------------------------------------------------
@@ -465,12 +465,11 @@ _FORMATTERS = {lang: _Formatter(lang) for lang in ("en", "fr")}
 
 
 def render(key: str, lang: str, params: Mapping[str, object]) -> str:
-    """The message ``key`` in ``lang`` (English if the language is unknown)."""
+    """The message ``key`` in ``lang`` (English if the language is unknown), filled with ``params``."""
     entry = MESSAGES[key]
     template = entry.get(lang) or entry["en"]
     formatter = _FORMATTERS.get(lang, _FORMATTERS["en"])
-    values = {k: v.render(lang) if isinstance(v, Msg) else v for k, v in params.items()}
-    return formatter.vformat(template, (), values)
+    return formatter.vformat(template, (), params)
 
 
 def placeholders(template: str) -> set[str]:

@@ -512,8 +512,8 @@ def test_the_terminal_asks_and_gives_up_in_french(
 ) -> None:
     import io
 
-    from sevendag_cli.cli import _ask_die
     from sevendag_cli.errors import UsageError
+    from sevendag_cli.output import _ask_die
 
     monkeypatch.setattr("sys.stdin", io.StringIO("4\n"))
     assert _ask_die("d6 pour les dégâts d'Ysolde", "fr") == "4\n"
@@ -531,7 +531,7 @@ def test_the_terminal_asks_and_gives_up_in_french(
 def test_interrupted_in_the_commands_language(
     lang: str, line: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from sevendag_cli.cli import handled
+    from sevendag_cli.failure import handled
 
     with pytest.raises(SystemExit) as exit_, handled(lang):
         raise KeyboardInterrupt

@@ -1,16 +1,26 @@
-"""``rulesets`` (list), ``rulesets show``, ``rulesets validate``, ``new``, ``roll``."""
+"""``rulesets`` (list what is found), ``rulesets show NAME`` and ``rulesets validate FILE...``.
+
+The listing and the description are plain documents (the JSON output), which
+the Rich display draws; ``validate`` lists every problem of each file, not only
+the first.  The commands are at the end of the module, after the documents.
+"""
 
 from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from msgspec import structs
 
 from sevendag_cli.data import Problems, bundled_dir, fighter_dirs, read_toml, search_dirs
-from sevendag_cli.errors import DataError, Msg, SevendagError, UsageError
+from sevendag_cli.errors import DataError, Msg, SevendagError
+from sevendag_cli.failure import handled
 from sevendag_cli.formula import Formula
+from sevendag_cli.options import JsonOpt, LangOpt
+from sevendag_cli.output import make_output
 from sevendag_cli.render.data import header
 from sevendag_cli.rules import (
     D20Ruleset,
@@ -121,87 +131,81 @@ def validate_file(path_text: str, lang: str = "en") -> dict[str, Any]:
             "valid": not problems.errors, "problems": problems.render(lang)}
 
 
-# --- new ----------------------------------------------------------------------------------
+# --- the commands ----------------------------------------------------------------------------
+
+app = typer.Typer(name="rulesets", invoke_without_command=True, add_completion=False)
 
 
-D20_TEMPLATE = """\
-# A d20 (Le combat) fighter sheet.  Abilities rolled 3d6 each (D-13):
-{rolls}
-ruleset = "{ruleset}"
-name = "{name}"
-race = ""
-level = 1
-str = {str}
-dex = {dex}
-con = {con}
-wis = {wis}
-bba = 1        # base attack bonus (D-03)
-armour = 0     # armour bonus (D-05)
-size = 0       # size modifier (D-05)
-dodge = 0      # dodge bonus to saves (D-08)
-hp = 10
-# ac = 12      # state AC directly instead of the formula (D-05)
+@app.callback()
+def rulesets_cmd(
+    ctx: typer.Context,
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """List the rulesets and fighters found; show or check them with the subcommands.
 
-[weapon]       # remove this table to fight bare-handed (D-11)
-name = "short sword"
-damage = "1d6"
-# magic = "1d4"   # magic damage dice (D-09)
-type = 0       # weapon type modifier (D-03)
-crit_range = 20   # lowest natural that threatens a critical (D-07)
-crit_factor = 2
-"""
+    Looks in the current folder, the user folder and the bundled rulesets.
 
-SEVENDAG_TEMPLATE = """\
-# A Sevendag fighter sheet.
-ruleset = "{ruleset}"
-name = "{name}"
-speed = 2      # speed roll = formulas.speed_roll of the ruleset (S-02)
-attack = 6     # attack constant (S-06)
-defence = 5    # defence constant (S-06)
-tactic = "weapons-attack"   # weapons-attack | all-out | full-defence | custom (+ allocation)
+    Example: sevendag rulesets
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    with handled(lang):
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        doc = list_rulesets(out.lang)
+        if out.json:
+            out.data(doc)
+            return
+        from sevendag_cli.render.rich_info import render_rulesets
 
-[[hands]]
-die = 10
-holds = "weapon"
-[[hands]]
-die = 8
-holds = "shield"   # or "" for an empty hand
-
-[items.weapon]
-kind = "weapon"
-label = "sword"
-hands = 1          # 2 for a two-handed weapon held by both hands
-metal = "{metal}"  # one of: {metals}
-skill = 12         # drop check: d20 above this drops the weapon (S-10)
-
-[items.shield]
-kind = "shield"
-label = "shield"
-"""
+        render_rulesets(out.console(), doc, out.lang)
 
 
-def sheet_text(name: str, rs: Ruleset, rolled: dict[str, list[int]] | None) -> str:
-    if isinstance(rs, D20Ruleset):
-        assert rolled is not None
-        rolls = "\n".join(
-            f"#   {k.upper()}: {' + '.join(map(str, v))} = {sum(v)}" for k, v in rolled.items()
-        )
-        return D20_TEMPLATE.format(ruleset=rs.name, name=toml_escape(name), rolls=rolls,
-                                   **{k: sum(v) for k, v in rolled.items()})
-    metals = list(rs.metals)
-    return SEVENDAG_TEMPLATE.format(ruleset=rs.name, name=toml_escape(name), metal=metals[0],
-                                    metals=", ".join(metals))
+@app.command("show")
+def rulesets_show_cmd(
+    name: Annotated[str, typer.Argument(help="Ruleset name or file.")],
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Show a ruleset: its rules with their IDs, formulas, options and house defaults.
+
+    Example: sevendag rulesets show sevendag
+    """
+    with handled(lang):
+
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        doc = describe_ruleset(load_ruleset(name))
+        if out.json:
+            out.data(doc)
+            return
+        from sevendag_cli.render.rich_info import render_ruleset
+
+        render_ruleset(out.console(), doc, out.lang)
 
 
-def toml_escape(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
+@app.command("validate")
+def rulesets_validate_cmd(
+    files: Annotated[list[str], typer.Argument(help="Ruleset or fighter sheet files.")],
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Check rulesets or fighter sheets and list every problem found.
 
+    Example: sevendag rulesets validate my-house.toml brannoc.toml
+    """
+    with handled(lang):
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        reports = [validate_file(f, out.lang) for f in files]
+        if out.json:
+            from sevendag_cli.render.data import header
 
-def sheet_path(name: str, output: str | None) -> Path:
-    if output:
-        return Path(output)
-    stem = "".join(c if c.isalnum() or c in "-_" else "-" for c in name.lower()).strip("-")
-    if not stem:
-        raise UsageError(Msg("cli.file_name", name=name))
-    return Path(f"{stem}.toml")
-
+            out.data({**header("rulesets validate", None, None), "files": reports,
+                      "valid": all(r["valid"] for r in reports)})
+        else:
+            for r in reports:
+                if r["valid"]:
+                    print(Msg(f"out.valid_{r['kind']}", path=r["path"]).render(out.lang))
+                for p in r["problems"]:
+                    print(p)
+        if not all(r["valid"] for r in reports):
+            raise typer.Exit(1)

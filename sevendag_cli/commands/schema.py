@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import importlib
 import json
+import sys
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Annotated, Any
+
+import typer
 
 from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.failure import handled
+from sevendag_cli.options import LangOpt
 
 
 def _folder() -> Traversable:
@@ -70,3 +75,28 @@ def validator(name: str) -> Any:
     """
     jsonschema = _optional("jsonschema")
     return jsonschema.Draft202012Validator(load_schema(name), registry=_registry())
+
+
+# --- the command ------------------------------------------------------------------------------
+
+app = typer.Typer()
+
+
+@app.command("schema")
+def schema_cmd(
+    name: Annotated[
+        str | None,
+        typer.Argument(help="A schema's name (e.g. fight, round-event, fighter-d20); none: list them."),
+    ] = None,
+    lang: LangOpt = None,
+) -> None:
+    """Print the JSON Schema of a JSON output or of an input file; without a name, list them.
+
+    Example: sevendag schema fight
+    """
+    with handled(lang):
+        if name is None:
+            for n in schema_names():
+                print(n)
+            return
+        sys.stdout.write(json.dumps(load_schema(name), ensure_ascii=False, indent=2) + "\n")

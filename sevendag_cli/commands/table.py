@@ -1,0 +1,382 @@
+"""The table: ``init``, ``round``, ``wound`` and ``undo`` on the saved encounter.
+
+Each command locks the encounter file, rebuilds its ruleset, fighters and
+state (:func:`open_encounter`), calls the engine, saves the new state
+atomically and renders the result.  A command that fails saves nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError, joined
+from sevendag_cli.failure import handled
+from sevendag_cli.i18n import t
+from sevendag_cli.options import (
+    DEFAULT_ENCOUNTER,
+    DiceOpt,
+    EncounterOpt,
+    FightersArg,
+    JsonlOpt,
+    JsonOpt,
+    LangOpt,
+    ManualOpt,
+    RulesetOpt,
+    SeedOpt,
+    check_fighter_count,
+    pick_ruleset_doc,
+)
+from sevendag_cli.output import Output, make_dice, make_output, note, renderer, report_seed
+
+if TYPE_CHECKING:
+    from sevendag_cli.rules import Fighter, Ruleset
+    from sevendag_cli.store import Encounter
+
+app = typer.Typer()
+
+
+
+
+# --- the saved encounter --------------------------------------------------------------
+
+
+def open_encounter(path: Path) -> tuple[Encounter, Ruleset, Fighter, Fighter, Any]:
+    """Load the encounter, rebuild its ruleset, fighters and state (each check named)."""
+    from sevendag_cli import store
+    from sevendag_cli.data import Problems
+    from sevendag_cli.engine import engine_for
+    from sevendag_cli.rules import fighter_from_data, ruleset_from_data
+
+    enc = store.load(path)
+    try:  # the embedded data's problems name it in the user's language
+        rs_info = enc.ruleset
+        rs_label = Msg("cli.embedded_ruleset", path=path, name=rs_info.get("name"))
+        rs = ruleset_from_data(rs_info["data"], str(rs_label), Problems(rs_label))
+        labels = [Msg("cli.embedded_fighter", path=path, n=n) for n in (1, 2)]
+        a = fighter_from_data(enc.fighters[0]["data"], str(labels[0]), rs, Problems(labels[0]))
+        b = fighter_from_data(enc.fighters[1]["data"], str(labels[1]), rs, Problems(labels[1]))
+    except (KeyError, TypeError) as exc:
+        detail = Msg("store.missing", key=str(exc))
+        raise EncounterError(Msg("store.damaged", path=path, detail=detail)) from None
+    except SevendagError as exc:
+        raise EncounterError(Msg("cli.embedded_invalid", path=path, error=exc.msg)) from None
+    engine = engine_for(rs)
+    state = engine.state_from_data(enc.state)
+    return enc, rs, a, b, state
+
+
+def require_encounter(path: Path) -> None:
+    """A missing encounter is one line that says how to start one."""
+    if not path.exists():
+        from sevendag_cli.store import no_encounter
+
+        raise EncounterError(no_encounter(path))
+
+
+def _refuse_overwrite(path: Path) -> None:
+    """``init`` without ``--force`` replaces only a finished encounter."""
+    from sevendag_cli import store
+
+    try:
+        current = store.load(path)
+    except EncounterError:
+        raise EncounterError(Msg("cli.overwrite_unreadable", path=path)) from None
+    if not current.state.get("over", False):
+        raise EncounterError(Msg("cli.in_progress", path=path))
+
+
+# --- init ---------------------------------------------------------------------------
+
+
+@app.command("init")
+def init_cmd(
+    fighters: FightersArg = None,
+    ruleset: RulesetOpt = None,
+    encounter: EncounterOpt = DEFAULT_ENCOUNTER,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+    manual: ManualOpt = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an encounter that is still in progress.")
+    ] = False,
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Start an encounter: roll initiative and save the encounter file.
+
+    Example: sevendag init --ruleset d20 --dice 19,5
+    """
+    with handled(lang):
+        from sevendag_cli import store
+        from sevendag_cli.engine import engine_for
+        from sevendag_cli.render.data import init_document
+        from sevendag_cli.rules import pair_docs, pair_from_docs
+
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        refs = check_fighter_count(fighters)
+        rs, rs_path, rs_data = pick_ruleset_doc(ruleset, refs)
+        docs = pair_docs(rs, refs)
+        a, b = pair_from_docs(rs, docs)
+        choice = make_dice(seed, dice, manual, out, continue_after=False)
+        engine = engine_for(rs)
+        from sevendag_cli.engine.common import RecordingDice
+
+        rec = RecordingDice(choice.source)
+        init, state = engine.start(rs, a, b, rec)
+        if choice.entered is not None:
+            choice.entered.check_all_used()
+        enc = store.Encounter(
+            ruleset={"name": rs.name, "path": rs_path, "data": rs_data},
+            fighters=({"path": docs[0][0], "data": docs[0][1]},
+                      {"path": docs[1][0], "data": docs[1][1]}),
+            state=engine.state_to_data(state),
+            log=({"step": "init", "seed": choice.seed, "leader": init.leader},),
+        )
+        with store.locked(encounter):
+            if encounter.exists() and not force:
+                _refuse_overwrite(encounter)
+            store.save(encounter, enc)
+        states = engine.fighter_states(state)
+        if out.json:
+            out.data(init_document(init, tuple(rec.rolls), states, rs.name, choice.seed,
+                                   str(encounter)))
+            return
+        r = renderer(out, rs)
+        r.initiative(init)
+        r.states(states)
+        report_seed(out, choice)
+        note(t("saved", out.lang, path=encounter))
+
+
+# --- round ----------------------------------------------------------------------------
+
+
+@app.command("round")
+def round_cmd(
+    encounter: EncounterOpt = DEFAULT_ENCOUNTER,
+    seed: SeedOpt = None,
+    dice: DiceOpt = None,
+    manual: ManualOpt = False,
+    yield_: Annotated[
+        bool | None,
+        typer.Option("--yield/--no-yield",
+                     help="Sevendag: the assaillant lets the opponent act first (S-03)."),
+    ] = None,
+    allocate: Annotated[
+        list[str] | None,
+        typer.Option("--allocate", "-a",
+                     help="Sevendag: NAME=attack,defence (one commitment per hand)."),
+    ] = None,
+    technique: Annotated[
+        list[str] | None,
+        typer.Option("--technique", "-t",
+                     help="Sevendag: NAME=TECHNIQUE (a key of the ruleset's techniques)."),
+    ] = None,
+    no_input: Annotated[
+        bool, typer.Option("--no-input", help="Never ask: use the sheets' tactics.")
+    ] = False,
+    json_: JsonOpt = False,
+    jsonl: JsonlOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Resolve the next round of the encounter, step by step, and save it.
+
+    Example: sevendag round --dice 8,18,17,3,3 --json
+    """
+    with handled(lang):
+        from sevendag_cli import store
+        from sevendag_cli.engine import engine_for
+
+        out = make_output(json_, jsonl, lang)
+        require_encounter(encounter)
+        with store.locked(encounter):
+            enc, rs, a, b, state = open_encounter(encounter)
+            if state.over:
+                from sevendag_cli.engine.common import over_message
+
+                raise EncounterError(Msg("common.at_path", path=encounter,
+                                         message=over_message(state.winner)))
+            engine = engine_for(rs)
+            choices = None
+            if rs.engine == "sevendag":
+                interactive = sys.stdin.isatty() and out.rich and not no_input
+                choices = sevendag_choices(rs, a, b, state, yield_, allocate, technique,
+                                           interactive, out.lang)
+            elif yield_ is not None or allocate or technique:
+                raise UsageError(Msg("cli.d20_no_choices"))
+            choice = make_dice(seed, dice, manual, out, continue_after=False)
+            result, new_state = engine.play_round(rs, a, b, state, choice.source, choices)
+            if choice.entered is not None:
+                choice.entered.check_all_used()
+            entry = {"step": "round", "round": result.number, "seed": choice.seed}
+            store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
+        if out.json:
+            from sevendag_cli.render.data import round_document
+
+            out.data(round_document(result, rs.name, choice.seed, str(encounter)))
+        elif out.jsonl:
+            from sevendag_cli.render.data import round_events
+
+            out.lines(round_events(result, rs.name, choice.seed))
+        else:
+            r = renderer(out, rs)
+            r.round(result)
+            report_seed(out, choice)
+            if result.over:
+                note(t("fight_over", out.lang))
+
+
+def parse_assignments(values: list[str] | None, option: str) -> dict[str, str]:
+    """``NAME=VALUE`` options (``--allocate``, ``--technique``) by fighter name."""
+    out: dict[str, str] = {}
+    for v in values or []:
+        name, sep, rest = v.partition("=")
+        if not sep or not name.strip() or not rest.strip():
+            raise UsageError(Msg("cli.assignment", option=option, value=v))
+        out[name.strip()] = rest.strip()
+    return out
+
+
+def sevendag_choices(
+    rs: Any, a: Any, b: Any, state: Any, yield_: bool | None, allocate: list[str] | None,
+    technique: list[str] | None, interactive: bool, lang: str,
+) -> Any:
+    """The Sevendag choices of the round: from the options, and asked at a terminal (``interactive``)."""
+    from sevendag_cli.engine import sevendag as engine
+
+    names = {a.name: a, b.name: b}
+    alloc_text = parse_assignments(allocate, "--allocate")
+    tech = parse_assignments(technique, "--technique")
+    for name in (*alloc_text, *tech):
+        if name not in names:
+            raise UsageError(Msg("engine.no_fighter", name=name, names=joined((a.name, b.name))))
+    allocation: dict[str, tuple[str, ...]] = {}
+    for name, text in alloc_text.items():
+        allocation[name] = tuple(p.strip() for p in text.split(",") if p.strip())
+    if interactive:
+        from sevendag_cli.render.prompts import ask_sevendag_choices
+
+        return ask_sevendag_choices(rs, a, b, state, yield_, allocation, tech, lang)
+    return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=tech)
+
+
+# --- wound ------------------------------------------------------------------------------
+
+
+@app.command("wound", context_settings={"ignore_unknown_options": True})
+def wound_cmd(
+    fighter: Annotated[str | None, typer.Argument(help="The fighter to wound (or heal).")] = None,
+    amount: Annotated[
+        str | None,
+        typer.Argument(help="d20: damage off HP (negative heals). Sevendag: damage, or a band name."),
+    ] = None,
+    classify: Annotated[
+        int | None, typer.Option("--classify", help="Only name the wound band of this much damage.")
+    ] = None,
+    ruleset: RulesetOpt = None,
+    encounter: EncounterOpt = DEFAULT_ENCOUNTER,
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Apply a game master's judgement by hand (S-16), or name a wound band.
+
+    Examples: sevendag wound B 5  ·  sevendag wound Brannoc serious  ·  sevendag wound --classify 17
+    """
+    with handled(lang):
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        if classify is not None:
+            if fighter is not None or amount is not None:
+                raise UsageError(Msg("cli.classify_alone"))
+            _classify(classify, ruleset, out)
+            return
+        if fighter is None or amount is None:
+            raise UsageError(Msg("cli.wound_args"))
+        from sevendag_cli import store
+        from sevendag_cli.engine import engine_for
+        from sevendag_cli.render.data import wound_document
+
+        number: int | None
+        band: str | None
+        try:
+            number, band = int(amount), None
+        except ValueError:
+            number, band = None, amount
+        require_encounter(encounter)
+        with store.locked(encounter):
+            enc, rs, a, b, state = open_encounter(encounter)
+            if ruleset is not None and ruleset not in (rs.name, rs.engine):
+                raise UsageError(Msg("cli.other_ruleset", ruleset=ruleset, used=rs.name))
+            engine = engine_for(rs)
+            result, new_state = engine.apply_wound(rs, a, b, state, fighter, number, band)
+            entry = {"step": "wound", "fighter": fighter, "amount": number, "band": band}
+            store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
+        if out.json:
+            out.data(wound_document(result, rs.name, str(encounter)))
+            return
+        renderer(out, rs).wound(result)
+
+
+def _classify(amount: int, ruleset: str | None, out: Output) -> None:
+    from sevendag_cli.i18n import label
+    from sevendag_cli.rules import SevendagRuleset, load_ruleset
+
+    rs = load_ruleset(ruleset or "sevendag")
+    if not isinstance(rs, SevendagRuleset):
+        raise UsageError(Msg("cli.classify_d20", name=rs.name))
+    band = rs.band_for(amount)
+    if out.json:
+        from sevendag_cli.render.data import header
+
+        out.data({**header("classify", rs.name, None), "amount": amount,
+                  "band": band.name if band else None,
+                  "label": label(band.label, out.lang) if band else None})
+        return
+    text = (t("band_is", out.lang, n=amount, band=label(band.label, out.lang)) if band
+            else t("no_wound", out.lang, n=amount))
+    print(text)
+
+
+
+# --- undo -------------------------------------------------------------------------------
+
+
+@app.command("undo")
+def undo_cmd(
+    encounter: EncounterOpt = DEFAULT_ENCOUNTER,
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Take back the last round or wound of the encounter.
+
+    Example: sevendag undo
+    """
+    with handled(lang):
+        from sevendag_cli import store
+        from sevendag_cli.engine import engine_for
+        from sevendag_cli.render.data import header, state_data
+
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        require_encounter(encounter)
+        with store.locked(encounter):
+            enc, rs, _a, _b, _state = open_encounter(encounter)
+            previous, undone = enc.undo()
+            engine = engine_for(rs)
+            state = engine.state_from_data(previous.state)
+            store.save(encounter, previous)
+        states = engine.fighter_states(state)
+        if out.json:
+            out.data({**header("undo", rs.name, None), "encounter": str(encounter),
+                      "undone": undone, "fighters": [state_data(s) for s in states]})
+            return
+        what = undone.get("step", "?")
+        if what == "round":
+            what = t("round", out.lang, n=undone.get("round"))
+        elif what == "wound":
+            what = t("step_wound", out.lang, name=undone.get("fighter"))
+        note(t("undone", out.lang, what=what))
+        renderer(out, rs).states(states)
+

@@ -1,0 +1,98 @@
+"""The options shared by several commands, and how the ruleset and fighters they name are chosen.
+
+Each option is an ``Annotated`` type that Typer reads: a command lists the ones
+it takes (``seed: SeedOpt = None``).  A command module must import the types it
+uses at module level, since Typer resolves the annotations in its namespace.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from sevendag_cli.errors import Msg, UsageError
+
+if TYPE_CHECKING:
+    from sevendag_cli.rules import Ruleset
+
+
+class Lang(StrEnum):
+    en = "en"
+    fr = "fr"
+
+
+SeedOpt = Annotated[
+    int | None,
+    typer.Option("--seed", help="Seed for the dice (reported in the output); same seed, same fight."),
+]
+DiceOpt = Annotated[
+    str | None,
+    typer.Option("--dice", help="Faces rolled by hand, in roll order, e.g. 19,5,8."),
+]
+ManualOpt = Annotated[
+    bool, typer.Option("--manual", help="Ask for each physical die at the terminal.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
+JsonlOpt = Annotated[bool, typer.Option("--jsonl", help="One JSON event per line on stdout.")]
+LangOpt = Annotated[
+    Lang | None, typer.Option("--lang", help="Language of the display (default: from LANG).")
+]
+EncounterOpt = Annotated[
+    Path,
+    typer.Option("--encounter", "-e", help="The encounter file.", envvar="SEVENDAG_ENCOUNTER"),
+]
+
+DEFAULT_ENCOUNTER = Path("encounter.sevendag.json")
+
+
+def complete_rulesets(incomplete: str) -> list[str]:
+    """Shell completion: ruleset names found on the search path."""
+    from sevendag_cli.rules import known_rulesets
+
+    return [n for n in known_rulesets() if n.startswith(incomplete)]
+
+
+def complete_fighters(incomplete: str) -> list[str]:
+    """Shell completion: fighter sheet names found on the search path."""
+    from sevendag_cli.rules import known_fighters
+
+    return [n for n in known_fighters() if n.startswith(incomplete.lower())]
+
+
+RulesetOpt = Annotated[
+    str | None,
+    typer.Option("--ruleset", "-r", help="Ruleset name or file (default: the sheets' own, else sevendag).",
+                 autocompletion=complete_rulesets),
+]
+FightersArg = Annotated[
+    list[str] | None,
+    typer.Argument(help="Two fighter sheets (names or .toml paths); none: the ruleset's examples.",
+                   autocompletion=complete_fighters),
+]
+
+
+def check_fighter_count(fighters: list[str] | None) -> list[str] | None:
+    """The FIGHTERS argument: two sheets, or none (the ruleset's example pair)."""
+    if fighters and len(fighters) != 2:
+        raise UsageError(Msg("cli.two_fighters", n=len(fighters)))
+    return fighters or None
+
+
+def pick_ruleset_doc(
+    ruleset: str | None, fighters: list[str] | None
+) -> tuple[Ruleset, str, dict[str, Any]]:
+    """The ruleset named, else the first sheet's own, else the default; with its file and data."""
+    from sevendag_cli.rules import DEFAULT_RULESET, read_ruleset_doc, ruleset_from_data, sheet_ruleset
+
+    if ruleset is None and fighters:
+        ruleset = sheet_ruleset(fighters[0])
+    source, data = read_ruleset_doc(ruleset or DEFAULT_RULESET)
+    return ruleset_from_data(data, source), source, data
+
+
+def pick_ruleset(ruleset: str | None, fighters: list[str] | None) -> Ruleset:
+    """The ruleset of ``--ruleset`` and FIGHTERS (see :func:`pick_ruleset_doc`)."""
+    return pick_ruleset_doc(ruleset, fighters)[0]

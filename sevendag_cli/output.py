@@ -1,0 +1,149 @@
+"""How a command prints, and where its dice come from.
+
+:class:`Output` is what ``--json``, ``--jsonl`` and ``--lang`` chose: one JSON
+document, JSON lines, or the Rich display in a language.  Data go to stdout;
+notes (the seed, "saved to ...") go to stderr, never mixed with the data.
+:func:`make_dice` reads ``--seed``, ``--dice`` and ``--manual`` and builds the
+dice source the engine is given; :func:`report_seed` tells the seed that
+replays the command.  Rich, json and the dice module are imported only when used.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.i18n import detect_lang, t
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from sevendag_cli.dice import DiceSource, EnteredDice
+    from sevendag_cli.options import Lang
+    from sevendag_cli.render.rich_render import RichRenderer
+    from sevendag_cli.rules import Ruleset
+
+
+class Output:
+    """How a command prints: JSON, JSON lines, or the Rich display (and in which language)."""
+
+    __slots__ = ("json", "jsonl", "lang")
+
+    def __init__(self, json: bool, jsonl: bool, lang: str) -> None:
+        self.json = json
+        self.jsonl = jsonl
+        self.lang = lang
+
+    def __repr__(self) -> str:
+        return f"Output(json={self.json!r}, jsonl={self.jsonl!r}, lang={self.lang!r})"
+
+    @property
+    def rich(self) -> bool:
+        return not (self.json or self.jsonl)
+
+    def data(self, doc: Any) -> None:
+        """One JSON document: indented for a person at a terminal, compact (and fast) in a pipe."""
+        import json
+
+        if sys.stdout.isatty():
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        else:
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    def lines(self, docs: list[dict[str, Any]]) -> None:
+        """One compact JSON document per line."""
+        import json
+
+        for d in docs:
+            sys.stdout.write(json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+    def console(self) -> Console:
+        from rich.console import Console
+
+        return Console(highlight=False)
+
+
+def make_output(json_: bool, jsonl: bool, lang: Lang | None, jsonl_allowed: bool = True) -> Output:
+    """The output of ``--json``, ``--jsonl`` (where the command has it) and ``--lang``."""
+    if json_ and jsonl:
+        raise UsageError(Msg("cli.json_and_jsonl"))
+    if jsonl and not jsonl_allowed:
+        raise UsageError(Msg("cli.jsonl_only"))
+    return Output(json_, jsonl, detect_lang(lang.value if lang else None))
+
+
+def note(message: str) -> None:
+    """A message for the user, on stderr (never mixed with data on stdout)."""
+    sys.stderr.write(message + "\n")
+
+
+def renderer(out: Output, ruleset: Ruleset) -> RichRenderer:
+    """The Rich display of ``ruleset``'s results, in the output's language."""
+    from sevendag_cli.render.rich_render import RichRenderer
+
+    return RichRenderer(out.console(), out.lang, ruleset)
+
+
+# --- dice ---------------------------------------------------------------------------------
+
+
+class DiceChoice:
+    """The dice source of a command, the seed to report (None: no generator) and the entered faces."""
+
+    __slots__ = ("entered", "seed", "source")
+
+    def __init__(self, source: DiceSource, seed: int | None, entered: EnteredDice | None) -> None:
+        self.source = source
+        self.seed = seed
+        self.entered = entered
+
+
+def make_dice(
+    seed: int | None, dice: str | None, manual: bool, out: Output, *, continue_after: bool
+) -> DiceChoice:
+    """The dice for a command: entered faces, the terminal, or the seeded generator.
+
+    ``continue_after``: in ``fight`` the generator continues after entered faces;
+    in ``init`` and ``round`` entered faces must be exactly what is needed.
+    """
+    from sevendag_cli.dice import EnteredDice, ManualDice, SeededDice, check_seed, fresh_seed, parse_faces
+
+    if manual and dice is not None:
+        raise UsageError(Msg("cli.manual_and_dice"))
+    if manual:
+        if seed is not None:
+            raise UsageError(Msg("cli.manual_and_seed"))
+        if not sys.stdin.isatty():
+            raise UsageError(Msg("cli.manual_needs_tty"))
+        lang = out.lang
+        manual_dice = ManualDice(lambda label: _ask_die(label, lang), lambda m: note(f"  {m}"), lang)
+        return DiceChoice(manual_dice, None, None)
+    if dice is not None and not continue_after:
+        if seed is not None:
+            raise UsageError(Msg("cli.dice_and_seed"))
+        entered = EnteredDice(parse_faces(dice))
+        return DiceChoice(entered, None, entered)
+    if seed is None:
+        seed = fresh_seed()
+    generator = SeededDice(check_seed(seed))
+    if dice is not None:
+        entered = EnteredDice(parse_faces(dice), fallback=generator)
+        return DiceChoice(entered, seed, entered)
+    return DiceChoice(generator, seed, None)
+
+
+def _ask_die(label: str, lang: str = "en") -> str:
+    """``--manual``: ask for one die on stderr, read the answer on stdin."""
+    sys.stderr.write(Msg("dice.ask", label=label).render(lang))
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    if not line:
+        raise UsageError(Msg("dice.input_ended"))
+    return line
+
+
+def report_seed(out: Output, choice: DiceChoice) -> None:
+    """After a command succeeds: the seed that replays it (the JSON carries it too)."""
+    if out.rich and choice.seed is not None:
+        note(t("seed", out.lang, seed=choice.seed) + f" (--seed {choice.seed})")

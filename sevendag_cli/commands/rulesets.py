@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-
 from msgspec import structs
 
 from sevendag_cli.data import Problems, bundled_dir, fighter_dirs, read_toml, search_dirs

@@ -226,22 +226,20 @@ def result_nodes(node: ResultNode) -> list[ResultNode]:
 
 
 class Evaluated(msgspec.Struct, frozen=True):
-    """A formula evaluated: its value, every die rolled (in roll order) and the tree."""
+    """A formula evaluated: its value, every die rolled (in roll order), the tree, the natural.
+
+    ``natural``: the "natural" of a d20 check (see the module's docstring); None without dice.
+    """
 
     value: int
     rolls: tuple[Roll, ...]
     tree: ResultNode
+    natural: int | None = None
 
     @property
     def groups(self) -> list[DiceResult]:
         """The dice groups, in the formula's order."""
         return [n for n in result_nodes(self.tree) if isinstance(n, DiceResult)]
-
-    @property
-    def natural(self) -> int | None:
-        """The "natural" of a d20 check: see the module's docstring; None without dice."""
-        groups = self.groups
-        return groups[0].natural_die.face if groups else None
 
     @property
     def dice_total(self) -> int:
@@ -551,9 +549,10 @@ class Formula(msgspec.Struct, frozen=True):
         purpose: str = "roll",
         fighter: str | None = None,
     ) -> Evaluated:
-        rolls: list[Roll] = []
-        tree = _Evaluation(self.text, env, dice, purpose, fighter, rolls).node(self.tree)
-        return Evaluated(tree.value, tuple(rolls), tree)
+        run = _Evaluation(self.text, env, dice, purpose, fighter)
+        tree = run.node(self.tree)
+        natural = run.first.natural_die.face if run.first is not None else None
+        return Evaluated(tree.value, tuple(run.rolls), tree, natural)
 
     def value(self, env: Mapping[str, int]) -> int:
         """Evaluate a formula that rolls no dice."""
@@ -599,13 +598,14 @@ class _Evaluation:
     """One evaluation of a formula: walks the tree, rolls the dice in order, records them."""
 
     def __init__(self, text: str, env: Mapping[str, int], dice: DiceSource | None, purpose: str,
-                 fighter: str | None, rolls: list[Roll]) -> None:
+                 fighter: str | None) -> None:
         self.text = text
         self.env = env
         self.source = dice
         self.purpose = purpose
         self.fighter = fighter
-        self.rolls = rolls
+        self.rolls: list[Roll] = []
+        self.first: DiceResult | None = None  # the first group: it holds the natural
 
     def roll(self, sides: int) -> Roll:
         assert self.source is not None
@@ -616,6 +616,18 @@ class _Evaluation:
     def dice(self, node: Dice) -> DiceResult:
         if self.source is None:
             raise FormulaError(self.text, Msg("formula.fixed_value"))
+        sides = node.sides
+        if not node.explode and node.select is None:  # the common case, kept short
+            faces = [self.roll(sides) for _ in range(node.count)]
+            result = DiceResult(node, tuple(Die((r,)) for r in faces), sum(r.face for r in faces))
+        else:
+            result = self.group(node)
+        if self.first is None:
+            self.first = result
+        return result
+
+    def group(self, node: Dice) -> DiceResult:
+        """Exploding dice (every first roll, then the explosions wave by wave) and keep/drop."""
         sides = node.sides
         chains = [[self.roll(sides)] for _ in range(node.count)]
         if node.explode:
@@ -635,30 +647,29 @@ class _Evaluation:
         return DiceResult(node, rolled, sum(v for v, k in zip(values, kept, strict=True) if k))
 
     def node(self, node: Node) -> ResultNode:
-        match node:
-            case Num(value):
-                return NumResult(value)
-            case Name(name):
-                return FieldResult(name, field_value(self.env, name, self.text))
-            case Dice():
-                return self.dice(node)
-            case Neg(operand):
-                inner = self.node(operand)
-                return NegResult(inner, -inner.value)
-            case BinOp(op, left, right):
-                a = self.node(left)
-                b = self.node(right)
-                return OpResult(op, a, b, apply_op(op, a.value, b.value, self.text))
-            case Call(function, args):
-                results = tuple(self.node(a) for a in args)
-                values = [r.value for r in results]
-                if function == "min":
-                    value = min(values)
-                elif function == "max":
-                    value = max(values)
-                else:
-                    value = ability_mod(values[0])
-                return CallResult(function, results, value)
+        if isinstance(node, BinOp):
+            a = self.node(node.left)
+            b = self.node(node.right)
+            return OpResult(node.op, a, b, apply_op(node.op, a.value, b.value, self.text))
+        if isinstance(node, Name):
+            return FieldResult(node.name, field_value(self.env, node.name, self.text))
+        if isinstance(node, Dice):
+            return self.dice(node)
+        if isinstance(node, Num):
+            return NumResult(node.value)
+        if isinstance(node, Call):
+            results = tuple(self.node(a) for a in node.args)
+            values = [r.value for r in results]
+            if node.function == "min":
+                value = min(values)
+            elif node.function == "max":
+                value = max(values)
+            else:
+                value = ability_mod(values[0])
+            return CallResult(node.function, results, value)
+        if isinstance(node, Neg):
+            inner = self.node(node.operand)
+            return NegResult(inner, -inner.value)
         raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
 
 

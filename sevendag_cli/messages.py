@@ -122,6 +122,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "formula.fixed_value": {"en": "rolls dice where a fixed value is expected",
                             "fr": "lance des dés là où une valeur fixe est attendue"},
     "formula.division_by_zero": {"en": "division by zero", "fr": "division par zéro"},
+    "formula.exact_too_big": {"en": "{dice} has too many outcomes for exact odds: simulate with --runs instead",
+                              "fr": "{dice} a trop de résultats possibles pour des probabilités exactes : "
+                                    "simuler avec --runs"},
     "formula.division_by_zero_possible": {"en": "division by zero is possible", "fr": "une division par zéro est possible"},
     "formula.not_text": {"en": 'a formula is a text such as "1d20 + mod(dex)"',
                          "fr": 'une formule est un texte comme "1d20 + mod(dex)"'},

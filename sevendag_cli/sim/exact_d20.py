@@ -79,9 +79,18 @@ def _base_die(dice: Dice) -> Any:
     return die.explode(depth=MAX_EXPLOSIONS) if dice.explode else die
 
 
+MAX_GROUP_WORK = 4_000_000
+"""Largest dice group exact odds accept, in (dice × outcomes of one die)²: icepool's sum of
+``N`` dice of ``m`` outcomes costs about ``N² m²`` (``100d20`` is 4e6, about a second here);
+a keep/drop pool counts 4 times as much."""
+
+
 def _group_die(dice: Dice, base: Any = None) -> Any:
     """A group's value: the sum of its dice, or of the kept ones (each die drawn from ``base``)."""
     one = _base_die(dice) if base is None else base
+    work = (dice.count * len(one)) ** 2 * (4 if dice.select is not None else 1)
+    if work > MAX_GROUP_WORK:
+        raise UsageError(Msg("formula.exact_too_big", dice=dice.notation))
     if dice.select is None:
         return one if dice.count == 1 else dice.count @ one
     pool = one.pool(dice.count)

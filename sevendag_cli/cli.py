@@ -995,8 +995,7 @@ def roll_cmd(
 ) -> None:
     """Roll dice for what a fight doesn't cover: each die in place, highest and lowest marked, total.
 
-    Dice: 3d6, d% (d100), 4d6kh3 / 2d20kl1 (keep highest / lowest), 4d6dl1 / dh (drop),
-    3d6! (exploding); with + - * //, parentheses, min(), max(), mod().
+    Dice: 3d6, d% (d100), 4d6kh3 / 2d20kl1 (keep highest / lowest), 4d6dl1 (drop), 3d6! (exploding).
 
     Example: sevendag roll "3d6 + 2" "attack: 2d20kh1 + 5" --seed 4
     """

@@ -86,10 +86,9 @@ HELP_FR: dict[str, str] = {
     # roll
     "Roll dice for what a fight doesn't cover: each die in place, highest and lowest marked, total.":
         "Lancer des dés pour ce qu'un combat ne couvre pas : chaque dé à sa place, faces extrêmes marquées, total.",
-    "Dice: 3d6, d% (d100), 4d6kh3 / 2d20kl1 (keep highest / lowest), 4d6dl1 / dh (drop), "
-    "3d6! (exploding); with + - * //, parentheses, min(), max(), mod().":
-        "Dés : 3d6, d% (d100), 4d6kh3 / 2d20kl1 (garder les plus hauts / bas), 4d6dl1 / dh (écarter), "
-        "3d6! (qui explosent) ; avec + - * //, parenthèses, min(), max(), mod().",
+    "Dice: 3d6, d% (d100), 4d6kh3 / 2d20kl1 (keep highest / lowest), 4d6dl1 (drop), 3d6! (exploding).":
+        "Dés : 3d6, d% (d100), 4d6kh3 / 2d20kl1 (garder les plus hauts / bas), 4d6dl1 (écarter), "
+        "3d6! (qui explosent).",
     "Dice expressions, each maybe labelled: '1d20 + 5' 'damage: 2d6 + 3'.":
         "Expressions de dés, chacune avec une étiquette si on veut : '1d20 + 5' 'dégâts : 2d6 + 3'.",
     # schema

@@ -17,17 +17,22 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Protocol
+
+import msgspec
 
 from sevendag_cli.errors import DiceError, Msg, UsageError
 
 MAX_SEED = 2**63 - 1
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
-    """One die rolled: what for, on which die, the face, and by whom."""
+class Roll(msgspec.Struct, frozen=True):
+    """One die rolled: what for, on which die, the face, and by whom.
+
+    A roll is one face: a die that explodes (``3d6!``) makes one roll per face,
+    and whether a die was kept or dropped (``4d6kh3``) belongs to the formula's
+    evaluation tree (:mod:`sevendag_cli.formula`), not to the roll.
+    """
 
     purpose: str
     sides: int

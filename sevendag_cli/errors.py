@@ -123,6 +123,17 @@ class RollBudgetError(FormulaError):
     """A formula would roll more dice than the budget allows."""
 
 
+class ExpressionError(FormulaError):
+    """A dice expression typed on the command line (``roll``) that is not valid: a usage mistake."""
+
+    exit_code = 2
+
+    def __init__(self, formula: str, message: str | Msg) -> None:
+        super().__init__(formula, message)
+        self.msg = Msg("formula.expression_error", formula=formula, message=self.detail)
+        self.args = (self.msg.render("en"),)
+
+
 class DiceError(SevendagError):
     """An entered die face that is refused, or too few / too many faces."""
 

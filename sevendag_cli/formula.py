@@ -1,29 +1,49 @@
-"""A small, safe expression language for ruleset formulas (C-03).
+"""A small, safe expression language for ruleset formulas and the ``roll`` command (C-03).
 
-Stages, as in a dice engine: ``parse`` (text → tokens → tree of frozen nodes),
-then ``Formula.evaluate`` (tree + fighter fields + a dice source → value and
-the rolls made).  Nothing is ever ``eval``'d.
+Stages, as in a dice engine: ``parse`` (text → tokens → tree of immutable
+nodes), then ``Formula.evaluate`` (tree + fighter fields + a dice source → an
+evaluation tree: every node with its value, every die with its faces, kept or
+dropped).  Nothing is ever ``eval``'d.
 
 Grammar::
 
-    expr  := term (("+" | "-") term)*
-    term  := unary (("*" | "//") unary)*
-    unary := "-" unary | atom
-    atom  := INT | DICE | NAME | NAME "(" expr ("," expr)* ")" | "(" expr ")"
-    DICE  := [INT] "d" INT          e.g. 1d20, d6, 3d6
+    expr   := term (("+" | "-") term)*
+    term   := unary (("*" | "//") unary)*
+    unary  := ("-" | "+") unary | atom
+    atom   := INT | DICE | NAME | NAME "(" expr ("," expr)* ")" | "(" expr ")"
+    DICE   := [INT] "d" (INT | "%") ["!"] [SELECT [INT]]
+    SELECT := "kh" | "kl" | "dh" | "dl" | "k"
+
+``1d20``, ``d6``, ``3d6``; ``d%`` is ``d100``; ``3d6!`` explodes (a die showing
+its highest face is rolled again and adds, at most :data:`MAX_EXPLOSIONS` times
+per die); ``4d6kh3`` keeps the 3 highest dice, ``2d20kl1`` the lowest, ``4d6dl1``
+drops the lowest, ``dh`` the highest; ``k`` is ``kh`` and a missing count is 1
+(``2d20kh`` = ``2d20kh1``).  An exploding die is one die: keep and drop compare
+its total (``4d6!kh3``).  Letters in dice may be upper case (``4D6KH3``).
 
 Functions: ``min(a, b, ...)``, ``max(a, b, ...)``, ``mod(x)`` = floor((x - 10) / 2)
 (D-01).  Names are the fighter's fields; which names exist is checked when a
-ruleset is loaded.  A roll budget refuses formulas that would roll too many
-dice (``1000000d1000000``) before a single die is rolled.
+ruleset is loaded.  A roll budget refuses formulas that could roll too many
+dice (``1000000d1000000``; an exploding die counts ``1 + MAX_EXPLOSIONS``)
+before a single die is rolled.
+
+**Roll order** (C-02): a group's dice are rolled one after the other, then
+the explosions, wave by wave (every die that showed its highest face, in
+order), as one rolls physical dice.
+
+**The natural** of a d20 check (D-06) is the first face of one die of the
+formula's first dice group: its first die, or, when the group keeps or drops
+dice, its highest kept die (``kh``, ``dl``: ``2d20kh1`` is advantage) or its
+lowest kept die (``kl``, ``dh``: disadvantage).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
+
+import msgspec
 
 from sevendag_cli.dice import DiceSource, Roll
 from sevendag_cli.errors import FormulaError, Msg, RollBudgetError
@@ -32,11 +52,16 @@ ROLL_BUDGET = 1000
 """Most dice one formula evaluation may roll."""
 MAX_SIDES = 1000
 """Most faces a die in a formula may have."""
+MAX_EXPLOSIONS = 9
+"""Most times one exploding die is rolled again (as icepool's default depth): a die of
+``3d6!`` rolls at most 10 times, and counts 10 dice against the budget."""
 MAX_LENGTH = 500
 MAX_DEPTH = 40
 MAX_LITERAL_DIGITS = 9
 
 FUNCTIONS = {"min": (1, None), "max": (1, None), "mod": (1, 1)}
+SELECTORS = ("kh", "kl", "dh", "dl")
+"""Keep highest, keep lowest, drop highest, drop lowest (``k`` is read as ``kh``)."""
 
 
 def ability_mod(score: int) -> int:
@@ -47,36 +72,63 @@ def ability_mod(score: int) -> int:
 # --- tree -------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Num:
+class Num(msgspec.Struct, frozen=True):
     value: int
 
 
-@dataclass(frozen=True, slots=True)
-class Dice:
+class Dice(msgspec.Struct, frozen=True):
+    """A group of dice: ``count`` dice of ``sides`` faces, maybe exploding, maybe keeping some.
+
+    ``select``: ``kh`` / ``kl`` / ``dh`` / ``dl`` (or None) and ``select_count`` its number.
+    """
+
     count: int
     sides: int
+    explode: bool = False
+    select: str | None = None
+    select_count: int = 0
+
+    @property
+    def keeps_highest(self) -> bool:
+        """Which dice count: the highest (``kh``, ``dl``, and no selection) or the lowest."""
+        return self.select not in ("kl", "dh")
+
+    @property
+    def kept(self) -> int:
+        """How many dice count towards the value."""
+        if self.select in ("kh", "kl"):
+            return self.select_count
+        if self.select in ("dh", "dl"):
+            return self.count - self.select_count
+        return self.count
+
+    @property
+    def rolls_at_most(self) -> int:
+        """Dice it may roll (its share of the budget): explosions included."""
+        return self.count * (1 + MAX_EXPLOSIONS if self.explode else 1)
+
+    @property
+    def notation(self) -> str:
+        """``4d6kh3``, ``3d6!``, ``1d100`` (for ``d%``)."""
+        select = f"{self.select}{self.select_count}" if self.select else ""
+        return f"{self.count}d{self.sides}{'!' if self.explode else ''}{select}"
 
 
-@dataclass(frozen=True, slots=True)
-class Name:
+class Name(msgspec.Struct, frozen=True):
     name: str
 
 
-@dataclass(frozen=True, slots=True)
-class Neg:
+class Neg(msgspec.Struct, frozen=True):
     operand: Node
 
 
-@dataclass(frozen=True, slots=True)
-class BinOp:
+class BinOp(msgspec.Struct, frozen=True):
     op: str  # "+", "-", "*", "//"
     left: Node
     right: Node
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+class Call(msgspec.Struct, frozen=True):
     function: str
     args: tuple[Node, ...]
 
@@ -84,55 +136,239 @@ class Call:
 Node = Num | Dice | Name | Neg | BinOp | Call
 
 
+# --- evaluation tree ----------------------------------------------------------
+
+
+class Die(msgspec.Struct, frozen=True):
+    """One die of a group: its rolls (the first face, then one per explosion), kept or dropped."""
+
+    rolls: tuple[Roll, ...]
+    kept: bool = True
+
+    @property
+    def value(self) -> int:
+        """The die's total: its faces added (one face unless it exploded)."""
+        return sum(r.face for r in self.rolls)
+
+    @property
+    def face(self) -> int:
+        """The first face (the natural, for the die chosen as a check's natural)."""
+        return self.rolls[0].face
+
+    @property
+    def exploded(self) -> bool:
+        return len(self.rolls) > 1
+
+
+class NumResult(msgspec.Struct, frozen=True):
+    value: int
+
+
+class FieldResult(msgspec.Struct, frozen=True):
+    """A fighter's field as the formula read it (``bba`` 3)."""
+
+    name: str
+    value: int
+
+
+class DiceResult(msgspec.Struct, frozen=True):
+    """A group of dice rolled: the group as written, every die, the value of the kept dice."""
+
+    dice: Dice
+    rolled: tuple[Die, ...]
+    value: int
+
+    @property
+    def natural_die(self) -> Die:
+        """The die whose first face is the natural: the first, or the highest (lowest) kept."""
+        if self.dice.select is None:
+            return self.rolled[0]
+        kept = [d for d in self.rolled if d.kept]
+        if self.dice.keeps_highest:
+            return max(kept, key=lambda d: d.value)  # the first of equal dice
+        return min(kept, key=lambda d: d.value)
+
+
+class NegResult(msgspec.Struct, frozen=True):
+    operand: ResultNode
+    value: int
+
+
+class OpResult(msgspec.Struct, frozen=True):
+    op: str
+    left: ResultNode
+    right: ResultNode
+    value: int
+
+
+class CallResult(msgspec.Struct, frozen=True):
+    function: str
+    args: tuple[ResultNode, ...]
+    value: int
+
+
+ResultNode = NumResult | FieldResult | DiceResult | NegResult | OpResult | CallResult
+"""The evaluation tree: one node per node of the formula, each with its value."""
+
+
+def result_nodes(node: ResultNode) -> list[ResultNode]:
+    """Every node of an evaluation tree, parents first, left to right (the formula's order)."""
+    out: list[ResultNode] = [node]
+    match node:
+        case NegResult(operand):
+            out += result_nodes(operand)
+        case OpResult(_, left, right):
+            out += result_nodes(left) + result_nodes(right)
+        case CallResult(_, args):
+            for arg in args:
+                out += result_nodes(arg)
+    return out
+
+
+class Evaluated(msgspec.Struct, frozen=True):
+    """A formula evaluated: its value, every die rolled (in roll order), the tree, the natural.
+
+    ``natural``: the "natural" of a d20 check (see the module's docstring); None without dice.
+    """
+
+    value: int
+    rolls: tuple[Roll, ...]
+    tree: ResultNode
+    natural: int | None = None
+
+    @property
+    def groups(self) -> list[DiceResult]:
+        """The dice groups, in the formula's order."""
+        return [n for n in result_nodes(self.tree) if isinstance(n, DiceResult)]
+
+    @property
+    def dice_total(self) -> int:
+        """The faces that count: every kept die's faces, explosions included."""
+        return sum(d.value for g in self.groups for d in g.rolled if d.kept)
+
+
 # --- tokens -----------------------------------------------------------------
 
-_TOKEN = re.compile(
-    r"\s*(?:"
-    r"(?P<dice>\d*d\d+)(?![A-Za-z0-9_])"
-    r"|(?P<int>\d+)(?![A-Za-z0-9_])"
-    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-    r"|(?P<op>//|[-+*(),])"
-    r")"
-)
+_DIGITS = frozenset("0123456789")
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
+_NAME_CHARS = _LETTERS | _DIGITS
 
 
-@dataclass(frozen=True, slots=True)
-class _Token:
-    kind: str
+class _Token(msgspec.Struct, frozen=True):
+    kind: str  # "int" | "dice" | "name" | "op" | "end"
     text: str
-    pos: int
+    pos: int  # index in the expression, from 0
+    parts: tuple[str, ...] = ()  # dice: count, sides ("%" too), "!" or "", selector, its count
 
 
-def _tokenize(text: str) -> list[_Token]:
-    tokens: list[_Token] = []
-    pos = 0
-    stripped_end = len(text.rstrip())
-    while pos < stripped_end:
-        m = _TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
-            ch = text[pos:].lstrip()[:1]
-            at = len(text) - len(text[pos:].lstrip())
-            hint: object = Msg("formula.hint_division") if ch == "/" else ""
-            if re.match(r"\d*d\s*-", text[at:]):
-                hint = Msg("formula.hint_sides")
-            raise FormulaError(text, Msg("formula.unexpected", char=ch, pos=at + 1, hint=hint))
-        kind = m.lastgroup
-        assert kind is not None
-        tokens.append(_Token(kind, m.group(kind), m.start(kind)))
-        pos = m.end()
-    tokens.append(_Token("end", "", len(text)))
-    return tokens
+def _digits_end(text: str, i: int) -> int:
+    while i < len(text) and text[i] in _DIGITS:
+        i += 1
+    return i
+
+
+class _Scanner:
+    """Turns the text into tokens; an error names the offending character and its position.
+
+    ``shown`` is the text an error quotes (the whole argument of ``roll``, label included)
+    and ``offset`` where the expression starts in it, so positions count in ``shown``.
+    """
+
+    def __init__(self, text: str, shown: str, offset: int) -> None:
+        self.text = text
+        self.shown = shown
+        self.offset = offset
+
+    def unexpected(self, i: int, hint: object = "") -> FormulaError:
+        return FormulaError(self.shown, Msg("formula.unexpected", char=self.text[i],
+                                            pos=self.offset + i + 1, hint=hint))
+
+    def expected(self, i: int, what: str) -> FormulaError:
+        found = (Msg("formula.found_token", token=self.text[i]) if i < len(self.text)
+                 else Msg("formula.found_end"))
+        return FormulaError(self.shown, Msg("formula.expected", expected=Msg(f"formula.expected.{what}"),
+                                            pos=self.offset + i + 1, found=found))
+
+    def tokens(self) -> list[_Token]:
+        text, n = self.text, len(self.text)
+        out: list[_Token] = []
+        i = 0
+        while True:
+            while i < n and text[i].isspace():
+                i += 1
+            if i >= n:
+                break
+            ch = text[i]
+            if ch in _DIGITS:
+                j = _digits_end(text, i)
+                if j < n and text[j] in "dD":
+                    tok = self.dice(i, j)
+                else:
+                    if j < n and text[j] in _NAME_CHARS:
+                        raise self.unexpected(j)
+                    tok = _Token("int", text[i:j], i)
+            elif ch in "dD" and i + 1 < n and (text[i + 1] in _DIGITS or text[i + 1] == "%"):
+                tok = self.dice(i, i)
+            elif ch in _LETTERS:
+                j = i + 1
+                while j < n and text[j] in _NAME_CHARS:
+                    j += 1
+                tok = _Token("name", text[i:j], i)
+            elif text.startswith("//", i):
+                tok = _Token("op", "//", i)
+            elif ch in "+-*(),":
+                tok = _Token("op", ch, i)
+            else:
+                raise self.unexpected(i, Msg("formula.hint_division") if ch == "/" else "")
+            out.append(tok)
+            i = tok.pos + len(tok.text)
+        out.append(_Token("end", "", n))
+        return out
+
+    def dice(self, start: int, d: int) -> _Token:
+        """``[count]d`` at ``start``..``d``, then the sides, ``!``, a selector and its count."""
+        text, n = self.text, len(self.text)
+        k = d + 1
+        if k < n and text[k] == "%":
+            sides, k = "%", k + 1
+        else:
+            j = _digits_end(text, k)
+            if j == k:
+                if k < n and text[k] == "-":
+                    raise self.unexpected(k, Msg("formula.hint_sides"))
+                raise self.expected(k, "sides")
+            sides, k = text[k:j], j
+        explode = ""
+        if k < n and text[k] == "!":
+            explode, k = "!", k + 1
+        select = select_count = ""
+        if text[k:k + 2].lower() in SELECTORS:
+            select, k = text[k:k + 2].lower(), k + 2
+        elif text[k:k + 1] in ("k", "K"):
+            select, k = "kh", k + 1
+        if select:
+            j = _digits_end(text, k)
+            select_count, k = text[k:j], j
+        if k < n and (text[k] in _NAME_CHARS or text[k] in "!%"):
+            hint = Msg("formula.hint_explode_first") if text[k] == "!" and select else ""
+            raise self.unexpected(k, hint)
+        return _Token("dice", text[start:k], start, (text[start:d], sides, explode, select, select_count))
 
 
 # --- parser -----------------------------------------------------------------
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, shown: str, offset: int) -> None:
         self.text = text
-        self.tokens = _tokenize(text)
+        self.shown = shown
+        self.offset = offset
+        self.tokens = _Scanner(text, shown, offset).tokens()
         self.i = 0
         self.depth = 0
+
+    def error(self, message: Msg) -> FormulaError:
+        return FormulaError(self.shown, message)
 
     def peek(self) -> _Token:
         return self.tokens[self.i]
@@ -145,12 +381,12 @@ class _Parser:
     def fail(self, tok: _Token, expected: str) -> FormulaError:
         """``expected``: a key ``formula.expected.*`` of the message catalogue."""
         found = Msg("formula.found_end") if tok.kind == "end" else Msg("formula.found_token", token=tok.text)
-        return FormulaError(self.text, Msg("formula.expected", expected=Msg(f"formula.expected.{expected}"),
-                                           pos=tok.pos + 1, found=found))
+        return self.error(Msg("formula.expected", expected=Msg(f"formula.expected.{expected}"),
+                              pos=self.offset + tok.pos + 1, found=found))
 
     def parse(self) -> Node:
         if not self.text.strip():
-            raise FormulaError(self.text, Msg("formula.empty"))
+            raise self.error(Msg("formula.empty"))
         node = self.expr()
         tok = self.peek()
         if tok.kind != "end":
@@ -160,7 +396,7 @@ class _Parser:
     def _enter(self) -> None:
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise FormulaError(self.text, Msg("formula.too_deep", max=MAX_DEPTH))
+            raise self.error(Msg("formula.too_deep", max=MAX_DEPTH))
 
     def expr(self) -> Node:
         self._enter()
@@ -195,35 +431,50 @@ class _Parser:
         return self.atom()
 
     def _int(self, text: str, what: str) -> int:
-        """``what``: ``number``, ``count`` or ``sides`` (for the message)."""
+        """``what``: ``number``, ``count``, ``sides`` or ``select`` (for the message)."""
         if len(text) > MAX_LITERAL_DIGITS:
-            raise FormulaError(self.text, Msg("formula.too_large", what=Msg(f"formula.what.{what}"),
-                                              text=text, max=MAX_LITERAL_DIGITS))
+            raise self.error(Msg("formula.too_large", what=Msg(f"formula.what.{what}"),
+                                 text=text, max=MAX_LITERAL_DIGITS))
         return int(text)
+
+    def dice(self, tok: _Token) -> Dice:
+        count_text, sides_text, explode, select, select_text = tok.parts
+        count = self._int(count_text, "count") if count_text else 1
+        sides = 100 if sides_text == "%" else self._int(sides_text, "sides")
+        n = self._int(select_text, "select") if select_text else 1
+        if count < 1:
+            raise self.error(Msg("formula.at_least_one_die", dice=tok.text))
+        if count > ROLL_BUDGET:
+            raise RollBudgetError(self.shown, Msg("formula.dice_over_budget", dice=tok.text,
+                                                  count=count, budget=ROLL_BUDGET))
+        if sides < 1:
+            raise self.error(Msg("formula.no_sides", dice=tok.text))
+        if sides > MAX_SIDES:
+            raise self.error(Msg("formula.too_many_sides", dice=tok.text, max=MAX_SIDES))
+        if explode and sides == 1:
+            raise self.error(Msg("formula.explode_one_side", dice=tok.text))
+        if select in ("kh", "kl") and not 1 <= n <= count:
+            raise self.error(Msg("formula.keep_range", dice=tok.text, n=n, count=count))
+        if select in ("dh", "dl") and not 1 <= n < count:
+            raise self.error(Msg("formula.drop_range", dice=tok.text, n=n, count=count))
+        node = Dice(count, sides, bool(explode), select or None, n if select else 0)
+        if node.rolls_at_most > ROLL_BUDGET:
+            raise RollBudgetError(self.shown, Msg("formula.explode_over_budget", dice=tok.text,
+                                                  count=node.rolls_at_most, times=1 + MAX_EXPLOSIONS,
+                                                  budget=ROLL_BUDGET))
+        return node
 
     def atom(self) -> Node:
         tok = self.take()
         if tok.kind == "int":
             return Num(self._int(tok.text, "number"))
         if tok.kind == "dice":
-            count_text, sides_text = tok.text.split("d")
-            count = self._int(count_text, "count") if count_text else 1
-            sides = self._int(sides_text, "sides")
-            if count > ROLL_BUDGET:
-                raise RollBudgetError(self.text, Msg("formula.dice_over_budget", dice=tok.text,
-                                                     count=count, budget=ROLL_BUDGET))
-            if count < 1:
-                raise FormulaError(self.text, Msg("formula.at_least_one_die", dice=tok.text))
-            if sides < 1:
-                raise FormulaError(self.text, Msg("formula.no_sides", dice=tok.text))
-            if sides > MAX_SIDES:
-                raise FormulaError(self.text, Msg("formula.too_many_sides", dice=tok.text, max=MAX_SIDES))
-            return Dice(count, sides)
+            return self.dice(tok)
         if tok.kind == "name":
             if self.peek().kind == "op" and self.peek().text == "(":
                 return self.call(tok)
             if tok.text in FUNCTIONS:
-                raise FormulaError(self.text, Msg("formula.is_function", name=tok.text))
+                raise self.error(Msg("formula.is_function", name=tok.text))
             return Name(tok.text)
         if tok.kind == "op" and tok.text == "(":
             node = self.expr()
@@ -236,7 +487,7 @@ class _Parser:
     def call(self, name: _Token) -> Node:
         if name.text not in FUNCTIONS:
             known = ", ".join(sorted(FUNCTIONS))
-            raise FormulaError(self.text, Msg("formula.unknown_function", name=name.text, known=known))
+            raise self.error(Msg("formula.unknown_function", name=name.text, known=known))
         self.take()  # "("
         args = [self.expr()]
         while self.peek().kind == "op" and self.peek().text == ",":
@@ -248,7 +499,7 @@ class _Parser:
         low, high = FUNCTIONS[name.text]
         if len(args) < low or (high is not None and len(args) > high):
             want = Msg("formula.exactly" if low == high else "formula.at_least", n=low)
-            raise FormulaError(self.text, Msg("formula.arg_count", name=name.text, want=want, got=len(args)))
+            raise self.error(Msg("formula.arg_count", name=name.text, want=want, got=len(args)))
         return Call(name.text, tuple(args))
 
 
@@ -268,22 +519,8 @@ def _walk(node: Node) -> list[Node]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Evaluated:
-    """The value of a formula and every die it rolled, in order."""
-
-    value: int
-    rolls: tuple[Roll, ...]
-
-    @property
-    def natural(self) -> int | None:
-        """The face of the first die rolled (the "natural" of a d20 check)."""
-        return self.rolls[0].face if self.rolls else None
-
-
-@dataclass(frozen=True)
-class Formula:
-    """A parsed formula: its text, its tree, the fields it reads, the dice it rolls."""
+class Formula(msgspec.Struct, frozen=True):
+    """A parsed formula: its text, its tree, the fields it reads, its dice groups in order."""
 
     text: str
     tree: Node
@@ -292,7 +529,8 @@ class Formula:
 
     @property
     def dice_count(self) -> int:
-        return sum(d.count for d in self.dice)
+        """The most dice one evaluation may roll (an exploding die counts its explosions)."""
+        return sum(d.rolls_at_most for d in self.dice)
 
     @property
     def is_constant(self) -> bool:
@@ -311,9 +549,10 @@ class Formula:
         purpose: str = "roll",
         fighter: str | None = None,
     ) -> Evaluated:
-        rolls: list[Roll] = []
-        value = _eval(self, self.tree, env, dice, purpose, fighter, rolls)
-        return Evaluated(value, tuple(rolls))
+        run = _Evaluation(self.text, env, dice, purpose, fighter)
+        tree = run.node(self.tree)
+        natural = run.first.natural_die.face if run.first is not None else None
+        return Evaluated(tree.value, tuple(run.rolls), tree, natural)
 
     def value(self, env: Mapping[str, int]) -> int:
         """Evaluate a formula that rolls no dice."""
@@ -346,59 +585,125 @@ def field_value(env: Mapping[str, int], name: str, text: str) -> int:
         raise FormulaError(text, Msg("formula.unknown_field", name=name)) from None
 
 
-def _eval(
-    formula: Formula,
-    node: Node,
-    env: Mapping[str, int],
-    dice: DiceSource | None,
-    purpose: str,
-    fighter: str | None,
-    rolls: list[Roll],
-) -> int:
-    match node:
-        case Num(value):
-            return value
-        case Name(name):
-            return field_value(env, name, formula.text)
-        case Dice(count, sides):
-            if dice is None:
-                raise FormulaError(formula.text, Msg("formula.fixed_value"))
-            total = 0
-            for _ in range(count):
-                face = dice.face(sides, purpose, fighter)
-                rolls.append(Roll(purpose, sides, face, fighter))
-                total += face
-            return total
-        case Neg(operand):
-            return -_eval(formula, operand, env, dice, purpose, fighter, rolls)
-        case BinOp(op, left, right):
-            a = _eval(formula, left, env, dice, purpose, fighter, rolls)
-            b = _eval(formula, right, env, dice, purpose, fighter, rolls)
-            return apply_op(op, a, b, formula.text)
-        case Call(function, args):
-            values = [_eval(formula, a, env, dice, purpose, fighter, rolls) for a in args]
-            if function == "min":
-                return min(values)
-            if function == "max":
-                return max(values)
-            return ability_mod(values[0])
-    raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
+def kept_flags(dice: Dice, values: list[int]) -> list[bool]:
+    """Which dice of a group count, from their totals: the highest (lowest) ones, the first of equals."""
+    if dice.select is None:
+        return [True] * len(values)
+    order = sorted(range(len(values)), key=values.__getitem__, reverse=dice.keeps_highest)
+    keep = set(order[:dice.kept])
+    return [i in keep for i in range(len(values))]
+
+
+class _Evaluation:
+    """One evaluation of a formula: walks the tree, rolls the dice in order, records them."""
+
+    def __init__(self, text: str, env: Mapping[str, int], dice: DiceSource | None, purpose: str,
+                 fighter: str | None) -> None:
+        self.text = text
+        self.env = env
+        self.source = dice
+        self.purpose = purpose
+        self.fighter = fighter
+        self.rolls: list[Roll] = []
+        self.first: DiceResult | None = None  # the first group: it holds the natural
+
+    def roll(self, sides: int) -> Roll:
+        assert self.source is not None
+        r = Roll(self.purpose, sides, self.source.face(sides, self.purpose, self.fighter), self.fighter)
+        self.rolls.append(r)
+        return r
+
+    def dice(self, node: Dice) -> DiceResult:
+        if self.source is None:
+            raise FormulaError(self.text, Msg("formula.fixed_value"))
+        sides = node.sides
+        if not node.explode and node.select is None:  # the common case, kept short
+            faces = [self.roll(sides) for _ in range(node.count)]
+            result = DiceResult(node, tuple(Die((r,)) for r in faces), sum(r.face for r in faces))
+        else:
+            result = self.group(node)
+        if self.first is None:
+            self.first = result
+        return result
+
+    def group(self, node: Dice) -> DiceResult:
+        """Exploding dice (every first roll, then the explosions wave by wave) and keep/drop."""
+        sides = node.sides
+        chains = [[self.roll(sides)] for _ in range(node.count)]
+        if node.explode:
+            pending = [c for c in chains if c[0].face == sides]
+            for _ in range(MAX_EXPLOSIONS):
+                if not pending:
+                    break
+                again = []
+                for chain in pending:
+                    chain.append(self.roll(sides))
+                    if chain[-1].face == sides:
+                        again.append(chain)
+                pending = again
+        values = [sum(r.face for r in c) for c in chains]
+        kept = kept_flags(node, values)
+        rolled = tuple(Die(tuple(c), k) for c, k in zip(chains, kept, strict=True))
+        return DiceResult(node, rolled, sum(v for v, k in zip(values, kept, strict=True) if k))
+
+    def node(self, node: Node) -> ResultNode:
+        if isinstance(node, BinOp):
+            a = self.node(node.left)
+            b = self.node(node.right)
+            return OpResult(node.op, a, b, apply_op(node.op, a.value, b.value, self.text))
+        if isinstance(node, Name):
+            return FieldResult(node.name, field_value(self.env, node.name, self.text))
+        if isinstance(node, Dice):
+            return self.dice(node)
+        if isinstance(node, Num):
+            return NumResult(node.value)
+        if isinstance(node, Call):
+            results = tuple(self.node(a) for a in node.args)
+            values = [r.value for r in results]
+            if node.function == "min":
+                value = min(values)
+            elif node.function == "max":
+                value = max(values)
+            else:
+                value = ability_mod(values[0])
+            return CallResult(node.function, results, value)
+        if isinstance(node, Neg):
+            inner = self.node(node.operand)
+            return NegResult(inner, -inner.value)
+        raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
 
 
 @lru_cache(maxsize=512)
 def parse(text: str) -> Formula:
     """Parse a formula; raise :class:`FormulaError` (one line) if it is not valid."""
+    return parse_part(text, text, 0)
+
+
+def parse_part(text: str, shown: str, offset: int) -> Formula:
+    """Parse ``text``, the part of ``shown`` from index ``offset`` (``roll``'s labelled expressions).
+
+    An error quotes ``shown`` and counts positions in it.
+    """
     if not isinstance(text, str):
         raise FormulaError(str(text), Msg("formula.not_text"))
     if len(text) > MAX_LENGTH:
-        raise FormulaError(text[:40] + "...", Msg("formula.too_long", max=MAX_LENGTH))
+        raise FormulaError(shown[:40] + "...", Msg("formula.too_long", max=MAX_LENGTH))
     if "\n" in text or "\r" in text:
-        raise FormulaError(text, Msg("formula.one_line"))
-    tree = _Parser(text).parse()
+        raise FormulaError(shown, Msg("formula.one_line"))
+    tree = _Parser(text, shown, offset).parse()
     nodes = _walk(tree)
     names = frozenset(n.name for n in nodes if isinstance(n, Name))
     dice = tuple(n for n in nodes if isinstance(n, Dice))
-    total = sum(d.count for d in dice)
+    total = sum(d.rolls_at_most for d in dice)
     if total > ROLL_BUDGET:
-        raise RollBudgetError(text, Msg("formula.over_budget", count=total, budget=ROLL_BUDGET))
+        raise RollBudgetError(shown, Msg("formula.over_budget", count=total, budget=ROLL_BUDGET))
     return Formula(text, tree, names, dice)
+
+
+def first_field(text: str) -> tuple[str, int] | None:
+    """The first field a formula reads and where it is (from 0), or None."""
+    tokens = _Scanner(text, text, 0).tokens()
+    for tok, after in pairwise(tokens):
+        if tok.kind == "name" and after.text != "(":
+            return tok.text, tok.pos
+    return None

@@ -84,9 +84,13 @@ HELP_FR: dict[str, str] = {
     "File to write (default: NAME.toml).": "Fichier à écrire (par défaut : NOM.toml).",
     "Overwrite an existing file.": "Écraser un fichier existant.",
     # roll
-    "Roll dice for what a fight doesn't cover: faces, highest and lowest shown, total.":
-        "Lancer des dés pour ce qu'un combat ne couvre pas : faces, plus haute et plus basse signalées, total.",
-    "Dice expression, e.g. '2d6 + 3' or '1d20'.": "Expression de dés, par exemple '2d6 + 3' ou '1d20'.",
+    "Roll dice for what a fight doesn't cover: each die in place, highest and lowest marked, total.":
+        "Lancer des dés pour ce qu'un combat ne couvre pas : chaque dé à sa place, faces extrêmes marquées, total.",
+    "Dice: 3d6, d% (d100), 4d6kh3 / 2d20kl1 (keep highest / lowest), 4d6dl1 (drop), 3d6! (exploding).":
+        "Dés : 3d6, d% (d100), 4d6kh3 / 2d20kl1 (garder les plus hauts / bas), 4d6dl1 (écarter), "
+        "3d6! (qui explosent).",
+    "Dice expressions, each maybe labelled: '1d20 + 5' 'damage: 2d6 + 3'.":
+        "Expressions de dés, chacune avec une étiquette si on veut : '1d20 + 5' 'dégâts : 2d6 + 3'.",
     # schema
     "Print the JSON Schema of a JSON output or of an input file; without a name, list them.":
         "Afficher le schéma JSON d'une sortie JSON ou d'un fichier d'entrée ; sans nom, les lister.",

@@ -52,6 +52,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "rounds_played": {"en": "{n} round(s), {s} s", "fr": "{n} round(s), {s} s"},
     "rounds_only": {"en": "{n} round(s)", "fr": "{n} round(s)"},
     "seed": {"en": "seed {seed}", "fr": "graine {seed}"},
+    "roll_label": {"en": "{label}: ", "fr": "{label} : "},
     "saved": {"en": "encounter saved to {path}", "fr": "rencontre enregistrée dans {path}"},
     "no_attack": {"en": "{a} has no attack dice: no attack", "fr": "{a} n'a aucun dé d'attaque : pas d'attaque"},
     "foiled": {"en": "attack foiled", "fr": "attaque déjouée"},

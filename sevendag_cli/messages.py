@@ -28,6 +28,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "data.at_key": {"en": "{source}: {key}: {message}", "fr": "{source} : {key} : {message}"},
     "data.at_file": {"en": "{source}: {message}", "fr": "{source} : {message}"},
     "formula.error": {"en": "formula {formula!r}: {message}", "fr": "formule {formula!r} : {message}"},
+    "formula.expression_error": {"en": "expression {formula!r}: {message}",
+                                 "fr": "expression {formula!r} : {message}"},
 
     # --- dice (dice.py) -------------------------------------------------------------------
     "dice.seed_range": {"en": "--seed {seed}: a seed is a whole number from 0 to {max}",
@@ -72,6 +74,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "fr": " (un dé a au moins une face, comme 1d6)"},
     "formula.expected": {"en": "expected {expected} at position {pos}, found {found}",
                          "fr": "position {pos} : on attendait {expected}, mais {found}"},
+    "formula.hint_explode_first": {"en": " (write ! before kh, kl, dh or dl, like 4d6!kh3)",
+                                   "fr": " (écrire ! avant kh, kl, dh ou dl, comme 4d6!kh3)"},
+    "formula.expected.sides": {"en": "the number of sides (like d6 or d%)",
+                               "fr": "un nombre de faces (comme d6 ou d%)"},
     "formula.expected.operator": {"en": "an operator (+ - * //)", "fr": "un opérateur (+ - * //)"},
     "formula.expected.close": {"en": "')'", "fr": "')'"},
     "formula.expected.comma_or_close": {"en": "',' or ')'", "fr": "',' ou ')'"},
@@ -87,10 +93,20 @@ MESSAGES: dict[str, dict[str, str]] = {
     "formula.what.number": {"en": "number", "fr": "nombre"},
     "formula.what.count": {"en": "dice count", "fr": "nombre de dés"},
     "formula.what.sides": {"en": "die size", "fr": "nombre de faces"},
+    "formula.what.select": {"en": "number of dice kept or dropped", "fr": "nombre de dés gardés ou écartés"},
     "formula.dice_over_budget": {"en": "{dice} rolls {count} dice, over the budget of {budget}",
                                  "fr": "{dice} lance {count} dés, au-delà de la limite de {budget}"},
     "formula.at_least_one_die": {"en": "{dice}: roll at least one die", "fr": "{dice} : lancer au moins un dé"},
     "formula.no_sides": {"en": "{dice}: a die needs at least one side", "fr": "{dice} : un dé a au moins une face"},
+    "formula.explode_one_side": {"en": "{dice}: a one-sided die always shows its highest face, so it cannot explode",
+                                 "fr": "{dice} : un dé à une face montre toujours sa plus haute face, il ne peut pas exploser"},
+    "formula.keep_range": {"en": "{dice} keeps {n} of {count} dice: keep from 1 to {count}",
+                           "fr": "{dice} garde {n} dés sur {count} : en garder de 1 à {count}"},
+    "formula.drop_range": {"en": "{dice} drops {n} of {count} dice: drop at least 1 and keep at least 1",
+                           "fr": "{dice} écarte {n} dés sur {count} : en écarter au moins 1 et en garder au moins 1"},
+    "formula.explode_over_budget": {
+        "en": "{dice} may roll {count} dice (an exploding die at most {times} times), over the budget of {budget}",
+        "fr": "{dice} peut lancer {count} dés (un dé qui explose au plus {times} fois), au-delà de la limite de {budget}"},
     "formula.too_many_sides": {"en": "{dice}: a die has at most {max} sides", "fr": "{dice} : un dé a au plus {max} faces"},
     "formula.is_function": {"en": "{name} is a function: write {name}(...)",
                             "fr": "{name} est une fonction : écrire {name}(...)"},
@@ -106,13 +122,35 @@ MESSAGES: dict[str, dict[str, str]] = {
     "formula.fixed_value": {"en": "rolls dice where a fixed value is expected",
                             "fr": "lance des dés là où une valeur fixe est attendue"},
     "formula.division_by_zero": {"en": "division by zero", "fr": "division par zéro"},
+    "formula.exact_too_big": {"en": "{dice} has too many outcomes for exact odds: simulate with --runs instead",
+                              "fr": "{dice} a trop de résultats possibles pour des probabilités exactes : "
+                                    "simuler avec --runs"},
     "formula.division_by_zero_possible": {"en": "division by zero is possible", "fr": "une division par zéro est possible"},
     "formula.not_text": {"en": 'a formula is a text such as "1d20 + mod(dex)"',
                          "fr": 'une formule est un texte comme "1d20 + mod(dex)"'},
     "formula.too_long": {"en": "longer than {max} characters", "fr": "plus de {max} caractères"},
     "formula.one_line": {"en": "a formula fits on one line", "fr": "une formule tient sur une seule ligne"},
-    "formula.over_budget": {"en": "rolls {count} dice, over the budget of {budget}",
-                            "fr": "lance {count} dés, au-delà de la limite de {budget}"},
+    "formula.over_budget": {"en": "rolls up to {count} dice, over the budget of {budget}",
+                            "fr": "lance jusqu'à {count} dés, au-delà de la limite de {budget}"},
+
+    # --- the roll command (roller.py) --------------------------------------------------------
+    "roll.empty_label": {"en": "nothing before ':': write a label, like \"damage: 2d6 + 3\"",
+                         "fr": "rien avant ':' : écrire une étiquette, comme \"dégâts : 2d6 + 3\""},
+    "roll.label_too_long": {"en": "a label has at most {max} characters",
+                            "fr": "une étiquette a au plus {max} caractères"},
+    "roll.unknown_name": {
+        "en": "unknown name {name!r} at position {pos}: a roll takes numbers, dice (2d6, 4d6kh3, 3d6!, d%), "
+              "+ - * //, parentheses, min, max and mod",
+        "fr": "nom inconnu {name!r} en position {pos} : un jet prend des nombres, des dés (2d6, 4d6kh3, 3d6!, "
+              "d%), + - * //, des parenthèses, min, max et mod"},
+    "roll.hint_quote": {"en": "{message} (put an expression with spaces in quotes: sevendag roll \"1d20 + 5\")",
+                        "fr": "{message} (mettre une expression avec des espaces entre guillemets : "
+                              "sevendag roll \"1d20 + 5\")"},
+    "roll.too_many": {"en": "roll: {n} expressions, at most {max} in one call",
+                      "fr": "roll : {n} expressions, au plus {max} à la fois"},
+    "roll.over_budget": {"en": "roll: {n} expressions roll up to {count} dice together, over the budget of {budget}",
+                         "fr": "roll : {n} expressions lancent jusqu'à {count} dés en tout, au-delà de la limite "
+                               "de {budget}"},
 
     # --- reading TOML files (data.py) ------------------------------------------------------
     "data.no_such_file": {"en": "no such file", "fr": "fichier introuvable"},

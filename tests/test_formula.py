@@ -176,8 +176,8 @@ ERRORS = [
     ("max(1,", FormulaError, "the end"),
     ("max()", FormulaError, "expected a number"),
     ("1 $ 2", FormulaError, "unexpected '$' at position 3"),
-    ("1d6d6", FormulaError, "position 1"),
-    ("12abc", FormulaError, "position 1"),
+    ("1d6d6", FormulaError, "unexpected 'd' at position 4"),
+    ("12abc", FormulaError, "unexpected 'a' at position 3"),
     ("foo(1)", FormulaError, "unknown function 'foo'"),
     ("sqrt(dex)", FormulaError, "max, min, mod"),
     ("mod(1, 2)", FormulaError, "exactly 1"),
@@ -239,12 +239,14 @@ TOKENS = [
     "1", "0", "7", "20", "999999999", "1234567890", "1d20", "d6", "3d6", "1d0", "0d6",
     "1000d1000", "999d1", "d", "dex", "str", "con", "x_1", "+", "-", "*", "//", "/", "(", ")",
     ",", "min", "max", "mod", "min(", "max(", "mod(", "foo(", " ", "  ", "$", "\t", "é", "1.5",
+    "4d6kh3", "2d20kl1", "4d6dl1", "3d6dh", "d%", "3d6!", "2d4!k1", "1d1!", "2d20kh3", "!", "%",
+    "kh", "dl1", "k", "D6", "200d6!",
 ]
 
 near_valid = st.lists(st.sampled_from(TOKENS), max_size=40).flatmap(
     lambda toks: st.sampled_from(["", " "]).map(lambda sep: sep.join(toks))
 )
-any_text = st.one_of(st.text(), st.text(alphabet="0123456789d+-*/(),minaxod ", max_size=80),
+any_text = st.one_of(st.text(), st.text(alphabet="0123456789d+-*/(),minaxodkhl!% ", max_size=80),
                      near_valid)
 
 
@@ -275,7 +277,7 @@ def test_C03_fuzz_parse_never_crashes_and_evaluation_is_safe(text: str, seed: in
         assert "division by zero" in str(exc)
         return
     assert isinstance(ev.value, int)
-    assert len(ev.rolls) == out.dice_count <= ROLL_BUDGET
+    assert len(ev.rolls) <= out.dice_count <= ROLL_BUDGET
     assert all(1 <= r.face <= r.sides for r in ev.rolls)
 
 

@@ -31,6 +31,13 @@ SCENARIOS: dict[str, list[list[str]]] = {
         ["wound", "--classify", "23"],
     ],
     "d20-fight": [["fight", "--ruleset", "d20", "--seed", "5", "--cap", "3"]],
+    # the dice roller: structure, marks without colour, keep/drop, explosions, labels
+    "roll": [
+        ["roll", "1d6-1d6", "2d6*2", "max(1d20,1d20)", "(1d4+1)//2", "mod(3d6)", "--seed", "7"],
+        ["roll", "stats: 4d6kh3", "advantage: 2d20kh1 + 5", "disadvantage: 2d20kl1 + 5", "d%",
+         "--seed", "3"],
+        ["roll", "boom: 3d6!", "4d6!kh3", "--dice", "6,2,5,6,1,6,4,3,6,2,5"],
+    ],
     "sevendag-fight": [["fight", "--seed", "5", "--cap", "3"]],
 }
 

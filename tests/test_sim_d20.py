@@ -23,6 +23,7 @@ from sevendag_cli.sim.exact_d20 import (
     exact_d20,
     formula_dist,
     initiative_probability,
+    natural_split,
     round_distribution,
 )
 from sevendag_cli.sim.runner import MAX_RUNS, SimulationResult, simulate
@@ -320,7 +321,10 @@ def _enumerate_formula(text: str, env: dict[str, int]) -> dict[int, Fraction]:
 
 
 FORMULAS = ["1d20 + mod(dex)", "max(1d20, 1d20) + 2", "(1d6 * 2) // 3", "10 // 1d3 - bba",
-            "-1d4 + 5", "min(1d6, 3, str) + 2d4", "mod(1d20 + 10) * -1", "3d6"]
+            "-1d4 + 5", "min(1d6, 3, str) + 2d4", "mod(1d20 + 10) * -1", "3d6",
+            # the dice notation: keep/drop, d%, exploding dice
+            "2d20kh1 + 3", "2d20kl1 - mod(dex)", "4d4dl1", "3d4kh2 - 1d4", "1d6! + 2", "2d4!kh1",
+            "max(2d6kh1, 1d4!)", "d% // 10", "3d3!dh1", "2 * 3d4kl2"]
 
 
 @pytest.mark.parametrize("text", FORMULAS)
@@ -341,6 +345,49 @@ def test_formula_distributions_c03(text: str) -> None:
     assert obs.size == 1 or chisquare_p(obs, exp) > 0.001
 
 
+def _enumerate_joint(text: str, env: dict[str, int]) -> dict[tuple[int | None, int], Fraction]:
+    """Every face sequence of Formula.evaluate, as (natural, value), weighted exactly."""
+    out: dict[tuple[int | None, int], Fraction] = {}
+    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while stack:
+        faces, p = stack.pop()
+        try:
+            ev = parse(text).evaluate(env, _Prefix(faces))
+        except _Branch as br:
+            stack.extend(((*faces, f), p / br.sides) for f in range(1, br.sides + 1))
+            continue
+        out[(ev.natural, ev.value)] = out.get((ev.natural, ev.value), Fraction(0)) + p
+    return out
+
+
+NATURAL_FORMULAS = ["2d20kh1 + 2", "2d20kl1 - 1", "3d4kh2", "3d4dl1 + 1d4", "1d6! + 1", "2d6!kh1",
+                    "2d4!kl1", "2d20 + 1d4", "4d4dh1", "max(2d6kl1, 3)"]
+
+
+@pytest.mark.parametrize("text", NATURAL_FORMULAS)
+def test_natural_split_c03_d06(text: str) -> None:
+    """D-06: a check's natural (its kept die) and total, jointly: the exact split equals the
+    step-by-step evaluator's, and the vectorised sample fits it."""
+    _, a, _ = _base()
+    env = a.env()
+    joint: dict[tuple[int | None, int], Fraction] = {}
+    for n, pn, weights in natural_split(parse(text), env):
+        den = sum(weights.values())
+        for v, q in weights.items():
+            joint[(n, v)] = joint.get((n, v), Fraction(0)) + pn * Fraction(q, den)
+    assert joint == _enumerate_joint(text, env)
+    rng = np.random.Generator(np.random.PCG64(21))
+    total, nat = VecFormula.bind(parse(text), env).roll(rng, 100_000, natural=True)
+    assert nat is not None
+    counts = Counter(zip(nat.tolist(), total.tolist(), strict=True))
+    assert set(counts) <= set(joint)
+    cells = sorted(joint, key=lambda c: (c[0] or 0, c[1]))
+    obs = np.array([counts.get(c, 0) for c in cells], dtype=float)
+    exp = np.array([float(joint[c]) * total.size for c in cells])
+    obs, exp = _pool_small(obs, exp)
+    assert chisquare_p(obs, exp) > 0.001
+
+
 VARIANTS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     # (name, ruleset changes, attacker weapon changes); small dice keep the tree small.
     ("D-07 crit 17-20 x3, D-08 level_table",
@@ -352,6 +399,12 @@ VARIANTS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("D-04 advantage: natural is the first of max(1d20, 1d20)",
      {"dd_mode": "level_table", "attack": parse("max(1d20, 1d20) + bba - 3")},
      {"damage": "1d1", "crit_range": 19}),
+    ("D-06 advantage house rule: the natural is the kept die of 2d20kh1",
+     {"dd_mode": "level_table", "attack": parse("2d20kh1 + bba - 3")},
+     {"damage": "1d1", "crit_range": 19}),
+    ("D-08 save with disadvantage 2d20kl1",
+     {"dd_mode": "level_table", "save": parse("2d20kl1 + mod(dex) + dodge")}, {"damage": "1d1"}),
+    ("D-09 exploding damage 1d2!", {"dd_mode": "level_table"}, {"damage": "1d2!"}),
     ("D-06 natural hit 19 / miss 3, save naturals 18 / 2",
      {"dd_mode": "level_table", "natural_hit": 19, "natural_miss": 3,
       "save_natural_success": 18, "save_natural_failure": 2}, {"damage": "1d2"}),

@@ -1,4 +1,4 @@
-"""``roll EXPR``: a dice roller with the fight's display (faces, highest and lowest, total)."""
+"""``roll EXPR…``: a dice roller — each expression's structure with every die in place."""
 
 from __future__ import annotations
 
@@ -15,35 +15,37 @@ app = typer.Typer()
 
 @app.command("roll")
 def roll_cmd(
-    expression: Annotated[str, typer.Argument(help="Dice expression, e.g. '2d6 + 3' or '1d20'.")],
+    expressions: Annotated[
+        list[str],
+        typer.Argument(help="Dice expressions, each maybe labelled: '1d20 + 5' 'damage: 2d6 + 3'.",
+                       show_default=False),
+    ],
     seed: SeedOpt = None,
     dice: DiceOpt = None,
     json_: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """Roll dice for what a fight doesn't cover: faces, highest and lowest shown, total.
+    """Roll dice for what a fight doesn't cover: each die in place, highest and lowest marked, total.
 
-    Example: sevendag roll "3d6 + 2" --seed 4
+    Dice: 3d6, d% (d100), 4d6kh3 / 2d20kl1 (keep highest / lowest), 4d6dl1 (drop), 3d6! (exploding).
+
+    Example: sevendag roll "3d6 + 2" "attack: 2d20kh1 + 5" --seed 4
     """
     with handled(lang):
-        from sevendag_cli.formula import parse
+        from sevendag_cli.roller import parse_expressions, roll_expressions
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
-        formula = parse(expression)
-        formula.check_names(set())
+        exprs = parse_expressions(expressions)
         choice = make_dice(seed, dice, False, out, continue_after=False)
-        ev = formula.evaluate({}, choice.source, "roll", None)
+        call = roll_expressions(exprs, choice.source)
         if choice.entered is not None:
             choice.entered.check_all_used()
         if out.json:
-            from sevendag_cli.render.data import header, roll_data
+            from sevendag_cli.render.data import roll_document
 
-            out.data({**header("roll", None, choice.seed), "expression": formula.text,
-                      "rolls": [roll_data(r) for r in ev.rolls], "total": ev.value})
+            out.data(roll_document(call, choice.seed))
             return
-        from sevendag_cli.engine.common import Check
-        from sevendag_cli.render.rich_render import check_text
+        from sevendag_cli.render.rich_roll import render_roll
 
-        console = out.console()
-        console.print(check_text(Check("roll", "", formula.text, ev.rolls, ev.value)))
+        render_roll(out.console(), call, out.lang)
         report_seed(out, choice)

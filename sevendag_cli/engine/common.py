@@ -54,22 +54,27 @@ class Check(Struct, frozen=True, gc=False):
     formula: str
     rolls: tuple[Roll, ...]
     total: int
+    evaluated: Evaluated | None = None  # the formula's evaluation tree, when one formula made it
 
     @property
     def natural(self) -> int | None:
+        """The natural (D-06): the kept die of ``2d20kh1``, else the first die (formula.py)."""
+        if self.evaluated is not None:
+            return self.evaluated.natural
         return self.rolls[0].face if self.rolls else None
 
     @property
     def modifier(self) -> int:
-        """Total minus the dice: what the formula adds to the faces."""
-        return self.total - sum(r.face for r in self.rolls)
+        """Total minus the dice that count: what the formula adds to the faces."""
+        dice = self.evaluated.dice_total if self.evaluated is not None else sum(r.face for r in self.rolls)
+        return self.total - dice
 
 
 def check(
     formula: Formula, env: Mapping[str, int], dice: DiceSource, purpose: str, fighter: str
 ) -> Check:
     ev: Evaluated = formula.evaluate(env, dice, purpose, fighter)
-    return Check(purpose, fighter, formula.text, ev.rolls, ev.value)
+    return Check(purpose, fighter, formula.text, ev.rolls, ev.value, ev)
 
 
 class Event(Struct, frozen=True, gc=False):

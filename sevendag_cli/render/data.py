@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from numbers import Rational
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
@@ -27,6 +27,19 @@ from sevendag_cli.engine.common import (
     RoundResult,
     WoundResult,
 )
+from sevendag_cli.formula import (
+    CallResult,
+    DiceResult,
+    Die,
+    FieldResult,
+    NegResult,
+    NumResult,
+    OpResult,
+    ResultNode,
+)
+
+if TYPE_CHECKING:
+    from sevendag_cli.roller import RollCall, Rolled
 
 SCHEMA_VERSION = 1
 
@@ -211,3 +224,46 @@ def wound_document(result: WoundResult, ruleset: str, encounter: str) -> dict[st
             "events": [event_data(e) for e in result.events],
             "fighters": [state_data(s) for s in result.states], "over": result.over,
             "winner": result.winner}
+
+
+def die_data(die: Die) -> dict[str, Any]:
+    """One die of a group: its total, kept or dropped, exploded, and its rolls (first face first)."""
+    return {"value": die.value, "kept": die.kept, "exploded": die.exploded,
+            "rolls": [roll_data(r) for r in die.rolls]}
+
+
+def tree_data(node: ResultNode) -> dict[str, Any]:
+    """A formula's evaluation tree: every node with its ``type`` and ``value`` (schema: common.json)."""
+    match node:
+        case NumResult(value):
+            return {"type": "number", "value": value}
+        case FieldResult(name, value):
+            return {"type": "field", "value": value, "name": name}
+        case DiceResult(dice, rolled, value):
+            select = {"mode": dice.select, "count": dice.select_count} if dice.select else None
+            return {"type": "dice", "value": value, "notation": dice.notation, "count": dice.count,
+                    "sides": dice.sides, "explode": dice.explode, "select": select,
+                    "dice": [die_data(d) for d in rolled]}
+        case NegResult(operand, value):
+            return {"type": "negate", "value": value, "operand": tree_data(operand)}
+        case OpResult(op, left, right, value):
+            return {"type": "operation", "value": value, "op": op, "left": tree_data(left),
+                    "right": tree_data(right)}
+        case CallResult(function, args, value):
+            return {"type": "call", "value": value, "function": function,
+                    "args": [tree_data(a) for a in args]}
+    raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
+
+
+def rolled_data(r: Rolled) -> dict[str, Any]:
+    return {"label": r.label, "expression": r.expression, "rolls": [roll_data(x) for x in r.rolls],
+            "total": r.total, "tree": tree_data(r.tree)}
+
+
+def roll_document(call: RollCall, seed: int | None) -> dict[str, Any]:
+    """``roll``: the first expression's keys at the top level (as before several were allowed),
+    every expression in ``results``."""
+    first = rolled_data(call.results[0])
+    return {**header("roll", None, seed), "expression": first["expression"], "rolls": first["rolls"],
+            "total": first["total"], "label": first["label"], "tree": first["tree"],
+            "results": [first] + [rolled_data(r) for r in call.results[1:]]}

@@ -8,8 +8,10 @@ Two stages:
    natural hit / miss, AC, critical range and factor, save with natural success
    / failure, DD rolled or from the level table, ``half`` or ``negate``, magic
    damage, minimum damage).  Every formula is turned into an :mod:`icepool` die
-   by walking its tree (fixed fields from ``fighter.env()``); the "natural" of a
-   check is its first die, so a check is split by that die's face.
+   by walking its tree (fixed fields from ``fighter.env()``; keep and drop as a
+   pool's highest or lowest dice, an exploding die as icepool's ``explode``); a
+   check is split by its "natural" (its first die, or the kept die of
+   ``2d20kh1``: :func:`natural_groups`), each natural with its probability.
 
 2. **The fight** (:func:`exact_d20`): an absorbing Markov chain over
    ``(hp_a, hp_b)``.  Hit points only go down and a round deals 0 only on a miss
@@ -39,9 +41,11 @@ from operator import mul
 from typing import Any
 
 import icepool
+import msgspec
 
 from sevendag_cli.errors import FormulaError, Msg, UsageError
 from sevendag_cli.formula import (
+    MAX_EXPLOSIONS,
     BinOp,
     Call,
     Dice,
@@ -69,24 +73,47 @@ Dist = dict[int, Fraction]
 DieOrInt = Any  # icepool.Die | int (icepool is untyped)
 
 
-def _die_of(node: Node, env: Mapping[str, int], first: Dice | None, face: int | None,
+def _base_die(dice: Dice) -> Any:
+    """One die of a group: ``d(S)``, or its explosion chain (at most MAX_EXPLOSIONS more rolls)."""
+    die = icepool.d(dice.sides)
+    return die.explode(depth=MAX_EXPLOSIONS) if dice.explode else die
+
+
+MAX_GROUP_WORK = 4_000_000
+"""Largest dice group exact odds accept, in (dice × outcomes of one die)²: icepool's sum of
+``N`` dice of ``m`` outcomes costs about ``N² m²`` (``100d20`` is 4e6, about a second here);
+a keep/drop pool counts 4 times as much."""
+
+
+def _group_die(dice: Dice, base: Any = None) -> Any:
+    """A group's value: the sum of its dice, or of the kept ones (each die drawn from ``base``)."""
+    one = _base_die(dice) if base is None else base
+    work = (dice.count * len(one)) ** 2 * (4 if dice.select is not None else 1)
+    if work > MAX_GROUP_WORK:
+        raise UsageError(Msg("formula.exact_too_big", dice=dice.notation))
+    if dice.select is None:
+        return one if dice.count == 1 else dice.count @ one
+    pool = one.pool(dice.count)
+    return (pool.highest(dice.kept) if dice.keeps_highest else pool.lowest(dice.kept)).sum()
+
+
+def _die_of(node: Node, env: Mapping[str, int], replaced: tuple[Dice, DieOrInt] | None,
             text: str) -> DieOrInt:
+    """A formula's value as a die; ``replaced``: a dice node (by identity) and what it is instead."""
     match node:
         case Num(value):
             return value
         case Name(name):
             return field_value(env, name, text)
-        case Dice(count, sides):
-            if node is first and face is not None:
-                if count == 1:
-                    return face
-                return face + (count - 1) @ icepool.d(sides)
-            return count @ icepool.d(sides) if count > 1 else icepool.d(sides)
+        case Dice():
+            if replaced is not None and node is replaced[0]:
+                return replaced[1]
+            return _group_die(node)
         case Neg(operand):
-            return -_die_of(operand, env, first, face, text)
+            return -_die_of(operand, env, replaced, text)
         case BinOp(op, left, right):
-            x = _die_of(left, env, first, face, text)
-            y = _die_of(right, env, first, face, text)
+            x = _die_of(left, env, replaced, text)
+            y = _die_of(right, env, replaced, text)
             if isinstance(x, int) and isinstance(y, int):
                 return apply_op(op, x, y, text)
             if op == "+":
@@ -103,7 +130,7 @@ def _die_of(node: Node, env: Mapping[str, int], first: Dice | None, face: int | 
                 raise FormulaError(text, Msg("formula.division_by_zero_possible"))
             return x // y
         case Call(function, args):
-            values = [_die_of(a, env, first, face, text) for a in args]
+            values = [_die_of(a, env, replaced, text) for a in args]
             if all(isinstance(v, int) for v in values):
                 if function == "min":
                     return min(values)
@@ -124,7 +151,7 @@ Weights = dict[int, int]
 
 
 def formula_weights(formula: Formula, env: Mapping[str, int]) -> Weights:
-    return _weights(_die_of(formula.tree, env, None, None, formula.text))
+    return _weights(_die_of(formula.tree, env, None, formula.text))
 
 
 def formula_dist(formula: Formula, env: Mapping[str, int]) -> Dist:
@@ -132,18 +159,65 @@ def formula_dist(formula: Formula, env: Mapping[str, int]) -> Dist:
     return _fractions(formula_weights(formula, env))
 
 
-def natural_split(formula: Formula, env: Mapping[str, int]) -> list[tuple[int, Weights]]:
-    """A check split by its natural (first die): ``(natural, weights of the total)``.
+def _restricted(dice: Dice, low: int, high: int | None) -> Dist:
+    """P(every die of the group within [low, high] and the group's value = t), for each t."""
+    one = _base_die(dice)
+    inside = sum(q for v, q in one.items() if v >= low and (high is None or v <= high))
+    if not inside:
+        return {}
+    mass = Fraction(inside, one.denominator()) ** dice.count
+    group = _group_die(dice, one.truncate(low, high))
+    den = group.denominator()
+    return {int(v): mass * Fraction(q, den) for v, q in group.items() if q}
 
-    Every natural is equally likely.  A formula that rolls no die has the single
-    natural 0, as in the step-by-step engine.
+
+def _minus(x: Dist, y: Dist) -> Dist:
+    out = dict(x)
+    for v, p in y.items():
+        out[v] = out.get(v, Fraction(0)) - p
+    return {v: p for v, p in out.items() if p}
+
+
+def _as_die(joint: Dist) -> Any:
+    """A sub-distribution as a die (integer weights, normalised)."""
+    scale = math.lcm(*(p.denominator for p in joint.values()))
+    return icepool.Die({v: int(p * scale) for v, p in joint.items()})
+
+
+def natural_groups(dice: Dice) -> list[tuple[int, Fraction, DieOrInt]]:
+    """A dice group split by its natural: ``(natural, its probability, the group's value given it)``.
+
+    The natural (formula.py) is the first face of the group's first die, or of its highest
+    (lowest) kept die.  A die's first face is ``min(its total, sides)`` (it explodes only on
+    its highest face), so with a selection the natural is ``min(max total, S)`` (``min`` for
+    the lowest): the joint law comes from the groups whose dice all lie below (above) each
+    face, by difference.
+    """
+    s = dice.sides
+    if dice.select is None:
+        rest = _group_die(msgspec.structs.replace(dice, count=dice.count - 1)) if dice.count > 1 else 0
+        again = icepool.d(s).explode(depth=MAX_EXPLOSIONS - 1) if dice.explode else 0
+        return [(n, Fraction(1, s), (n + again if n == s else n) + rest) for n in range(1, s + 1)]
+    if dice.keeps_highest:  # natural n: every die's first face <= n, and not all < n
+        below: list[Dist] = [{}, *(_restricted(dice, 1, v) for v in range(1, s)), _restricted(dice, 1, None)]
+        joints = [_minus(below[n], below[n - 1]) for n in range(1, s + 1)]
+    else:  # natural n: every die >= n, and not all > n (n = s: every die >= s)
+        above = [_restricted(dice, v, None) for v in range(1, s + 1)] + [{}]
+        joints = [_minus(above[n - 1], above[n]) for n in range(1, s + 1)]
+    return [(n, sum(j.values(), Fraction(0)), _as_die(j)) for n, j in enumerate(joints, start=1) if j]
+
+
+def natural_split(formula: Formula, env: Mapping[str, int]) -> list[tuple[int, Fraction, Weights]]:
+    """A check split by its natural: ``(natural, its probability, weights of the total)``.
+
+    A formula that rolls no die has the single natural 0, as in the step-by-step engine.
     """
     if not formula.dice:
-        return [(0, formula_weights(formula, env))]
+        return [(0, Fraction(1), formula_weights(formula, env))]
     first = formula.dice[0]
     return [
-        (n, _weights(_die_of(formula.tree, env, first, n, formula.text)))
-        for n in range(1, first.sides + 1)
+        (n, p, _weights(_die_of(formula.tree, env, (first, group), formula.text)))
+        for n, p, group in natural_groups(first)
     ]
 
 
@@ -221,19 +295,16 @@ def attack_distribution(ruleset: D20Ruleset, attacker: D20Fighter,
     # D-04, D-06, D-07: hit and critical, by natural.
     p_hit = Fraction(0)
     p_crit = Fraction(0)
-    split = natural_split(ruleset.attack, aenv)
-    for n, totals in split:
+    for n, pn, totals in natural_split(ruleset.attack, aenv):
         if n >= ruleset.natural_hit:
             ph = Fraction(1)
         elif n <= ruleset.natural_miss:
             ph = Fraction(0)
         else:
             ph = _p_above(totals, ac)
-        p_hit += ph
+        p_hit += pn * ph
         if n >= weapon.crit_range:
-            p_crit += ph
-    p_hit /= len(split)
-    p_crit /= len(split)
+            p_crit += pn * ph
 
     # D-08: save.
     if ruleset.dd_mode == "roll":
@@ -243,14 +314,11 @@ def attack_distribution(ruleset: D20Ruleset, attacker: D20Fighter,
         dd = {ruleset.dd_from_level(who.level): 1}
     p_dodge = Fraction(0)  # dodged entirely: natural success (or beats DD with negate)
     p_beats = Fraction(0)
-    split = natural_split(ruleset.save, denv)
-    for n, totals in split:
+    for n, pn, totals in natural_split(ruleset.save, denv):
         if n >= ruleset.save_natural_success:
-            p_dodge += 1
+            p_dodge += pn
         elif n > ruleset.save_natural_failure:
-            p_beats += _p_greater(totals, dd)
-    p_dodge /= len(split)
-    p_beats /= len(split)
+            p_beats += pn * _p_greater(totals, dd)
     if ruleset.save_success == "negate":
         p_dodge, p_half = p_dodge + p_beats, Fraction(0)
     else:

@@ -2,11 +2,13 @@
 
 Same rules as the step-by-step engine (:mod:`sevendag_cli.engine.d20`), many
 fights at once: every formula is evaluated on arrays by walking its tree (a die
-``NdS`` is ``N`` columns of ``rng.integers(1, S + 1)``; the natural of a check
-is its first die), and the round loop runs over the fights still going, the
-active set shrinking as fights end.  Dice are drawn in a different order from
-the step-by-step engine (C-02 is about that engine's record, not about this
-one), so single fights differ while the distributions are the same.
+``NdS`` is ``N`` columns of ``rng.integers(1, S + 1)``; explosions add to the
+columns that showed the highest face, keep/drop sorts the columns; the natural
+of a check is its first die, or the kept die of ``2d20kh1``), and the round
+loop runs over the fights still going, the active set shrinking as fights end.
+Dice are drawn in a different order from the step-by-step engine (C-02 is about
+that engine's record, not about this one), so single fights differ while the
+distributions are the same.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import numpy.typing as npt
 
 from sevendag_cli.errors import FormulaError, Msg, RuleError, UsageError
 from sevendag_cli.formula import (
+    MAX_EXPLOSIONS,
     BinOp,
     Call,
     Dice,
@@ -136,6 +139,9 @@ class VecFormula:
 
 def _dice(rng: np.random.Generator, dice: Dice, n: int,
           nat: list[IntArray] | None) -> IntArray:
+    """``n`` rolls of a dice group; the first group rolled gives the natural (formula.py)."""
+    if dice.explode or dice.select is not None:
+        return _dice_group(rng, dice, n, nat)
     if dice.count == 1:
         faces: IntArray = rng.integers(1, dice.sides + 1, size=n, dtype=np.int64)
         if nat is not None and not nat:
@@ -145,6 +151,41 @@ def _dice(rng: np.random.Generator, dice: Dice, n: int,
     if nat is not None and not nat:
         nat.append(grid[:, 0].copy())
     out: IntArray = grid.sum(axis=1)
+    return out
+
+
+def _dice_group(rng: np.random.Generator, dice: Dice, n: int,
+                nat: list[IntArray] | None) -> IntArray:
+    """Exploding dice and keep/drop: each die's total, then the kept ones added.
+
+    An exploding die's first face is ``min(total, sides)``, so the natural of a selection is
+    the highest (lowest) kept total capped at the sides.
+    """
+    s = dice.sides
+    grid = rng.integers(1, s + 1, size=(n, dice.count), dtype=np.int64)
+    if dice.explode:
+        rows, cols = np.nonzero(grid == s)
+        for _ in range(MAX_EXPLOSIONS):
+            if rows.size == 0:
+                break
+            extra = rng.integers(1, s + 1, size=rows.size, dtype=np.int64)
+            grid[rows, cols] += extra
+            again = extra == s
+            rows, cols = rows[again], cols[again]
+    if dice.select is None:
+        natural = np.minimum(grid[:, 0], s)
+        out: IntArray = grid.sum(axis=1)
+    else:
+        ordered = np.sort(grid, axis=1)
+        if dice.keeps_highest:
+            kept = ordered[:, dice.count - dice.kept:]
+            natural = np.minimum(ordered[:, -1], s)
+        else:
+            kept = ordered[:, :dice.kept]
+            natural = np.minimum(ordered[:, 0], s)
+        out = kept.sum(axis=1)
+    if nat is not None and not nat:
+        nat.append(natural)
     return out
 
 

@@ -190,8 +190,6 @@ def toml_depth(text: str, limit: int) -> int:
 
 def _toml_problem(exc: tomllib.TOMLDecodeError) -> Msg:
     """What tomllib says (in English), with its line and column in the user's language."""
-    import re
-
     m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(exc), re.S)
     if m:
         return Msg("data.not_toml_at", error=m.group(1), line=int(m.group(2)), column=int(m.group(3)))

@@ -463,6 +463,10 @@ CASES: list[Hostile] = [
     Hostile("depth", "encounter: a huge HP in the state", ("round", "--seed", "1"), 1,
             "whole number beyond",
             setup=encounter_json(lambda d: json.dumps(d).replace('"hp": 45', '"hp": 1' + "0" * 30))),
+    *[Hostile("depth", f"encounter: HP {text} in the state and the sheet", ("round", "--seed", "1"),
+              1, "whole number",
+              setup=encounter_json(lambda d, t=text: json.dumps(d).replace('"hp": 45', f'"hp": {t}')))
+      for text in ("1e999", "NaN", "-Infinity", "1.5")],
     Hostile("depth", "sheet: a 5,000-digit number", ("fight", "n.toml", "B"), 1,
             "whole number beyond", setup=write(n_toml=big_int_sheet("9" * 5000))),
     Hostile("depth", "sheet: hp = 2**63", ("fight", "n.toml", "B"), 1, "hp: a whole number beyond",

@@ -165,9 +165,9 @@ def store_kill(folder: Path, kills: int, max_delay: float = 0.1, seed: int = 1) 
             report.corrupt += 1
             store.save(path, sample(committed))  # go on from a sound file
             continue
-        report.ok += held - committed
         report.lost += int(not committed <= held <= committed + 1)  # reported saved, not there
         committed = held
+    report.ok = committed  # rounds saved over all the kills
     one_round(path)  # the next command cleans what the killed ones left
     report.litter = litter(folder)
     return report

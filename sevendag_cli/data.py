@@ -14,13 +14,16 @@ validate`` can list them all, and loading raises the first one.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 from sevendag_cli.errors import DataError, FormulaError, Msg
+from sevendag_cli.files import Unreadable, is_regular, read_regular, require_regular, stat_or_none
 from sevendag_cli.formula import Formula, parse
+from sevendag_cli.limits import INT_LIMIT, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_LISTED, MAX_PROBLEMS
 
 T = TypeVar("T")
 
@@ -53,33 +56,159 @@ def fighter_dirs() -> list[Path]:
 
 
 def read_toml(path: Path) -> dict[str, Any]:
-    """Read a TOML file; any failure becomes one DataError line naming the file."""
+    """Read a TOML file; any failure becomes one DataError line naming the file.
+
+    Only a regular file of at most ``MAX_DATA_BYTES`` is read, nested at most
+    ``MAX_DATA_DEPTH`` levels, with every integer within ``INT_LIMIT``
+    (:mod:`sevendag_cli.limits`).
+    """
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise DataError(str(path), None, Msg("data.no_such_file")) from None
-    except IsADirectoryError:
-        raise DataError(str(path), None, Msg("data.is_folder")) from None
-    except OSError as exc:
-        raise DataError(str(path), None, Msg("data.unreadable", reason=exc.strerror)) from None
+        raw = read_regular(path, MAX_DATA_BYTES)
+    except Unreadable as exc:
+        if exc.missing:
+            raise DataError(str(path), None, Msg("data.no_such_file")) from None
+        if exc.folder:
+            raise DataError(str(path), None, Msg("data.is_folder")) from None
+        if exc.kind is not None:
+            raise DataError(str(path), None, Msg("data.not_a_file", kind=exc.kind)) from None
+        raise DataError(str(path), None, Msg("data.unreadable", reason=exc.reason)) from None
+    return parse_toml(raw, str(path))
+
+
+def parse_toml(raw: bytes, source: str) -> dict[str, Any]:
+    """The document in ``raw`` (the bytes of ``source``), within the bounds; DataError otherwise."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DataError(str(path), None, Msg("data.not_utf8", offset=exc.start)) from None
+        raise DataError(source, None, Msg("data.not_utf8", offset=exc.start)) from None
+    if toml_depth(text, MAX_DATA_DEPTH) > MAX_DATA_DEPTH:  # before tomllib recurses or slows
+        raise DataError(source, None, Msg("data.too_deep", limit=MAX_DATA_DEPTH))
     try:
-        return tomllib.loads(text)
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataError(str(path), None, _toml_problem(exc)) from None
+        raise DataError(source, None, _toml_problem(exc)) from None
+    except RecursionError:  # not reached within the bound: a last guard
+        raise DataError(source, None, Msg("data.too_deep", limit=MAX_DATA_DEPTH)) from None
+    except ValueError:  # an integer of more than 4,300 digits
+        raise DataError(source, None, Msg("data.int_limit", limit=INT_LIMIT)) from None
+    _check_bounds(doc, source)
+    return doc
+
+
+def _check_bounds(doc: dict[str, Any], source: str) -> None:
+    """Depth and integers of a parsed document, walked without recursion."""
+    stack: list[tuple[object, str, int]] = [(doc, "", 1)]
+    while stack:
+        value, key, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DATA_DEPTH:  # named by its top-level key (the full path is as deep)
+                top = key.split(".", 1)[0].split("[", 1)[0]
+                raise DataError(source, top or None, Msg("data.too_deep", limit=MAX_DATA_DEPTH))
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for k, v in items:
+                if isinstance(v, dict | list | int):
+                    sub = f"{key}[{k}]" if isinstance(k, int) else (f"{key}.{k}" if key else str(k))
+                    stack.append((v, sub, depth + 1))
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > INT_LIMIT:
+            raise DataError(source, key or None, Msg("data.int_limit", limit=INT_LIMIT))
+
+
+# Tokens of a TOML text, for its nesting depth: strings and comments are skipped whole.
+_TOML_TOKEN = re.compile(
+    r"""(?P<line> ^[ \t]*  # a whole line of "key = scalar", or blank: nothing nested (fast path)
+         (?: [A-Za-z0-9_-]+ [ \t]*=[ \t]* (?: "(?:[^"\\\n]|\\.)*" | '[^'\n]*' | [A-Za-z0-9_+:.-]+ ) [ \t]* )?
+         (?: \#[^\n]* )? \r?\n )
+    | [ \t\r]*(?:
+        (?P<str> "{3}(?:[^"\\]|\\[\s\S]|"(?!""))*"{3,5}
+               | '{3}[\s\S]*?'{3,5}
+               | "(?:[^"\\\n]|\\.)*"
+               | '[^'\n]*' )
+      | \#[^\n]*
+      | (?P<op> [\[\]{}.=,\n] )
+      | [^\s\[\]{}.=,"'\#]+
+      | (?P<bad> [\s\S] )
+    )""",
+    re.VERBOSE | re.MULTILINE,
+)
+
+
+def toml_depth(text: str, limit: int) -> int:
+    """The nesting depth of a TOML text, counted as ``_check_bounds`` counts the parsed document.
+
+    Read from the tokens, before parsing: tomllib recurses into nested arrays and
+    takes quadratic time over long dotted keys.  Stops as soon as ``limit`` is passed.
+    Invalid TOML gets an estimate (tomllib then says what is wrong).
+    """
+    deepest = top = 1  # top: depth of the table of the current [header]
+    frames: list[tuple[str, int]] = []  # open inline arrays "[" and tables "{", with their depth
+    mode = "key"  # key | value | after (a value ended) | header
+    parts = 1  # parts of the dotted key being read
+    value_at = 1  # depth of the container the current value goes in
+    array_header = at_start = True
+    for m in _TOML_TOKEN.finditer(text):
+        op = "\n" if m.group("line") is not None else m.group("op")
+        if op is None:
+            at_start = at_start and m.group("bad") is not None
+            continue
+        where = frames[-1][1] if frames else top  # the table a key goes in
+        if op == "\n" and not frames:
+            mode, parts, at_start = "key", 1, True
+            continue
+        if mode == "header":
+            if op == ".":
+                parts += 1
+            elif op == "[":
+                array_header = True
+            elif op == "]":
+                top = 1 + parts + (1 if array_header else 0)
+                mode = "after"
+        elif op in "]}" and frames:
+            frames.pop()
+            mode = "after"
+        elif op == "," and frames:
+            kind, depth = frames[-1]
+            mode, parts, value_at = ("key", 1, value_at) if kind == "{" else ("value", 1, depth)
+        elif mode == "key":
+            if op == "[" and at_start and not frames:
+                mode, parts, array_header = "header", 1, False
+            elif op == ".":
+                parts += 1
+            elif op == "=":
+                mode, value_at = "value", where + parts - 1
+        elif op in "[{" and mode == "value":
+            frames.append((op, value_at + 1))
+            mode, parts, value_at = ("key", 1, value_at) if op == "{" else ("value", 1, value_at + 1)
+        at_start = False
+        deepest = max(deepest, top, value_at, frames[-1][1] if frames else 1)
+        if mode in ("key", "header"):
+            deepest = max(deepest, where + parts - 1 if mode == "key" else 1 + parts)
+        if deepest > limit:
+            break
+    return deepest
 
 
 def _toml_problem(exc: tomllib.TOMLDecodeError) -> Msg:
     """What tomllib says (in English), with its line and column in the user's language."""
-    import re
-
     m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(exc), re.S)
     if m:
         return Msg("data.not_toml_at", error=m.group(1), line=int(m.group(2)), column=int(m.group(3)))
     return Msg("data.not_toml", error=exc)
+
+
+def listed(names: Iterable[str]) -> object:
+    """Names for a message, comma-separated: the first ``MAX_LISTED``, then how many more.
+
+    Keeps one line short however many names a folder or a file holds.
+    """
+    shown: list[str] = []
+    more = 0
+    for name in names:
+        if len(shown) < MAX_LISTED:
+            shown.append(name)
+        else:
+            more += 1
+    text = ", ".join(shown)
+    return Msg("data.and_more", names=text, n=more) if more else text
 
 
 def looks_like_path(ref: str) -> bool:
@@ -90,34 +219,50 @@ def find_named(ref: str, dirs: list[Path], what: str, known: Callable[[], list[s
     """A path as given, or ``NAME.toml`` in the search directories.
 
     ``what``: ``ruleset`` or ``fighter``.  ``known`` lists the names found, for the
-    error message only (it reads every file).
+    error message only (it reads every file).  Only a regular file is taken: a
+    folder, a named pipe or a device of that name is not a ruleset or a sheet.
     """
     if looks_like_path(ref):
         path = Path(ref)
-        if not path.is_file():
-            raise DataError(ref, None, Msg(f"data.no_such_{what}_file"))
+        try:
+            st = stat_or_none(path)
+            if st is None:
+                raise DataError(ref, None, Msg(f"data.no_such_{what}_file"))
+            require_regular(st)
+        except Unreadable as exc:
+            if exc.kind is not None:
+                raise DataError(ref, None, Msg(f"data.not_{what}_file", kind=exc.kind)) from None
+            raise DataError(ref, None, Msg("data.unreadable", reason=exc.reason)) from None
         return path
     stem = ref.lower()
     for d in dirs:
         candidate = d / f"{stem}.toml"
-        if candidate.is_file():
+        if is_regular(candidate):  # a name too long for a file is simply not found
             return candidate
-    names: object = ", ".join(known()) or Msg("data.none_found")
+    names: object = listed(known()) or Msg("data.none_found")
     raise DataError(Msg(f"data.named_{what}", ref=ref), None, Msg(f"data.not_found_{what}", names=names))
 
 
 def list_names(dirs: list[Path], kind_key: str) -> list[str]:
-    """Names of the TOML files in ``dirs`` that look like a ``kind_key`` document."""
+    """Names of the TOML files in ``dirs`` that look like a ``kind_key`` document.
+
+    Only regular files are read (a named pipe or a device is never opened), each
+    within the bounds of :func:`read_toml`; a file that cannot be read is left out.
+    """
     names: list[str] = []
     for d in dirs:
-        if not d.is_dir():
+        try:
+            found = sorted(d.glob("*.toml")) if d.is_dir() else []
+        except (OSError, ValueError):
             continue
-        for p in sorted(d.glob("*.toml")):
-            try:
-                doc = tomllib.loads(p.read_text("utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        for p in found:
+            if p.stem in names or not is_regular(p):
                 continue
-            if kind_key in doc and p.stem not in names:
+            try:
+                doc = read_toml(p)
+            except DataError:
+                continue
+            if kind_key in doc:
                 names.append(p.stem)
     return names
 
@@ -126,24 +271,33 @@ def list_names(dirs: list[Path], kind_key: str) -> list[str]:
 
 
 class Problems:
-    """Every problem found in one file, in the order found (a mutable collector, not a record).
+    """The problems found in one file, in the order found (a mutable collector, not a record).
 
     ``source``: the file, or a message naming it (e.g. the ruleset embedded in an encounter).
+    The first ``MAX_PROBLEMS`` are kept; the others are only counted (``more``),
+    so a file of a hundred thousand mistakes costs no more to refuse than one of twenty.
     """
 
-    def __init__(self, source: str | Msg, errors: list[DataError] | None = None) -> None:
+    def __init__(self, source: str | Msg, errors: list[DataError] | None = None, more: int = 0) -> None:
         self.source = source
         self.errors: list[DataError] = errors if errors is not None else []
+        self.more = more
 
     def __repr__(self) -> str:
-        return f"Problems(source={self.source!r}, errors={self.errors!r})"
+        return f"Problems(source={self.source!r}, errors={self.errors!r}, more={self.more!r})"
 
     def add(self, key: str | None, message: str | Msg) -> None:
+        if len(self.errors) >= MAX_PROBLEMS:
+            self.more += 1
+            return
         self.errors.append(DataError(self.source, key, message))
 
     def render(self, lang: str = "en") -> list[str]:
-        """Every problem, one line each, in ``lang``."""
-        return [e.render(lang) for e in self.errors]
+        """The problems kept, one line each, in ``lang``; then how many more there are."""
+        lines = [e.render(lang) for e in self.errors]
+        if self.more:
+            lines.append(Msg("data.more_problems", n=self.more, shown=len(self.errors)).render(lang))
+        return lines
 
     def raise_first(self) -> None:
         if self.errors:
@@ -291,11 +445,11 @@ class Reader:
         return {"en": fallback, "fr": fallback}
 
     def finish(self, allowed_extra: tuple[str, ...] = ()) -> None:
-        """Report keys that were never read: probably a typo."""
+        """Report keys that were never read: probably a typo (the known keys, listed once)."""
+        known = sorted(self.seen | set(allowed_extra))
+        hint: object = Msg("data.known_keys", known=", ".join(known)) if known else ""
         for name in self.data:
             if name not in self.seen and name not in allowed_extra:
-                known = sorted(self.seen | set(allowed_extra))
-                hint: object = Msg("data.known_keys", known=", ".join(known)) if known else ""
                 self.add(name, Msg("data.unknown_key", hint=hint))
 
 

@@ -42,7 +42,8 @@ LangOpt = Annotated[
 ]
 EncounterOpt = Annotated[
     Path,
-    typer.Option("--encounter", "-e", help="The encounter file.", envvar="SEVENDAG_ENCOUNTER"),
+    typer.Option("--encounter", "-e", help="The encounter file.", envvar="SEVENDAG_ENCOUNTER",
+                 readable=False),
 ]
 
 DEFAULT_ENCOUNTER = Path("encounter.sevendag.json")

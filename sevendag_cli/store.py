@@ -1,11 +1,22 @@
 """The encounter file: the game master's record of a fight in progress.
 
 Safety:
-* saves are atomic: the new document goes to a temporary file in the same
-  folder, is flushed and fsync'd, then renamed over the old one — a crash at
+* saves are atomic: the new document goes to a temporary file beside the
+  encounter, is flushed and fsync'd, then renamed over the old one — a crash at
   any point leaves either the old or the new encounter, never half of one;
-* a lock (``fcntl.flock`` on ``<file>.lock``) stops two commands from working
-  on the same encounter at once: the second is told the encounter is in use;
+* a save is what a careful editor does: a symbolic link is written through (the
+  temporary file goes beside the link's target, which gets the new document),
+  the file's mode is kept, a read-only file is refused, and temporary files of
+  the same encounter left by a killed command are removed (under the lock, no
+  other command can be writing one);
+* a lock (``fcntl.flock`` on ``<file>.lock`` beside the real file) stops two
+  commands from working on the same encounter at once: the second is told the
+  encounter is in use.  The lock file is removed when the command ends (its
+  holder removes it, and a command that opened a lock file since removed tries
+  again), so no failed command leaves one behind;
+* only a regular file is read (never a pipe or a device), of at most
+  ``MAX_ENCOUNTER_BYTES``, nested at most ``MAX_ENCOUNTER_DEPTH`` levels, with
+  every integer within ``INT_LIMIT`` (:mod:`sevendag_cli.limits`);
 * the document carries a format name and version; anything else is refused
   with a clear message;
 * the encounter embeds the ruleset and both fighter sheets as they were when
@@ -18,6 +29,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,6 +40,8 @@ from msgspec import Struct, field
 from msgspec.structs import replace
 
 from sevendag_cli.errors import EncounterError, Msg
+from sevendag_cli.files import Unreadable, kind_of, os_reason, read_regular, stat_or_none
+from sevendag_cli.limits import INT_LIMIT, MAX_ENCOUNTER_BYTES, MAX_ENCOUNTER_DEPTH
 
 FORMAT = "sevendag-encounter"
 VERSION = 1
@@ -113,46 +128,195 @@ def from_document(doc: Any, path: str) -> Encounter:
         raise EncounterError(Msg("store.damaged", path=path, detail=str(exc))) from None
 
 
+class _Beyond(ValueError):
+    """An integer beyond ``INT_LIMIT`` in an encounter file."""
+
+
+def _bounded_int(text: str) -> int:
+    """``parse_int`` for the encounter: no integer beyond the bound (nor a 5,000-digit one)."""
+    if len(text) > 20:
+        raise _Beyond(text[:20])
+    value = int(text)
+    if abs(value) > INT_LIMIT:
+        raise _Beyond(text)
+    return value
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_INNERMOST = re.compile(r"[\[{][\]}]")
+
+
+def json_too_deep(text: str, limit: int) -> bool:
+    """A JSON text nested deeper than ``limit``, found before parsing.
+
+    Strings are taken out, then only the brackets kept; each pass removes the
+    innermost pairs, so a text ``limit`` deep is empty after ``limit`` passes.
+    An unbalanced text stops early (the parser then says what is wrong).
+    """
+    skeleton = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    for _ in range(limit):
+        skeleton, removed = _INNERMOST.subn("", skeleton)
+        if not skeleton or not removed:
+            return False
+    return _INNERMOST.search(skeleton) is not None
+
+
+def _unusable(path: Path, exc: Unreadable) -> EncounterError:
+    if exc.missing:
+        return EncounterError(no_encounter(path))
+    if exc.folder:
+        return EncounterError(Msg("store.is_folder", path=path))
+    if exc.kind is not None:
+        return EncounterError(Msg("store.not_regular", path=path, kind=exc.kind))
+    return EncounterError(Msg("store.unreadable", path=path, reason=exc.reason))
+
+
 def load(path: Path) -> Encounter:
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise EncounterError(no_encounter(path)) from None
-    except IsADirectoryError:
-        raise EncounterError(Msg("store.is_folder", path=path)) from None
-    except OSError as exc:
-        raise EncounterError(Msg("store.unreadable", path=path, reason=exc.strerror)) from None
+        raw = read_regular(path, MAX_ENCOUNTER_BYTES)
+    except Unreadable as exc:
+        raise _unusable(path, exc) from None
     if not raw.strip():
         raise EncounterError(Msg("store.empty", path=path))
     try:
-        doc = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise EncounterError(Msg("store.not_utf8", path=path)) from None
+    too_deep = EncounterError(Msg("store.too_deep", path=path, limit=MAX_ENCOUNTER_DEPTH))
+    if json_too_deep(text, MAX_ENCOUNTER_DEPTH):
+        raise too_deep
+    try:
+        doc = json.loads(text, parse_int=_bounded_int)
+    except _Beyond:
+        raise EncounterError(Msg("store.int_limit", path=path, limit=INT_LIMIT)) from None
     except json.JSONDecodeError as exc:
         raise EncounterError(Msg("store.not_json", path=path, line=exc.lineno)) from None
+    except RecursionError:  # not reached within the bound: a last guard
+        raise too_deep from None
     return from_document(doc, str(path))
 
 
+def require_encounter(path: Path) -> None:
+    """Refuse, in one line, an encounter path with no encounter file (before anything is rolled)."""
+    if _check_target(path, write=False) is None:
+        raise EncounterError(no_encounter(path))
+
+
+def exists(path: Path) -> bool:
+    """Something is at ``path`` (links followed); one line if the path cannot be looked at
+    (a name too long, a loop of links...), where ``Path.exists`` raises."""
+    try:
+        return stat_or_none(path) is not None
+    except Unreadable as exc:
+        raise EncounterError(Msg("common.file.cannot_write", path=path, reason=exc.reason)) from None
+
+
 def save(path: Path, enc: Encounter) -> None:
-    """Write the encounter atomically."""
+    """Write the encounter atomically (call it holding the lock: :func:`locked`)."""
     text = json.dumps(to_document(enc), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    if len(text.encode("utf-8")) > MAX_ENCOUNTER_BYTES:
+        raise EncounterError(Msg("store.would_be_too_large", path=path, limit=MAX_ENCOUNTER_BYTES))
+    target = _real(path)
+    if os.path.abspath(target) in _HELD:
+        _remove_stale_temporaries(target)
     write_text_atomic(path, text)
 
 
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write atomically: temporary file in the same folder, fsync, rename, fsync the folder."""
-    folder = path.parent if str(path.parent) else Path(".")
+def _real(path: Path) -> Path:
+    """The file a save replaces: ``path``, or the end of its chain of symbolic links."""
+    if os.path.islink(path):
+        return Path(os.path.realpath(path))
+    return path
+
+
+def _read_only(path: Path, st: os.stat_result) -> bool:
+    """No write permission bit at all (even for root, as an editor warns), or none for us."""
+    return not st.st_mode & 0o222 or not os.access(path, os.W_OK)
+
+
+def _check_target(path: Path, *, write: bool) -> os.stat_result | None:
+    """The encounter file's status (None: nothing there yet); one line if it cannot be used."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    except OSError as exc:
-        message = Msg("store.cannot_write", path=path, folder=folder, reason=exc.strerror)
+        st = stat_or_none(path)
+    except Unreadable as exc:
+        raise _unusable(path, exc) from None
+    if st is None:
+        return None
+    if stat.S_ISDIR(st.st_mode):
+        raise EncounterError(Msg("store.is_folder", path=path))
+    if not stat.S_ISREG(st.st_mode):
+        raise EncounterError(Msg("store.not_regular", path=path, kind=kind_of(st.st_mode)))
+    if write and _read_only(path, st):
+        raise EncounterError(Msg("store.read_only", path=path))
+    return st
+
+
+def _temporary_name(target: Path) -> re.Pattern[str]:
+    """The names ``tempfile.mkstemp`` gives this file's temporary files (8 random characters)."""
+    return re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}\.tmp")
+
+
+def _remove_stale_temporaries(target: Path) -> None:
+    """Remove temporary files of this encounter left by a killed command (lock held)."""
+    folder = target.parent
+    pattern = _temporary_name(target)
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            if pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(folder / entry.name)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write atomically, as a careful editor does.
+
+    Through a symbolic link (the link's target is replaced, the link stays);
+    temporary file beside the target, fsync, rename, fsync the folder; the
+    target's mode (and group, owner where allowed) kept, a new file gets
+    ``0666`` less the umask; a read-only file, a folder, a pipe or a device is
+    refused.  Every failure is one line naming ``path``.
+    """
+    target = _real(path)
+    try:
+        st = stat_or_none(target)
+    except Unreadable as exc:
+        raise EncounterError(Msg("common.file.cannot_write", path=path, reason=exc.reason)) from None
+    if st is not None:
+        if not stat.S_ISREG(st.st_mode):
+            kind = kind_of(st.st_mode)
+            raise EncounterError(Msg("common.file.not_regular_target", path=path, kind=kind))
+        if _read_only(target, st):
+            raise EncounterError(Msg("common.file.read_only", path=path))
+        mode = stat.S_IMODE(st.st_mode)
+    else:
+        mode = 0o666 & ~_umask()
+    folder = target.parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    except (OSError, ValueError) as exc:
+        message = Msg("store.cannot_write", path=path, folder=folder, reason=os_reason(exc))
         raise EncounterError(message) from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        _replace(tmp, path)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(text.encode("utf-8"))
+                fh.flush()
+                if st is not None and (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+                    with contextlib.suppress(OSError):
+                        os.fchown(fh.fileno(), st.st_uid if os.geteuid() == 0 else -1, st.st_gid)
+                os.fchmod(fh.fileno(), mode)
+                os.fsync(fh.fileno())
+            _replace(tmp, target)
+        except OSError as exc:
+            message = Msg("store.cannot_write", path=path, folder=folder, reason=os_reason(exc))
+            raise EncounterError(message) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -170,21 +334,77 @@ def _replace(tmp: str, path: Path) -> None:
     os.replace(tmp, path)
 
 
-@contextlib.contextmanager
-def locked(path: Path) -> Iterator[None]:
-    """Hold the encounter's lock for the duration of a command; refuse if it is held."""
-    import fcntl
+_HELD: set[str] = set()
+"""The encounters (real files, absolute) whose lock this process holds."""
 
-    lock_path = path.with_name(path.name + ".lock")
+
+@contextlib.contextmanager
+def locked(path: Path, *, write: bool = True) -> Iterator[None]:
+    """Hold the encounter's lock for the duration of a command; refuse if it is held.
+
+    The encounter path is checked first (a folder, a pipe, a read-only file when
+    ``write``: one line, and no lock file made).  The lock is ``<file>.lock``
+    beside the real file (links followed), so every name of one encounter
+    shares it; it is removed when the command ends.
+    """
+    _check_target(path, write=write)
+    target = _real(path)
+    lock_path = target.with_name(target.name + ".lock")
+    fd, held = _acquire(path, lock_path)
+    key = os.path.abspath(target)
+    _HELD.add(key)
     try:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise EncounterError(Msg("store.cannot_lock", path=lock_path, reason=exc.strerror)) from None
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise EncounterError(Msg("store.in_use", path=path)) from None
         yield
     finally:
+        _HELD.discard(key)
+        if _identity(lock_path) == held:  # ours still: whoever opened it since will try again
+            with contextlib.suppress(OSError):
+                os.unlink(lock_path)
         os.close(fd)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The (device, inode) of the file named ``path`` itself, or None."""
+    try:
+        st = os.lstat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _acquire(path: Path, lock_path: Path) -> tuple[int, tuple[int, int]]:
+    """Open and lock ``lock_path``: the descriptor and the lock file's (device, inode)."""
+    import fcntl
+
+    def cannot(exc: OSError | ValueError) -> EncounterError:
+        return EncounterError(Msg("store.cannot_lock", path=lock_path, reason=os_reason(exc)))
+
+    for _ in range(100):
+        try:
+            before = stat_or_none(lock_path, follow=False)
+        except Unreadable as exc:
+            raise EncounterError(Msg("store.cannot_lock", path=lock_path, reason=exc.reason)) from None
+        if before is not None and not stat.S_ISREG(before.st_mode):  # never opened
+            raise EncounterError(Msg("store.lock_not_file", path=lock_path, kind=kind_of(before.st_mode)))
+        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+        try:
+            fd = os.open(lock_path, flags, 0o644)
+        except (OSError, ValueError) as exc:
+            raise cannot(exc) from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise EncounterError(Msg("store.lock_not_file", path=lock_path, kind=kind_of(st.st_mode)))
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise EncounterError(Msg("store.in_use", path=path)) from None
+            except OSError as exc:
+                raise cannot(exc) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        if _identity(lock_path) == (st.st_dev, st.st_ino):
+            return fd, (st.st_dev, st.st_ino)
+        os.close(fd)  # its holder removed that lock file meanwhile: take the new one
+    raise EncounterError(Msg("store.in_use", path=path))

@@ -119,3 +119,123 @@ def test_save_into_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(EncounterError, match="cannot write"):
         store.save(tmp_path / "no" / "such" / "e.json", sample())
     assert not os.path.exists(tmp_path / "no")
+
+
+# --- issue 9: the lock, careful saves, bounds ----------------------------------------------------
+
+
+def test_the_lock_file_goes_when_the_command_ends(tmp_path: Path) -> None:
+    path = tmp_path / "e.json"
+    with store.locked(path):
+        assert (tmp_path / "e.json.lock").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    with pytest.raises(EncounterError, match="no encounter here"), store.locked(path):
+        store.load(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # a failed command leaves none
+
+
+def test_a_lock_file_replaced_before_it_is_locked_is_taken_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command that opened a lock file its holder then removed locks the new one instead."""
+    import fcntl
+
+    path = tmp_path / "e.json"
+    lock = tmp_path / "e.json.lock"
+    real_flock = fcntl.flock
+    calls: list[int] = []
+
+    def replaced_first(fd: int, op: int) -> None:
+        calls.append(fd)
+        if len(calls) == 1:  # the holder finished and removed it; another made a new one
+            os.unlink(lock)
+            lock.write_bytes(b"")
+        real_flock(fd, op)
+
+    monkeypatch.setattr(fcntl, "flock", replaced_first)
+    with store.locked(path):
+        assert len(calls) == 2
+        held = os.stat(lock).st_ino
+        monkeypatch.setattr(fcntl, "flock", real_flock)
+        with pytest.raises(EncounterError, match="in use"), store.locked(path):
+            pass
+        assert os.stat(lock).st_ino == held  # the refused command did not remove it
+    assert not lock.exists()
+
+
+def test_stale_temporary_files_are_removed_only_under_the_lock(tmp_path: Path) -> None:
+    path = tmp_path / "e.json"
+    stale = tmp_path / ".e.json.k2j4_x9a.tmp"
+    other = tmp_path / ".f.json.k2j4_x9a.tmp"
+    stale.write_text("{half", "utf-8")
+    other.write_text("{half", "utf-8")
+    store.save(path, sample())
+    assert stale.exists()  # no lock: another command may be writing it
+    with store.locked(path):
+        store.save(path, sample({"round": 1}))
+    assert not stale.exists() and other.exists()
+
+
+def test_a_save_writes_through_a_link_and_keeps_the_mode(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    target = tmp_path / "real" / "e.json"
+    store.save(target, sample())
+    os.chmod(target, 0o640)
+    link = tmp_path / "e.json"
+    link.symlink_to(target)
+    with store.locked(link):
+        store.save(link, sample({"round": 3}))
+    assert link.is_symlink() and store.load(target).state == {"round": 3}
+    assert os.stat(target).st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["e.json"]
+
+
+@pytest.mark.parametrize("mode", [0o444, 0o400, 0o555])
+def test_a_read_only_encounter_is_refused_not_replaced(tmp_path: Path, mode: int) -> None:
+    path = tmp_path / "e.json"
+    store.save(path, sample())
+    os.chmod(path, mode)
+    before = path.read_bytes()
+    with pytest.raises(EncounterError, match="read-only"), store.locked(path):
+        pass
+    with pytest.raises(EncounterError, match="read-only"):
+        store.save(path, sample({"round": 1}))
+    assert path.read_bytes() == before and os.stat(path).st_mode & 0o777 == mode
+    with store.locked(path, write=False):  # a command that only reads may go on
+        assert store.load(path) == sample()
+
+
+def test_an_encounter_too_large_to_read_back_is_not_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "e.json"
+    store.save(path, sample())
+    before = path.read_bytes()
+    monkeypatch.setattr(store, "MAX_ENCOUNTER_BYTES", len(before) + 10)
+    with pytest.raises(EncounterError, match="would grow beyond"):
+        store.save(path, sample({"round": 1, "log": "x" * 100}))
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"[" * 100_000, "nested deeper than 64"),
+    (b'{"a":' * 65 + b"1" + b"}" * 65, "nested deeper than 64"),
+    (b'{"format": "sevendag-encounter", "n": ' + b"9" * 5000 + b"}", "whole number beyond"),
+    (b'{"format": "sevendag-encounter", "n": -9223372036854775808}', "whole number beyond"),
+])
+def test_an_encounter_beyond_the_bounds_is_refused(tmp_path: Path, content: bytes, message: str) -> None:
+    path = tmp_path / "e.json"
+    path.write_bytes(content)
+    with pytest.raises(EncounterError, match=message):
+        store.load(path)
+
+
+def test_exists_says_why_a_path_cannot_be_looked_at(tmp_path: Path) -> None:
+    assert not store.exists(tmp_path / "e.json")
+    assert store.exists(tmp_path)
+    with pytest.raises(EncounterError, match="longer than the system allows"):
+        store.exists(tmp_path / ("a" * 300))
+    with pytest.raises(EncounterError, match="longer than the system allows"):
+        store.require_encounter(tmp_path / ("a" * 300))
+    with pytest.raises(EncounterError, match="no encounter here"):
+        store.require_encounter(tmp_path / "e.json")

@@ -35,6 +35,7 @@ def new_cmd(
     Example: sevendag new Aela --ruleset d20
     """
     with handled(lang):
+        from sevendag_cli import store
         from sevendag_cli.formula import parse
         from sevendag_cli.rules import D20Ruleset, load_ruleset
 
@@ -43,7 +44,7 @@ def new_cmd(
             raise UsageError(Msg("cli.need_name"))
         rs = load_ruleset(ruleset)
         path = sheet_path(name, output)
-        if path.exists() and not force:
+        if store.exists(path) and not force:
             raise UsageError(Msg("cli.exists", path=path))
         choice = make_dice(seed, None, False, out, continue_after=True)
         rolled: dict[str, list[int]] | None = None
@@ -54,8 +55,6 @@ def new_cmd(
                 ev = three.evaluate({}, choice.source, "ability", ability)
                 rolled[ability] = [r.face for r in ev.rolls]
         text = sheet_text(name, rs, rolled)
-        from sevendag_cli import store
-
         store.write_text_atomic(path, text)
         if out.json:
             from sevendag_cli.render.data import header

@@ -58,13 +58,14 @@ def list_rulesets(lang: str = "en") -> dict[str, Any]:
                              "origin": None, "examples": [], "valid": False,
                              "problem": exc.render(lang)})
     fighters = []
+    known = set(known_fighters())
     for d in fighter_dirs():
         for p in sorted(d.glob("*.toml")) if d.is_dir() else []:
             try:
                 doc = read_toml(p)
             except DataError:
                 continue
-            if "ruleset" in doc and p.stem in known_fighters():
+            if "ruleset" in doc and p.stem in known:
                 sheet_rs = doc.get("ruleset")
                 fighters.append({"name": str(doc.get("name", p.stem)), "file": p.stem,
                                  "ruleset": sheet_rs if isinstance(sheet_rs, str) else None, "path": str(p),

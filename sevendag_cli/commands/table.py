@@ -71,10 +71,9 @@ def open_encounter(path: Path) -> tuple[Encounter, Ruleset, Fighter, Fighter, An
 
 def require_encounter(path: Path) -> None:
     """A missing encounter is one line that says how to start one."""
-    if not path.exists():
-        from sevendag_cli.store import no_encounter
+    from sevendag_cli.store import require_encounter as require
 
-        raise EncounterError(no_encounter(path))
+    require(path)
 
 
 def _refuse_overwrite(path: Path) -> None:

@@ -16,6 +16,7 @@ from sevendag_cli.data import (
     search_dirs,
 )
 from sevendag_cli.errors import DataError, Msg, UsageError
+from sevendag_cli.files import is_regular
 
 if TYPE_CHECKING:
     from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
@@ -147,7 +148,7 @@ def pair_docs(ruleset: Ruleset, refs: list[str] | None) -> list[tuple[str, dict[
         refs = []
         for ref in example_pair(ruleset):
             bundled = base / f"{ref.lower()}.toml"
-            refs.append(str(bundled) if bundled.is_file() else ref)
+            refs.append(str(bundled) if is_regular(bundled) else ref)
     if len(refs) != 2:
         raise UsageError(Msg("rules.two_fighters", n=len(refs)))
     return [read_fighter_doc(r) for r in refs]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from msgspec import Struct
 
-from sevendag_cli.data import Reader, str_list, str_table
+from sevendag_cli.data import Reader, listed, str_list, str_table
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
 
@@ -182,10 +184,11 @@ def _check_bands(r: Reader, wounds: list[WoundBand]) -> None:
     if not wounds:
         r.add("wounds", Msg("rules.sev.need_band"))
         return
-    names = [w.name for w in wounds]
-    for i, n in enumerate(names):
-        if names.index(n) != i:
-            r.add(f"wounds[{i}].name", Msg("rules.sev.used_twice", name=n))
+    seen: set[str] = set()
+    for i, w in enumerate(wounds):
+        if w.name in seen:
+            r.add(f"wounds[{i}].name", Msg("rules.sev.used_twice", name=w.name))
+        seen.add(w.name)
     expected = 1
     for i, w in enumerate(wounds):
         if w.low != expected:
@@ -207,12 +210,13 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
         r.add("name", Msg("rules.must_not_be_empty"))
     r.text("ruleset")
     items: dict[str, Item] = {}
+    metals = listed(ruleset.metals) if ruleset is not None else ""
     for key, it in r.table("items", {}).items():
         kind = it.text("kind", "weapon", ("weapon", "shield"))
         held_by = it.integer("hands", 1, 1, 2)
         metal = it.text("metal") if kind == "weapon" else it.text("metal", "")
         if kind == "weapon" and ruleset is not None and metal and metal not in ruleset.metals:
-            it.add("metal", Msg("rules.sev.unknown_metal", metal=metal, known=", ".join(ruleset.metals)))
+            it.add("metal", Msg("rules.sev.unknown_metal", metal=metal, known=metals))
         if kind == "shield" and held_by != 1:
             it.add("hands", Msg("rules.sev.shield_one_hand"))
         skill = it.integer("skill", 10, 1, 20) if kind == "weapon" else it.integer("skill", 0, 0, 20)
@@ -221,19 +225,20 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
 
     hands: list[Hand] = []
     hand_readers = r.tables("hands")
+    known: object = listed(items) or Msg("rules.sev.none_defined")  # listed once, not per hand
     for h in hand_readers:
         die = h.integer("die", lo=2, hi=1000)
         holds = h.text("holds", "") or None
         if holds is not None and holds not in items:
-            known: object = ", ".join(items) or Msg("rules.sev.none_defined")
             h.add("holds", Msg("rules.sev.no_item", holds=holds, known=known))
             holds = None
         hands.append(Hand(die, holds))
         h.finish()
     if isinstance(r.data.get("hands"), list) and not 1 <= len(hands) <= 4:
         r.add("hands", Msg("rules.sev.hand_count", n=len(hands)))
+    holding = Counter(h.holds for h in hands)
     for key, item in items.items():
-        holders = sum(1 for h in hands if h.holds == key)
+        holders = holding[key]
         if holders and holders != item.hands:
             want = Msg("rules.sev.two_hands" if item.hands == 2 else "rules.sev.one_hand")
             r.add(f"items.{key}.hands",

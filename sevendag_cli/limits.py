@@ -1,0 +1,32 @@
+"""The bounds on everything the tool reads (issue 9): one place, stated in the README.
+
+A file beyond a bound is refused with one line naming it and the bound; nothing
+read can make the tool hang, recurse without end or run out of memory.
+"""
+
+from __future__ import annotations
+
+MAX_DATA_BYTES = 1 << 20
+"""A ruleset or fighter sheet (TOML): at most 1 MiB."""
+
+MAX_ENCOUNTER_BYTES = 64 << 20
+"""An encounter file (JSON): at most 64 MiB (about 90,000 rounds of history)."""
+
+MAX_DATA_DEPTH = 32
+"""Nesting of a TOML document: the document is level 1, each table, array, inline
+table or part of a dotted key one more (``[metals.iron]`` with ``label = {en = "iron"}``
+is 4 levels deep)."""
+
+MAX_ENCOUNTER_DEPTH = 64
+"""Nesting of an encounter (JSON), which embeds the ruleset and sheets 3 levels down."""
+
+INT_LIMIT = 2**63 - 1
+"""The one bound on whole numbers: every integer read from a file lies in
+``[-INT_LIMIT, INT_LIMIT]`` (a signed 64-bit integer, numpy's ``int64``, the seed
+range).  Formula values and counts are held to the same bound."""
+
+MAX_PROBLEMS = 20
+"""Problems listed per file (``rulesets validate``); the rest are counted ("and K more")."""
+
+MAX_LISTED = 12
+"""Names listed in one message ("use one of a, b, c…"); the rest are counted."""

@@ -1,0 +1,669 @@
+"""The hostile catalogue (issue 9): files, paths, sizes and states an adversary would try.
+
+Every row runs the real CLI (in-process through CliRunner, or as a process with a timeout
+where a pipe, a device or anything that could hang is involved) and asserts:
+
+* the exit code;
+* for a refused command, exactly ONE line on stderr, starting ``sevendag: error: `` and
+  holding the row's fragment; never a traceback;
+* every file of the working folder byte-, mode- and kind-identical (lock and temporary
+  files included) unless the command succeeded;
+* for a command that succeeds, the row's own check.
+
+Adding a case is adding a row: ``Hostile(kind, name, args, code, fragment, setup=...)``.
+``kind`` is the issue's class (``files``, ``depth``, ``paths``, ``encounter``...).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from sevendag_cli.data import bundled_dir
+from sevendag_cli.limits import (
+    INT_LIMIT,
+    MAX_DATA_BYTES,
+    MAX_DATA_DEPTH,
+    MAX_ENCOUNTER_BYTES,
+    MAX_ENCOUNTER_DEPTH,
+    MAX_PROBLEMS,
+)
+from tests.helpers import run
+
+ENC = "encounter.sevendag.json"
+TIMEOUT = 60  # seconds; a process still running then has hung
+D20 = (bundled_dir() / "d20.toml").read_text("utf-8")
+SEVENDAG = (bundled_dir() / "sevendag.toml").read_text("utf-8")
+A = (bundled_dir() / "fighters" / "a.toml").read_text("utf-8")
+B = (bundled_dir() / "fighters" / "b.toml").read_text("utf-8")
+BRANNOC = (bundled_dir() / "fighters" / "brannoc.toml").read_text("utf-8")
+LONG = "a" * 300  # one name longer than any file system allows (255)
+SETPRIV = shutil.which("setpriv")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    code: int
+    stdout: str
+    stderr: str
+
+
+Setup = Callable[[], object]
+Check = Callable[[Path, Outcome], None]
+
+
+@dataclass(frozen=True)
+class Hostile:
+    """One row of the catalogue."""
+
+    kind: str  # the issue's class
+    name: str
+    args: tuple[str, ...]
+    code: int = 1
+    fragment: str = ""  # in the one error line (case-insensitive)
+    setup: Setup | None = None  # run in the (empty) working folder before the command
+    process: bool = False  # a real process with a timeout (pipes, devices, anything that may hang)
+    unprivileged: bool = False  # a process without root's power to read anything
+    stdin: bytes = b""
+    env: dict[str, str] = field(default_factory=dict)
+    error_line: bool = True  # False: a report on stdout, not one line on stderr
+    check: Check | None = None  # extra checks (the only ones when the command succeeds)
+    xfail: str = ""  # a gap known to need a change elsewhere (says where)
+
+
+# --- building the working folder ---------------------------------------------------------
+
+
+def write(**files: str | bytes) -> Setup:
+    """Files by name: ``a_toml`` is ``a.toml`` (a name with a dot is kept as it is)."""
+    def setup() -> None:
+        for key, content in files.items():
+            name = key if "." in key else ".".join(key.rsplit("_", 1))
+            path = Path(name)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, "utf-8")
+    return setup
+
+
+def both(*setups: Setup) -> Setup:
+    def setup() -> None:
+        for s in setups:
+            s()
+    return setup
+
+
+def fifo(name: str) -> Setup:
+    return lambda: os.mkfifo(name)
+
+
+def folder(name: str) -> Setup:
+    return lambda: Path(name).mkdir(parents=True)
+
+
+def link(name: str, target: str) -> Setup:
+    return lambda: os.symlink(target, name)
+
+
+def unix_socket(name: str) -> Setup:
+    def setup() -> None:
+        s = socket.socket(socket.AF_UNIX)
+        s.bind(name)  # relative: the working folder's path may be too long for a socket address
+        s.close()
+    return setup
+
+
+def sparse(name: str, size: int) -> Setup:
+    def setup() -> None:
+        with open(name, "wb") as fh:
+            fh.truncate(size)
+    return setup
+
+
+def chmod(name: str, mode: int) -> Setup:
+    return lambda: os.chmod(name, mode)
+
+
+def init_d20(path: str = ENC) -> Setup:
+    def setup() -> None:
+        result = run("init", "--ruleset", "d20", "--dice", "19,5", "-e", path)
+        assert result.exit_code == 0, result.stderr
+    return setup
+
+
+def finished_d20() -> None:
+    init_d20()()
+    assert run("wound", "B", "60").exit_code == 0
+
+
+def encounter_json(mutate: Callable[[dict[str, object]], object]) -> Setup:
+    """An encounter, then its JSON document changed by ``mutate`` (a dict; a str replaces the text)."""
+    def setup() -> None:
+        init_d20()()
+        doc = json.loads(Path(ENC).read_text("utf-8"))
+        out = mutate(doc)
+        Path(ENC).write_text(out if isinstance(out, str) else json.dumps(doc), "utf-8")
+    return setup
+
+
+def nested_json(depth: int) -> Callable[[dict[str, object]], str]:
+    """The encounter with ``extra`` holding lists ``depth`` levels below the document."""
+    def mutate(doc: dict[str, object]) -> str:
+        doc["extra"] = {"x": "@"}
+        text = json.dumps(doc)
+        return text.replace('"@"', "[" * (depth - 2) + "]" * (depth - 2))
+    return mutate
+
+
+def raw_number(text: str) -> Callable[[dict[str, object]], str]:
+    def mutate(doc: dict[str, object]) -> str:
+        doc["extra"] = {"n": "@"}
+        return json.dumps(doc).replace('"@"', text)
+    return mutate
+
+
+def stale_lock() -> None:
+    init_d20()()
+    Path(ENC + ".lock").write_bytes(b"")
+
+
+# --- checks for the commands that succeed --------------------------------------------------
+
+
+def rounds_in(path: str | Path) -> int:
+    return len(json.loads(Path(path).read_text("utf-8"))["history"])
+
+
+def no_litter(*folders: str) -> None:
+    """No lock file and no temporary file left."""
+    for f in folders:
+        left = [p.name for p in Path(f).iterdir() if p.name.endswith((".lock", ".tmp"))]
+        assert left == [], left
+
+
+def through_link(top: Path, out: Outcome) -> None:
+    assert os.path.islink(top / "link.json") and os.readlink(top / "link.json") == "real/enc.json"
+    assert rounds_in(top / "real" / "enc.json") == 1  # the target got the round
+    no_litter(str(top), str(top / "real"))
+
+
+def through_chain(top: Path, out: Outcome) -> None:
+    assert os.path.islink(top / "l1.json") and os.path.islink(top / "l2.json")
+    assert rounds_in(top / "real" / "enc.json") == 1
+    no_litter(str(top), str(top / "real"))
+
+
+def created_through_dangling_link(top: Path, out: Outcome) -> None:
+    assert os.path.islink(top / "link.json")
+    assert (top / "real" / "enc.json").is_file() and rounds_in(top / "real" / "enc.json") == 0
+    no_litter(str(top), str(top / "real"))
+
+
+def mode_kept(mode: int) -> Check:
+    def check(top: Path, out: Outcome) -> None:
+        assert stat.S_IMODE(os.stat(top / ENC).st_mode) == mode
+        assert rounds_in(top / ENC) == 1
+    return check
+
+
+def new_file_mode(top: Path, out: Outcome) -> None:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert stat.S_IMODE(os.stat(top / ENC).st_mode) == 0o666 & ~mask
+    no_litter(str(top))
+
+
+STALE = (".encounter.sevendag.json.abc12_xy.tmp", ".encounter.sevendag.json.zzzzzzzz.tmp")
+KEPT = (".other.json.abc12_xy.tmp", ".encounter.sevendag.json.notatemp", "notes.tmp.txt")
+
+
+def stale_temporaries() -> None:
+    init_d20()()
+    for name in (*STALE, *KEPT):
+        Path(name).write_text("half a document", "utf-8")
+
+
+def stale_removed(top: Path, out: Outcome) -> None:
+    names = {p.name for p in top.iterdir()}
+    assert not names & set(STALE), names
+    assert set(KEPT) <= names
+    assert rounds_in(top / ENC) == 1
+
+
+def lock_removed(top: Path, out: Outcome) -> None:
+    assert not (top / (ENC + ".lock")).exists()
+    assert rounds_in(top / ENC) == 1
+
+
+def fight_played(top: Path, out: Outcome) -> None:
+    assert json.loads(out.stdout)["command"] == "fight"
+
+
+def listing_works(top: Path, out: Outcome) -> None:
+    doc = json.loads(out.stdout)
+    assert {r["name"] for r in doc["rulesets"]} >= {"d20", "sevendag"}
+
+
+def problems_bounded(top: Path, out: Outcome) -> None:
+    lines = out.stdout.splitlines()
+    assert len(lines) == MAX_PROBLEMS + 1, len(lines)
+    assert "more problem" in lines[-1] and "99,9" in lines[-1], lines[-1]
+
+
+def short_line(limit: int) -> Check:
+    def check(top: Path, out: Outcome) -> None:
+        assert len(out.stderr) < limit, len(out.stderr)
+    return check
+
+
+# --- hostile files ----------------------------------------------------------------------------
+
+
+def nested(depth: int, open_: str = "[", close: str = "]") -> str:
+    """``a = [[...]]`` nested ``depth`` levels (the document counts as one)."""
+    return "a = " + open_ * (depth - 1) + close * (depth - 1) + "\n"
+
+
+def big_int_sheet(value: str) -> str:
+    return A.replace("hp = 45", f"hp = {value}")
+
+
+def many_keys(n: int) -> str:
+    i = A.index("[weapon]")
+    return A[:i] + "".join(f"k{j}=1\n" for j in range(n)) + A[i:]
+
+
+def many_bands(n: int) -> str:
+    i = SEVENDAG.index("[[wounds]]")
+    return SEVENDAG[:i] + '[[wounds]]\nname = "x"\nfrom = 1\nto = 1\n' * n + SEVENDAG[i:]
+
+
+def many_items(n: int) -> str:
+    hands = '[[hands]]\ndie = 6\nholds = "nothing"\n' * n
+    items = "".join(f'[items.i{j}]\nmetal = "iron"\n' for j in range(n))
+    return 'ruleset = "sevendag"\nname = "Q"\nspeed = 1\nattack = 1\ndefence = 1\n' + hands + items
+
+
+def many_metals(n: int) -> str:
+    metals = "".join(f"[metals.m{j}]\nlabel = \"m\"\n" for j in range(n))
+    return SEVENDAG + metals
+
+
+def many_sheets(n: int) -> Setup:
+    def setup() -> None:
+        for j in range(n):
+            Path(f"f{j}.toml").write_text(A.replace('name = "A"', f'name = "F{j}"'), "utf-8")
+    return setup
+
+
+DEEP = "nested deeper"
+
+
+CASES: list[Hostile] = [
+    # --- 1. files that are not regular files, or are huge ---------------------------------
+    Hostile("files", "lookup with a FIFO x.toml in the folder", ("fight", "Gandalf", "B"), 1,
+            "not found", setup=fifo("x.toml"), process=True),
+    Hostile("files", "listing with a FIFO x.toml in the folder", ("rulesets", "--json"), 0,
+            setup=fifo("x.toml"), process=True, check=listing_works),
+    Hostile("files", "listing with a FIFO among the fighters", ("rulesets", "--json"), 0,
+            setup=both(folder("fighters"), fifo("fighters/zz.toml"), fifo("rulesets.toml")),
+            process=True, check=listing_works),
+    Hostile("files", "ruleset named in the folder is a FIFO", ("fight", "--ruleset", "x"), 1,
+            "ruleset 'x': not found", setup=fifo("x.toml"), process=True),
+    Hostile("files", "validate a FIFO", ("rulesets", "validate", "pipe.toml"), 1, "named pipe",
+            setup=fifo("pipe.toml"), process=True),
+    Hostile("files", "sheet is a FIFO", ("fight", "pipe.toml", "B"), 1,
+            "pipe.toml: is a named pipe (FIFO), not a fighter file", setup=fifo("pipe.toml"),
+            process=True),
+    Hostile("files", "ruleset is a FIFO", ("fight", "--ruleset", "pipe.toml"), 1,
+            "not a ruleset file", setup=fifo("pipe.toml"), process=True),
+    Hostile("files", "show a FIFO", ("rulesets", "show", "pipe.toml"), 1, "named pipe",
+            setup=fifo("pipe.toml"), process=True),
+    Hostile("files", "sheet linked to a FIFO", ("fight", "l.toml", "B"), 1, "named pipe",
+            setup=both(fifo("p"), link("l.toml", "p")), process=True),
+    Hostile("files", "validate /dev/stdin (a pipe)", ("rulesets", "validate", "/dev/stdin"), 1,
+            "named pipe", process=True, stdin=b'ruleset = "d20"\n'),
+    Hostile("files", "sheet linked to /dev/zero", ("fight", "z.toml", "B"), 1, "is a device",
+            setup=link("z.toml", "/dev/zero"), process=True),
+    Hostile("files", "validate a link to /dev/zero", ("rulesets", "validate", "z.toml"), 1,
+            "device", setup=link("z.toml", "/dev/zero"), process=True),
+    Hostile("files", "ruleset linked to /dev/urandom", ("fight", "--ruleset", "r.toml"), 1,
+            "device", setup=link("r.toml", "/dev/urandom"), process=True),
+    Hostile("files", "init with a sheet linked to /dev/null", ("init", "n.toml", "B"), 1,
+            "device", setup=link("n.toml", "/dev/null")),
+    Hostile("files", "sheet is a socket", ("fight", "s.toml", "B"), 1, "socket",
+            setup=unix_socket("s.toml"), process=True),
+    Hostile("files", "validate a socket", ("rulesets", "validate", "s.toml"), 1, "socket",
+            setup=unix_socket("s.toml"), process=True),
+    Hostile("files", "sheet is a folder", ("fight", "dir.toml", "B"), 1, "folder",
+            setup=folder("dir.toml")),
+    Hostile("files", "validate a folder", ("rulesets", "validate", "dir.toml"), 1,
+            "is a folder", setup=folder("dir.toml")),
+    Hostile("files", "folder named like a ruleset in the folder", ("fight", "--ruleset", "d"), 1,
+            "ruleset 'd': not found", setup=folder("d.toml")),
+    Hostile("files", "sheet is a dangling link", ("fight", "gone.toml", "B"), 1,
+            "no such fighter file", setup=link("gone.toml", "nowhere.toml")),
+    Hostile("files", "validate a dangling link", ("rulesets", "validate", "gone.toml"), 1,
+            "no such file", setup=link("gone.toml", "nowhere.toml")),
+    Hostile("files", "sheet is a loop of links", ("fight", "loop.toml", "B"), 1, "loop",
+            setup=link("loop.toml", "loop.toml")),
+    Hostile("files", "ruleset in a loop of two links", ("fight", "--ruleset", "l1.toml"), 1,
+            "loop", setup=both(link("l1.toml", "l2.toml"), link("l2.toml", "l1.toml"))),
+    Hostile("files", "unreadable sheet (mode 000)", ("fight", "a0.toml", "B"), 1,
+            "permission denied", setup=both(write(a0_toml=A), chmod("a0.toml", 0)),
+            unprivileged=True),
+    Hostile("files", "unreadable ruleset (mode 000)", ("rulesets", "validate", "r0.toml"), 1,
+            "permission denied", setup=both(write(r0_toml=D20), chmod("r0.toml", 0)),
+            unprivileged=True),
+    Hostile("files", "unreadable encounter (mode 0200)", ("round", "--seed", "1"), 1,
+            "permission denied", setup=both(init_d20(), chmod(ENC, 0o200)), unprivileged=True),
+    Hostile("files", "unreadable encounter, in French", ("round", "--seed", "1", "--lang", "fr"),
+            1, "permission refusée", setup=both(init_d20(), chmod(ENC, 0o200)), unprivileged=True),
+    Hostile("files", "sheet not UTF-8", ("fight", "bad.toml", "B"), 1, "not UTF-8",
+            setup=write(bad_toml=b'ruleset = "d20"\nname = "\xff"\n')),
+    Hostile("files", "sheet with a NUL byte", ("fight", "nul.toml", "B"), 1, "not valid TOML",
+            setup=write(nul_toml=A.replace("race", "ra\0ce").encode())),
+    Hostile("files", "ruleset with a NUL byte in a string", ("rulesets", "show", "r.toml"), 1,
+            "not valid TOML", setup=write(r_toml=D20.replace("d20", "d\0" + "20", 1))),
+    Hostile("files", "encounter with a NUL byte", ("round", "--seed", "1"), 1, "damaged",
+            setup=both(init_d20(), lambda: Path(ENC).write_bytes(b"{\0}"))),
+    Hostile("files", "encounter not UTF-8 (UTF-16)", ("undo",), 1, "UTF-8",
+            setup=both(init_d20(), lambda: Path(ENC).write_bytes('{"a": 1}'.encode("utf-16")))),
+    Hostile("files", "sheet over the size limit", ("fight", "big.toml", "B"), 1,
+            f"the limit is {MAX_DATA_BYTES:,}",
+            setup=write(big_toml=A + "# " + "x" * MAX_DATA_BYTES + "\n")),
+    Hostile("files", "ruleset over the size limit (sparse)", ("fight", "--ruleset", "big.toml"),
+            1, "too large", setup=sparse("big.toml", 8 * MAX_DATA_BYTES)),
+    Hostile("files", "validate a file over the limit, in French",
+            ("rulesets", "validate", "big.toml", "--lang", "fr"), 1, "trop grand",
+            setup=sparse("big.toml", MAX_DATA_BYTES + 1)),
+    Hostile("files", "encounter over the size limit (sparse)", ("round", "--seed", "1"), 1,
+            f"the limit is {MAX_ENCOUNTER_BYTES:,}", setup=sparse(ENC, MAX_ENCOUNTER_BYTES + 1)),
+    Hostile("files", "encounter is a FIFO", ("round", "-e", "pipe.json"), 1,
+            "pipe.json: is a named pipe (FIFO), not an encounter file", setup=fifo("pipe.json"),
+            process=True),
+    Hostile("files", "encounter is a FIFO: undo", ("undo", "-e", "pipe.json"), 1, "named pipe",
+            setup=fifo("pipe.json"), process=True),
+    Hostile("files", "encounter is a FIFO: wound", ("wound", "B", "3", "-e", "pipe.json"), 1,
+            "named pipe", setup=fifo("pipe.json"), process=True),
+    Hostile("files", "encounter is a FIFO: init --force",
+            ("init", "--ruleset", "d20", "--seed", "1", "--force", "-e", "pipe.json"), 1,
+            "named pipe", setup=fifo("pipe.json"), process=True),
+    Hostile("files", "encounter linked to /dev/zero", ("round", "-e", "z.json"), 1, "device",
+            setup=link("z.json", "/dev/zero"), process=True),
+    Hostile("files", "encounter is a socket", ("round", "-e", "s.json"), 1, "socket",
+            setup=unix_socket("s.json"), process=True),
+    Hostile("files", "encounter is a loop of links", ("round", "-e", "loop.json"), 1, "loop",
+            setup=link("loop.json", "loop.json")),
+    Hostile("files", "a FIFO at the lock's place", ("round", "--seed", "1"), 1,
+            "lock is a named pipe", setup=both(init_d20(), fifo(ENC + ".lock")), process=True),
+    Hostile("files", "a folder at the lock's place", ("round", "--seed", "1"), 1,
+            "lock is a folder", setup=both(init_d20(), folder(ENC + ".lock"))),
+    Hostile("files", "a link at the lock's place", ("round", "--seed", "1"), 1,
+            "lock is a symbolic link", setup=both(init_d20(), link(ENC + ".lock", "elsewhere"))),
+    Hostile("files", "output sheet is a FIFO", ("new", "X", "-o", "pipe.toml", "--force"), 1,
+            "named pipe", setup=fifo("pipe.toml"), process=True),
+    Hostile("files", "output sheet linked to a FIFO", ("new", "X", "-o", "l.toml", "--force"), 1,
+            "named pipe", setup=both(fifo("p"), link("l.toml", "p")), process=True),
+    # --- 2. depth and size ----------------------------------------------------------------------
+    Hostile("depth", "ruleset: arrays 100,000 deep", ("fight", "--ruleset", "deep.toml"), 1, DEEP,
+            setup=write(deep_toml=nested(100_000))),
+    Hostile("depth", "validate: arrays 100,000 deep, unclosed", ("rulesets", "validate", "d.toml"),
+            1, DEEP, setup=write(d_toml="a = " + "[" * 100_000)),
+    Hostile("depth", "sheet: inline tables 50,000 deep", ("fight", "deep.toml", "B"), 1, DEEP,
+            setup=write(deep_toml="a = " + "{b = " * 50_000 + "1" + "}" * 50_000 + "\n")),
+    Hostile("depth", "sheet: a dotted key of 100,000 parts", ("fight", "dot.toml", "B"), 1, DEEP,
+            setup=write(dot_toml="a" + ".a" * 100_000 + " = 1\n")),
+    Hostile("depth", "ruleset: a header of 100,000 parts", ("rulesets", "validate", "h.toml"), 1,
+            DEEP, setup=write(h_toml="[a" + ".a" * 100_000 + "]\n")),
+    Hostile("depth", "ruleset: an array of tables 100,000 parts deep",
+            ("rulesets", "show", "h.toml"), 1, DEEP,
+            setup=write(h_toml="[[a" + ".a" * 100_000 + "]]\n")),
+    Hostile("depth", "sheet one level too deep", ("fight", "d.toml", "B"), 1,
+            f"nested deeper than {MAX_DATA_DEPTH} levels",
+            setup=write(d_toml=nested(MAX_DATA_DEPTH + 1).replace("a =", "notes =") + A)),
+    Hostile("depth", "sheet exactly at the depth limit is read", ("fight", "d.toml", "B", "--json"),
+            0, setup=write(d_toml=nested(MAX_DATA_DEPTH).replace("a =", "notes =") + A),
+            check=fight_played),
+    Hostile("depth", "too deep, in French", ("rulesets", "validate", "d.toml", "--lang", "fr"), 1,
+            f"plus de {MAX_DATA_DEPTH} niveaux", setup=write(d_toml=nested(10_000))),
+    Hostile("depth", "encounter: arrays 100,000 deep", ("round", "--seed", "1"), 1, DEEP,
+            setup=both(init_d20(), write(**{"encounter.sevendag.json": "[" * 100_000}))),
+    Hostile("depth", "encounter: objects 100,000 deep", ("undo",), 1, DEEP,
+            setup=both(init_d20(), write(**{"encounter.sevendag.json":
+                                            '{"a":' * 100_000 + "1" + "}" * 100_000}))),
+    Hostile("depth", "encounter one level too deep", ("round", "--seed", "1"), 1,
+            f"nested deeper than {MAX_ENCOUNTER_DEPTH}",
+            setup=encounter_json(nested_json(MAX_ENCOUNTER_DEPTH + 1))),
+    Hostile("depth", "encounter holding a 5,000-digit number", ("round", "--seed", "1"), 1,
+            "whole number beyond", setup=encounter_json(raw_number("9" * 5000))),
+    Hostile("depth", "encounter holding 2**63", ("wound", "B", "3"), 1, "whole number beyond",
+            setup=encounter_json(raw_number(str(INT_LIMIT + 1)))),
+    Hostile("depth", "encounter holding -2**63 - 1", ("undo",), 1, "whole number beyond",
+            setup=encounter_json(raw_number(str(-INT_LIMIT - 2)))),
+    Hostile("depth", "encounter: a huge HP in the state", ("round", "--seed", "1"), 1,
+            "whole number beyond",
+            setup=encounter_json(lambda d: json.dumps(d).replace('"hp": 45', '"hp": 1' + "0" * 30))),
+    *[Hostile("depth", f"encounter: HP {text} in the state and the sheet", ("round", "--seed", "1"),
+              1, "whole number",
+              setup=encounter_json(lambda d, t=text: json.dumps(d).replace('"hp": 45', f'"hp": {t}')))
+      for text in ("1e999", "NaN", "-Infinity", "1.5")],
+    Hostile("depth", "sheet: a 5,000-digit number", ("fight", "n.toml", "B"), 1,
+            "whole number beyond", setup=write(n_toml=big_int_sheet("9" * 5000))),
+    Hostile("depth", "sheet: hp = 2**63", ("fight", "n.toml", "B"), 1, "hp: a whole number beyond",
+            setup=write(n_toml=big_int_sheet(str(INT_LIMIT + 1)))),
+    Hostile("depth", "sheet: a 5,000-digit hexadecimal", ("rulesets", "validate", "n.toml"), 1,
+            "hp: a whole number beyond", setup=write(n_toml=big_int_sheet("0x" + "f" * 5000))),
+    Hostile("depth", "ruleset: a huge number in an array", ("fight", "--ruleset", "r.toml"), 1,
+            "beyond", setup=write(r_toml=D20 + "\nnotes = [1, -" + "9" * 30 + "]\n")),
+    Hostile("depth", "sheet with 100,000 unknown keys", ("fight", "k.toml", "B"), 1,
+            "k0: unknown key", setup=write(k_toml=many_keys(100_000))),
+    Hostile("depth", "validate 100,000 unknown keys: the first ones, then a count",
+            ("rulesets", "validate", "k.toml"), 1, setup=write(k_toml=many_keys(100_000)),
+            error_line=False, check=problems_bounded),
+    Hostile("depth", "ruleset with 20,000 wound bands", ("rulesets", "validate", "w.toml"), 1,
+            setup=write(w_toml=many_bands(20_000)), error_line=False,
+            check=lambda top, out: None if len(out.stdout.splitlines()) <= MAX_PROBLEMS + 1
+            else pytest.fail(out.stdout[:500])),
+    Hostile("depth", "10,000 hands holding none of 10,000 items", ("fight", "q.toml", "brannoc"),
+            1, "no item 'nothing'", setup=write(q_toml=many_items(10_000)), check=short_line(400)),
+    Hostile("depth", "an unknown metal among 10,000", ("fight", "x.toml", "Ysolde", "-r", "r.toml"),
+            1, "more)", setup=write(r_toml=many_metals(10_000),
+                                    x_toml=BRANNOC.replace('"iron"', '"mithril"')),
+            check=short_line(400)),
+    Hostile("depth", "not found among 300 sheets", ("fight", "Gandalf", "B"), 1, "more)",
+            setup=many_sheets(300), check=short_line(400)),
+    # --- 3. paths ---------------------------------------------------------------------------------
+    *[Hostile("paths", f"{cmd[0]} -e {shown}", (*cmd, "-e", path), 1, "is a folder")
+      for cmd in (("round", "--seed", "1"), ("init", "--ruleset", "d20", "--seed", "1"), ("undo",),
+                  ("wound", "B", "3"))
+      for path, shown in ((".", "."), ("/", "/"), ("", "''"))],
+    Hostile("paths", "init --force -e a folder",
+            ("init", "--ruleset", "d20", "--seed", "1", "--force", "-e", "SOMEDIR"), 1,
+            "SOMEDIR: is a folder", setup=folder("SOMEDIR")),
+    Hostile("paths", "round -e a folder", ("round", "-e", "SOMEDIR"), 1, "is a folder",
+            setup=folder("SOMEDIR")),
+    Hostile("paths", "wound -e a folder, in French", ("wound", "B", "3", "-e", "D", "--lang", "fr"),
+            1, "D : est un dossier", setup=folder("D")),
+    Hostile("paths", "new -o a folder --force", ("new", "X", "-o", "SOMEDIR", "--force"), 1,
+            "SOMEDIR: is a folder", setup=folder("SOMEDIR")),
+    Hostile("paths", "new -o a missing folder", ("new", "X", "-o", "nowhere/x.toml"), 1,
+            "cannot write"),
+    Hostile("paths", "new -o a path through a file", ("new", "X", "-o", "f.txt/x.toml"), 1,
+            "not a folder", setup=write(f_txt="x")),
+    Hostile("paths", "new -o a name too long", ("new", "X", "-o", LONG + ".toml"), 1,
+            "longer than the system allows"),
+    Hostile("paths", "new -o a name too long --force", ("new", "X", "-o", LONG + ".toml", "--force"),
+            1, "longer than the system allows"),
+    Hostile("paths", "new -o a read-only sheet --force", ("new", "X", "-o", "ro.toml", "--force"),
+            1, "read-only", setup=both(write(ro_toml=A), chmod("ro.toml", 0o444))),
+    Hostile("paths", "init -e a name too long", ("init", "--ruleset", "d20", "-e", LONG), 1,
+            "longer than the system allows"),
+    Hostile("paths", "init -e a path longer than PATH_MAX",
+            ("init", "--ruleset", "d20", "-e", "a/" * 2100 + "x"), 1, "longer than the system"),
+    Hostile("paths", "init -e in a missing folder", ("init", "--ruleset", "d20", "-e", "no/e.json"),
+            1, "lock"),
+    Hostile("paths", "init -e through a file", ("init", "--ruleset", "d20", "-e", "f.txt/e.json"),
+            1, "not a folder", setup=write(f_txt="x")),
+    Hostile("paths", "round -e through a file", ("round", "-e", "f.txt/e.json"), 1,
+            "not a folder", setup=write(f_txt="x")),
+    *[Hostile("paths", f"{cmd[0]} -e a name too long", (*cmd, "-e", LONG), 1,
+              "longer than the system allows")
+      for cmd in (("round", "--seed", "1"), ("undo",), ("wound", "B", "3"))],
+    Hostile("paths", "a fighter name of 10,000 characters", ("fight", "a" * 10_000, "B"), 1,
+            "not found"),
+    Hostile("paths", "a ruleset name of 10,000 characters", ("fight", "--ruleset", "r" * 10_000),
+            1, "not found"),
+    Hostile("paths", "a sheet path too long", ("fight", LONG + ".toml", "B"), 1,
+            "longer than the system allows"),
+    Hostile("paths", "validate a path too long", ("rulesets", "validate", LONG + ".toml"), 1,
+            "longer than the system allows"),
+    Hostile("paths", "show a path through a file", ("rulesets", "show", "f.txt/r.toml"), 1,
+            "not a folder", setup=write(f_txt="x")),
+    Hostile("paths", "an example fighter of 10,000 characters", ("fight", "--ruleset", "r.toml"),
+            1, "not found", setup=write(r_toml=D20.replace('["A", "B"]', f'["{"x" * 10_000}", "B"]'))),
+    Hostile("paths", "an example fighter holding a NUL", ("fight", "--ruleset", "r.toml"), 1,
+            "not found", setup=write(r_toml=D20.replace('["A", "B"]', '["a\\u0000b", "B"]'))),
+    # --- 8. encounter file semantics ---------------------------------------------------------------
+    Hostile("encounter", "round through a symbolic link", ("round", "-e", "link.json", "--seed", "2"),
+            0, setup=both(folder("real"), init_d20("real/enc.json"), link("link.json", "real/enc.json")),
+            check=through_link),
+    Hostile("encounter", "round through a chain of links", ("round", "-e", "l1.json", "--seed", "2"),
+            0, setup=both(folder("real"), init_d20("real/enc.json"), link("l2.json", "real/enc.json"),
+                          link("l1.json", "l2.json")), check=through_chain),
+    Hostile("encounter", "init through a dangling link",
+            ("init", "--ruleset", "d20", "--seed", "1", "-e", "link.json"), 0,
+            setup=both(folder("real"), link("link.json", "real/enc.json")),
+            check=created_through_dangling_link),
+    Hostile("encounter", "round keeps mode 0640", ("round", "--seed", "2"), 0,
+            setup=both(init_d20(), chmod(ENC, 0o640)), check=mode_kept(0o640)),
+    Hostile("encounter", "round keeps mode 0664", ("round", "--seed", "2"), 0,
+            setup=both(init_d20(), chmod(ENC, 0o664)), check=mode_kept(0o664)),
+    Hostile("encounter", "a new encounter gets 0666 less the umask",
+            ("init", "--ruleset", "d20", "--seed", "1"), 0, check=new_file_mode),
+    Hostile("encounter", "round on a read-only encounter", ("round", "--seed", "2"), 1,
+            "read-only", setup=both(init_d20(), chmod(ENC, 0o444))),
+    Hostile("encounter", "wound on a read-only encounter", ("wound", "B", "3"), 1, "read-only",
+            setup=both(init_d20(), chmod(ENC, 0o444))),
+    Hostile("encounter", "undo on a read-only encounter", ("undo",), 1, "read-only",
+            setup=both(init_d20(), chmod(ENC, 0o444))),
+    Hostile("encounter", "init --force on a read-only finished encounter",
+            ("init", "--ruleset", "d20", "--seed", "1", "--force"), 1, "read-only",
+            setup=both(finished_d20, chmod(ENC, 0o444))),
+    Hostile("encounter", "round on a read-only encounter through a link",
+            ("round", "-e", "link.json"), 1, "link.json: the encounter file is read-only",
+            setup=both(init_d20(), chmod(ENC, 0o400), link("link.json", ENC))),
+    Hostile("encounter", "read-only, in French", ("round", "--lang", "fr"), 1, "lecture seule",
+            setup=both(init_d20(), chmod(ENC, 0o444))),
+    Hostile("encounter", "round in a folder it cannot write in",
+            ("round", "--seed", "2", "-e", "ro/" + ENC), 1,
+            "permission denied", setup=both(folder("ro"), init_d20("ro/" + ENC), chmod("ro", 0o555)),
+            unprivileged=True),
+    Hostile("encounter", "stale temporary files are removed by a save", ("round", "--seed", "2"), 0,
+            setup=stale_temporaries, check=stale_removed),
+    Hostile("encounter", "a failed command removes no stale temporary file", ("round", "--dice", "99"),
+            2, "face 1 is 99", setup=stale_temporaries),
+    Hostile("encounter", "a lock left by a killed command does not block", ("round", "--seed", "2"),
+            0, setup=stale_lock, check=lock_removed),
+    Hostile("encounter", "a damaged encounter leaves no lock behind", ("round", "--seed", "2"), 1,
+            "damaged", setup=both(init_d20(), write(**{"encounter.sevendag.json": "{"}))),
+    Hostile("encounter", "a refused round leaves no lock behind", ("round", "--seed", "2"), 1,
+            "over", setup=finished_d20),
+    Hostile("encounter", "no encounter: no lock made", ("round", "--seed", "2"), 1,
+            "no encounter here"),
+]
+
+
+def test_the_catalogue_covers_each_class() -> None:
+    kinds = [c.kind for c in CASES]
+    assert len(CASES) >= 100
+    for kind in ("files", "depth", "paths", "encounter"):
+        assert kinds.count(kind) >= 15, (kind, kinds.count(kind))
+    assert len({c.name for c in CASES}) == len(CASES)  # ids are unique
+
+
+# --- running a row ----------------------------------------------------------------------------
+
+
+def snapshot(top: Path) -> dict[str, tuple[int, int, object]]:
+    """Every entry under ``top``: its kind, its mode, and its content (never opening a pipe)."""
+    out: dict[str, tuple[int, int, object]] = {}
+    for root, dirs, files in os.walk(top):
+        for name in (*dirs, *files):
+            path = Path(root) / name
+            st = os.lstat(path)
+            content: object = None
+            if stat.S_ISREG(st.st_mode):
+                digest = hashlib.sha256()
+                with open(path, "rb") as fh:
+                    for chunk in iter(lambda fh=fh: fh.read(1 << 20), b""):  # type: ignore[misc]
+                        digest.update(chunk)
+                content = (st.st_size, digest.hexdigest())
+            elif stat.S_ISLNK(st.st_mode):
+                content = os.readlink(path)
+            out[str(path.relative_to(top))] = (stat.S_IFMT(st.st_mode), stat.S_IMODE(st.st_mode),
+                                               content)
+    return out
+
+
+def invoke(case: Hostile, top: Path) -> Outcome:
+    if not (case.process or case.unprivileged):
+        result = run(*case.args)
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            pytest.fail(f"uncaught {type(result.exception).__name__}: {result.exception}")
+        return Outcome(result.exit_code, result.stdout, result.stderr)
+    command = [sys.executable, "-m", "sevendag_cli", *case.args]
+    if case.unprivileged and os.geteuid() == 0:
+        if SETPRIV is None:
+            pytest.skip("root reads any file, and setpriv is not there to drop that power")
+        command = [SETPRIV, "--inh-caps=-all", "--bounding-set=-all", "--", *command]
+    env = {**os.environ, **case.env}
+    try:
+        done = subprocess.run(command, cwd=top, input=case.stdin, capture_output=True,
+                              timeout=TIMEOUT, env=env)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"hung: still running after {TIMEOUT} s")
+    return Outcome(done.returncode, done.stdout.decode("utf-8", "replace"),
+                   done.stderr.decode("utf-8", "replace"))
+
+
+def params() -> list[object]:
+    out: list[object] = []
+    for c in CASES:
+        marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
+        out.append(pytest.param(c, id=f"{c.kind}: {c.name}", marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("case", params())
+def test_hostile(case: Hostile, tmp_path: Path) -> None:
+    if case.setup is not None:
+        case.setup()
+    before = snapshot(tmp_path)
+    out = invoke(case, tmp_path)
+    assert "Traceback" not in out.stderr and "Traceback" not in out.stdout, out.stderr
+    assert out.code == case.code, (out.code, out.stderr[-2000:])
+    if case.code != 0:
+        if case.error_line:
+            lines = [line for line in out.stderr.splitlines() if line.strip()]
+            assert len(lines) == 1, out.stderr[-2000:]
+            assert lines[0].startswith("sevendag: error: "), lines[0][:500]
+            assert case.fragment.lower() in lines[0].lower(), (case.fragment, lines[0][:2000])
+        assert snapshot(tmp_path) == before  # nothing changed, lock and temporary files included
+    else:
+        assert "sevendag: error" not in out.stderr, out.stderr[-2000:]
+    if case.check is not None:
+        case.check(tmp_path, out)

@@ -247,16 +247,22 @@ def sevendag_choices(
 ) -> Any:
     """The Sevendag choices of the round: from the options, and asked at a terminal (``interactive``)."""
     from sevendag_cli.engine import sevendag as engine
+    from sevendag_cli.terms import commitments, find_name
 
-    names = {a.name: a, b.name: b}
-    alloc_text = parse_assignments(allocate, "--allocate")
-    tech = parse_assignments(technique, "--technique")
-    for name in (*alloc_text, *tech):
-        if name not in names:
-            raise UsageError(Msg("engine.no_fighter", name=name, names=joined((a.name, b.name))))
-    allocation: dict[str, tuple[str, ...]] = {}
-    for name, text in alloc_text.items():
-        allocation[name] = tuple(p.strip() for p in text.split(",") if p.strip())
+    names = (a.name, b.name)
+
+    def who(given: str) -> str:
+        name = find_name(given, names)  # any case: -a brannoc=...
+        if name is None:
+            raise UsageError(Msg("engine.no_fighter", name=given, names=joined(names)))
+        return name
+
+    # commitments and techniques as typed, in either language and any case (a,d; Défense; feinte)
+    # become keys; what matches nothing is refused by the engine, named as typed
+    allocation = {who(n): commitments(v)
+                  for n, v in parse_assignments(allocate, "--allocate").items()}
+    tech = {who(n): rs.technique_named(v) or v
+            for n, v in parse_assignments(technique, "--technique").items()}
     if interactive:
         from sevendag_cli.render.prompts import ask_sevendag_choices
 
@@ -310,6 +316,9 @@ def wound_cmd(
             enc, rs, a, b, state = open_encounter(encounter)
             if ruleset is not None and ruleset not in (rs.name, rs.engine):
                 raise UsageError(Msg("cli.other_ruleset", ruleset=ruleset, used=rs.name))
+            from sevendag_cli.terms import find_name
+
+            fighter = find_name(fighter, (a.name, b.name)) or fighter  # any case: ``wound ysolde 5``
             engine = engine_for(rs)
             result, new_state = engine.apply_wound(rs, a, b, state, fighter, number, band)
             entry = {"step": "wound", "fighter": fighter, "amount": number, "band": band}

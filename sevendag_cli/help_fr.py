@@ -39,8 +39,8 @@ HELP_FR: dict[str, str] = {
     "The encounter file.": "Le fichier de la rencontre.",
     "Ruleset name or file (default: the sheets' own, else sevendag).":
         "Nom ou fichier des règles (par défaut : celles des fiches, sinon sevendag).",
-    "Two fighter sheets (names or .toml paths); none: the ruleset's examples.":
-        "Deux fiches de combattant (noms ou chemins .toml) ; aucune : les exemples des règles.",
+    "Two fighters: names as listed by 'rulesets', file names or .toml paths; none: the ruleset's examples.":
+        "Deux combattants : noms listés par 'rulesets', noms de fichier ou chemins .toml ; aucun : les exemples des règles.",
     # init
     "Start an encounter: roll initiative and save the encounter file.":
         "Commencer une rencontre : jeter l'initiative et enregistrer le fichier de la rencontre.",
@@ -48,12 +48,12 @@ HELP_FR: dict[str, str] = {
     # round
     "Resolve the next round of the encounter, step by step, and save it.":
         "Résoudre le round suivant de la rencontre, étape par étape, et l'enregistrer.",
-    "Sevendag: the assaillant lets the opponent act first (S-03).":
+    "Sevendag: the assailant lets the opponent act first (S-03).":
         "Sevendag : l'assaillant cède l'initiative, l'adversaire agit en premier (S-03).",
-    "Sevendag: NAME=attack,defence (one commitment per hand).":
-        "Sevendag : NOM=attack,defence (un engagement par main).",
-    "Sevendag: NAME=TECHNIQUE (a key of the ruleset's techniques).":
-        "Sevendag : NOM=TECHNIQUE (une clé des techniques martiales des règles).",
+    "Sevendag: NAME=attack,defence or NAME=a,d (one per hand, in order; English or French).":
+        "Sevendag : NOM=attaque,défense ou NOM=a,d (un par main, dans l'ordre ; en français ou en anglais).",
+    "Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte).":
+        "Sevendag : NOM=TECHNIQUE (la clé ou le nom d'une technique martiale, par exemple feinte ou feint).",
     "Never ask: use the sheets' tactics.": "Ne rien demander : appliquer les tactiques des fiches.",
     # wound
     "Apply a game master's judgement by hand (S-16), or name a wound band.":
@@ -152,6 +152,7 @@ def french_typer() -> Iterator[None]:
     saved_rich = {name: getattr(typer.rich_utils, name) for name in RICH_FR}
     saved_gettext = typer.core._  # type: ignore[attr-defined]
     write_usage = formatting.HelpFormatter.write_usage
+    write_heading = formatting.HelpFormatter.write_heading
     help_option = decorators.help_option
 
     def gettext_fr(message: str) -> str:
@@ -159,6 +160,9 @@ def french_typer() -> Iterator[None]:
 
     def write_usage_fr(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
         write_usage(self, prog, args, USAGE_FR if prefix is None else prefix)
+
+    def write_heading_fr(self: Any, heading: str) -> None:
+        self.write(f"{'':>{self.current_indent}}{heading} :\n")  # plain help: "Options :"
 
     def help_option_fr(param_decls: list[str]) -> Any:
         add = help_option(param_decls)
@@ -174,6 +178,7 @@ def french_typer() -> Iterator[None]:
         setattr(typer.rich_utils, name, text)
     typer.core._ = gettext_fr  # type: ignore[attr-defined]
     formatting.HelpFormatter.write_usage = write_usage_fr  # type: ignore[method-assign]
+    formatting.HelpFormatter.write_heading = write_heading_fr  # type: ignore[method-assign]
     decorators.help_option = help_option_fr
     try:
         yield
@@ -182,6 +187,7 @@ def french_typer() -> Iterator[None]:
             setattr(typer.rich_utils, name, value)
         typer.core._ = saved_gettext  # type: ignore[attr-defined]
         formatting.HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]
+        formatting.HelpFormatter.write_heading = write_heading  # type: ignore[method-assign]
         decorators.help_option = help_option
 
 

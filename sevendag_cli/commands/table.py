@@ -164,17 +164,18 @@ def round_cmd(
     yield_: Annotated[
         bool | None,
         typer.Option("--yield/--no-yield",
-                     help="Sevendag: the assaillant lets the opponent act first (S-03)."),
+                     help="Sevendag: the assailant lets the opponent act first (S-03)."),
     ] = None,
     allocate: Annotated[
         list[str] | None,
         typer.Option("--allocate", "-a",
-                     help="Sevendag: NAME=attack,defence (one commitment per hand)."),
+                     help="Sevendag: NAME=attack,defence or NAME=a,d "
+                          "(one per hand, in order; English or French)."),
     ] = None,
     technique: Annotated[
         list[str] | None,
         typer.Option("--technique", "-t",
-                     help="Sevendag: NAME=TECHNIQUE (a key of the ruleset's techniques)."),
+                     help="Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte)."),
     ] = None,
     no_input: Annotated[
         bool, typer.Option("--no-input", help="Never ask: use the sheets' tactics.")

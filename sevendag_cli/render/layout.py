@@ -63,8 +63,16 @@ def _width(plain: str) -> int:
     return cell_len(plain.replace(GLUE, " ").replace(TIGHT, " "))
 
 
+_SPACES = (" ", GLUE, TIGHT)
+_NEXT = {" ": GLUE, GLUE: TIGHT}
+"""Where a group too wide for a line breaks next: spaces, then glue, then tight glue, then anywhere."""
+
+
 def _runs(plain: str, start: int, end: int, sep: str) -> list[tuple[int, int, int]]:
-    """The words of ``plain[start:end]`` split at ``sep``: (separator start, word start, word end)."""
+    """The words of ``plain[start:end]`` split at ``sep``: (separator start, word start, word end).
+
+    Split at :data:`TIGHT`, a rule tag's first ID stays with the word before it.
+    """
     out: list[tuple[int, int, int]] = []
     i = start
     while i < end:
@@ -76,7 +84,10 @@ def _runs(plain: str, start: int, end: int, sep: str) -> list[tuple[int, int, in
         k = j
         while k < end and plain[k] != sep:
             k += 1
-        out.append((i, j, k))
+        if sep == TIGHT and out and plain[j] == "[":
+            out[-1] = (out[-1][0], out[-1][1], k)
+        else:
+            out.append((i, j, k))
         i = k
     return out
 
@@ -112,20 +123,26 @@ class _Filler:
             if self.used + word <= self.width:
                 self.segments.append((a, b))
                 self.used += word
-            elif sep == " " and GLUE in self.plain[a:b]:
-                self.place(a, b, GLUE)
+            elif sep in _NEXT:
+                self.place(a, b, _NEXT[sep])
             else:
                 self.cut(a, b)
 
     def cut(self, start: int, end: int) -> None:
-        """A word wider than a line: as many characters as fit on each line."""
+        """A word wider than a line: as many characters as fit on each line (no space at a
+        line's end or start)."""
         a = start
         for i in range(start, end):
             w = _width(self.plain[a:i + 1])
             if self.used + w > self.width and i > a:
-                self.segments.append((a, i))
+                b = i
+                while b > a and self.plain[b - 1] in _SPACES:
+                    b -= 1
+                self.segments.append((a, b))
                 self.newline()
                 a = i
+            while a == i and a < end and self.plain[a] in _SPACES:
+                a += 1
         if a < end:
             self.segments.append((a, end))
             self.used += _width(self.plain[a:end])

@@ -204,3 +204,31 @@ def test_the_exact_note_is_in_the_readers_language(lang: str) -> None:
     out = run("fight", "--ruleset", "d20", "--exact", "--lang", lang).stdout
     assert ("Exact (no sampling)" in out) == (lang == "en")
     assert ("Exact (sans tirage)" in out) == (lang == "fr")
+
+
+EVIL = """ruleset = "sevendag"
+name = "Evil\\u001b[2J\\nX"
+speed = 1
+attack = 5
+defence = 5
+[[hands]]
+die = 6
+holds = "s"
+[items.s]
+kind = "weapon"
+label = "bad\\u001b[31m"
+hands = 1
+metal = "iron"
+skill = 10
+"""
+
+
+@pytest.mark.parametrize("args", [["--seed", "1"], ["--runs", "50", "--seed", "1"]])
+def test_names_and_labels_from_a_file_show_their_control_characters(args: list[str], tmp_path: Any) -> None:
+    (tmp_path / "evil.toml").write_text(EVIL, "utf-8")
+    out = run("fight", "evil.toml", "brannoc", *args).stdout
+    assert "\x1b" not in out and "Evil\\x1b[2J\\nX" in out
+    if "--runs" not in args:
+        assert "bad\\x1b[31m" in out
+    listing = run("rulesets").stdout
+    assert "\x1b" not in listing and "Evil\\x1b[2J\\nX" in listing

@@ -128,7 +128,7 @@ def test_S04_one_answer_for_two_hands_is_explained_and_asked_again() -> None:
     choices, questions, said = ask(["a", "Attaque, attaque", "", "d,d", ""], yield_=False)
     assert choices.allocation["Ysolde"] == ("attack", "attack")
     assert choices.allocation["Brannoc"] == ("defence", "defence")
-    assert said[0] == "Ysolde — hands: 1: d8 steel greatsword, 2: d8 steel greatsword"
+    assert said[0] == "Ysolde — hands: (1) d8 steel greatsword, (2) d8 steel greatsword"
     assert said[1] == ("Ysolde has 2 hands and 1 answer(s) were given: answer once per hand, in "
                        "order, separated by commas (e.g. a,a)")
     assert questions[0] == questions[1]
@@ -139,7 +139,7 @@ def test_S04_S05_refusals_are_explained_in_french_and_techniques_by_label() -> N
                                    yield_=False)
     assert choices.allocation == {"Ysolde": ("attack", "attack"), "Brannoc": ("defence", "defence")}
     assert choices.technique == {"Ysolde": "feint"}
-    assert said[0] == "Ysolde — mains : 1: d8 steel greatsword, 2: d8 steel greatsword"
+    assert said[0] == "Ysolde — mains : (1) d8 steel greatsword, (2) d8 steel greatsword"
     assert said[1].startswith("technique inconnue 'a,d' : choisir parmi feint")
     assert any("bouclier" in s or "shield" in s for s in said[2:])  # S-04: a shield only defends
     assert "[o/N]" not in " ".join(questions)  # the yield was given on the command line

@@ -167,7 +167,13 @@ def wrap(text: Text, width: int, hang: int = 4, cont: int | None = None) -> list
     out: list[Text] = []
     for indent, segments in filler.lines:
         line = Text(" " * indent)
-        for a, b in segments:
+        merged: list[tuple[int, int]] = []
+        for a, b in segments:  # one slice per run of adjacent segments: fewer style changes
+            if merged and merged[-1][1] == a:
+                merged[-1] = (merged[-1][0], b)
+            else:
+                merged.append((a, b))
+        for a, b in merged:
             line.append_text(text[a:b])
         line.plain = line.plain.replace(GLUE, " ").replace(TIGHT, " ")  # same length: styles kept
         out.append(line)

@@ -83,8 +83,9 @@ def _ask_hands(rs: Any, a: Any, b: Any, state: Any, f: Any, lang: str,
                read: Callable[[str], str], say: Callable[[str], None]) -> tuple[str, ...]:
     """One commitment per hand (S-04), in order: ``a,d``; Enter keeps the sheet's tactic."""
     default = engine.allocation_for(f, None, state.fighter(f.name))
-    hands = ", ".join(f"{i}: d{h.die} {shown(f.items[h.holds].label) if h.holds else '—'}"
-                      for i, h in enumerate(f.hands, start=1))
+    hands = ", ".join(
+        f"({i}) d{h.die} {shown(f.items[h.holds].label) if h.holds else t('sev.empty', lang)}"
+        for i, h in enumerate(f.hands, start=1))
     say(t("prompt.hands", lang, name=shown(f.name), hands=hands))
     shortcuts = ",".join(c[0] for c in default)
     while True:

@@ -3,6 +3,7 @@ prompts, ``--lang`` before the command name, French ``--help`` throughout."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -37,11 +38,14 @@ def test_terms_fold_case_and_accents() -> None:
     ("grave", "serious"), ("Critical", "critical"), ("LÉGÈRE", "light"), ("legere", "light"),
     ("blessure fatale", "fatal"), ("Serious Wound", "serious"), ("light", "light"),
 ])
-def test_S16_wound_by_band_name_in_either_language_and_any_case(band: str, key: str) -> None:
+def test_S16_wound_by_band_name_in_either_language_and_any_case(band: str, key: str,
+                                                                tmp_path: Path) -> None:
     start()
     doc = run_json("wound", "Ysolde", band)
     assert doc["band"] == key
     assert {f["name"]: f["wounds"] for f in doc["fighters"]}["Ysolde"] == [key]
+    saved = json.loads((tmp_path / "encounter.sevendag.json").read_text("utf-8"))
+    assert saved["log"][-1]["band"] == key  # the history keeps the band's key
 
 
 def test_S16_an_unknown_band_is_still_one_line() -> None:

@@ -322,7 +322,8 @@ def wound_cmd(
             fighter = find_name(fighter, (a.name, b.name)) or fighter  # any case: ``wound ysolde 5``
             engine = engine_for(rs)
             result, new_state = engine.apply_wound(rs, a, b, state, fighter, number, band)
-            entry = {"step": "wound", "fighter": fighter, "amount": number, "band": band}
+            entry = {"step": "wound", "fighter": fighter, "amount": number,
+                     "band": result.band if band is not None else None}  # the key, as typed or not
             store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
         if out.json:
             out.data(wound_document(result, rs.name, str(encounter)))

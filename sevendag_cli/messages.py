@@ -467,6 +467,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "usage.no_such_option": {"en": "No such option: {option}", "fr": "option inconnue : {option}"},
     "usage.possible": {"en": "{message} (Possible options: {options})", "fr": "{message} (options possibles : {options})"},
     "usage.no_such_command": {"en": "No such command {name!r}.", "fr": "commande inconnue : {name!r}"},
+    "usage.missing_command": {"en": "Missing command.", "fr": "commande manquante"},
     "usage.extra_args": {"en": "Got unexpected extra argument(s) ({args})", "fr": "argument(s) en trop : {args}"},
     "usage.missing_argument": {"en": "Missing argument {hint}.", "fr": "argument {hint} manquant"},
     "usage.missing_option": {"en": "Missing option {hint}.", "fr": "option {hint} manquante"},

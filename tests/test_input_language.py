@@ -172,6 +172,7 @@ def test_lang_before_the_command_for_errors_and_help() -> None:
     assert_one_line_error(run("--lang", "fr", "fight", "--bogus"), 2, "option inconnue")
     result = run("--lang", "fr", "--help")
     assert result.exit_code == 0 and "Utilisation : " in result.stdout
+    assert_one_line_error(run("--lang", "fr"), 2, "commande manquante")
 
 
 ENGLISH_WORDS = ("Usage:", "Show this message and exit", "[default:", "[required]", "[env var:",

@@ -15,6 +15,7 @@ table: tests check both).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import sys
 from collections.abc import Iterator, MutableMapping
@@ -26,6 +27,8 @@ from typer.core import TyperCommand, TyperGroup
 from sevendag_cli import __version__
 from sevendag_cli.errors import Msg, SevendagError
 from sevendag_cli.failure import fail, lang_of_args, usage_message
+from sevendag_cli.i18n import choose_lang
+from sevendag_cli.options import LangOpt
 
 if TYPE_CHECKING:
     from typer._click import Command  # Typer's own Click (vendored): the type of a group's commands
@@ -121,15 +124,19 @@ class SevendagGroup(TyperGroup):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
         lang = lang_of_args(kwargs.get("args", args[0] if args else None))
+        choose_lang(None)  # until the root's --lang (if any) is read: nothing left from a previous run
+        french: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
         if lang == "fr":
-            from sevendag_cli.help_fr import translate
+            from sevendag_cli.help_fr import french_typer, translate
 
             translate(self, subcommands=False)
             for command in self.lazy.built.values():
                 translate(command)
             self.lazy.french = True
+            french = french_typer()
         try:
-            rv = super().main(*args, **kwargs)
+            with french:
+                rv = super().main(*args, **kwargs)
         except SevendagError as exc:  # raised outside a command body
             fail(exc.msg, exc.exit_code, lang)
         except KeyboardInterrupt:
@@ -164,8 +171,11 @@ def _root(
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
+    lang: LangOpt = None,
 ) -> None:
     """Combat resolver for Sevendag and Le combat (d20)."""
+    # ``sevendag --lang fr fight``: the language of every command that does not name its own
+    choose_lang(lang.value if lang else None)
 
 
 def main() -> None:

@@ -58,6 +58,36 @@ class DiceSource(Protocol):
     def face(self, sides: int, purpose: str, fighter: str | None) -> int: ...
 
 
+class NotedDice:
+    """A source seen with a note on what its dice are for, e.g. a critical's extra damage set.
+
+    The roll keeps its purpose (``damage``); a source that shows or asks for the die
+    (``--manual``, ``--dice`` errors) has a ``face_noted`` method and says the note too:
+    ``d8 for B's damage (critical, set 2 of 2)``.  Other sources just give the face.
+    """
+
+    def __init__(self, source: DiceSource, note: Msg) -> None:
+        self.source = source
+        self.note = note
+
+    def face(self, sides: int, purpose: str, fighter: str | None) -> int:
+        noted = getattr(self.source, "face_noted", None)
+        if noted is None:
+            return self.source.face(sides, purpose, fighter)
+        value: int = noted(sides, purpose, fighter, self.note)
+        return value
+
+
+def face_noted(source: DiceSource, sides: int, purpose: str, fighter: str | None,
+               note: Msg | None) -> int:
+    """A face from ``source``, passing the note on when the source takes one."""
+    noted = getattr(source, "face_noted", None) if note is not None else None
+    if noted is None:
+        return source.face(sides, purpose, fighter)
+    value: int = noted(sides, purpose, fighter, note)
+    return value
+
+
 def fresh_seed() -> int:
     """A new seed for a run without ``--seed`` (reported so it can be replayed)."""
     return int.from_bytes(os.urandom(4), "big")
@@ -96,16 +126,20 @@ PURPOSES = frozenset(
 """The purposes the engines roll for (each has a label in the message catalogue)."""
 
 
-def describe_msg(sides: int, purpose: str, fighter: str | None) -> Msg:
-    """``d6 for A's damage`` / ``d6 pour les dégâts de A``."""
+def describe_msg(sides: int, purpose: str, fighter: str | None, note: Msg | None = None) -> Msg:
+    """``d6 for A's damage`` / ``d6 pour les dégâts de A``, in words: ``d20 for B's difficulty
+    (DD) roll``; with a note, ``d8 for B's damage (critical, set 2 of 2)``."""
     what: object = Msg(f"dice.purpose.{purpose}") if purpose in PURPOSES else purpose
     if fighter:
-        return Msg("dice.roll_by", sides=sides, purpose=what, fighter=fighter)
-    return Msg("dice.roll", sides=sides, purpose=what)
+        msg = Msg("dice.roll_by", sides=sides, purpose=what, fighter=fighter)
+    else:
+        msg = Msg("dice.roll", sides=sides, purpose=what)
+    return msg if note is None else Msg("dice.noted", roll=msg, note=note)
 
 
-def describe(sides: int, purpose: str, fighter: str | None, lang: str = "en") -> str:
-    return describe_msg(sides, purpose, fighter).render(lang)
+def describe(sides: int, purpose: str, fighter: str | None, lang: str = "en",
+             note: Msg | None = None) -> str:
+    return describe_msg(sides, purpose, fighter, note).render(lang)
 
 
 def parse_faces(text: str, option: str = "--dice") -> tuple[int, ...]:
@@ -146,15 +180,18 @@ class EnteredDice:
         return len(self._faces) - self._next
 
     def face(self, sides: int, purpose: str, fighter: str | None) -> int:
+        return self.face_noted(sides, purpose, fighter, None)
+
+    def face_noted(self, sides: int, purpose: str, fighter: str | None, note: Msg | None) -> int:
         if self._next >= len(self._faces):
             if self._fallback is not None:
-                return self._fallback.face(sides, purpose, fighter)
+                return face_noted(self._fallback, sides, purpose, fighter, note)
             raise DiceError(Msg("dice.too_few", option=self._option, count=len(self._faces),
-                                roll=describe_msg(sides, purpose, fighter)))
+                                roll=describe_msg(sides, purpose, fighter, note)))
         value = self._faces[self._next]
         if not 1 <= value <= sides:
             raise DiceError(Msg("dice.off_die", option=self._option, i=self._next + 1, value=value,
-                                roll=describe_msg(sides, purpose, fighter), sides=sides))
+                                roll=describe_msg(sides, purpose, fighter, note), sides=sides))
         self._next += 1
         return value
 
@@ -182,7 +219,10 @@ class ManualDice:
         self._lang = lang
 
     def face(self, sides: int, purpose: str, fighter: str | None) -> int:
-        label = describe(sides, purpose, fighter, self._lang)
+        return self.face_noted(sides, purpose, fighter, None)
+
+    def face_noted(self, sides: int, purpose: str, fighter: str | None, note: Msg | None) -> int:
+        label = describe(sides, purpose, fighter, self._lang, note)
         while True:
             raw = self._ask(label).strip()
             try:

@@ -110,6 +110,8 @@ def _translate_usage(exc: Any) -> Msg | None:
         m = re.fullmatch(r"No such command '(.*)'\.", exc.message, re.S)
         if m:
             return Msg("usage.no_such_command", name=m.group(1))
+        if exc.message == "Missing command.":  # ``sevendag --lang fr`` and nothing else
+            return Msg("usage.missing_command")
     return None
 
 

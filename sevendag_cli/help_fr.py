@@ -1,16 +1,22 @@
 """``--help`` in French: the commands' descriptions and the options' help, by their English text.
 
 Typer builds the help from the docstrings and ``help=`` texts when the
-command line is parsed; in French (``--lang fr`` on the command line or a
-French ``LANG``), :func:`translate` replaces them on the Click objects just
-before (on each command as the root group builds it).  Imported only in French, so English start-up does not pay for it.
+command line is parsed; in French (``--lang fr`` anywhere on the command line,
+before the command name too, or a French ``LANG``), :func:`translate` replaces
+them on the Click objects just before (on each command as the root group
+builds it).  Imported only in French, so English start-up does not pay for it.
 A text missing here stays English (a test checks that none is missing).
-Typer's own words (Usage, Options, Arguments, Commands) stay as Typer writes them.
+Typer's and Click's own words (Usage, Options, Arguments, Commands, "Show this
+message and exit.", ``[default: …]``, ``[required]``, ``[env var: …]``), in the
+Rich help and the plain one alike, are put in French for the time of the
+command by :func:`french_typer`, and the arguments' names by :func:`translate`.
 """
 
 from __future__ import annotations
 
 import inspect
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 HELP_FR: dict[str, str] = {
@@ -33,8 +39,8 @@ HELP_FR: dict[str, str] = {
     "The encounter file.": "Le fichier de la rencontre.",
     "Ruleset name or file (default: the sheets' own, else sevendag).":
         "Nom ou fichier des règles (par défaut : celles des fiches, sinon sevendag).",
-    "Two fighter sheets (names or .toml paths); none: the ruleset's examples.":
-        "Deux fiches de combattant (noms ou chemins .toml) ; aucune : les exemples des règles.",
+    "Two fighters: names as listed by 'rulesets', file names or .toml paths; none: the ruleset's examples.":
+        "Deux combattants : noms listés par 'rulesets', noms de fichier ou chemins .toml ; aucun : les exemples des règles.",
     # init
     "Start an encounter: roll initiative and save the encounter file.":
         "Commencer une rencontre : jeter l'initiative et enregistrer le fichier de la rencontre.",
@@ -42,12 +48,12 @@ HELP_FR: dict[str, str] = {
     # round
     "Resolve the next round of the encounter, step by step, and save it.":
         "Résoudre le round suivant de la rencontre, étape par étape, et l'enregistrer.",
-    "Sevendag: the assaillant lets the opponent act first (S-03).":
+    "Sevendag: the assailant lets the opponent act first (S-03).":
         "Sevendag : l'assaillant cède l'initiative, l'adversaire agit en premier (S-03).",
-    "Sevendag: NAME=attack,defence (one commitment per hand).":
-        "Sevendag : NOM=attack,defence (un engagement par main).",
-    "Sevendag: NAME=TECHNIQUE (a key of the ruleset's techniques).":
-        "Sevendag : NOM=TECHNIQUE (une clé des techniques martiales des règles).",
+    "Sevendag: NAME=attack,defence or NAME=a,d (one per hand, in order; English or French).":
+        "Sevendag : NOM=attaque,défense ou NOM=a,d (un par main, dans l'ordre ; en français ou en anglais).",
+    "Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte).":
+        "Sevendag : NOM=TECHNIQUE (la clé ou le nom d'une technique martiale, par exemple feinte ou feint).",
     "Never ask: use the sheets' tactics.": "Ne rien demander : appliquer les tactiques des fiches.",
     # wound
     "Apply a game master's judgement by hand (S-16), or name a wound band.":
@@ -100,6 +106,90 @@ HELP_FR: dict[str, str] = {
 
 _EXAMPLES = (("Examples: ", "Exemples : "), ("Example: ", "Exemple : "))
 
+# Typer's and Click's words (their gettext messages, and the Rich help's constants).
+TYPER_FR: dict[str, str] = {
+    "Show this message and exit.": "Afficher ce message et quitter.",
+    "default: {default}": "par défaut : {default}",
+    "required": "obligatoire",
+    "env var: {var}": "variable d'environnement : {var}",
+    "Arguments": "Arguments",
+    "Options": "Options",
+    "Commands": "Commandes",
+    "(deprecated)": "(obsolète)",
+}
+RICH_FR: dict[str, str] = {
+    "DEFAULT_STRING": "[par défaut : {}]",
+    "ENVVAR_STRING": "[variable d'environnement : {}]",
+    "REQUIRED_LONG_STRING": "[obligatoire]",
+    "DEPRECATED_STRING": "(obsolète) ",
+    "ARGUMENTS_PANEL_TITLE": "Arguments",
+    "OPTIONS_PANEL_TITLE": "Options",
+    "COMMANDS_PANEL_TITLE": "Commandes",
+    "ERRORS_PANEL_TITLE": "Erreur",
+    "ABORTED_TEXT": "Abandon.",
+    "RICH_HELP": "Voir [blue]'{command_path} {help_option}'[/] pour l'aide.",
+}
+USAGE_FR = "Utilisation : "
+SUBCOMMAND_METAVAR_FR = "COMMANDE [ARGUMENTS]..."
+ARGUMENTS_FR: dict[str, str] = {
+    "fighters": "combattants", "fighter": "combattant", "amount": "montant", "name": "nom",
+    "files": "fichiers", "expressions": "expressions",
+}
+"""The arguments' names as the help shows them (the value still reaches the same parameter)."""
+
+
+@contextmanager
+def french_typer() -> Iterator[None]:
+    """Typer's and Click's own help words in French while the command runs, then as before.
+
+    Rich help: the constants of ``typer.rich_utils``; plain help: the gettext
+    function of ``typer.core``; both: the "Usage: " prefix and the help option.
+    """
+    import typer.core
+    import typer.rich_utils
+    from typer._click import decorators, formatting
+
+    saved_rich = {name: getattr(typer.rich_utils, name) for name in RICH_FR}
+    saved_gettext = typer.core._  # type: ignore[attr-defined]
+    write_usage = formatting.HelpFormatter.write_usage
+    write_heading = formatting.HelpFormatter.write_heading
+    help_option = decorators.help_option
+
+    def gettext_fr(message: str) -> str:
+        return TYPER_FR.get(message, message)
+
+    def write_usage_fr(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+        write_usage(self, prog, args, USAGE_FR if prefix is None else prefix)
+
+    def write_heading_fr(self: Any, heading: str) -> None:
+        self.write(f"{'':>{self.current_indent}}{heading} :\n")  # plain help: "Options :"
+
+    def help_option_fr(param_decls: list[str]) -> Any:
+        add = help_option(param_decls)
+
+        def apply(command: Any) -> Any:
+            add(command)
+            command.params[-1].help = TYPER_FR["Show this message and exit."]
+            return command
+
+        return apply
+
+    for name, text in RICH_FR.items():
+        setattr(typer.rich_utils, name, text)
+    typer.core._ = gettext_fr  # type: ignore[attr-defined]
+    formatting.HelpFormatter.write_usage = write_usage_fr  # type: ignore[method-assign]
+    formatting.HelpFormatter.write_heading = write_heading_fr  # type: ignore[method-assign]
+    decorators.help_option = help_option_fr
+    try:
+        yield
+    finally:
+        for name, value in saved_rich.items():
+            setattr(typer.rich_utils, name, value)
+        typer.core._ = saved_gettext  # type: ignore[attr-defined]
+        formatting.HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]
+        formatting.HelpFormatter.write_heading = write_heading  # type: ignore[method-assign]
+        decorators.help_option = help_option
+
 
 def _key(text: str) -> str:
     return " ".join(text.split())
@@ -134,6 +224,11 @@ def translate(command: Any, subcommands: bool = True) -> None:
         value = getattr(param, "help", None)
         if isinstance(value, str) and value:
             param.help = HELP_FR.get(_key(value), value)
+        name = ARGUMENTS_FR.get(getattr(param, "name", None) or "")
+        if name is not None and getattr(param, "param_type_name", "") == "argument":
+            param.metavar = name if param.nargs == 1 else f"{name}..."
+    if getattr(command, "subcommand_metavar", None) == "COMMAND [ARGS]...":
+        command.subcommand_metavar = SUBCOMMAND_METAVAR_FR
     if not subcommands:
         return
     for sub in (getattr(command, "commands", None) or {}).values():

@@ -18,9 +18,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "initiative": {"en": "Initiative", "fr": "Initiative"},
     "tie": {"en": "tie: both roll again", "fr": "égalité : on relance"},
     "leads": {"en": "{name} wins the initiative", "fr": "{name} remporte l'initiative"},
-    "assaillant": {"en": "{name} is the assaillant for the fight", "fr": "{name} est l'assaillant pour le combat"},
+    "assaillant": {"en": "{name} is the assailant for the fight", "fr": "{name} est l'assaillant pour le combat"},
     "round": {"en": "Round {n}", "fr": "Round {n}"},
-    "elapsed": {"en": "{s} s elapsed", "fr": "{s} s écoulées"},
+    "elapsed": {"en": "{s} s of game time ({per} s a round)", "fr": "{s} s de temps de jeu ({per} s par round)"},
     "attacks": {"en": "{a} attacks {d}", "fr": "{a} attaque {d}"},
     "attack": {"en": "attack", "fr": "attaque"},
     "defence": {"en": "defence", "fr": "défense"},
@@ -49,10 +49,11 @@ MESSAGES: dict[str, dict[str, str]] = {
              "fr": "match nul : plafond de {n} rounds atteint (à changer avec --cap ou options.round_cap)"},
     "fight_over": {"en": "The fight is over", "fr": "Le combat est terminé"},
     "summary": {"en": "Summary", "fr": "Bilan"},
-    "rounds_played": {"en": "{n} round(s), {s} s", "fr": "{n} round(s), {s} s"},
+    "rounds_played": {"en": "{n} round(s), {s} s of game time", "fr": "{n} round(s), {s} s de temps de jeu"},
     "rounds_only": {"en": "{n} round(s)", "fr": "{n} round(s)"},
     "seed": {"en": "seed {seed}", "fr": "graine {seed}"},
     "roll_label": {"en": "{label}: ", "fr": "{label} : "},
+    "colon": {"en": ": ", "fr": " : "},
     "saved": {"en": "encounter saved to {path}", "fr": "rencontre enregistrée dans {path}"},
     "no_attack": {"en": "{a} has no attack dice: no attack", "fr": "{a} n'a aucun dé d'attaque : pas d'attaque"},
     "foiled": {"en": "attack foiled", "fr": "attaque déjouée"},
@@ -92,7 +93,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sim.draws": {"en": "draws (round cap {cap})", "fr": "nuls (plafond de {cap} rounds)"},
     "sim.rounds": {"en": "rounds: mean {mean:.2f}, sd {sd:.2f}, median {p50}, 90th pct {p90}, max {max}", "fr": "rounds : moyenne {mean:.2f}, écart-type {sd:.2f}, médiane {p50}, 90e centile {p90}, max {max}"},
     "sim.hist": {"en": "Rounds to the end", "fr": "Rounds jusqu'à la fin"},
-    "sim.runs": {"en": "{runs:,} simulated fights · seed {seed}", "fr": "{runs:,} combats simulés · graine {seed}"},
+    "sim.runs": {"en": "{runs} simulated fights · seed {seed}", "fr": "{runs} combats simulés · graine {seed}"},
     "sim.hp": {"en": "HP left when winning", "fr": "PV restants du vainqueur"},
     "sim.dealt": {"en": "damage dealt / fight", "fr": "dégâts infligés / combat"},
     "sim.wounds": {"en": "wounds per fight", "fr": "blessures par combat"},
@@ -101,7 +102,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sim.p_exact": {"en": "exact", "fr": "exact"},
     "sim.mean_rounds": {"en": "expected rounds: {r:.3f}", "fr": "nombre de rounds moyen : {r:.3f}"},
     "sim.draw_p": {"en": "draw probability: {p}", "fr": "probabilité de nul : {p}"},
-    "sim.fraction": {"en": "a fraction with a {n}-digit denominator (see --json)", "fr": "une fraction au dénominateur de {n} chiffres (voir --json)"},
+    "sim.fraction": {"en": "the exact fractions have denominators of up to {n} digits: see --json", "fr": "les fractions exactes ont des dénominateurs d'au plus {n} chiffres : voir --json"},
     # rich_info.py
     "info.rulesets": {"en": "Rulesets", "fr": "Règles"},
     "info.fighters": {"en": "Fighters", "fr": "Combattants"},
@@ -120,14 +121,22 @@ MESSAGES: dict[str, dict[str, str]] = {
     "info.dd_table": {"en": "DD level table", "fr": "Table de DD par niveau"},
     "info.search": {"en": "Search path", "fr": "Chemin de recherche"},
     "info.invalid": {"en": "invalid", "fr": "invalide"},
+    "info.origin.bundled": {"en": "bundled", "fr": "fourni"},
+    "info.origin.user": {"en": "user", "fr": "utilisateur"},
+    "info.search_line": {"en": "Search path: {dirs}", "fr": "Chemin de recherche : {dirs}"},
+    "info.penalty": {"en": "penalty {p}", "fr": "malus {p}"},
+    "info.out_after": {"en": "out after {n}", "fr": "hors de combat après {n}"},
+    "info.metal": {"en": "+{dmg} damage, band +{shift}", "fr": "+{dmg} dégâts, blessure +{shift}"},
+    "info.technique": {"en": "attack {a:+d}, defence {d:+d}, {n} round(s)",
+                       "fr": "attaque {a:+d}, défense {d:+d}, {n} round(s)"},
     # rich_sevendag.py
     "sev.attack": {"en": "attack", "fr": "attaque"},
     "sev.defence": {"en": "defence", "fr": "défense"},
     "sev.none": {"en": "—", "fr": "—"},
     "sev.recovering": {"en": "recovering", "fr": "ramasse son arme"},
     "sev.empty": {"en": "empty hand", "fr": "main nue"},
-    "sev.assaillant": {"en": "assaillant", "fr": "assaillant"},
-    "sev.défenseur": {"en": "défenseur", "fr": "défenseur"},
+    "sev.assaillant": {"en": "assailant", "fr": "assaillant"},
+    "sev.défenseur": {"en": "defender", "fr": "défenseur"},
     "sev.constant": {"en": "constant", "fr": "constante"},
     "sev.wounds": {"en": "wounds", "fr": "blessures"},
     "sev.exchange": {"en": "exchange", "fr": "échange"},
@@ -135,16 +144,68 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sev.granted": {"en": "granted critical (fumble)", "fr": "critique accordé (échec adverse)"},
     "sev.shield": {"en": "shield", "fr": "bouclier"},
     # prompts.py
-    "prompt.yield": {"en": "{name} is the assaillant: yield this round (the opponent acts first)? [y/N] ", "fr": "{name} est l'assaillant : céder l'initiative ce round ? [o/N] "},
-    "prompt.alloc": {"en": "{name}: commit each hand ({hands}) [{default}] ", "fr": "{name} : engager chaque main ({hands}) [{default}] "},
+    "prompt.yield": {"en": "{name} is the assailant: yield this round (the opponent acts first)? [y/N] ", "fr": "{name} est l'assaillant : céder l'initiative ce round ? [o/N] "},
+    "prompt.hands": {"en": "{name} — hands: {hands}", "fr": "{name} — mains : {hands}"},
+    "prompt.alloc": {"en": "{name}: each hand in order, a = attack, d = defence, n = none [{default}] ",
+                     "fr": "{name} : chaque main dans l'ordre, a = attaque, d = défense, n = aucun [{default}] "},
+    "prompt.per_hand": {"en": "{name} has {n} hands and {given} answer(s) were given: answer once per hand, in order, separated by commas (e.g. {example})",
+                        "fr": "{name} a {n} mains et {given} réponse(s) ont été données : répondre une fois par main, dans l'ordre, séparées par des virgules (par exemple {example})"},
+    "prompt.yes_no": {"en": "{value!r} is neither yes nor no: answer y or n (Enter: no)",
+                      "fr": "{value!r} n'est ni oui ni non : répondre o ou n (Entrée : non)"},
     "prompt.tech": {"en": "{name}: technique ({choices}) [none] ", "fr": "{name} : technique ({choices}) [aucune] "},
     "prompt.unknown": {"en": "unknown technique {value!r}: choose one of {choices}", "fr": "technique inconnue {value!r} : choisir parmi {choices}"},
+    # field labels in checks (rich_base.check_text): how a game master reads a formula's parts
+    "field.bba": {"en": "BBA", "fr": "BBA"},
+    "field.str": {"en": "STR", "fr": "FOR"},
+    "field.dex": {"en": "DEX", "fr": "DEX"},
+    "field.con": {"en": "CON", "fr": "CON"},
+    "field.wis": {"en": "WIS", "fr": "SAG"},
+    "field.level": {"en": "level", "fr": "niveau"},
+    "field.armour": {"en": "armour", "fr": "armure"},
+    "field.size": {"en": "size", "fr": "taille"},
+    "field.dodge": {"en": "dodge", "fr": "esquive"},
+    "field.hp": {"en": "HP", "fr": "PV"},
+    "field.weapon_type": {"en": "type", "fr": "type"},
+    "field.crit_range": {"en": "crit range", "fr": "zone de critique"},
+    "field.crit_factor": {"en": "crit factor", "fr": "multiplicateur de critique"},
+    "field.speed": {"en": "speed", "fr": "vitesse"},
+    "field.attack": {"en": "attack", "fr": "attaque"},
+    "field.defence": {"en": "defence", "fr": "défense"},
 }
 
 
+_FIELD_LABELS: dict[str, dict[str, str]] = {}
+
+
+def field_labels(lang: str) -> dict[str, str]:
+    """A fighter's fields as a game master reads them in a check (``bba`` → ``BBA``, ``str`` → ``STR``)."""
+    found = _FIELD_LABELS.get(lang)
+    if found is None:
+        found = _FIELD_LABELS[lang] = {key[6:]: entry.get(lang) or entry["en"]
+                                       for key, entry in MESSAGES.items() if key.startswith("field.")}
+    return found
+
+
+def count(n: int, lang: str) -> str:
+    """A whole number with thousands separated: ``2,000`` in English, ``2 000`` in French."""
+    text = f"{n:,}"
+    return text.replace(",", "\u00a0") if lang == "fr" else text
+
+
+_chosen: list[str | None] = [None]  # the root's --lang (``sevendag --lang fr fight``)
+
+
+def choose_lang(lang: str | None) -> None:
+    """The language asked before the command name, for every command that names none."""
+    _chosen[0] = lang
+
+
 def detect_lang(explicit: str | None = None) -> str:
+    """The command's ``--lang``, else the root's, else ``LC_ALL`` / ``LC_MESSAGES`` / ``LANG``."""
     if explicit:
         return explicit
+    if _chosen[0]:
+        return _chosen[0]
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = os.environ.get(var, "")
         if value:

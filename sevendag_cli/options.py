@@ -70,7 +70,8 @@ RulesetOpt = Annotated[
 ]
 FightersArg = Annotated[
     list[str] | None,
-    typer.Argument(help="Two fighter sheets (names or .toml paths); none: the ruleset's examples.",
+    typer.Argument(help="Two fighters: names as listed by 'rulesets', file names or .toml paths; "
+                        "none: the ruleset's examples.",
                    autocompletion=complete_fighters),
 ]
 

@@ -81,8 +81,9 @@ C = "common.json#/$defs/"
 CONTRACT: dict[type, tuple[View, ...]] = {
     # dice and checks (render.data.roll_data / check_data)
     Roll: (view(C + "roll", C + "d20Roll", C + "sevendagRoll", added={"die", "highest", "lowest"}),),
-    Check: (view(C + "check", C + "d20Check", C + "initiativeCheck", added={"natural", "modifier"},
-                  omitted={"evaluated"}),),
+    # (check_data writes the evaluation's tree by hand, as roll's: common.json#/$defs/formulaTree)
+    Check: (view(C + "check", C + "d20Check", C + "initiativeCheck",
+                  added={"natural", "modifier", "tree"}, omitted={"evaluated"}),),
     # events shared by both engines
     InitiativeEvent: (view(C + "initiativeEvent"),),
     sevendag.FightOverEvent: (view(C + "d20FightOverEvent", C + "sevendagFightOverEvent"),),

@@ -181,8 +181,6 @@ CASES: list[Case] = [
                "métal inconnu 'mithril' : choisir parmi", "unknown metal"),
     sheet_case("hand holds nothing known", sub(BRANNOC, 'holds = "sword"', 'holds = "axe"'),
                "aucun objet 'axe' dans [items]", "no item"),
-    sheet_case("same name twice", BRANNOC, "les deux combattants s'appellent 'Brannoc' : renommer",
-               "both fighters are called", other=BRANNOC),
     Case("unknown fighter", ["fight", "Gandalf", "B", "--ruleset", "d20"],
          "combattant 'Gandalf' : introuvable : choisir parmi", "not found"),
     Case("unknown ruleset", ["fight", "--ruleset", "chess"], "règles 'chess' : introuvables",
@@ -207,7 +205,7 @@ CASES: list[Case] = [
          "Invalid value", 2),
     Case("option without its value", ["fight", "--seed"], "l'option '--seed' demande une valeur",
          "requires an argument", 2),
-    Case("missing argument", ["rulesets", "show"], "argument 'name' manquant", "Missing argument", 2,
+    Case("missing argument", ["rulesets", "show"], "argument 'nom' manquant", "Missing argument", 2,
          at=2),
     Case("extra argument", ["rulesets", "show", "d20", "extra"], "argument(s) en trop : extra",
          "unexpected extra argument", 2, at=2),
@@ -449,14 +447,20 @@ def test_manual_dice_ask_and_refuse_in_french() -> None:
     assert prompts[-1] == "d20 pour l'attaque"
 
 
-@pytest.mark.parametrize(("purpose", "fr"), [
-    ("initiative", "d20 pour l'initiative de Brannoc"), ("defence", "d20 pour la défense de Brannoc"),
-    ("drop", "d20 pour le test de maîtrise de Brannoc"), ("save", "d20 pour le jet de sauvegarde de Brannoc"),
-    ("dd", "d20 pour le DD de Brannoc"), ("vig", "d20 pour la VIG de Brannoc"),
+@pytest.mark.parametrize(("purpose", "en", "fr"), [
+    ("initiative", "initiative", "d20 pour l'initiative de Brannoc"),
+    ("defence", "defence", "d20 pour la défense de Brannoc"),
+    ("drop", "drop check", "d20 pour le test de maîtrise de Brannoc"),
+    ("save", "save", "d20 pour le jet de sauvegarde de Brannoc"),
+    ("dd", "difficulty (DD) roll", "d20 pour le jet de difficulté (DD) de Brannoc"),
+    ("vig", "vigour (VIG)", "d20 pour la vigueur (VIG) de Brannoc"),
+    ("vol", "will (VOL)", "d20 pour la volonté (VOL) de Brannoc"),
+    ("magic", "magic damage", "d20 pour les dégâts magiques de Brannoc"),
 ])
-def test_every_purpose_has_a_french_label(purpose: str, fr: str) -> None:
+def test_every_purpose_has_a_french_label(purpose: str, en: str, fr: str) -> None:
+    """Prompts and dice errors name what a die is for in words, not by the formula's key."""
     assert describe(20, purpose, "Brannoc", "fr") == fr
-    assert describe(20, purpose, "Brannoc") == f"d20 for Brannoc's {purpose}"
+    assert describe(20, purpose, "Brannoc") == f"d20 for Brannoc's {en}"
 
 
 def test_the_terminal_prompt_is_french() -> None:

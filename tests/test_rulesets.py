@@ -365,13 +365,17 @@ def test_good_sheets_load(tmp_path: Path) -> None:
     assert isinstance(two, SevendagFighter)
 
 
-def test_both_fighters_with_the_same_name(tmp_path: Path) -> None:
+def test_both_fighters_with_the_same_name_are_told_apart(tmp_path: Path) -> None:
+    """A mirror match: the second of two fighters of the same name is ``NAME (2)``."""
     rs = load_ruleset("d20")
     p1 = write(tmp_path, D20_SHEET, "one.toml")
-    p2 = write(tmp_path, D20_SHEET.replace("str = 14", "str = 16"), "two.toml")
-    with pytest.raises(DataError) as err:
-        load_pair(rs, [str(p1), str(p2)])
-    check_error(err.value, p2, "name", "both fighters are called 'Hald'")
+    p2 = write(tmp_path, D20_SHEET.replace("str = 14", "str = 16").replace('"Hald"', '"hald"'),
+               "two.toml")
+    a, b = load_pair(rs, [str(p1), str(p2)])
+    assert (a.name, b.name) == ("Hald", "hald (2)")
+    assert (a.str, b.str) == (14, 16)
+    a, b = load_pair(rs, [str(p1), str(p1)])
+    assert (a.name, b.name) == ("Hald", "Hald (2)")
 
 
 def test_problems_collects_several_problems_from_one_file(tmp_path: Path) -> None:

@@ -163,17 +163,18 @@ def round_cmd(
     yield_: Annotated[
         bool | None,
         typer.Option("--yield/--no-yield",
-                     help="Sevendag: the assaillant lets the opponent act first (S-03)."),
+                     help="Sevendag: the assailant lets the opponent act first (S-03)."),
     ] = None,
     allocate: Annotated[
         list[str] | None,
         typer.Option("--allocate", "-a",
-                     help="Sevendag: NAME=attack,defence (one commitment per hand)."),
+                     help="Sevendag: NAME=attack,defence or NAME=a,d "
+                          "(one per hand, in order; English or French)."),
     ] = None,
     technique: Annotated[
         list[str] | None,
         typer.Option("--technique", "-t",
-                     help="Sevendag: NAME=TECHNIQUE (a key of the ruleset's techniques)."),
+                     help="Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte)."),
     ] = None,
     no_input: Annotated[
         bool, typer.Option("--no-input", help="Never ask: use the sheets' tactics.")
@@ -246,16 +247,22 @@ def sevendag_choices(
 ) -> Any:
     """The Sevendag choices of the round: from the options, and asked at a terminal (``interactive``)."""
     from sevendag_cli.engine import sevendag as engine
+    from sevendag_cli.terms import commitments, find_name
 
-    names = {a.name: a, b.name: b}
-    alloc_text = parse_assignments(allocate, "--allocate")
-    tech = parse_assignments(technique, "--technique")
-    for name in (*alloc_text, *tech):
-        if name not in names:
-            raise UsageError(Msg("engine.no_fighter", name=name, names=joined((a.name, b.name))))
-    allocation: dict[str, tuple[str, ...]] = {}
-    for name, text in alloc_text.items():
-        allocation[name] = tuple(p.strip() for p in text.split(",") if p.strip())
+    names = (a.name, b.name)
+
+    def who(given: str) -> str:
+        name = find_name(given, names)  # any case: -a brannoc=...
+        if name is None:
+            raise UsageError(Msg("engine.no_fighter", name=given, names=joined(names)))
+        return name
+
+    # commitments and techniques as typed, in either language and any case (a,d; Défense; feinte)
+    # become keys; what matches nothing is refused by the engine, named as typed
+    allocation = {who(n): commitments(v)
+                  for n, v in parse_assignments(allocate, "--allocate").items()}
+    tech = {who(n): rs.technique_named(v) or v
+            for n, v in parse_assignments(technique, "--technique").items()}
     if interactive:
         from sevendag_cli.render.prompts import ask_sevendag_choices
 
@@ -309,9 +316,13 @@ def wound_cmd(
             enc, rs, a, b, state = open_encounter(encounter)
             if ruleset is not None and ruleset not in (rs.name, rs.engine):
                 raise UsageError(Msg("cli.other_ruleset", ruleset=ruleset, used=rs.name))
+            from sevendag_cli.terms import find_name
+
+            fighter = find_name(fighter, (a.name, b.name)) or fighter  # any case: ``wound ysolde 5``
             engine = engine_for(rs)
             result, new_state = engine.apply_wound(rs, a, b, state, fighter, number, band)
-            entry = {"step": "wound", "fighter": fighter, "amount": number, "band": band}
+            entry = {"step": "wound", "fighter": fighter, "amount": number,
+                     "band": result.band if band is not None else None}  # the key, as typed or not
             store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
         if out.json:
             out.data(wound_document(result, rs.name, str(encounter)))

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from msgspec import Struct, field
 
-from sevendag_cli.dice import DiceSource, Roll
+from sevendag_cli.dice import DiceSource, Roll, face_noted
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Evaluated, Formula
 
@@ -37,6 +37,12 @@ class RecordingDice:
 
     def face(self, sides: int, purpose: str, fighter: str | None) -> int:
         value = self.source.face(sides, purpose, fighter)
+        self.rolls.append(Roll(purpose, sides, value, fighter))
+        return value
+
+    def face_noted(self, sides: int, purpose: str, fighter: str | None, note: Msg) -> int:
+        """A die with a note on what it is for (see :class:`~sevendag_cli.dice.NotedDice`)."""
+        value = face_noted(self.source, sides, purpose, fighter, note)
         self.rolls.append(Roll(purpose, sides, value, fighter))
         return value
 

@@ -65,6 +65,7 @@ def check_data(c: Check) -> dict[str, Any]:
         "natural": c.natural,
         "modifier": c.modifier,
         "total": c.total,
+        "tree": tree_data(c.evaluated.tree) if c.evaluated is not None else None,
     }
 
 

@@ -1,25 +1,28 @@
 """Interactive Sevendag choices for ``round`` at a terminal (S-03, S-04, S-05).
 
 Asked on stderr, answered on stdin; Enter keeps the default (the sheet's
-tactic, no yield, no technique).  A refused answer is explained and asked
-again, so the engine only ever sees valid choices.
+tactic, no yield, no technique).  Answers are read in either language and in
+any case (``o``/``oui``/``y``; ``a,d`` or ``attaque, défense``; ``feinte``).
+An answer that is neither yes nor no is asked again (``maybe`` is not a no);
+a refused answer is explained and asked again, so the engine only ever sees
+valid choices.  What the question is about (each hand and its die, the
+techniques) is written on its own lines before the short question, wrapped to
+the terminal's width.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
 from sevendag_cli.engine import sevendag as engine
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.i18n import label, t
-
-ABBREVIATIONS = {"a": "attack", "att": "attack", "d": "defence", "def": "defence",
-                 "defense": "defence", "n": "none", "-": "none",
-                 "attaque": "attack", "défense": "defence", "defence": "defence", "attack": "attack",
-                 "none": "none", "aucun": "none"}
-
+from sevendag_cli.render.layout import shown
+from sevendag_cli.terms import NONE_WORDS, commitments, fold, yes_no
 
 
 def _read(prompt: str) -> str:
@@ -31,52 +34,89 @@ def _read(prompt: str) -> str:
     return line.strip()
 
 
+def _stderr_say(message: str) -> None:
+    width = max(40, shutil.get_terminal_size((80, 24)).columns)
+    for line in textwrap.wrap(message, width - 2, subsequent_indent="      ",
+                              break_long_words=False, break_on_hyphens=False) or [""]:
+        sys.stderr.write(f"  {line}\n")
+
+
+def ask_yes_no(question: str, lang: str, read: Callable[[str], str], say: Callable[[str], None]) -> bool:
+    """A ``[y/N]`` question: Enter is no; an answer that is neither yes nor no is asked again."""
+    while True:
+        answer = read(question)
+        if not answer:
+            return False
+        found = yes_no(answer)
+        if found is not None:
+            return found
+        say(t("prompt.yes_no", lang, value=answer))
+
+
 def ask_sevendag_choices(
     rs: Any, a: Any, b: Any, state: Any, yield_: bool | None,
     allocation: dict[str, tuple[str, ...]], technique: dict[str, str], lang: str,
     read: Callable[[str], str] = _read, warn: Callable[[str], None] | None = None,
 ) -> engine.Choices:
-    def stderr_warn(message: str) -> None:
-        sys.stderr.write(f"  {message}\n")
+    """Ask what the options did not say: the yield, each fighter's hands, each technique.
 
-    say = warn or stderr_warn
+    ``read`` shows a question and returns the answer; ``warn`` shows a line (the
+    hands, the techniques, why an answer was refused).
+    """
+    say = warn or _stderr_say
     fighters = {a.name: a, b.name: b}
     if yield_ is None:
-        answer = read(t("prompt.yield", lang, name=state.assaillant)).lower()
-        yield_ = answer[:1] in ("y", "o")
+        yield_ = ask_yes_no(t("prompt.yield", lang, name=shown(state.assaillant)), lang, read, say)
     order = [state.assaillant, state.other(state.assaillant)]
     for name in order:
         f = fighters[name]
         if name not in allocation:
-            default = engine.allocation_for(f, None, state.fighter(name))
-            hands = ", ".join(
-                f"d{h.die} {f.items[h.holds].label if h.holds else '—'}" for h in f.hands
-            )
-            while True:
-                text = read(t("prompt.alloc", lang, name=name, hands=hands, default=",".join(default)))
-                if not text:
-                    allocation[name] = default
-                    break
-                parts = [ABBREVIATIONS.get(x.strip().lower(), x.strip()) for x in text.split(",")]
-                try:
-                    engine.check_choices(rs, a, b, state,
-                                         engine.Choices(allocation={name: tuple(parts)}))
-                except RuleError as exc:
-                    say(exc.render(lang))
-                    continue
-                allocation[name] = tuple(parts)
-                break
+            allocation[name] = _ask_hands(rs, a, b, state, f, lang, read, say)
         if name not in technique and rs.techniques and state.fighter(name).technique is None:
-            choices = ", ".join(
-                k if label(t.label, lang) == k else f"{k} = {label(t.label, lang)}"
-                for k, t in rs.techniques.items()
-            )
-            while True:
-                text = read(t("prompt.tech", lang, name=name, choices=choices))
-                if not text or text.lower() in ("none", "aucune", "-"):
-                    break
-                if text in rs.techniques:
-                    technique[name] = text
-                    break
-                say(t("prompt.unknown", lang, value=text, choices=", ".join(rs.techniques)))
+            chosen = _ask_technique(rs, name, lang, read, say)
+            if chosen is not None:
+                technique[name] = chosen
     return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=technique)
+
+
+def _ask_hands(rs: Any, a: Any, b: Any, state: Any, f: Any, lang: str,
+               read: Callable[[str], str], say: Callable[[str], None]) -> tuple[str, ...]:
+    """One commitment per hand (S-04), in order: ``a,d``; Enter keeps the sheet's tactic."""
+    default = engine.allocation_for(f, None, state.fighter(f.name))
+    hands = ", ".join(
+        f"({i}) d{h.die} {shown(f.items[h.holds].label) if h.holds else t('sev.empty', lang)}"
+        for i, h in enumerate(f.hands, start=1))
+    say(t("prompt.hands", lang, name=shown(f.name), hands=hands))
+    shortcuts = ",".join(c[0] for c in default)
+    while True:
+        text = read(t("prompt.alloc", lang, name=shown(f.name), default=shortcuts))
+        if not text:
+            return default
+        parts = commitments(text)
+        if len(parts) != len(f.hands):
+            say(t("prompt.per_hand", lang, name=shown(f.name), n=len(f.hands), given=len(parts),
+                  example=",".join(["a"] * len(f.hands))))
+            continue
+        try:
+            engine.check_choices(rs, a, b, state, engine.Choices(allocation={f.name: parts}))
+        except RuleError as exc:
+            say(exc.render(lang))
+            continue
+        return parts
+
+
+def _ask_technique(rs: Any, name: str, lang: str, read: Callable[[str], str],
+                   say: Callable[[str], None]) -> str | None:
+    """A technique by its key or its label (S-05); Enter or ``none`` for none."""
+    choices = ", ".join(
+        k if label(tq.label, lang) == k else f"{k} = {shown(label(tq.label, lang))}"
+        for k, tq in rs.techniques.items()
+    )
+    while True:
+        text = read(t("prompt.tech", lang, name=shown(name), choices=choices))
+        if not text or fold(text) in NONE_WORDS:
+            return None
+        key: str | None = rs.technique_named(text)
+        if key is not None:
+            return key
+        say(t("prompt.unknown", lang, value=shown(text), choices=", ".join(rs.techniques)))

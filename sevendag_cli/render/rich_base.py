@@ -1,6 +1,8 @@
 """Shared pieces of the Rich step-by-step display, and what a ruleset's display provides.
 
-Dice faces (highest green, lowest red), formula checks, rule tags; the
+Dice faces (highest green and ``▲``, lowest red and ``▼``, so nothing is lost
+without colour), formula checks with each named part (``d20 8 + BBA 3 + STR +1
++ type 0 = 12``), rule tags glued to the word before them; the
 :class:`Display` a ruleset's handlers write through; and :class:`RulesetDisplay`,
 what each ruleset's display module (``rich_d20``, ``rich_sevendag``) gives the
 renderer, which finds it through its registry (``rich_render.DISPLAYS``).  The
@@ -9,12 +11,15 @@ per-ruleset modules import only this one, never the renderer.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rich.text import Text
 
 from sevendag_cli.dice import Roll
+from sevendag_cli.i18n import field_labels
+from sevendag_cli.render.layout import GLUE, TIGHT
+from sevendag_cli.render.rich_roll import face_text, tree_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -27,35 +32,42 @@ Handler = Callable[[Any], None]
 
 
 def face(r: Roll) -> Text:
-    style = "bold green" if r.is_max else ("bold red" if r.is_min else "bold")
-    return Text.assemble((r.die, "dim"), " ", (str(r.face), style))
+    """``d8 5``, ``d8 8▲`` (highest face), ``d20 1▼`` (lowest): the die and its face, never apart."""
+    return face_text(r)
 
 
 def rolls_text(rolls: Iterable[Roll]) -> Text:
     out = Text()
     for i, r in enumerate(rolls):
         if i:
-            out.append(" + ")
+            out.append(f" +{GLUE}")
         out.append_text(face(r))
     return out
 
 
-def check_text(c: Check) -> Text:
-    """``d20 19 + 4 = 23``"""
-    out = rolls_text(c.rolls)
-    mod = c.modifier
-    if c.rolls and mod:
-        out.append(f" {'+' if mod > 0 else '−'} {abs(mod)}")
-    elif not c.rolls:
-        out.append(str(mod))
-    out.append(" = ")
+def check_text(c: Check, lang: str = "en") -> Text:
+    """``d20 8 + BBA 3 + STR +1 + type 0 = 12``: every part of the formula named, then the total.
+
+    A check without its evaluation tree shows the dice and the fixed part: ``d20 19 + 4 = 23``.
+    """
+    if c.evaluated is not None:
+        out = tree_text(c.evaluated.tree, field_labels(lang))
+    else:
+        out = rolls_text(c.rolls)
+        mod = c.modifier
+        if c.rolls and mod:
+            out.append(f" {'+' if mod > 0 else '−'}{GLUE}{abs(mod)}")
+        elif not c.rolls:
+            out.append(str(mod))
+    out.append(f" ={GLUE}")
     out.append(str(c.total), "bold cyan")
     return out
 
 
 def rules_text(rules: Iterable[str]) -> Text:
+    """``  [S-04, S-05]``, glued to the word before it: a tag never starts a line."""
     ids = list(rules)
-    return Text(f"  [{', '.join(ids)}]", "dim") if ids else Text()
+    return Text(f"{TIGHT}{TIGHT}[{f',{TIGHT}'.join(ids)}]", "dim") if ids else Text()
 
 
 class Display(Protocol):
@@ -75,17 +87,20 @@ class RulesetDisplay:
 
     ``handlers(display)`` maps event kinds (the JSON ``type``) to functions;
     ``state_text(display, state)`` shows one fighter's track; ``leader_key`` is
-    the display word (``i18n``) naming who won the initiative.
+    the display word (``i18n``) naming who won the initiative; ``round_intro``
+    (optional) shows what a round's events need said first (a Sevendag yield).
     """
 
-    __slots__ = ("handlers", "leader_key", "state_text")
+    __slots__ = ("handlers", "leader_key", "round_intro", "state_text")
 
     def __init__(
         self,
         handlers: Callable[[Display], dict[str, Handler]],
         state_text: Callable[[Display, Any], Text],
         leader_key: str,
+        round_intro: Callable[[Display, Sequence[Any]], None] | None = None,
     ) -> None:
         self.handlers = handlers
         self.state_text = state_text
         self.leader_key = leader_key
+        self.round_intro = round_intro

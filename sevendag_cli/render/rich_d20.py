@@ -1,4 +1,8 @@
-"""Rich display of Le combat (d20) events: the attack, the save, the damage, hit points."""
+"""Rich display of Le combat (d20) events: the attack, the save, the damage, hit points.
+
+Each check names its parts as the game master reads them: ``attack: d20 8 + BBA 3
++ STR +1 + type 0 = 12 against AC 5 → hit``, ``− VIG (d10 3 + CON +0 = 3)``.
+"""
 
 from __future__ import annotations
 
@@ -6,67 +10,74 @@ from typing import Any
 
 from rich.text import Text
 
+from sevendag_cli.render.layout import GLUE, glued, shown
 from sevendag_cli.render.rich_base import Display, Handler, RulesetDisplay, check_text, rules_text
+
+
+def arrow(verdict: Text) -> Text:
+    """`` → hit``: the arrow and the verdict stay on one line."""
+    verdict.plain = glued(verdict.plain)
+    return Text.assemble(f" →{GLUE}", verdict)
 
 
 def attack(r: Display, ev: Any) -> None:
     r.line(Text(r.tr("attacks", a=ev.attacker, d=ev.defender), "bold magenta"))
     verdict = Text(r.tr("hit") if ev.hit else r.tr("miss"),
                    "bold green" if ev.hit else "bold red")
-    parts: list[Text | str] = [f"{r.tr('attack')}: ", check_text(ev.roll), " ",
-                               r.tr("vs_ac", ac=ev.ac), " → ", verdict]
+    parts: list[Text | str] = [f"{r.tr('attack')}{r.tr('colon')}", check_text(ev.roll, r.lang), " ",
+                               glued(r.tr("vs_ac", ac=ev.ac)), arrow(verdict)]
     if ev.reason == "natural-hit":
-        parts += [" (", Text(r.tr("natural_hit", n=ev.roll.natural), "green"), ")"]
+        parts += [" (", Text(glued(r.tr("natural_hit", n=ev.roll.natural)), "green"), ")"]
     elif ev.reason == "natural-miss":
-        parts += [" (", Text(r.tr("natural_miss", n=ev.roll.natural), "red"), ")"]
+        parts += [" (", Text(glued(r.tr("natural_miss", n=ev.roll.natural)), "red"), ")"]
     if ev.critical:
-        parts += [" · ", Text(r.tr("critical_hit"), "bold green")]
+        parts += [" · ", Text(glued(r.tr("critical_hit")), "bold green")]
     r.line(*parts, rules_text(ev.rules))
 
 
 def save(r: Display, ev: Any) -> None:
-    parts: list[Text | str] = [f"{r.tr('save')} {ev.defender}: ", check_text(ev.roll)]
+    parts: list[Text | str] = [f"{r.tr('save')} {shown(ev.defender)}{r.tr('colon')}", check_text(ev.roll, r.lang)]
     if ev.reason == "natural-success":
-        parts += [" → ", Text(r.tr("natural_save", n=ev.roll.natural), "bold green")]
+        parts.append(arrow(Text(r.tr("natural_save", n=ev.roll.natural), "bold green")))
     elif ev.reason == "natural-failure":
-        parts += [" → ", Text(r.tr("natural_save_fail", n=ev.roll.natural), "bold red")]
+        parts.append(arrow(Text(r.tr("natural_save_fail", n=ev.roll.natural), "bold red")))
     else:
+        sign = ">" if ev.reason == "beats-dd" else "≤"
         if ev.dd is not None:
-            parts += [f" {'>' if ev.reason == 'beats-dd' else '≤'} {r.tr('dd')} {ev.attacker}: ",
-                      check_text(ev.dd)]
+            parts += [f" {sign}{GLUE}{r.tr('dd')} {shown(ev.attacker)}{r.tr('colon')}", check_text(ev.dd, r.lang)]
         else:
-            parts += [f" {'>' if ev.reason == 'beats-dd' else '≤'} ",
-                      r.tr("dd_table", dd=ev.dd_total)]
+            parts += [f" {sign}{GLUE}", r.tr("dd_table", dd=ev.dd_total)]
         key = {"dodged": "dodged", "halved": "halved", "failed": "failed"}[ev.outcome]
         style = "green" if ev.outcome != "failed" else "red"
-        parts += [" → ", Text(r.tr(key), f"bold {style}")]
+        parts.append(arrow(Text(r.tr(key), f"bold {style}")))
     r.line(*parts, rules_text(ev.rules))
 
 
 def damage(r: Display, ev: Any) -> None:
-    parts: list[Text | str] = [f"{r.tr('damage')}, {ev.weapon}: "]
+    parts: list[Text | str] = [f"{r.tr('damage')}, {shown(ev.weapon)}{r.tr('colon')}"]
     for i, s in enumerate(ev.sets):
         if i:
-            parts.append(" + ")
-        parts.append(Text("(") + check_text(s) + Text(")"))
-    parts += [" − VIG ", check_text(ev.vig), " → ", Text(str(ev.physical), "bold")]
+            parts.append(f" +{GLUE}")
+        parts.append(Text("(") + check_text(s, r.lang) + Text(")"))
+    parts += [f" −{GLUE}VIG{GLUE}(", check_text(ev.vig, r.lang), ")",
+              arrow(Text(str(ev.physical), "bold"))]
     r.line(*parts)
     if ev.magic is not None and ev.vol is not None:
-        r.line(f"{r.tr('magic')}: ", check_text(ev.magic), " − VOL ", check_text(ev.vol),
-               " → ", Text(str(ev.magic_damage), "bold"))
+        r.line(f"{r.tr('magic')}{r.tr('colon')}(", check_text(ev.magic, r.lang), f") −{GLUE}VOL{GLUE}(",
+               check_text(ev.vol, r.lang), ")", arrow(Text(str(ev.magic_damage), "bold")))
     notes: list[Text | str] = []
     if ev.halved:
         notes += [" · ", Text(r.tr("halved"), "green")]
     if ev.minimum_applied:
         notes += [" · ", Text(r.tr("minimum"), "yellow")]
-    r.line(Text(f"{r.tr('damage')} = ", "bold"), Text(str(ev.total), "bold red"), *notes,
+    r.line(Text(f"{r.tr('damage')} ={GLUE}", "bold"), Text(str(ev.total), "bold red"), *notes,
            rules_text(ev.rules))
 
 
 def hp(r: Display, ev: Any) -> None:
     style = "bold red" if ev.after <= 0 else ("bold green" if ev.after > ev.before else "bold yellow")
-    r.line(Text(f"{ev.fighter}: ", "bold"), f"{ev.before} → ",
-           Text(f"{ev.after} {r.tr('hp')}", style), rules_text(ev.rules))
+    r.line(Text(f"{shown(ev.fighter)}{r.tr('colon')}", "bold"), f"{ev.before} →{GLUE}",
+           Text(f"{ev.after}{GLUE}{r.tr('hp')}", style), rules_text(ev.rules))
     if ev.defeated:
         r.line(Text(r.tr("defeated", name=ev.fighter), "bold red"))
 
@@ -83,9 +94,9 @@ def handlers(r: Display) -> dict[str, Handler]:
 def state_text(r: Display, s: Any) -> Text:
     ratio = s.hp / s.max_hp if s.max_hp else 0
     style = "green" if ratio > 0.5 else ("yellow" if ratio > 0.25 else "red")
-    out = Text.assemble((f"{s.hp}", f"bold {style}"), f"/{s.max_hp} {r.tr('hp')}")
+    out = Text.assemble((f"{s.hp}", f"bold {style}"), f"/{s.max_hp}{GLUE}{r.tr('hp')}")
     if s.hp <= 0:
-        out.append(f"  {r.tr('defeated', name=s.name)}", "bold red")
+        out.append(f"  {glued(r.tr('defeated', name=s.name))}", "bold red")
     return out
 
 

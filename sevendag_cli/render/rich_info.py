@@ -1,75 +1,86 @@
-"""Rich display of the ruleset listing and of one ruleset (``rulesets``, ``rulesets show``)."""
+"""Rich display of the ruleset listing and of one ruleset (``rulesets``, ``rulesets show``).
+
+Both fit the console: the listing is aligned columns when they fit, else each
+entry on two lines (its file below); a ruleset's sections are ``key  value``
+rows, each value wrapped under its column.  Names, labels, keys and paths read
+from files are shown with control characters made visible.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from sevendag_cli.i18n import label, t
+from sevendag_cli.render.layout import glued, print_columns, print_rows, print_wrapped, shown
 
 
-def h(lang: str, key: str) -> str:
-    return t(f"info.{key}", lang)
+def h(lang: str, key: str, **kw: Any) -> str:
+    return t(f"info.{key}", lang, **kw)
+
+
+def _origin(lang: str, origin: str | None) -> str:
+    return h(lang, f"origin.{origin}") if origin in ("bundled", "user") else str(origin or "")
 
 
 def render_rulesets(console: Console, doc: dict[str, Any], lang: str) -> None:
-    table = Table(title=h(lang, "rulesets"), title_justify="left")
-    for col in ("name", "engine", "origin", "path"):
-        table.add_column(h(lang, col))
+    print_wrapped(console, Text(h(lang, "rulesets"), "bold underline"))
+    rows: list[list[Text]] = []
     for r in doc["rulesets"]:
         if r["valid"]:
-            table.add_row(r["name"], r["engine"], r["origin"], r["path"])
+            rows.append([Text(shown(r["name"]), "bold"), Text(r["engine"]),
+                         Text(_origin(lang, r["origin"])), Text(shown(r["path"]))])
         else:
-            table.add_row(r["name"], Text(h(lang, "invalid"), "red"), "", r["problem"])
-    console.print(table)
-    fighters = Table(title=h(lang, "fighters"), title_justify="left")
-    for col in ("name", "ruleset", "origin", "path"):
-        fighters.add_column(h(lang, col))
-    for f in doc["fighters"]:
-        fighters.add_row(f["name"], str(f["ruleset"]), f["origin"], f["path"])
-    console.print(fighters)
-    console.print(Text(f"{h(lang, 'search')}: " + " · ".join(doc["search_path"]), "dim"))
+            rows.append([Text(shown(r["name"]), "bold"), Text(h(lang, "invalid"), "red"), Text(""),
+                         Text(shown(r["problem"]))])
+    print_columns(console, [h(lang, c) for c in ("name", "engine", "origin", "path")], rows)
+    console.print()
+    print_wrapped(console, Text(h(lang, "fighters"), "bold underline"))
+    rows = [[Text(shown(f["name"]), "bold"), Text(shown(str(f["ruleset"]))),
+             Text(_origin(lang, f["origin"])), Text(shown(f["path"]))] for f in doc["fighters"]]
+    print_columns(console, [h(lang, c) for c in ("name", "ruleset", "origin", "path")], rows)
+    console.print()
+    print_wrapped(console, Text(h(lang, "search_line", dirs=" · ".join(
+        shown(d) for d in doc["search_path"])), "dim"))
+
+
+def _range(low: int, high: int | None) -> str:
+    return f"{low}–{high if high is not None else '∞'}"
 
 
 def render_ruleset(console: Console, doc: dict[str, Any], lang: str) -> None:
-    console.print(Text(f"{label(doc['label'], lang)} ({doc['name']}, {doc['engine']})", "bold"))
-    console.print(Text(doc["path"], "dim"))
+    print_wrapped(console, Text(shown(f"{label(doc['label'], lang)} ({doc['name']}, {doc['engine']})"),
+                                "bold"))
+    print_wrapped(console, Text(shown(doc["path"]), "dim"))
 
-    def section(title: str, rows: list[tuple[str, str]], styles: tuple[str, str] = ("cyan", "")) -> None:
-        table = Table(title=title, title_justify="left", show_header=False, box=None, padding=(0, 1))
-        table.add_column(style=styles[0])
-        table.add_column(style=styles[1])
-        for k, v in rows:
-            table.add_row(k, v)
+    def section(title: str, rows: list[tuple[str, str]], style: str = "cyan") -> None:
         console.print()
-        console.print(table)
+        print_wrapped(console, Text(title, "bold underline"))
+        print_rows(console, [(Text(glued(shown(k)), style), Text(shown(v))) for k, v in rows])
 
     section(h(lang, "rules"), sorted(doc["rules"].items()))
     section(h(lang, "formulas"), list(doc["formulas"].items()))
-    section(h(lang, "options"), [(k, str(v)) for k, v in doc["options"].items()])
+    section(h(lang, "options"), [(k, str(v).lower() if isinstance(v, bool) else str(v))
+                                 for k, v in doc["options"].items()])
     if "wounds" in doc:
         section(h(lang, "wounds"), [
             (label(w["label"], lang),
-             f"{w['low']}–{w['high'] if w['high'] is not None else '∞'}  penalty {w['penalty']}"
-             + (f"  out after {w['out_after']}" if w["out_after"] else ""))
+             f"{_range(w['low'], w['high'])}  {h(lang, 'penalty', p=w['penalty'])}"
+             + (f"  {h(lang, 'out_after', n=w['out_after'])}" if w["out_after"] else ""))
             for w in doc["wounds"]
         ])
         section(h(lang, "metals"), [
             (label(m["label"], lang),
-             f"+{m['extra_damage']} dmg, band +{m['band_shift']} — {label(m['text'], lang)}")
+             f"{h(lang, 'metal', dmg=m['extra_damage'], shift=m['band_shift'])} — {label(m['text'], lang)}")
             for m in doc["metals"].values()
         ])
         section(h(lang, "techniques"), [
-            (f"{k} ({label(t['label'], lang)})",
-             f"attack {t['attack']:+d}, defence {t['defence']:+d}, {t['duration']} round(s)")
-            for k, t in doc["techniques"].items()
+            (f"{k} ({label(tq['label'], lang)})",
+             h(lang, "technique", a=tq["attack"], d=tq["defence"], n=tq["duration"]))
+            for k, tq in doc["techniques"].items()
         ])
     if "dd_table" in doc:
-        section(h(lang, "dd_table"), [
-            (f"{b['low']}–{b['high'] if b['high'] is not None else '∞'}", str(b["dd"]))
-            for b in doc["dd_table"]
-        ])
-    section(h(lang, "house"), list(doc["house_defaults"].items()), ("yellow", ""))
+        section(h(lang, "dd_table"), [(_range(b["low"], b["high"]), str(b["dd"])) for b in doc["dd_table"]])
+    section(h(lang, "house"), list(doc["house_defaults"].items()), "yellow")

@@ -1,8 +1,11 @@
 """Step-by-step display for the game master (Rich).
 
-Every roll with its die and face (highest faces green, lowest red), the
-totals and the comparison that decided, the rule that fired by name and ID,
-wound bands and HP in colour.  Reads result records only.
+Every roll with its die and face (highest faces green and ``▲``, lowest red and
+``▼``), each check's named parts, the totals and the comparison that decided,
+the rule that fired by name and ID, wound bands and HP in colour.  Reads result
+records only.  Every line fits the console: it wraps at spaces, under itself,
+with rule tags kept beside their words (:mod:`sevendag_cli.render.layout`);
+names and labels from the files are shown with control characters made visible.
 
 The renderer shows what every ruleset shares (initiative, rounds, the
 summary) and hands each ruleset's events and fighter states to that ruleset's
@@ -17,7 +20,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from sevendag_cli.engine.common import (
@@ -28,6 +30,7 @@ from sevendag_cli.engine.common import (
     WoundResult,
 )
 from sevendag_cli.i18n import t
+from sevendag_cli.render.layout import print_rows, print_wrapped, shown
 from sevendag_cli.render.rich_base import (
     BAND_STYLES,
     Handler,
@@ -61,6 +64,7 @@ class RichRenderer:
         self.c = console
         self.lang = lang
         self.ruleset = ruleset
+        self.cap: int = ruleset.round_cap  # the round cap in force (``fight --cap`` changes it)
         self.display = display_for(ruleset.engine)
         self._handlers: dict[str, Handler] = {
             "initiative": self.initiative,
@@ -69,13 +73,18 @@ class RichRenderer:
         }
 
     def tr(self, key: str, **kw: object) -> str:
-        return t(key, self.lang, **kw)
+        """A display word in the language; names and labels in it shown with control characters visible."""
+        return t(key, self.lang, **{k: shown(v) if isinstance(v, str) else v for k, v in kw.items()})
 
     def line(self, *parts: Text | str) -> None:
+        """One line of the display, indented by two; wrapped under itself at the console's width."""
         out = Text("  ")
         for p in parts:
             out.append_text(p if isinstance(p, Text) else Text(p))
-        self.c.print(out)
+        print_wrapped(self.c, out)
+
+    def title(self, text: str) -> None:
+        print_wrapped(self.c, Text(text, "bold underline"), hang=2)
 
     # --- generic ------------------------------------------------------------
 
@@ -87,10 +96,10 @@ class RichRenderer:
         handler(ev)
 
     def initiative(self, ev: InitiativeEvent) -> None:
-        self.c.print(Text(self.tr("initiative"), "bold underline"))
+        self.title(self.tr("initiative"))
         for i, pair in enumerate(ev.attempts):
             for c in pair:
-                self.line(Text(f"{c.fighter}: ", "bold"), check_text(c))
+                self.line(Text(f"{shown(c.fighter)}{self.tr('colon')}", "bold"), check_text(c, self.lang))
             if i < len(ev.attempts) - 1:
                 self.line(Text(self.tr("tie"), "yellow"))
         self.line(Text(self.tr(self.display.leader_key, name=ev.leader), "bold magenta"),
@@ -98,14 +107,19 @@ class RichRenderer:
 
     def round(self, result: RoundResult) -> None:
         title = self.tr("round", n=result.number)
-        if result.elapsed_seconds is not None:
-            title += f" · {self.tr('elapsed', s=result.elapsed_seconds)}"
-        self.c.print(Text(title, "bold underline"))
+        if result.elapsed_seconds is not None:  # game time (S-01), not the time at the table
+            per = result.elapsed_seconds // max(1, result.number)
+            title += f" · {self.tr('elapsed', s=result.elapsed_seconds, per=per)}"
+        self.title(title)
+        if self.display.round_intro is not None:
+            self.display.round_intro(self, result.events)
         for ev in result.events:
             self.event(ev)
         self.states(result.states)
 
     def fight(self, result: FightResult) -> None:
+        if result.capped:
+            self.cap = len(result.rounds)
         self.initiative(result.initiative)
         for rnd in result.rounds:
             self.c.print()
@@ -114,7 +128,7 @@ class RichRenderer:
         self.summary(result)
 
     def summary(self, result: FightResult) -> None:
-        self.c.print(Text(self.tr("summary"), "bold underline"))
+        self.title(self.tr("summary"))
         n = len(result.rounds)
         seconds = result.rounds[-1].elapsed_seconds if result.rounds else None
         count = self.tr("rounds_played", n=n, s=seconds) if seconds else self.tr("rounds_only", n=n)
@@ -129,10 +143,8 @@ class RichRenderer:
         self.states(result.states)
 
     def states(self, states: Iterable[Any]) -> None:
-        table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=True)
-        for s in states:
-            table.add_row(Text(s.name, "bold"), self.state_text(s))
-        self.c.print(table)
+        """Each fighter's track, one row each: the name, then its state wrapped under its column."""
+        print_rows(self.c, [(Text(shown(s.name), "bold"), self.state_text(s)) for s in states])
 
     def state_text(self, s: Any) -> Text:
         return self.display.state_text(self, s)
@@ -141,4 +153,4 @@ class RichRenderer:
         if ev.winner:
             self.line(Text(self.tr("winner", name=ev.winner), "bold green"), rules_text(ev.rules))
         else:
-            self.line(Text(self.tr("draw", n=self.ruleset.round_cap), "bold yellow"))
+            self.line(Text(self.tr("draw", n=self.cap), "bold yellow"))

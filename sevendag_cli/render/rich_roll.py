@@ -11,11 +11,16 @@ Marks that need no colour (``NO_COLOR`` or a pipe loses nothing):
 * ``~d20 3~``: a dropped die (keep/drop), which does not count — struck in colour.
 
 Parentheses come from the operators' precedence, not from the text typed.
-Fields read from a fighter show their name and value (``bba 3``): a later
-display of fight checks can use :func:`tree_text` as it is.
+Fields read from a fighter show their name and value (``bba 3``), or the
+label a game master reads (``BBA 3``, and ``mod(str)`` as ``STR +1``) when
+:func:`tree_text` is given ``labels``: the fight displays explain each check so.
+A die and its face, an operator and its operand stay on one line when the
+display wraps (:mod:`sevendag_cli.render.layout`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from rich.console import Console
 from rich.text import Text
@@ -32,6 +37,7 @@ from sevendag_cli.formula import (
     ResultNode,
 )
 from sevendag_cli.i18n import t
+from sevendag_cli.render.layout import GLUE, print_wrapped, shown
 from sevendag_cli.roller import RollCall
 
 HIGHEST = "▲"
@@ -44,9 +50,8 @@ OPERATORS = {"+": "+", "-": MINUS, "*": "×", "//": "//"}
 _SUM, _PRODUCT, _UNARY, _ATOM = 1, 2, 3, 4
 
 
-def visible(text: str) -> str:
-    """Text typed by a user, control characters shown as escapes (``\\x1b``)."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+visible = shown
+"""Text typed by a user or read from a file, control characters shown as escapes (``\\x1b``)."""
 
 
 def number(value: int) -> str:
@@ -54,11 +59,16 @@ def number(value: int) -> str:
     return f"{MINUS}{-value}" if value < 0 else str(value)
 
 
+def signed(value: int) -> str:
+    """A modifier: ``+1``, ``−1``, ``+0``."""
+    return f"{MINUS}{-value}" if value < 0 else f"+{value}"
+
+
 def face_text(r: Roll, exploded: bool = False) -> Text:
     """``d20 20▲``, ``d20 1▼``, ``d6 6!`` (exploded), ``d8 5``."""
     style = "bold green" if r.is_max else ("bold red" if r.is_min else "bold")
     mark = EXPLODED if exploded else (HIGHEST if r.is_max else (LOWEST if r.is_min else ""))
-    return Text.assemble((r.die, "dim"), " ", (f"{r.face}{mark}", style))
+    return Text.assemble((r.die, "dim"), GLUE, (f"{r.face}{mark}", style))
 
 
 def die_text(die: Die, alone: bool = True) -> Text:
@@ -68,7 +78,7 @@ def die_text(die: Die, alone: bool = True) -> Text:
     last = len(die.rolls) - 1
     for i, r in enumerate(die.rolls):
         if i:
-            out.append(" + ")
+            out.append(f" +{GLUE}")
         out.append_text(face_text(r, exploded=i < last))
     if not die.kept:
         out.stylize("strike dim")
@@ -82,7 +92,17 @@ def _items(node: DiceResult) -> int:
     return sum(len(d.rolls) for d in node.rolled)
 
 
-def _precedence(node: ResultNode) -> int:
+def _labelled_mod(node: ResultNode, labels: Mapping[str, str] | None) -> FieldResult | None:
+    """``mod(str)`` with labels: the field whose modifier it is (shown ``STR +1``)."""
+    if labels is not None and isinstance(node, CallResult) and node.function == "mod" \
+            and len(node.args) == 1 and isinstance(node.args[0], FieldResult):
+        return node.args[0]
+    return None
+
+
+def _precedence(node: ResultNode, labels: Mapping[str, str] | None = None) -> int:
+    if labels is not None and isinstance(node, FieldResult):
+        return _ATOM  # "type −1": the label makes the sign part of the value
     match node:
         case OpResult(op):
             return _SUM if op in ("+", "-") else _PRODUCT
@@ -95,40 +115,51 @@ def _precedence(node: ResultNode) -> int:
     return _ATOM
 
 
-def _wrapped(node: ResultNode, parens: bool) -> Text:
-    inner = tree_text(node)
+def _wrapped(node: ResultNode, parens: bool, labels: Mapping[str, str] | None) -> Text:
+    inner = tree_text(node, labels)
     return Text.assemble("(", inner, ")") if parens else inner
 
 
-def tree_text(node: ResultNode) -> Text:
-    """An evaluation tree as text, each die's face in place (no total)."""
+def tree_text(node: ResultNode, labels: Mapping[str, str] | None = None) -> Text:
+    """An evaluation tree as text, each die's face in place (no total).
+
+    ``labels``: how to name a fighter's fields (``{"bba": "BBA", "str": "STR"}``);
+    with them ``mod(str)`` reads ``STR +1``.  A field without a label shows its name.
+    """
+    field = _labelled_mod(node, labels)
+    if field is not None:
+        assert labels is not None
+        name = labels.get(field.name) or visible(field.name)
+        return Text.assemble((glued_label(name), "dim"), GLUE, signed(node.value))
     match node:
         case NumResult(value):
             return Text(number(value))
         case FieldResult(name, value):
-            return Text.assemble((visible(name), "dim"), " ", number(value))
+            shown_name = (labels or {}).get(name) or visible(name)
+            return Text.assemble((glued_label(shown_name), "dim"), GLUE, number(value))
         case DiceResult():
             out = Text()
             for i, die in enumerate(node.rolled):
                 if i:
-                    out.append(" + ")
+                    out.append(f" +{GLUE}")
                 out.append_text(die_text(die, alone=len(node.rolled) == 1))
             return out
         case NegResult(operand):
-            return Text.assemble(MINUS, _wrapped(operand, _precedence(operand) <= _UNARY))
+            return Text.assemble(MINUS, _wrapped(operand, _precedence(operand, labels) <= _UNARY,
+                                                 labels))
         case OpResult(op, left, right):
             level = _precedence(node)
             return Text.assemble(
-                _wrapped(left, _precedence(left) < level),
-                f" {OPERATORS[op]} ",
-                _wrapped(right, _precedence(right) <= level),
+                _wrapped(left, _precedence(left, labels) < level, labels),
+                f" {OPERATORS[op]}{GLUE}",
+                _wrapped(right, _precedence(right, labels) <= level, labels),
             )
         case CallResult(function, args):
             out = Text(f"{function}(")
             for i, arg in enumerate(args):
                 if i:
                     out.append(", ")
-                out.append_text(tree_text(arg))
+                out.append_text(tree_text(arg, labels))
             out.append(")")
             return out
     raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
@@ -140,12 +171,17 @@ def result_text(node: ResultNode, total: int, label: str | None = None, lang: st
     if label is not None:
         out.append(t("roll_label", lang, label=visible(label)), "bold")
     out.append_text(tree_text(node))
-    out.append(" = ")
+    out.append(f" ={GLUE}")
     out.append(str(total), "bold cyan")
     return out
 
 
+def glued_label(name: str) -> str:
+    """A field's label kept on one line (``crit range``)."""
+    return name.replace(" ", GLUE)
+
+
 def render_roll(console: Console, call: RollCall, lang: str = "en") -> None:
-    """One line per expression, in the order given."""
+    """One line per expression, in the order given, wrapped under itself at the console's width."""
     for r in call.results:
-        console.print(result_text(r.tree, r.total, r.label, lang))
+        print_wrapped(console, result_text(r.tree, r.total, r.label, lang))

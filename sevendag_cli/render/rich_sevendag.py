@@ -1,12 +1,19 @@
-"""Rich display of Sevendag events (allocation, exchanges, drops, wounds, reversals)."""
+"""Rich display of Sevendag events (allocation, exchanges, drops, wounds, reversals).
+
+A yield is said before the roles it swaps (``round_intro``); each hand's
+commitment (``d8 steel greatsword → attack``) and each part of a total
+(``+ 3 (technique)``) stays on one line when the display wraps.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
 
 from sevendag_cli.i18n import label, t
+from sevendag_cli.render.layout import GLUE, glued, shown
 from sevendag_cli.render.rich_base import (
     BAND_STYLES,
     Display,
@@ -26,55 +33,60 @@ def band_text(r: Display, band: str | None) -> Text:
         return Text("")
     found = r.ruleset.band_named(band)
     name = label(found.label, r.lang) if found else band
-    return Text(name, BAND_STYLES.get(band, "bold red"))
+    return Text(glued(shown(name)), BAND_STYLES.get(band, "bold red"))
 
 
 def total_text(r: Display, constant: int, rolls: Any, modifier: int, penalty: int,
                total: int) -> Text:
     out = Text(f"{constant}")
     for roll in rolls:
-        out.append(" + ")
+        out.append(f" +{GLUE}")
         out.append_text(face(roll))
     if modifier:
-        out.append(f" {'+' if modifier > 0 else '−'} {abs(modifier)} ({r.tr('technique')})")
+        out.append(f" {'+' if modifier > 0 else '−'}{GLUE}{abs(modifier)}{GLUE}({r.tr('technique')})")
     if penalty:
-        out.append(f" − {penalty} ({w(r, 'wounds')})")
-    out.append(" = ")
+        out.append(f" −{GLUE}{penalty}{GLUE}({w(r, 'wounds')})")
+    out.append(f" ={GLUE}")
     out.append(str(total), "bold cyan")
     return out
 
 
 def allocation(r: Display, ev: Any) -> None:
-    parts: list[Text | str] = [Text(f"{ev.fighter}", "bold"), f" ({w(r, ev.role)}): "]
+    parts: list[Text | str] = [Text(shown(ev.fighter), "bold"), f" ({w(r, ev.role)}){r.tr('colon')}"]
     for i, h in enumerate(ev.hands):
         if i:
             parts.append(", ")
-        what = h.label or w(r, "empty")
+        what = shown(h.label) if h.label else w(r, "empty")
         commit = w(r, "recovering") if h.recovering else w(r, h.commitment)
         style = {"attack": "red", "defence": "blue"}.get(h.commitment, "dim")
-        parts += [f"d{h.die} {what} → ", Text(commit, style)]
+        parts += [glued(f"d{h.die} {what} → "), Text(glued(commit), style)]
     if ev.technique:
         tech = r.ruleset.techniques.get(ev.technique)
-        name = label(tech.label, r.lang) if tech else ev.technique
-        parts += [" · ", Text(f"{r.tr('technique')}: {name}", "magenta"),
-                  f" ({ev.attack_modifier:+d}/{ev.defence_modifier:+d})"]
+        name = shown(label(tech.label, r.lang) if tech else ev.technique)
+        parts += [" · ", Text(glued(f"{r.tr('technique')}{r.tr('colon')}{name}"), "magenta"),
+                  f"{GLUE}({ev.attack_modifier:+d}/{ev.defence_modifier:+d})"]
     r.line(*parts, rules_text(ev.rules))
-    if ev.yielded:
-        r.line(Text(r.tr("yields", name=ev.fighter), "yellow"), rules_text(("S-03",)))
+
+
+def round_intro(r: Display, events: Sequence[Any]) -> None:
+    """S-03: a yield is said first, then the roles it swapped for the round."""
+    for ev in events:
+        if getattr(ev, "kind", None) == "allocation" and ev.yielded:
+            r.line(Text(r.tr("yields", name=ev.fighter), "yellow"), rules_text(("S-03",)))
 
 
 def exchange(r: Display, ev: Any) -> None:
     r.line(Text(r.tr("attacks", a=ev.attacker, d=ev.defender), "bold magenta"),
-           Text(f"  ({w(r, 'exchange')} {ev.number})", "dim"))
+           Text(f"{GLUE}{GLUE}({w(r, 'exchange')}{GLUE}{ev.number})", "dim"))
     if ev.outcome == "no-attack":
         r.line("  ", Text(r.tr("no_attack", a=ev.attacker), "dim"), rules_text(ev.rules))
         return
     if ev.attack_total is not None:
-        r.line(f"  {r.tr('attack')}: ", total_text(r, ev.attack_constant, ev.attack_rolls,
+        r.line(f"  {r.tr('attack')}{r.tr('colon')}", total_text(r, ev.attack_constant, ev.attack_rolls,
                                                    ev.attack_modifier, ev.attack_penalty,
                                                    ev.attack_total))
     if ev.defence_total is not None:
-        r.line(f"  {r.tr('defence')}: ", total_text(r, ev.defence_constant, ev.defence_rolls,
+        r.line(f"  {r.tr('defence')}{r.tr('colon')}", total_text(r, ev.defence_constant, ev.defence_rolls,
                                                     ev.defence_modifier, ev.defence_penalty,
                                                     ev.defence_total))
     notes: list[Text | str] = []
@@ -86,31 +98,32 @@ def exchange(r: Display, ev: Any) -> None:
         notes.append(Text(w(r, "granted"), "green"))
     for m in ev.metals:
         metal = r.ruleset.metals.get(m.metal)
-        name = label(metal.label, r.lang) if metal else m.metal
-        text = label(metal.text, r.lang) if metal else ""
-        times = f" ×{m.times}" if m.times > 1 else ""
-        notes.append(Text(f"{name}{times}: {text}", "green"))
+        name = shown(label(metal.label, r.lang) if metal else m.metal)
+        text = shown(label(metal.text, r.lang) if metal else "")
+        times = f"{GLUE}×{m.times}" if m.times > 1 else ""
+        notes.append(Text(f"{glued(name)}{times}{r.tr('colon')}{text}", "green"))
     for n in notes:
         r.line("  ", n)
     outcome = ev.outcome
     if outcome == "critical-failure":
-        verdict = Text(r.tr("critical_failure"), "bold red")
+        verdict = Text(glued(r.tr("critical_failure")), "bold red")
     elif outcome == "failed":
-        verdict = Text(r.tr("failure"), "red")
+        verdict = Text(glued(r.tr("failure")), "red")
     elif outcome == "shield-foiled":
-        verdict = Text(r.tr("shield_foiled"), "bold blue")
+        verdict = Text(glued(r.tr("shield_foiled")), "bold blue")
     elif outcome == "foiled":
-        verdict = Text(f"{r.tr('foiled')} ({w(r, 'margin')} {ev.margin})", "blue")
+        verdict = Text(f"{r.tr('foiled')} ({w(r, 'margin')}{GLUE}{ev.margin})", "blue")
     else:
-        dmg = Text(f"{r.tr('damage')} {ev.damage}", "bold red")
+        dmg = Text(f"{r.tr('damage')}{GLUE}{ev.damage}", "bold red")
         if ev.extra_damage:
-            dmg = Text(f"{r.tr('damage')} {ev.margin} + {ev.extra_damage} = {ev.damage}", "bold red")
-        verdict = Text.assemble(dmg, " → ", band_text(r, ev.final_band))
+            dmg = Text(f"{r.tr('damage')}{GLUE}{ev.margin} +{GLUE}{ev.extra_damage} ={GLUE}{ev.damage}",
+                       "bold red")
+        verdict = Text.assemble(dmg, f" →{GLUE}", band_text(r, ev.final_band))
         if ev.band_shift and ev.band != ev.final_band:
             verdict.append(" (")
             verdict.append_text(band_text(r, ev.band))
-            verdict.append(f" +{ev.band_shift})")
-    r.line("  → ", verdict, rules_text(ev.rules))
+            verdict.append(f"{GLUE}+{ev.band_shift})")
+    r.line(f"  →{GLUE}", verdict, rules_text(ev.rules))
     if ev.critical_defence:
         r.line("  ", Text(r.tr("critical_defence", name=ev.defender), "bold green"),
                rules_text(("S-14",)))
@@ -120,19 +133,19 @@ def drop(r: Display, ev: Any) -> None:
     item = ev.label or ev.item
     verdict = (Text(r.tr("dropped", name=ev.fighter, item=item), "bold red") if ev.dropped
                else Text(r.tr("kept", name=ev.fighter, item=item), "green"))
-    r.line(f"  {r.tr('drop_check')}: ", face(ev.roll), f" {'>' if ev.dropped else '≤'} {ev.skill} → ",
-           verdict, rules_text(ev.rules))
+    r.line(f"  {r.tr('drop_check')}{r.tr('colon')}", face(ev.roll),
+           f" {'>' if ev.dropped else '≤'}{GLUE}{ev.skill} →{GLUE}", verdict, rules_text(ev.rules))
 
 
 def granted(r: Display, ev: Any) -> None:
-    r.line("  ", Text(f"{ev.fighter}: {r.tr('granted_crit')} ({ev.by})", "green"),
+    r.line("  ", Text(f"{shown(ev.fighter)}{r.tr('colon')}{r.tr('granted_crit')} ({shown(ev.by)})", "green"),
            rules_text(ev.rules))
 
 
 def wound(r: Display, ev: Any) -> None:
-    text = Text.assemble((f"{ev.fighter}", "bold"), " ← ", band_text(r, ev.band))
+    text = Text.assemble((shown(ev.fighter), "bold"), f" ←{GLUE}", band_text(r, ev.band))
     if ev.penalty:
-        text.append(f"  ({r.tr('penalty', p=-ev.penalty)})", "yellow")
+        text.append(f"  ({glued(r.tr('penalty', p=-ev.penalty))})", "yellow")
     r.line(text, rules_text(ev.rules))
     if ev.out:
         r.line(Text(r.tr("out", name=ev.fighter), "bold red"))
@@ -172,20 +185,21 @@ def state_text(r: Display, s: Any) -> Text:
             out.append_text(band_text(r, band))
             count = s.wounds.count(band)
             if count > 1:
-                out.append(f" ×{count}")
+                out.append(f"{GLUE}×{count}")
     if s.penalty:
-        out.append(f"  {r.tr('penalty', p=-s.penalty)}", "yellow")
+        out.append(f"  {glued(r.tr('penalty', p=-s.penalty))}", "yellow")
     if s.technique is not None:
         tech = r.ruleset.techniques.get(s.technique.name)
-        name = label(tech.label, r.lang) if tech else s.technique.name
-        out.append(f"  {r.tr('technique')}: {name} ({s.technique.rounds_left})", "magenta")
+        name = shown(label(tech.label, r.lang) if tech else s.technique.name)
+        technique = f"{r.tr('technique')}{r.tr('colon')}{name} ({s.technique.rounds_left})"
+        out.append(f"  {glued(technique)}", "magenta")
     for d in s.dropped:
-        out.append(f"  {r.tr('on_ground', item=d.item)}", "red")
+        out.append(f"  {glued(r.tr('on_ground', item=d.item))}", "red")
     if s.granted_crit:
-        out.append(f"  {r.tr('granted_crit')}", "green")
+        out.append(f"  {glued(r.tr('granted_crit'))}", "green")
     if s.out:
-        out.append(f"  {r.tr('out', name=s.name)}", "bold red")
+        out.append(f"  {glued(r.tr('out', name=s.name))}", "bold red")
     return out
 
 
-DISPLAY = RulesetDisplay(handlers, state_text, leader_key="assaillant")
+DISPLAY = RulesetDisplay(handlers, state_text, leader_key="assaillant", round_intro=round_intro)

@@ -12,6 +12,7 @@ from sevendag_cli.data import (
     fighter_dirs,
     find_named,
     list_names,
+    looks_like_path,
     read_toml,
     search_dirs,
 )
@@ -115,7 +116,51 @@ def fighter_from_data(
 
 
 def fighter_path(ref: str) -> Path:
-    return find_named(ref, fighter_dirs(), "fighter", known_fighters)
+    """A fighter's sheet: a path as given, or by name, ignoring case — its file's stem
+    (``brannoc``, ``sir-bob``) or the name it shows (``Sir Bob``, as ``rulesets`` lists it).
+
+    ``NAME.toml`` in the search folders comes first (no file is read); then the
+    sheets found whose stem or ``name`` is the name typed, whatever its case.  Two
+    different sheets that both match are one line listing them.
+    """
+    if looks_like_path(ref):
+        return find_named(ref, fighter_dirs(), "fighter", known_fighters)
+    for d in fighter_dirs():
+        candidate = d / f"{ref.lower()}.toml"
+        if candidate.is_file():
+            return candidate
+    from sevendag_cli.terms import fold
+
+    wanted = fold(ref)
+    sheets = _sheet_files()
+    found = [p for p in sheets if fold(p.stem) == wanted]
+    if not found:
+        for p in sheets:
+            try:
+                name = read_toml(p).get("name")
+            except DataError:
+                continue  # a broken sheet is reported when named by its file
+            if isinstance(name, str) and fold(name) == wanted:
+                found.append(p)
+    if len(found) == 1:
+        return found[0]
+    if found:
+        listed = ", ".join(str(p) for p in found)
+        raise DataError(Msg("data.named_fighter", ref=ref), None,
+                        Msg("rules.ambiguous_fighter", n=len(found), sheets=listed))
+    return find_named(ref, fighter_dirs(), "fighter", known_fighters)  # not found: one line
+
+
+def _sheet_files() -> list[Path]:
+    """The ``.toml`` files of the fighter folders, the first of each stem in search order
+    (as ``rulesets`` lists them); regular files only, none opened here."""
+    first: dict[str, Path] = {}
+    for d in fighter_dirs():
+        if d.is_dir():
+            for p in sorted(d.glob("*.toml")):
+                if p.is_file():
+                    first.setdefault(p.stem, p)
+    return list(first.values())
 
 
 def sheet_ruleset(ref: str) -> str | None:
@@ -142,7 +187,11 @@ def example_pair(ruleset: Ruleset) -> tuple[str, str]:
 
 
 def pair_docs(ruleset: Ruleset, refs: list[str] | None) -> list[tuple[str, dict[str, Any]]]:
-    """The raw sheets of two fighters: the ones named, or the ruleset's example pair."""
+    """The raw sheets of two fighters: the ones named, or the ruleset's example pair.
+
+    Two fighters of the same name (the same sheet twice, ``fight aela aela``) are told
+    apart: the second is ``Aela (2)``, in the fight and in the encounter it starts.
+    """
     if not refs:
         base = bundled_dir() / "fighters"
         refs = []
@@ -151,7 +200,14 @@ def pair_docs(ruleset: Ruleset, refs: list[str] | None) -> list[tuple[str, dict[
             refs.append(str(bundled) if is_regular(bundled) else ref)
     if len(refs) != 2:
         raise UsageError(Msg("rules.two_fighters", n=len(refs)))
-    return [read_fighter_doc(r) for r in refs]
+    docs = [read_fighter_doc(r) for r in refs]
+    first, second = docs[0][1].get("name"), docs[1][1].get("name")
+    if isinstance(first, str) and isinstance(second, str):
+        from sevendag_cli.terms import fold
+
+        if fold(first) == fold(second):  # a mirror match (``fight aela aela``): told apart
+            docs[1] = (docs[1][0], {**docs[1][1], "name": f"{second} (2)"})
+    return docs
 
 
 def pair_from_docs(

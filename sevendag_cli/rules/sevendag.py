@@ -78,10 +78,27 @@ class SevendagRuleset(Struct, frozen=True):
         return self.wounds[-1]
 
     def band_named(self, name: str) -> WoundBand | None:
+        """A band by its key, or as a user types it: a label in either language, or its
+        distinctive word (``grave``, ``Critical``, ``légère``), in any case."""
         for band in self.wounds:
             if band.name == name:
                 return band
-        return None
+        from sevendag_cli.terms import find_key, short_labels
+
+        names: dict[str, list[str]] = {b.name: list(b.label.values()) for b in self.wounds}
+        for lang in ("en", "fr"):
+            shorts = short_labels(b.label.get(lang, b.name) for b in self.wounds)
+            for b, short in zip(self.wounds, shorts, strict=True):
+                if short:
+                    names[b.name].append(short)
+        key = find_key(name, names)
+        return next((b for b in self.wounds if b.name == key), None)
+
+    def technique_named(self, name: str) -> str | None:
+        """A technique's key from its key or its label in either language, in any case."""
+        from sevendag_cli.terms import find_key
+
+        return find_key(name, {k: list(t.label.values()) for k, t in self.techniques.items()})
 
     def shifted(self, band: WoundBand, steps: int) -> WoundBand:
         i = min(len(self.wounds) - 1, max(0, self.wounds.index(band) + steps))

@@ -11,7 +11,7 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from sevendag_cli.dice import DiceSource, Roll
+from sevendag_cli.dice import DiceSource, NotedDice
 from sevendag_cli.engine.common import (
     Check,
     Event,
@@ -27,6 +27,7 @@ from sevendag_cli.engine.common import (
 from sevendag_cli.engine.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
 from sevendag_cli.engine.d20.state import D20State, _set_hp, initial_state
 from sevendag_cli.errors import EncounterError, Msg, RuleError
+from sevendag_cli.formula import Evaluated, OpResult
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 MAX_INITIATIVE_ATTEMPTS = 1000
@@ -58,6 +59,15 @@ def start(
     """Begin an encounter: the first round's initiative (D-02)."""
     init = roll_initiative(ruleset, a, b, dice)
     return init, replace(initial_state(a, b), next_attacker=init.leader)
+
+
+def plus(a: Evaluated, b: Evaluated) -> Evaluated:
+    """Two evaluations added (a damage set and its bonus, or two sets): one tree, rolls in order.
+
+    The natural stays the first's (the damage's first die, as a plain check's).
+    """
+    value = a.value + b.value
+    return Evaluated(value, a.rolls + b.rolls, OpResult("+", a.tree, b.tree, value), a.natural)
 
 
 def resolve_attack(
@@ -114,31 +124,33 @@ def resolve_attack(
     if outcome == "dodged":
         return events, 0
 
-    # D-07 / D-09: damage sets, VIG, magic, VOL.
+    # D-07 / D-09: damage sets, VIG, magic, VOL.  A critical's extra sets are rolled as such
+    # (the dice are the same; a source that asks for them can say so, e.g. --manual).
     benv = attacker.env()
-    bonus = ruleset.damage_bonus.value(benv)
+    bonus = ruleset.damage_bonus.evaluate(benv)  # no dice: its tree names the bonus (STR +1)
     sets_n = weapon.crit_factor if critical else 1
     sets: list[Check] = []
-    for _ in range(sets_n):
-        ev = weapon.damage.evaluate(benv, dice, "damage", attacker.name)
+    for i in range(sets_n):
+        source = dice if i == 0 else NotedDice(dice, Msg("dice.note.critical_set", n=i + 1, of=sets_n))
+        ev = weapon.damage.evaluate(benv, source, "damage", attacker.name)
         sets.append(Check("damage", attacker.name, f"{weapon.damage.text} + {ruleset.damage_bonus.text}",
-                          ev.rolls, ev.value + bonus))
+                          ev.rolls, ev.value + bonus.value, plus(ev, bonus)))
     vig = check(ruleset.vig, defender.env(), dice, "vig", defender.name)
     physical = max(0, sum(s.total for s in sets) - vig.total)
     magic: Check | None = None
     vol: Check | None = None
     magic_damage = 0
     if weapon.magic is not None:
-        mbonus = ruleset.magic_bonus.value(benv)
+        mbonus = ruleset.magic_bonus.evaluate(benv)
         msets = weapon.crit_factor if (critical and ruleset.crit_multiplies_magic) else 1
-        rolls: list[Roll] = []
-        value = 0
-        for _ in range(msets):
-            mev = weapon.magic.evaluate(benv, dice, "magic", attacker.name)
-            rolls.extend(mev.rolls)
-            value += mev.value + mbonus
+        magic_ev: Evaluated | None = None
+        for i in range(msets):
+            source = dice if i == 0 else NotedDice(dice, Msg("dice.note.critical_set", n=i + 1, of=msets))
+            one = plus(weapon.magic.evaluate(benv, source, "magic", attacker.name), mbonus)
+            magic_ev = one if magic_ev is None else plus(magic_ev, one)
+        assert magic_ev is not None
         magic = Check("magic", attacker.name, f"{weapon.magic.text} + {ruleset.magic_bonus.text}",
-                      tuple(rolls), value)
+                      magic_ev.rolls, magic_ev.value, magic_ev)
         vol = check(ruleset.vol, defender.env(), dice, "vol", defender.name)
         magic_damage = max(0, magic.total - vol.total)
     total = physical + magic_damage

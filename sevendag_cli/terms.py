@@ -1,0 +1,83 @@
+"""Game terms as a user types them: in English or French, in any case, with or without accents.
+
+The engines and the files speak in keys (``attack``, ``serious``, ``feint``);
+people type ``a``, ``Défense``, ``grave``, ``feinte``.  These functions find the key a
+typed word means, on the command line and at the prompts alike, and leave a
+word they do not know as it is, so the refusal that follows names it.
+No dependency: the rules records and the command line both use it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Mapping
+
+COMMITMENT_WORDS: dict[str, tuple[str, ...]] = {
+    "attack": ("a", "att", "atk", "attack", "attaque", "attaquer"),
+    "defence": ("d", "def", "defence", "defense", "défense", "defendre", "défendre"),
+    "none": ("n", "-", "none", "aucun", "aucune", "rien"),
+}
+"""Each commitment of a hand's die (S-04) and the words that mean it (``a``/``d``/``n`` as at the prompt)."""
+
+YES = ("y", "yes", "o", "oui")
+NO = ("n", "no", "non")
+NONE_WORDS = ("none", "aucune", "aucun", "rien", "n", "no", "non", "-")
+"""What means "no technique" at the prompt."""
+
+
+def fold(text: str) -> str:
+    """``Défense`` → ``defense``: lower case, accents dropped, spaces collapsed (for comparing only)."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(bare.split())
+
+
+def find_key(text: str, names: Mapping[str, Iterable[str]]) -> str | None:
+    """The key whose names include ``text`` (folded), the key itself counting as a name.
+
+    None when no key, or more than one, matches.
+    """
+    if text in names:
+        return text
+    wanted = fold(text)
+    found = {key for key, words in names.items()
+             if wanted == fold(key) or any(wanted == fold(w) for w in words)}
+    return found.pop() if len(found) == 1 else None
+
+
+def commitment(text: str) -> str:
+    """``a`` / ``Attaque`` → ``attack``; a word that is no commitment is returned as typed."""
+    return find_key(text.strip(), COMMITMENT_WORDS) or text.strip()
+
+
+def commitments(text: str) -> tuple[str, ...]:
+    """``a,d`` / ``attaque, défense`` → ``("attack", "defence")``: one per hand, in order."""
+    return tuple(commitment(part) for part in text.split(",") if part.strip())
+
+
+def yes_no(text: str) -> bool | None:
+    """``y``/``oui`` → True, ``n``/``non`` → False, anything else (``maybe``) → None."""
+    word = fold(text)
+    if word in YES:
+        return True
+    if word in NO:
+        return False
+    return None
+
+
+def find_name(text: str, names: Iterable[str]) -> str | None:
+    """A fighter's name as typed (``brannoc``): the one name equal to it, else ignoring case."""
+    names = tuple(names)
+    if text in names:
+        return text
+    wanted = fold(text)
+    found = [n for n in names if fold(n) == wanted]
+    return found[0] if len(found) == 1 else None
+
+
+def short_labels(labels: Iterable[str]) -> list[str]:
+    """Labels without the words they all share: ``light wound``, ``serious wound`` → ``light``,
+    ``serious`` (so ``wound Ysolde grave`` finds ``blessure grave``)."""
+    split = [fold(label).split() for label in labels]
+    common = set.intersection(*(set(words) for words in split)) if len(split) > 1 else set()
+    return [" ".join(w for w in words if w not in common) for words in split]

@@ -127,7 +127,7 @@ def fighter_path(ref: str) -> Path:
         return find_named(ref, fighter_dirs(), "fighter", known_fighters)
     for d in fighter_dirs():
         candidate = d / f"{ref.lower()}.toml"
-        if candidate.is_file():
+        if is_regular(candidate):  # a name too long for a file is simply not found
             return candidate
     from sevendag_cli.terms import fold
 
@@ -156,10 +156,13 @@ def _sheet_files() -> list[Path]:
     (as ``rulesets`` lists them); regular files only, none opened here."""
     first: dict[str, Path] = {}
     for d in fighter_dirs():
-        if d.is_dir():
-            for p in sorted(d.glob("*.toml")):
-                if p.is_file():
-                    first.setdefault(p.stem, p)
+        try:
+            found = sorted(d.glob("*.toml")) if d.is_dir() else []
+        except (OSError, ValueError):
+            continue
+        for p in found:
+            if is_regular(p):
+                first.setdefault(p.stem, p)
     return list(first.values())
 
 

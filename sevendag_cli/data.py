@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sevendag_cli.errors import DataError, FormulaError, Msg
+from sevendag_cli.errors import DataError, FormulaError, Msg, NotFoundError
 from sevendag_cli.formula import Formula, parse
 
 T = TypeVar("T")
@@ -95,7 +95,7 @@ def find_named(ref: str, dirs: list[Path], what: str, known: Callable[[], list[s
     if looks_like_path(ref):
         path = Path(ref)
         if not path.is_file():
-            raise DataError(ref, None, Msg(f"data.no_such_{what}_file"))
+            raise NotFoundError(ref, None, Msg(f"data.no_such_{what}_file"))
         return path
     stem = ref.lower()
     for d in dirs:
@@ -103,7 +103,8 @@ def find_named(ref: str, dirs: list[Path], what: str, known: Callable[[], list[s
         if candidate.is_file():
             return candidate
     names: object = ", ".join(known()) or Msg("data.none_found")
-    raise DataError(Msg(f"data.named_{what}", ref=ref), None, Msg(f"data.not_found_{what}", names=names))
+    raise NotFoundError(Msg(f"data.named_{what}", ref=ref), None,
+                        Msg(f"data.not_found_{what}", names=names))
 
 
 def list_names(dirs: list[Path], kind_key: str) -> list[str]:

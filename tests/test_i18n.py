@@ -184,9 +184,9 @@ CASES: list[Case] = [
     sheet_case("same name twice", BRANNOC, "les deux combattants s'appellent 'Brannoc' : renommer",
                "both fighters are called", other=BRANNOC),
     Case("unknown fighter", ["fight", "Gandalf", "B", "--ruleset", "d20"],
-         "combattant 'Gandalf' : introuvable : choisir parmi", "not found"),
+         "combattant 'Gandalf' : introuvable : choisir parmi", "not found", 2),
     Case("unknown ruleset", ["fight", "--ruleset", "chess"], "règles 'chess' : introuvables",
-         "not found"),
+         "not found", 2),
     # --- options ----------------------------------------------------------------------------
     Case("runs 0", ["fight", "--runs", "0"], "--runs 0 : donner un nombre entier de 1 à",
          "give a whole number", 2),

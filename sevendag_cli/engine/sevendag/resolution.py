@@ -390,8 +390,8 @@ def apply_wound(
     _require(ruleset, a, b, state)
     names = (a.name, b.name)
     if fighter not in names:
-        raise RuleError(Msg("engine.no_fighter", name=fighter,
-                            names=joined(repr(n) for n in names)))
+        raise UsageError(Msg("engine.no_fighter", name=fighter,
+                             names=joined(repr(n) for n in names)))
     bands = ", ".join(w.name for w in ruleset.wounds)
     if amount is not None and band is not None:
         raise RuleError(Msg("engine.sev.amount_and_band"))

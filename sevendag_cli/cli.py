@@ -36,6 +36,8 @@ COMMANDS: dict[str, str] = {
     "round": "table",
     "wound": "table",
     "undo": "table",
+    "status": "status",
+    "log": "log",
     "fight": "fight",
     "new": "new",
     "roll": "roll",

@@ -56,8 +56,12 @@ HELP_FR: dict[str, str] = {
     "d20: damage off HP (negative heals). Sevendag: damage, or a band name.":
         "d20 : dégâts retirés des PV (négatif : soins). Sevendag : dégâts, ou nom d'une blessure.",
     "Only name the wound band of this much damage.": "Seulement nommer la blessure que causent ces dégâts.",
+    "Heal instead (S-16). d20: hit points back. Sevendag: the last wound of a band (its name, or the damage that gave it); its penalty goes too.":
+        "Soigner plutôt (S-16). d20 : des points de vie rendus. Sevendag : la dernière blessure d'un palier "
+        "(son nom, ou les dégâts qui l'ont causée) ; son malus disparaît avec elle.",
     # undo
-    "Take back the last round or wound of the encounter.": "Annuler le dernier round ou la dernière blessure de la rencontre.",
+    "Take back the last round, wound or heal of the encounter.":
+        "Annuler le dernier round, la dernière blessure ou les derniers soins de la rencontre.",
     # fight
     "Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).":
         "Jouer un combat entier étape par étape, en simuler beaucoup (--runs), ou calculer les probabilités exactes (--exact).",

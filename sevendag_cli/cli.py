@@ -25,7 +25,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from sevendag_cli import __version__
 from sevendag_cli.errors import Msg, SevendagError
-from sevendag_cli.failure import fail, lang_of_args, usage_message
+from sevendag_cli.failure import fail, json_errors_for, lang_of_args, usage_key, usage_message
 
 if TYPE_CHECKING:
     from typer._click import Command  # Typer's own Click (vendored): the type of a group's commands
@@ -122,7 +122,9 @@ class SevendagGroup(TyperGroup):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
-        lang = lang_of_args(kwargs.get("args", args[0] if args else None))
+        argv = kwargs.get("args", args[0] if args else None)
+        lang = lang_of_args(argv)
+        json_errors_for(argv, COMMANDS)
         if lang == "fr":
             from sevendag_cli.help_fr import translate
 
@@ -138,7 +140,7 @@ class SevendagGroup(TyperGroup):
             fail(Msg("cli.interrupted"), 130, lang)
         except Exception as exc:
             if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
-                fail(usage_message(exc, lang), int(exc.exit_code))
+                fail(usage_message(exc, lang), int(exc.exit_code), key=usage_key(exc))
             if type(exc).__name__ == "Abort":
                 fail(Msg("cli.aborted"), 1, lang)
             raise

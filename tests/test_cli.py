@@ -212,7 +212,7 @@ def test_a_failed_command_changes_no_file(
     [
         (b"", "empty"),
         (b"{not json", "damaged"),
-        (b'{"format": "sevendag-encounter", "version": 2}', "version 2"),
+        (b'{"format": "sevendag-encounter", "version": 3}', "version 3"),
         (b"\xff\xfe\xfa", "UTF-8"),
     ],
 )

@@ -29,8 +29,18 @@ def render_rulesets(console: Console, doc: dict[str, Any], lang: str) -> None:
     for col in ("name", "ruleset", "origin", "path"):
         fighters.add_column(h(lang, col))
     for f in doc["fighters"]:
-        fighters.add_row(f["name"], str(f["ruleset"]), f["origin"], f["path"])
+        if f.get("valid", True):
+            fighters.add_row(f["name"], str(f["ruleset"]), f["origin"], f["path"])
+        else:
+            fighters.add_row(f["name"], str(f["ruleset"]), Text(h(lang, "invalid"), "red"), f["problem"])
     console.print(fighters)
+    if doc.get("broken"):
+        broken = Table(title=h(lang, "broken"), title_justify="left")
+        for col in ("path", "problem"):
+            broken.add_column(h(lang, col))
+        for b in doc["broken"]:
+            broken.add_row(b["path"], Text(b["problem"], "red"))
+        console.print(broken)
     console.print(Text(f"{h(lang, 'search')}: " + " · ".join(doc["search_path"]), "dim"))
 
 

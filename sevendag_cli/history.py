@@ -52,9 +52,13 @@ def round_entry(result: RoundResult, seed: int | None, choices: Any) -> dict[str
 
 
 def judgement_entry(result: WoundResult, heal: bool) -> dict[str, Any]:
-    """A wound or a heal by hand: the fighter (as the engine named them), the amount, the band."""
+    """A wound or a heal by hand, as given: the fighter (as the engine named them), the amount
+    (a heal's is what ``--heal`` gave: d20 hit points back, Sevendag damage), or the band."""
+    amount = result.amount
+    if heal and amount is not None:
+        amount = abs(amount)  # the d20 result counts a heal as negative damage
     return {"step": "heal" if heal else "wound", "fighter": result.fighter,
-            "amount": result.amount, "band": result.band if result.amount is None else None}
+            "amount": amount, "band": result.band if amount is None else None}
 
 
 def summary(entry: Mapping[str, Any]) -> dict[str, Any]:

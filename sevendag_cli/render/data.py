@@ -312,9 +312,8 @@ def step_data(step: Any) -> dict[str, Any]:
         out |= {"number": step.round, "choices": step.choices,
                 "round": round_data(step.result) if step.result is not None else None}
     else:
-        result = step.result
-        out |= {"fighter": result.fighter, "amount": result.amount, "band": result.band,
-                "events": [event_data(e) for e in result.events]}
+        out |= {"fighter": step.fighter, "amount": step.amount, "band": step.band,
+                "events": [event_data(e) for e in step.result.events]}
     return out
 
 

@@ -165,8 +165,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "status.in_progress": {"en": "In progress: round {n} is next", "fr": "En cours : le round {n} est le prochain"},
     "log.wound": {"en": "Wound by hand: {name}", "fr": "Blessure infligée par le MJ : {name}"},
     "log.heal": {"en": "Heal by hand: {name}", "fr": "Soins apportés par le MJ : {name}"},
-    "log.not_replayed": {"en": "(played by an older sevendag, which did not record the dice: the states after it)",
-                         "fr": "(joué par une version antérieure de sevendag, qui n'enregistrait pas les dés : l'état qui a suivi)"},
+    "log.not_replayed": {"en": "(an older sevendag kept no dice for it: the states after it)",
+                         "fr": "(une version antérieure n'en a pas gardé les dés : l'état qui a suivi)"},
 }
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
 from rich.table import Table
 from rich.text import Text
 
@@ -46,8 +47,8 @@ def status(r: RichRenderer, state: Any, sheets: dict[str, Any], encounter: str) 
     table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=True)
     for s in state.fighters:
         name = Text(shown(s.name), "bold")
-        if rs.engine == "sevendag":
-            table.add_row(name, r.state_text(s))
+        if rs.engine == "sevendag":  # the wounds as everywhere, then what has rounds left
+            table.add_row(name, r.state_text(replace(s, technique=None, dropped=(), granted_crit=False)))
             for detail in _sevendag_details(r, s, sheets.get(s.name)):
                 table.add_row("", detail)
         else:

@@ -54,7 +54,7 @@ def error_key(message: Msg) -> str:
         if not isinstance(inner, Msg) or inner.key == "raw":
             break
         message = inner
-    return "usage.other" if message.key == "raw" else message.key
+    return "common.text" if message.key == "raw" else message.key  # a text not (yet) in the catalogue
 
 
 def error_document(key: str, text: str, code: int) -> dict[str, Any]:
@@ -75,7 +75,7 @@ def fail(message: str | Msg, code: int, lang: str = "en", key: str | None = None
         import json
 
         if key is None:
-            key = error_key(message) if isinstance(message, Msg) else "usage.other"
+            key = error_key(message) if isinstance(message, Msg) else "common.text"
         doc = error_document(key, text, code)
         indent = 2 if sys.stdout.isatty() else None
         separators = None if indent else (",", ":")

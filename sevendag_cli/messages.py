@@ -473,6 +473,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "usage.requires_argument": {"en": "Option {option!r} requires an argument.", "fr": "l'option {option!r} demande une valeur"},
     "usage.takes_no_value": {"en": "Option {option!r} does not take a value.", "fr": "l'option {option!r} ne prend pas de valeur"},
     "usage.other": {"en": "{message}", "fr": "{message}"},
+    "common.text": {"en": "{text}", "fr": "{text}"},
 
     # --- healing by hand, status, log (issue 10) ------------------------------------------------
     "engine.sev.bad_heal": {"en": "healing {amount!r}: give the damage of the wound to heal, a whole number of at least 1 (S-07), or its band ({bands})",

@@ -17,6 +17,7 @@ import json
 import os
 import stat
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -118,9 +119,16 @@ def test_golden_status_and_log_at_80_columns(name: str, lang: str, monkeypatch: 
 # --- status --------------------------------------------------------------------------------------
 
 
+@cache
+def plain(name: str) -> jsonschema.Draft202012Validator:
+    """A validator of the schema ``sevendag schema NAME`` prints (self-contained: no registry)."""
+    schema = bundled_schema(name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
 def validate(name: str, doc: Any) -> None:
-    """A plain validation against the schema ``sevendag schema NAME`` prints (self-contained)."""
-    jsonschema.validate(doc, bundled_schema(name))
+    plain(name).validate(doc)
 
 
 def test_status_sevendag_json_tells_who_attacks_drops_techniques_and_criticals() -> None:

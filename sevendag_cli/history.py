@@ -218,7 +218,7 @@ def _replay(enc: Any, rs: Any, a: Any, b: Any) -> list[Step]:
 
     engine = engine_for(rs)
     saved = [*enc.history, enc.state]
-    if len(saved) != len(enc.log) or not enc.log or enc.log[0].get("step") != "init":
+    if len(saved) != len(enc.log):
         raise EncounterError(Msg("history.unmatched", states=len(saved), steps=len(enc.log)))
     states = [engine.state_from_data(s) for s in saved]
     steps: list[Step] = []

@@ -379,7 +379,9 @@ def set_face(doc: dict[str, Any]) -> None:
     (lambda d: d["log"][1]["dice"].append(3), "left unused"),
     (lambda d: d["log"][1].update(dice="8,18"), "step 2 (round 1): a log entry's dice is not what was"),
     (lambda d: d["history"][1]["fighters"][1].update(hp=12), "gives another state than the one saved"),
-    (lambda d: d["log"][2].update(step="party"), "step 3 (party) is not a step sevendag records"),
+    (lambda d: d["log"][2].update(step="party"), "step 3 (party): not a step sevendag records"),
+    (lambda d: d["log"][0].update(step="wound"), "step 1 (wound): not a step sevendag records, or not in"),
+    (lambda d: d["log"][2].update(step="init"), "step 3 (init): not a step sevendag records, or not in"),
     (lambda d: d["log"].pop(), "3 state(s) saved for 2 step(s) in the log"),
     (lambda d: d["log"][2].update(fighter="Zed"), "step 3 (wound) does not replay: no fighter 'Zed'"),
 ])

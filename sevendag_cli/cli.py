@@ -26,7 +26,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from sevendag_cli import __version__
 from sevendag_cli.errors import Msg, SevendagError
-from sevendag_cli.failure import fail, lang_of_args, usage_message
+from sevendag_cli.failure import fail, json_errors_for, lang_of_args, usage_key, usage_message
 from sevendag_cli.i18n import choose_lang
 from sevendag_cli.options import LangOpt
 
@@ -39,6 +39,8 @@ COMMANDS: dict[str, str] = {
     "round": "table",
     "wound": "table",
     "undo": "table",
+    "status": "status",
+    "log": "log",
     "fight": "fight",
     "new": "new",
     "roll": "roll",
@@ -123,7 +125,9 @@ class SevendagGroup(TyperGroup):
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         kwargs["standalone_mode"] = False
-        lang = lang_of_args(kwargs.get("args", args[0] if args else None))
+        argv = kwargs.get("args", args[0] if args else None)
+        lang = lang_of_args(argv)
+        json_errors_for(argv, COMMANDS)
         choose_lang(None)  # until the root's --lang (if any) is read: nothing left from a previous run
         french: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
         if lang == "fr":
@@ -143,7 +147,7 @@ class SevendagGroup(TyperGroup):
             fail(Msg("cli.interrupted"), 130, lang)
         except Exception as exc:
             if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
-                fail(usage_message(exc, lang), int(exc.exit_code))
+                fail(usage_message(exc, lang), int(exc.exit_code), key=usage_key(exc))
             if type(exc).__name__ == "Abort":
                 fail(Msg("cli.aborted"), 1, lang)
             raise

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sevendag_cli.errors import DataError, FormulaError, Msg
+from sevendag_cli.errors import DataError, FormulaError, Msg, NotFoundError
 from sevendag_cli.files import Unreadable, is_regular, read_regular, require_regular, stat_or_none
 from sevendag_cli.formula import Formula, parse
 from sevendag_cli.limits import INT_LIMIT, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_LISTED, MAX_PROBLEMS
@@ -227,7 +227,7 @@ def find_named(ref: str, dirs: list[Path], what: str, known: Callable[[], list[s
         try:
             st = stat_or_none(path)
             if st is None:
-                raise DataError(ref, None, Msg(f"data.no_such_{what}_file"))
+                raise NotFoundError(ref, None, Msg(f"data.no_such_{what}_file"))
             require_regular(st)
         except Unreadable as exc:
             if exc.kind is not None:
@@ -240,7 +240,8 @@ def find_named(ref: str, dirs: list[Path], what: str, known: Callable[[], list[s
         if is_regular(candidate):  # a name too long for a file is simply not found
             return candidate
     names: object = listed(known()) or Msg("data.none_found")
-    raise DataError(Msg(f"data.named_{what}", ref=ref), None, Msg(f"data.not_found_{what}", names=names))
+    raise NotFoundError(Msg(f"data.named_{what}", ref=ref), None,
+                        Msg(f"data.not_found_{what}", names=names))
 
 
 def list_names(dirs: list[Path], kind_key: str) -> list[str]:

@@ -106,6 +106,17 @@ class DataError(SevendagError):
             super().__init__(Msg("data.at_file", source=where, message=self.detail))
 
 
+class NotFoundError(DataError):
+    """A ruleset or fighter named on the command line (a name or a path) that is not found.
+
+    A usage mistake (exit 2), like an unknown fighter of the encounter: the
+    name was typed.  A name read from a file (a sheet's ``ruleset``) that is
+    not found is a data problem (exit 1): the caller says which file.
+    """
+
+    exit_code = 2
+
+
 class FormulaError(SevendagError):
     """A formula that does not parse or cannot be evaluated.
 

@@ -18,12 +18,69 @@ from sevendag_cli.errors import Msg, SevendagError
 from sevendag_cli.i18n import LANGS, detect_lang
 
 
-def fail(message: str | Msg, code: int, lang: str = "en") -> NoReturn:
+class JsonErrors:
+    """Whether this run writes its errors as a JSON document too (``--json`` on the command line),
+    and for which command.  Set by the root group for each run (:func:`json_errors_for`)."""
+
+    wanted = False
+    command: str | None = None
+
+
+def json_errors_for(args: Any, commands: Any) -> None:
+    """Look for ``--json`` on the command line (before ``--``), and the command it is for."""
+    argv = [str(a) for a in (sys.argv[1:] if args is None else args)]
+    if "--" in argv:
+        argv = argv[: argv.index("--")]
+    JsonErrors.wanted = "--json" in argv
+    JsonErrors.command = None
+    for i, arg in enumerate(argv):
+        if arg in commands:
+            sub = argv[i + 1] if i + 1 < len(argv) else ""
+            JsonErrors.command = f"{arg} {sub}" if arg == "rulesets" and sub in ("show", "validate") else arg
+            break
+
+
+# Messages that only place another one (a file, a key, a formula, a hint): the key of an error
+# is the key of the message they wrap, the one that says what is wrong.
+_WRAPPERS = {"common.at_path": "message", "data.at_key": "message", "data.at_file": "message",
+             "formula.error": "message", "formula.expression_error": "message",
+             "cli.see_help": "message", "usage.possible": "message", "usage.invalid_value": "message"}
+
+
+def error_key(message: Msg) -> str:
+    """The stable key of an error: the key of :mod:`sevendag_cli.messages` that says what is wrong."""
+    while message.key in _WRAPPERS:
+        inner = message.params.get(_WRAPPERS[message.key])
+        if not isinstance(inner, Msg) or inner.key == "raw":
+            break
+        message = inner
+    return "common.text" if message.key == "raw" else message.key  # a text not (yet) in the catalogue
+
+
+def error_document(key: str, text: str, code: int) -> dict[str, Any]:
+    """The JSON document of an error (schema ``error``)."""
+    return {"schema_version": 1, "command": JsonErrors.command,
+            "error": {"key": key, "message": text, "exit_code": code}}
+
+
+def fail(message: str | Msg, code: int, lang: str = "en", key: str | None = None) -> NoReturn:
     """One line on stderr, ``sevendag: error: `` then the message in ``lang``; exit ``code``.
 
-    The prefix is the same in every language, so scripts can look for it.
+    The prefix is the same in every language, so scripts can look for it.  Under
+    ``--json`` a JSON document on stdout says the same (:func:`error_document`),
+    with the message's stable ``key``.
     """
     text = message.render(lang) if isinstance(message, Msg) else message
+    if JsonErrors.wanted:
+        import json
+
+        if key is None:
+            key = error_key(message) if isinstance(message, Msg) else "common.text"
+        doc = error_document(key, text, code)
+        indent = 2 if sys.stdout.isatty() else None
+        separators = None if indent else (",", ":")
+        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=indent, separators=separators) + "\n")
+        sys.stdout.flush()
     sys.stderr.write(f"sevendag: error: {text}\n")
     sys.stderr.flush()
     raise SystemExit(code)
@@ -57,6 +114,13 @@ def usage_message(exc: Any, lang: str) -> str:
         return text.render(lang) if isinstance(text, Msg) else text
     command = " ".join(["sevendag", *ctx.command_path.split()[1:]])
     return Msg("cli.see_help", message=text, command=command).render(lang)
+
+
+def usage_key(exc: Any) -> str:
+    """The stable key of a Typer/Click usage error (``usage.no_such_option``...), ``usage.other``
+    when Click's message is not one the catalogue knows."""
+    msg = _translate_usage(exc)
+    return error_key(msg) if msg is not None else "usage.other"
 
 
 def _hint(exc: Any) -> str:

@@ -62,8 +62,17 @@ HELP_FR: dict[str, str] = {
     "d20: damage off HP (negative heals). Sevendag: damage, or a band name.":
         "d20 : dégâts retirés des PV (négatif : soins). Sevendag : dégâts, ou nom d'une blessure.",
     "Only name the wound band of this much damage.": "Seulement nommer la blessure que causent ces dégâts.",
+    "Heal instead (S-16). d20: hit points back. Sevendag: the last wound of a band (its name, or the damage that gave it); its penalty goes too.":
+        "Soigner plutôt (S-16). d20 : des points de vie rendus. Sevendag : la dernière blessure d'un palier "
+        "(son nom, ou les dégâts qui l'ont causée) ; son malus disparaît avec elle.",
     # undo
-    "Take back the last round or wound of the encounter.": "Annuler le dernier round ou la dernière blessure de la rencontre.",
+    "Take back the last round, wound or heal of the encounter.":
+        "Annuler le dernier round, la dernière blessure ou les derniers soins de la rencontre.",
+    # status, log
+    "Show where the encounter stands, without changing it: round, who attacks, each fighter.":
+        "Montrer où en est la rencontre, sans la modifier : round, qui attaque, chaque combattant.",
+    "Replay the encounter's history round by round, as it was shown, without changing it.":
+        "Rejouer l'historique de la rencontre round par round, tel qu'il a été affiché, sans la modifier.",
     # fight
     "Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).":
         "Jouer un combat entier étape par étape, en simuler beaucoup (--runs), ou calculer les probabilités exactes (--exact).",
@@ -98,6 +107,9 @@ HELP_FR: dict[str, str] = {
     "Dice expressions, each maybe labelled: '1d20 + 5' 'damage: 2d6 + 3'.":
         "Expressions de dés, chacune avec une étiquette si on veut : '1d20 + 5' 'dégâts : 2d6 + 3'.",
     # schema
+    "The schema printed is self-contained (what it uses of other files is copied in), so a plain validator needs nothing else.":
+        "Le schéma affiché est autonome (ce qu'il emprunte à d'autres fichiers y est recopié) : un validateur "
+        "ordinaire n'a besoin de rien d'autre.",
     "Print the JSON Schema of a JSON output or of an input file; without a name, list them.":
         "Afficher le schéma JSON d'une sortie JSON ou d'un fichier d'entrée ; sans nom, les lister.",
     "A schema's name (e.g. fight, round-event, fighter-d20); none: list them.":

@@ -87,10 +87,23 @@ def pick_ruleset_doc(
     ruleset: str | None, fighters: list[str] | None
 ) -> tuple[Ruleset, str, dict[str, Any]]:
     """The ruleset named, else the first sheet's own, else the default; with its file and data."""
-    from sevendag_cli.rules import DEFAULT_RULESET, read_ruleset_doc, ruleset_from_data, sheet_ruleset
+    from sevendag_cli.errors import DataError, NotFoundError
+    from sevendag_cli.rules import (
+        DEFAULT_RULESET,
+        fighter_path,
+        read_ruleset_doc,
+        ruleset_from_data,
+        sheet_ruleset,
+    )
 
     if ruleset is None and fighters:
-        ruleset = sheet_ruleset(fighters[0])
+        named = sheet_ruleset(fighters[0])
+        if named is not None:
+            try:
+                source, data = read_ruleset_doc(named)
+            except NotFoundError as exc:  # named in a file, not typed: a data problem (exit 1)
+                raise DataError(str(fighter_path(fighters[0])), "ruleset", exc.msg) from None
+            return ruleset_from_data(data, source), source, data
     source, data = read_ruleset_doc(ruleset or DEFAULT_RULESET)
     return ruleset_from_data(data, source), source, data
 

@@ -21,7 +21,15 @@ Safety:
   with a clear message;
 * the encounter embeds the ruleset and both fighter sheets as they were when
   it started, so editing a sheet mid-fight cannot corrupt it;
-* it keeps every earlier state (``history``), so ``undo`` can take a step back.
+* it keeps every earlier state (``history``), so ``undo`` can take a step back,
+  and one log entry per step (``log``), which since version 2 records the
+  step's dice and choices, so ``log`` can replay it (:mod:`sevendag_cli.history`).
+
+Format versions: 1 kept the states and a short log entry per step; 2 adds to
+the ``init`` and ``round`` entries the faces rolled (``dice``) and a round's
+``choices``.  Version 1 files are read (their earlier steps lack the dice, and
+are shown as far as they can be); a save writes version 2.  The schema of the
+file is ``sevendag schema encounter``.
 """
 
 from __future__ import annotations
@@ -39,12 +47,13 @@ from typing import Any
 from msgspec import Struct, field
 from msgspec.structs import replace
 
-from sevendag_cli.errors import EncounterError, Msg
+from sevendag_cli.errors import EncounterError, Msg, joined
 from sevendag_cli.files import Unreadable, kind_of, os_reason, read_regular, stat_or_none
 from sevendag_cli.limits import INT_LIMIT, MAX_ENCOUNTER_BYTES, MAX_ENCOUNTER_DEPTH
 
 FORMAT = "sevendag-encounter"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)  # the versions this sevendag reads (it writes VERSION)
 DEFAULT_PATH = "encounter.sevendag.json"
 
 
@@ -55,7 +64,7 @@ class Encounter(Struct, frozen=True):
     fighters: tuple[dict[str, Any], dict[str, Any]]  # each {"path", "data"}
     state: dict[str, Any]
     history: tuple[dict[str, Any], ...] = ()  # earlier states, oldest first
-    log: tuple[dict[str, Any], ...] = ()  # one summary per step (init, round, wound)
+    log: tuple[dict[str, Any], ...] = ()  # one entry per step (init, round, wound, heal)
     extra: dict[str, Any] = field(default_factory=dict)
 
     def step(self, state: dict[str, Any], entry: dict[str, Any]) -> Encounter:
@@ -103,8 +112,8 @@ def from_document(doc: Any, path: str) -> Encounter:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EncounterError(Msg("store.not_encounter", path=path))
     version = doc.get("version")
-    if version != VERSION:
-        raise EncounterError(Msg("store.version", path=path, version=version, expected=VERSION))
+    if type(version) is not int or version not in READS:
+        raise EncounterError(Msg("store.version", path=path, version=version, expected=joined(READS)))
     try:
         fighters = doc["fighters"]
         if not isinstance(fighters, list) or len(fighters) != 2:
@@ -408,3 +417,37 @@ def _acquire(path: Path, lock_path: Path) -> tuple[int, tuple[int, int]]:
             return fd, (st.st_dev, st.st_ino)
         os.close(fd)  # its holder removed that lock file meanwhile: take the new one
     raise EncounterError(Msg("store.in_use", path=path))
+
+
+@contextlib.contextmanager
+def read_locked(path: Path) -> Iterator[bool]:
+    """Share the encounter's lock while reading it (``status``, ``log``); never write nor create.
+
+    Yields True when no command is changing the encounter (several readers can
+    share the lock; a command that would change the encounter meanwhile is told
+    it is in use), False when one is: the reader then reads the encounter as
+    last saved — saves are atomic, so that is a whole encounter, never half of
+    one — and says so.  No lock file is made: without one, nobody is writing.
+    The lock file is the one :func:`locked` uses, beside the real file (links
+    followed).
+    """
+    import fcntl
+
+    target = Path(os.path.realpath(path))
+    lock_path = target.with_name(target.name + ".lock")
+    try:
+        fd = os.open(lock_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    except (OSError, ValueError):  # none (nobody is writing), or not ours to open: read as saved
+        yield True
+        return
+    try:
+        free = True
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            free = False
+        except OSError:
+            pass  # a lock file that cannot be locked: read as saved
+        yield free
+    finally:
+        os.close(fd)

@@ -148,11 +148,11 @@ def test_classify_names_the_band() -> None:
 
 # A table of user mistakes: each gets one line on stderr, the right exit code, no file changed.
 BAD = [
-    (["fight", "--ruleset", "no-such-ruleset"], 1, "not found"),
+    (["fight", "--ruleset", "no-such-ruleset"], 2, "not found"),  # a name typed: usage
     (["fight", "--seed", "abc"], 2, "--seed"),
     (["fight", "--seed", "-1"], 2, "seed"),
     (["fight", "--json", "--jsonl"], 2, "choose one"),
-    (["fight", "nobody", "noone"], 1, "not found"),
+    (["fight", "nobody", "noone"], 2, "not found"),
     (["fight", "A"], 2, "two fighters"),
     (["fight", "--ruleset", "d20", "--cap", "0"], 2, "cap"),
     (["fight", "--ruleset", "d20", "--dice", "7,x"], 2, "not a whole number"),
@@ -189,7 +189,7 @@ ENCOUNTER_BAD = [
     (["round", "--dice", "8,18,17,3,3,9"], 2, "unused"),
     (["round", "--dice", "8,18,17,3,11"], 2, "not on the d10"),
     (["round", "--yield"], 2, "Sevendag"),
-    (["wound", "C", "5"], 1, "no fighter"),
+    (["wound", "C", "5"], 2, "no fighter"),  # a name typed: a usage mistake, as everywhere
     (["wound", "B", "serious"], 1, "hit points"),
     (["wound", "B", "0"], 1, "non-zero"),
 ]
@@ -212,7 +212,7 @@ def test_a_failed_command_changes_no_file(
     [
         (b"", "empty"),
         (b"{not json", "damaged"),
-        (b'{"format": "sevendag-encounter", "version": 2}', "version 2"),
+        (b'{"format": "sevendag-encounter", "version": 3}', "version 3"),
         (b"\xff\xfe\xfa", "UTF-8"),
     ],
 )

@@ -66,7 +66,7 @@ def test_a_sheet_in_the_current_folder_shadows_the_bundled_one_of_the_same_stem(
 
 
 def test_an_unknown_name_is_still_one_line() -> None:
-    assert_one_line_error(run("fight", "Gandalf", "brannoc"), 1, "not found")
+    assert_one_line_error(run("fight", "Gandalf", "brannoc"), 2, "not found")
 
 
 # --- the mirror match ---------------------------------------------------------------------------

@@ -42,6 +42,7 @@ import sevendag_cli.engine
 from sevendag_cli.dice import Roll, SeededDice
 from sevendag_cli.engine import d20, engine_for, sevendag
 from sevendag_cli.engine.common import Check, Event, FightResult, InitiativeEvent, RoundResult, WoundResult
+from sevendag_cli.history import Step
 from sevendag_cli.render import data as render
 from sevendag_cli.rules import load_pair, load_ruleset
 from sevendag_cli.rules.d20 import DDBand
@@ -51,6 +52,7 @@ from tests.helpers import run_json
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "sevendag_cli" / "schemas"
 HEADER = frozenset({"schema_version", "command", "ruleset", "seed"})
+STATUS_ADDED = frozenset({"encounter", "engine", "elapsed_seconds", "draw", "steps", "last_step"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +78,7 @@ def view(*where: str, added: set[str] | frozenset[str] = frozenset(), renamed: d
 
 
 C = "common.json#/$defs/"
+STEP_RENAMED = {"kind": "step", "round": "rounds_played", "states": "fighters"}
 
 # Every record class that reaches JSON, with the schema definition(s) it is rendered as.
 CONTRACT: dict[type, tuple[View, ...]] = {
@@ -101,11 +104,22 @@ CONTRACT: dict[type, tuple[View, ...]] = {
     sevendag.DropEvent: (view(C + "sevendagDropEvent"),),
     sevendag.CriticalGrantedEvent: (view(C + "sevendagCriticalGrantedEvent"),),
     sevendag.WoundEvent: (view(C + "sevendagWoundEvent"),),
+    sevendag.HealEvent: (view(C + "sevendagHealEvent"),),
     sevendag.InitiativeReversedEvent: (view(C + "sevendagInitiativeReversedEvent"),),
     sevendag.RecoveredEvent: (view(C + "sevendagRecoveredEvent"),),
     sevendag.FighterState: (view(C + "sevendagFighterState"),),
     sevendag.ActiveTechnique: (view(C + "sevendagFighterState/properties/technique/oneOf/0"),),
     sevendag.DroppedWeapon: (view(C + "sevendagFighterState/properties/dropped/items"),),
+    # the encounter's state: status --json (the generic walk, plus what both rulesets share) and
+    # the encounter file (state_to_data)
+    sevendag.SevendagState: (
+        view("status.json#", added=HEADER | STATUS_ADDED | {"next_attacker"}),
+        view("encounter.json#/$defs/sevendagState", added={"engine"}),
+    ),
+    d20.D20State: (
+        view("status.json#", added=HEADER | STATUS_ADDED | {"assaillant"}),
+        view("encounter.json#/$defs/d20State"),
+    ),
     # results, assembled into documents by hand (render.data)
     RoundResult: (
         view(C + "d20Round", C + "sevendagRound", added={"draw"}, renamed={"states": "fighters"}),
@@ -121,6 +135,18 @@ CONTRACT: dict[type, tuple[View, ...]] = {
                       "extra"}),
         view("fight-event.json#/$defs/end", added={"type", "round", "draw"}, renamed={"states": "fighters"},
              omitted={"ruleset", "fighters", "initiative", "initiative_rolls", "rounds", "extra"}),
+    ),
+    # the steps of log --json and log --jsonl (render.data.step_data, log_events), by kind
+    Step: (
+        view("log.json#/$defs/initStep", renamed=STEP_RENAMED | {"initiative_rolls": "rolls"},
+             omitted={"capped", "result", "choices", "fighter", "amount", "band"}),
+        view("log.json#/$defs/roundStep", renamed=STEP_RENAMED | {"result": "round"}, added={"number"},
+             omitted={"capped", "initiative", "initiative_rolls", "leader", "fighter", "amount", "band"}),
+        view("log.json#/$defs/judgementStep", renamed=STEP_RENAMED, added={"events"},
+             omitted={"capped", "initiative", "initiative_rolls", "leader", "choices", "result"}),
+        view("log-event.json#/$defs/step", renamed={"kind": "step", "states": "fighters"}, added={"type"},
+             omitted={"capped", "initiative", "initiative_rolls", "leader", "choices", "result", "fighter",
+                      "amount", "band"}),
     ),
     # the simulation's results (fight --runs --json: the header, the mode, then the generic walk)
     SimulationResult: (view("fight-runs.json#", added=HEADER | {"mode"}),),
@@ -152,8 +178,6 @@ INTERNAL: dict[str, str] = {
     "sevendag_cli.engine.sevendag.planning._Plan": "a fighter's plan while a round is played",
     "sevendag_cli.engine.sevendag.attack._Group": "attack dice grouped by weapon, while judged",
     "sevendag_cli.engine.sevendag.attack._Verdict": "what the attack dice say, before the event",
-    "sevendag_cli.engine.sevendag.state.SevendagState": "the encounter file's state (state_to_data)",
-    "sevendag_cli.engine.d20.state.D20State": "the encounter file's state (state_to_data)",
 }
 
 
@@ -395,8 +419,10 @@ def played() -> tuple[dict[type, list[Any]], list[tuple[str, dict[str, Any], Fig
         engine = engine_for(rs)
         _, state = engine.start(rs, a, b, SeededDice(1))
         amount = 5 if name == "d20" else 12
-        wound, _ = engine.apply_wound(rs, a, b, state, b.name, amount)
+        wound, after = engine.apply_wound(rs, a, b, state, b.name, amount)
         instances(wound, found)
+        heal, _ = engine.apply_heal(rs, a, b, after, b.name, amount)
+        instances(heal, found)
     return found, fights
 
 
@@ -463,3 +489,56 @@ def test_the_simulation_and_rulesets_show_write_the_expected_keys() -> None:
         assert rows
         for row in rows:
             assert set(row) == rendered_keys(cls, CONTRACT[cls][0]), qualname(cls)
+
+
+def table_session(ruleset: str) -> None:
+    """A session at the table through the CLI: init, rounds, a wound and a heal by hand."""
+    from tests.helpers import run
+
+    if ruleset == "d20":
+        steps = [["init", "--ruleset", "d20", "--seed", "3"], ["round", "--seed", "4"],
+                 ["wound", "B", "5"], ["wound", "B", "--heal", "3"], ["round", "--seed", "5"]]
+    else:
+        steps = [["init", "--seed", "11"], ["round", "--seed", "12", "--no-input"],
+                 ["round", "--seed", "13", "--technique", "Ysolde=feint"],
+                 ["wound", "Brannoc", "17"], ["wound", "Brannoc", "--heal", "serious"]]
+    for args in steps:
+        result = run(*args)
+        assert result.exit_code == 0, (args, result.stderr)
+
+
+@pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
+def test_status_log_and_the_encounter_file_write_the_expected_keys(ruleset: str) -> None:
+    """status --json, log --json/--jsonl and the encounter file's states, against their views."""
+    from sevendag_cli import store
+    from sevendag_cli.commands.table import open_encounter
+    from sevendag_cli.history import replay
+
+    table_session(ruleset)
+    path = Path("encounter.sevendag.json")
+    enc, rs, a, b, state = open_encounter(path)
+    engine = engine_for(rs)
+    status_view, file_view = CONTRACT[type(state)]
+    doc = render.status_document(state, rs, str(path), enc.log)
+    assert set(doc) == rendered_keys(type(state), status_view)
+    for saved in (*enc.history, enc.state):
+        written = engine.state_to_data(engine.state_from_data(saved))
+        assert set(written) == rendered_keys(type(state), file_view)
+    # a version 1 file: the rounds recorded no dice (Sevendag's cannot be replayed without them)
+    old = dict(store.to_document(enc), version=1,
+               log=[{k: v for k, v in e.items() if k not in ("dice", "choices")} for e in enc.log])
+    old_enc = store.from_document(old, str(path))
+    init_view, round_view, judgement_view, line_view = CONTRACT[Step]
+    views = {"init": init_view, "round": round_view, "wound": judgement_view, "heal": judgement_view}
+    kinds: set[tuple[str, bool]] = set()
+    for e in (enc, old_enc):
+        steps = replay(e, rs, a, b, path)
+        for step in steps:
+            kinds.add((step.kind, step.replayed))
+            assert set(render.step_data(step)) == rendered_keys(Step, views[step.kind]), step.kind
+        for line in render.log_events(steps, rs.name, str(path)):
+            if line["type"] == "step":
+                keys = rendered_keys(Step, line_view)
+                assert set(line) == (keys if not line["replayed"] else keys - {"fighters", "over", "winner"})
+    assert {("init", True), ("round", True), ("wound", True), ("heal", True)} <= kinds
+    assert ("round", False) in kinds or ruleset == "d20"  # d20 rounds replay from their seed

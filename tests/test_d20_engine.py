@@ -19,7 +19,7 @@ from sevendag_cli.data import bundled_dir
 from sevendag_cli.dice import EnteredDice, SeededDice
 from sevendag_cli.engine import d20 as E
 from sevendag_cli.engine.common import RoundResult
-from sevendag_cli.errors import DiceError, EncounterError, RuleError
+from sevendag_cli.errors import DiceError, EncounterError, RuleError, UsageError
 from sevendag_cli.formula import parse
 from sevendag_cli.rules import D20Fighter, D20Ruleset, fighter_from_data, load_pair, load_ruleset
 
@@ -593,7 +593,7 @@ def test_D12_apply_wound_can_defeat_and_heal_back(rs) -> None:
 
 @pytest.mark.parametrize(("fighter", "amount", "band", "err"), [
     ("B", None, None, RuleError), ("B", 0, None, RuleError), ("B", None, "light", RuleError),
-    ("Z", 5, None, RuleError)])
+    ("Z", 5, None, UsageError)])
 def test_D12_apply_wound_refusals(rs, fighter, amount, band, err) -> None:
     a, b = sheet("A"), sheet("B")
     with pytest.raises(err):

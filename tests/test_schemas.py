@@ -29,8 +29,8 @@ SCHEMA_DIR = Path(__file__).resolve().parent.parent / "sevendag_cli" / "schemas"
 
 OUTPUTS = ["init", "round", "round-event", "fight", "fight-event", "fight-runs", "fight-exact",
            "wound", "classify", "undo", "roll", "rulesets", "rulesets-show", "rulesets-validate",
-           "new"]
-INPUTS = ["fighter-d20", "fighter-sevendag", "ruleset-d20", "ruleset-sevendag"]
+           "new", "status", "log", "log-event", "error"]
+INPUTS = ["fighter-d20", "fighter-sevendag", "ruleset-d20", "ruleset-sevendag", "encounter"]
 
 
 @cache
@@ -458,11 +458,19 @@ def test_schema_lists_the_names() -> None:
     assert result.stdout.splitlines() == schema_names()
 
 
-def test_schema_prints_the_file() -> None:
+def test_schema_prints_the_file_bundled() -> None:
+    """Issue 10 §8: the schema printed is self-contained (it was the file as shipped, with
+    references to common.json that a plain validator cannot follow)."""
     result = run("schema", "fight")
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == json.loads((SCHEMA_DIR / "fight.json").read_text("utf-8"))
-    assert result.stdout == (SCHEMA_DIR / "fight.json").read_text("utf-8")
+    printed = json.loads(result.stdout)
+    shipped = json.loads((SCHEMA_DIR / "fight.json").read_text("utf-8"))
+    assert "common.json#" in json.dumps(shipped) and ".json#" not in result.stdout
+    assert {k: v for k, v in printed.items() if k not in ("properties", "allOf", "$defs")} == {
+        k: v for k, v in shipped.items() if k not in ("properties", "allOf", "$defs")}
+    assert set(printed["properties"]) == set(shipped["properties"])
+    assert printed["properties"]["seed"] == {"$ref": "#/$defs/common.seed"}
+    assert printed["$defs"]["common.seed"] == load_schema("common")["$defs"]["seed"]
 
 
 def test_schema_help_has_an_example() -> None:

@@ -225,7 +225,8 @@ def test_S04_bad_allocation_refused_before_any_die(who: str, alloc: tuple[str, .
                                                    message: str) -> None:
     a, b = sword_shield(), greatsword()
     dice = EnteredDice([5, 5, 5, 5, 5])
-    with pytest.raises(RuleError, match=message) as info:
+    error = UsageError if who == "Nobody" else RuleError  # a name typed: a usage mistake
+    with pytest.raises(error, match=message) as info:
         s.play_round(RS, a, b, state0(a, b), dice, s.Choices(allocation={who: alloc}))
     assert dice.consumed == 0
     assert "\n" not in str(info.value)
@@ -614,7 +615,8 @@ def test_S16_fatal_wound_by_hand_ends_fight() -> None:
 )
 def test_S16_bad_judgement_refused(kwargs: dict[str, Any], message: str) -> None:
     a, b = sword_shield(), greatsword()
-    with pytest.raises(RuleError, match=message):
+    error = UsageError if kwargs["fighter"] == "Zed" else RuleError  # a name typed: usage
+    with pytest.raises(error, match=message):
         s.apply_wound(RS, a, b, state0(a, b), **kwargs)
 
 

@@ -54,19 +54,21 @@ def new_cmd(
             for ability in ("str", "dex", "con", "wis"):
                 ev = three.evaluate({}, choice.source, "ability", ability)
                 rolled[ability] = [r.face for r in ev.rolls]
+        seed = choice.seed if rolled is not None else None  # Sevendag: nothing rolled, no seed
         text = sheet_text(name, rs, rolled)
         store.write_text_atomic(path, text)
         if out.json:
             from sevendag_cli.render.data import header
 
-            out.data({**header("new", rs.name, choice.seed), "path": str(path),
+            out.data({**header("new", rs.name, seed), "path": str(path),
                       "abilities": {k: {"rolls": v, "total": sum(v)} for k, v in (rolled or {}).items()}})
             return
         for ability, faces in (rolled or {}).items():
             print(Msg("out.ability", ability=ability.upper(), faces=" + ".join(map(str, faces)),
                       total=sum(faces)).render(out.lang))
         note(Msg("out.wrote", path=path).render(out.lang))
-        report_seed(out, choice)
+        if rolled is not None:  # a seed only where dice were rolled (d20 abilities, D-13)
+            report_seed(out, choice)
 
 
 # --- the sheet -----------------------------------------------------------------------------

@@ -58,23 +58,54 @@ def list_rulesets(lang: str = "en") -> dict[str, Any]:
                              "origin": None, "examples": [], "valid": False,
                              "problem": exc.render(lang)})
     fighters = []
+    broken: list[dict[str, Any]] = []
+    seen: set[Path] = set()
+    checked: dict[str, Ruleset | SevendagError] = {}
     known = set(known_fighters())
-    for d in fighter_dirs():
+    sheet_dirs = fighter_dirs()
+    for d in [*search_dirs(), *sheet_dirs]:
         for p in sorted(d.glob("*.toml")) if d.is_dir() else []:
+            if p.resolve() in seen:
+                continue
+            seen.add(p.resolve())
             try:
                 doc = read_toml(p)
-            except DataError:
+            except DataError as exc:  # neither a ruleset nor a sheet can be told: listed as broken
+                broken.append({"path": str(p), "origin": where(p), "problem": exc.render(lang)})
                 continue
-            if "ruleset" in doc and p.stem in known:
+            if d in sheet_dirs and "ruleset" in doc and p.stem in known:
                 sheet_rs = doc.get("ruleset")
+                problem = _sheet_problem(p, doc, checked, lang)
                 fighters.append({"name": str(doc.get("name", p.stem)), "file": p.stem,
                                  "ruleset": sheet_rs if isinstance(sheet_rs, str) else None, "path": str(p),
-                                 "origin": where(p)})
+                                 "origin": where(p), "valid": problem is None, "problem": problem})
     unique: dict[str, dict[str, Any]] = {}
     for f in fighters:  # the first found wins, as in the lookup
         unique.setdefault(str(f["file"]), f)
     return {**header("rulesets", None, None), "rulesets": rulesets, "fighters": list(unique.values()),
-            "search_path": [str(d) for d in search_dirs()]}
+            "broken": broken, "search_path": [str(d) for d in search_dirs()]}
+
+
+def _sheet_problem(
+    path: Path, doc: dict[str, Any], checked: dict[str, Ruleset | SevendagError], lang: str
+) -> str | None:
+    """The first problem of a fighter sheet (in ``lang``), or None; each ruleset loaded once."""
+    ref = doc.get("ruleset")
+    if not isinstance(ref, str):
+        return DataError(str(path), "ruleset", Msg("cli.ruleset_name")).render(lang)
+    if ref not in checked:
+        try:
+            checked[ref] = load_ruleset(ref)
+        except SevendagError as exc:
+            checked[ref] = exc
+    rs = checked[ref]
+    if isinstance(rs, SevendagError):
+        return DataError(str(path), "ruleset", rs.msg).render(lang)
+    try:
+        fighter_from_data(doc, str(path), rs)
+    except SevendagError as exc:
+        return exc.render(lang)
+    return None
 
 
 def describe_ruleset(rs: Ruleset) -> dict[str, Any]:
@@ -129,6 +160,15 @@ def validate_file(path_text: str, lang: str = "en") -> dict[str, Any]:
         raise DataError(str(path), None, Msg("cli.neither_kind"))
     return {"path": str(path), "kind": kind,
             "valid": not problems.errors, "problems": problems.render(lang)}
+
+
+def validate_or_report(path_text: str, lang: str = "en") -> dict[str, Any]:
+    """:func:`validate_file`, and a file that cannot be read (missing, not TOML, neither kind) as
+    a report of its own with that one problem: one bad file hides nothing of the others."""
+    try:
+        return validate_file(path_text, lang)
+    except DataError as exc:
+        return {"path": path_text, "kind": None, "valid": False, "problems": [exc.render(lang)]}
 
 
 # --- the commands ----------------------------------------------------------------------------
@@ -195,7 +235,7 @@ def rulesets_validate_cmd(
     """
     with handled(lang):
         out = make_output(json_, False, lang, jsonl_allowed=False)
-        reports = [validate_file(f, out.lang) for f in files]
+        reports = [validate_or_report(f, out.lang) for f in files]
         if out.json:
             from sevendag_cli.render.data import header
 

@@ -2,10 +2,14 @@
 
 The schemas ship inside the package (``sevendag_cli/schemas/*.json``, draft
 2020-12).  They share definitions through relative ``$ref`` to ``common.json``
-(and ``fight-event.json`` refers to ``round-event.json``); :func:`validator`
-resolves them with a registry of every schema.  Printing a schema needs no
-third-party library; validating needs ``jsonschema`` (a test dependency),
-imported only by :func:`validator`.
+(and a few to ``round-event.json`` or ``encounter.json``); :func:`validator`
+resolves them with a registry of every schema.  ``sevendag schema NAME``
+prints the schema *bundled* (:func:`bundled_schema`): every definition it
+uses from another file is copied into its own ``$defs`` and every ``$ref``
+points inside it, so a plain ``jsonschema.validate(doc, schema)`` (or any
+validator without our files) works.  Printing a schema needs no third-party
+library; validating needs ``jsonschema`` (a test dependency), imported only
+by :func:`validator`.
 """
 
 from __future__ import annotations
@@ -52,6 +56,55 @@ def load_schema(name: str) -> dict[str, Any]:
     return data
 
 
+def bundled_schema(name: str) -> dict[str, Any]:
+    """The schema ``name`` with nothing outside it: self-contained.
+
+    A ``$ref`` to another file's definition (``common.json#/$defs/roll``) becomes a
+    ``$ref`` to a copy of it in this schema's ``$defs``, named after its file
+    (``#/$defs/common.roll``); the copies' own references are rewritten the same
+    way, and only the definitions reached are copied.  The schema's own
+    definitions and references are kept as they are.
+    """
+    root = load_schema(name)
+    own = f"{name}.json"
+    copied: dict[str, Any] = {}
+    pending: list[tuple[str, str]] = []
+
+    def rewrite(node: Any, file: str) -> Any:
+        if isinstance(node, dict):
+            out: dict[str, Any] = {}
+            for key, value in node.items():
+                is_ref = key == "$ref" and isinstance(value, str)
+                out[key] = _ref(value, file) if is_ref else rewrite(value, file)
+            return out
+        if isinstance(node, list):
+            return [rewrite(v, file) for v in node]
+        return node
+
+    def _ref(ref: str, file: str) -> str:
+        target, _, pointer = ref.partition("#")
+        target = target or file
+        if target == own:
+            return f"#{pointer}"
+        parts = pointer.split("/")
+        if len(parts) < 3 or parts[:2] != ["", "$defs"]:  # every shipped $ref is file#/$defs/NAME...
+            raise ValueError(f"{file}: cannot bundle the reference {ref!r}")
+        key = f"{target.removesuffix('.json')}.{parts[2]}"
+        if key not in copied and (target, parts[2]) not in pending:
+            pending.append((target, parts[2]))
+        return "/".join(["#", "$defs", key, *parts[3:]])
+
+    out: dict[str, Any] = rewrite(root, own)
+    while pending:
+        target, def_name = pending.pop(0)
+        key = f"{target.removesuffix('.json')}.{def_name}"
+        copied[key] = None  # reserved: a definition that refers to itself is copied once
+        copied[key] = rewrite(load_schema(target.removesuffix(".json"))["$defs"][def_name], target)
+    if copied:
+        out["$defs"] = {**out.get("$defs", {}), **dict(sorted(copied.items()))}
+    return out
+
+
 def _optional(module: str) -> Any:
     """A test-only dependency, imported when asked (untyped here: no stubs are required)."""
     try:
@@ -92,11 +145,14 @@ def schema_cmd(
 ) -> None:
     """Print the JSON Schema of a JSON output or of an input file; without a name, list them.
 
-    Example: sevendag schema fight
+    The schema printed is self-contained (what it uses of other files is copied in), so a plain
+    validator needs nothing else.
+
+    Example: sevendag schema fight > fight.schema.json
     """
     with handled(lang):
         if name is None:
             for n in schema_names():
                 print(n)
             return
-        sys.stdout.write(json.dumps(load_schema(name), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json.dumps(bundled_schema(name), ensure_ascii=False, indent=2) + "\n")

@@ -69,6 +69,22 @@ def open_encounter(path: Path) -> tuple[Encounter, Ruleset, Fighter, Fighter, An
     return enc, rs, a, b, state
 
 
+def open_read_only(path: Path, lang: str) -> tuple[Encounter, Ruleset, Fighter, Fighter, Any]:
+    """``status`` and ``log``: the encounter read under a shared lock, nothing written or made.
+
+    When another command is changing the encounter, it is read as last saved
+    (saves are atomic: a whole encounter) and a note says so.
+    """
+    from sevendag_cli import store
+
+    require_encounter(path)
+    with store.read_locked(path) as free:
+        loaded = open_encounter(path)
+    if not free:
+        note(Msg("store.read_while_busy", path=path).render(lang))
+    return loaded
+
+
 def require_encounter(path: Path) -> None:
     """A missing encounter is one line that says how to start one."""
     from sevendag_cli.store import require_encounter as require
@@ -112,6 +128,7 @@ def init_cmd(
     with handled(lang):
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
+        from sevendag_cli.history import init_entry
         from sevendag_cli.render.data import init_document
         from sevendag_cli.rules import pair_docs, pair_from_docs
 
@@ -133,7 +150,7 @@ def init_cmd(
             fighters=({"path": docs[0][0], "data": docs[0][1]},
                       {"path": docs[1][0], "data": docs[1][1]}),
             state=engine.state_to_data(state),
-            log=({"step": "init", "seed": choice.seed, "leader": init.leader},),
+            log=(init_entry(choice.seed, init.leader, tuple(rec.rolls)),),
         )
         with store.locked(encounter):
             if encounter.exists() and not force:
@@ -190,6 +207,7 @@ def round_cmd(
     with handled(lang):
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
+        from sevendag_cli.history import round_entry
 
         out = make_output(json_, jsonl, lang)
         require_encounter(encounter)
@@ -212,7 +230,7 @@ def round_cmd(
             result, new_state = engine.play_round(rs, a, b, state, choice.source, choices)
             if choice.entered is not None:
                 choice.entered.check_all_used()
-            entry = {"step": "round", "round": result.number, "seed": choice.seed}
+            entry = round_entry(result, choice.seed, choices)
             store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
         if out.json:
             from sevendag_cli.render.data import round_document
@@ -283,6 +301,11 @@ def wound_cmd(
     classify: Annotated[
         int | None, typer.Option("--classify", help="Only name the wound band of this much damage.")
     ] = None,
+    heal: Annotated[
+        str | None,
+        typer.Option("--heal", help="Heal instead (S-16). d20: hit points back. Sevendag: the last "
+                     "wound of a band (its name, or the damage that gave it); its penalty goes too."),
+    ] = None,
     ruleset: RulesetOpt = None,
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     json_: JsonOpt = False,
@@ -291,6 +314,8 @@ def wound_cmd(
     """Apply a game master's judgement by hand (S-16), or name a wound band.
 
     Examples: sevendag wound B 5  ·  sevendag wound Brannoc serious  ·  sevendag wound --classify 17
+
+    Examples: sevendag wound Brannoc --heal light  ·  sevendag wound B --heal 5
     """
     with handled(lang):
         out = make_output(json_, False, lang, jsonl_allowed=False)
@@ -299,10 +324,17 @@ def wound_cmd(
                 raise UsageError(Msg("cli.classify_alone"))
             _classify(classify, ruleset, out)
             return
+        if heal is not None:
+            if fighter is None:
+                raise UsageError(Msg("cli.heal_args"))
+            if amount is not None:
+                raise UsageError(Msg("cli.heal_and_amount"))
+            amount = heal
         if fighter is None or amount is None:
             raise UsageError(Msg("cli.wound_args"))
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
+        from sevendag_cli.history import judgement_entry
         from sevendag_cli.render.data import wound_document
 
         number: int | None
@@ -320,9 +352,9 @@ def wound_cmd(
 
             fighter = find_name(fighter, (a.name, b.name)) or fighter  # any case: ``wound ysolde 5``
             engine = engine_for(rs)
-            result, new_state = engine.apply_wound(rs, a, b, state, fighter, number, band)
-            entry = {"step": "wound", "fighter": fighter, "amount": number,
-                     "band": result.band if band is not None else None}  # the key, as typed or not
+            apply = engine.apply_wound if heal is None else engine.apply_heal
+            result, new_state = apply(rs, a, b, state, fighter, number, band)
+            entry = judgement_entry(result, heal is not None)
             store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
         if out.json:
             out.data(wound_document(result, rs.name, str(encounter)))
@@ -360,14 +392,16 @@ def undo_cmd(
     json_: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
-    """Take back the last round or wound of the encounter.
+    """Take back the last round, wound or heal of the encounter.
 
     Example: sevendag undo
     """
     with handled(lang):
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
+        from sevendag_cli.history import is_heal, summary
         from sevendag_cli.render.data import header, state_data
+        from sevendag_cli.render.layout import shown
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
         require_encounter(encounter)
@@ -380,13 +414,15 @@ def undo_cmd(
         states = engine.fighter_states(state)
         if out.json:
             out.data({**header("undo", rs.name, None), "encounter": str(encounter),
-                      "undone": undone, "fighters": [state_data(s) for s in states]})
+                      "undone": summary(undone), "fighters": [state_data(s) for s in states]})
             return
         what = undone.get("step", "?")
         if what == "round":
             what = t("round", out.lang, n=undone.get("round"))
+        elif is_heal(undone):
+            what = t("step_heal", out.lang, name=shown(undone.get("fighter")))
         elif what == "wound":
-            what = t("step_wound", out.lang, name=undone.get("fighter"))
+            what = t("step_wound", out.lang, name=shown(undone.get("fighter")))
         note(t("undone", out.lang, what=what))
         renderer(out, rs).states(states)
 

@@ -8,6 +8,8 @@ No terminal, CLI or JSON code here.  Each engine is a package (``d20``,
 * ``start(ruleset, a, b, dice) -> (InitiativeEvent, State)``
 * ``play_round(ruleset, a, b, state, dice, choices=None) -> (RoundResult, State)``
 * ``apply_wound(ruleset, a, b, state, fighter, amount=None, band=None) -> (WoundResult, State)``
+* ``apply_heal(ruleset, a, b, state, fighter, amount=None, band=None) -> (WoundResult, State)``
+  (d20: hit points back; Sevendag: the last wound of a band, named or from damage)
 * ``fight(ruleset, a, b, dice, cap=None) -> FightResult``
 * ``state_to_data(state) -> dict`` / ``state_from_data(dict) -> State`` (plain
   dicts for the encounter file; damaged data gives one clear error)

@@ -188,10 +188,12 @@ def fight_events(result: FightResult, seed: int | None) -> list[dict[str, Any]]:
 def round_events(
     rnd: RoundResult, ruleset: str | None = None, seed: int | None = None
 ) -> list[dict[str, Any]]:
-    """``round --jsonl`` (with a ``start`` line) and each round of ``fight --jsonl``."""
+    """``round --jsonl`` (with a ``start`` line) and each round of ``fight --jsonl``: a
+    ``round-start`` line, the round's events, a ``round-end`` line."""
     lines: list[dict[str, Any]] = []
     if ruleset is not None:
         lines.append({**header("round", ruleset, seed), "type": "start", "round": rnd.number})
+    lines.append({"type": "round-start", "round": rnd.number})
     lines += [{**event_data(e), "round": rnd.number} for e in rnd.events]
     lines.append({"type": "round-end", "round": rnd.number, "rolls": [roll_data(r) for r in rnd.rolls],
                   "fighters": [state_data(s) for s in rnd.states], "over": rnd.over,
@@ -268,3 +270,87 @@ def roll_document(call: RollCall, seed: int | None) -> dict[str, Any]:
     return {**header("roll", None, seed), "expression": first["expression"], "rolls": first["rolls"],
             "total": first["total"], "label": first["label"], "tree": first["tree"],
             "results": [first] + [rolled_data(r) for r in call.results[1:]]}
+
+
+# --- status and log (the saved encounter, read only) ----------------------------------------------
+
+
+def status_document(
+    state: Any, ruleset: Any, encounter: str, log: tuple[dict[str, Any], ...]
+) -> dict[str, Any]:
+    """``status``: the encounter's state as the table needs it (schema ``status``).
+
+    The state record's own fields (the generic walk) — Sevendag ``round``,
+    ``assaillant``, ``fighters``, ``over``, ``winner``, ``capped``; d20 the same
+    with ``next_attacker`` for ``assaillant`` — and what both have in common
+    (the other ruleset's key is null).
+    """
+    from sevendag_cli.history import summary
+
+    data: dict[str, Any] = to_data(state)
+    seconds = getattr(ruleset, "round_seconds", None)
+    return {**header("status", ruleset.name, None), "encounter": encounter, "engine": ruleset.engine,
+            "round": data["round"],
+            "elapsed_seconds": state.round * seconds if seconds is not None else None,
+            "assaillant": data.get("assaillant"), "next_attacker": data.get("next_attacker"),
+            "fighters": data["fighters"], "over": data["over"], "winner": data["winner"],
+            "draw": state.over and state.winner is None, "capped": data["capped"],
+            "steps": len(log), "last_step": summary(log[-1]) if log else None}
+
+
+def step_data(step: Any) -> dict[str, Any]:
+    """One step of ``log --json`` (schema ``log``, ``$defs/step``): what every step has, then its own."""
+    out: dict[str, Any] = {"step": step.kind, "index": step.index, "replayed": step.replayed,
+                           "seed": step.seed, "rounds_played": step.round,
+                           "fighters": [state_data(s) for s in step.states], "over": step.over,
+                           "winner": step.winner}
+    if step.kind == "init":
+        init = step.initiative
+        out |= {"initiative": initiative_data(init) if init is not None else None,
+                "rolls": [roll_data(r) for r in step.initiative_rolls],
+                "leader": step.leader}
+    elif step.kind == "round":
+        out |= {"number": step.round, "choices": step.choices,
+                "round": round_data(step.result) if step.result is not None else None}
+    else:
+        out |= {"fighter": step.fighter, "amount": step.amount, "band": step.band,
+                "events": [event_data(e) for e in step.result.events]}
+    return out
+
+
+def log_document(steps: list[Any], ruleset: str, encounter: str) -> dict[str, Any]:
+    """``log --json``: every step of the encounter, played again (``steps``), and where it stands."""
+    last = steps[-1]
+    return {**header("log", ruleset, None), "encounter": encounter,
+            "steps": [step_data(s) for s in steps], "rounds_played": last.round,
+            "fighters": [state_data(s) for s in last.states], "over": last.over,
+            "winner": last.winner, "draw": last.over and last.winner is None, "capped": last.capped}
+
+
+def log_events(steps: list[Any], ruleset: str, encounter: str) -> list[dict[str, Any]]:
+    """``log --jsonl``: a start line; per step a ``step`` line then the lines ``round --jsonl`` gives
+    (the initiative; round-start, the events, round-end; a judgement's events); an end line."""
+    first, last = steps[0], steps[-1]
+    lines: list[dict[str, Any]] = [
+        {**header("log", ruleset, None), "type": "start", "round": 0, "encounter": encounter,
+         "fighters": [s.name for s in first.states]}]
+    played = 0
+    for step in steps:
+        number = step.round if step.kind == "round" else played
+        line: dict[str, Any] = {"type": "step", "round": number, "step": step.kind,
+                                "index": step.index, "replayed": step.replayed, "seed": step.seed}
+        if not step.replayed:  # what is known of it: the states after it
+            line |= {"fighters": [state_data(s) for s in step.states], "over": step.over,
+                     "winner": step.winner}
+        lines.append(line)
+        if step.replayed and step.kind == "init":
+            lines.append({**initiative_data(step.initiative), "round": 0})
+        elif step.replayed and step.kind == "round":
+            lines += round_events(step.result)
+        elif step.replayed:
+            lines += [{**event_data(e), "round": number} for e in step.result.events]
+        played = step.round
+    lines.append({"type": "end", "round": last.round, "winner": last.winner,
+                  "draw": last.over and last.winner is None, "capped": last.capped,
+                  "fighters": [state_data(s) for s in last.states], "over": last.over})
+    return lines

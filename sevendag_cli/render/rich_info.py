@@ -38,9 +38,20 @@ def render_rulesets(console: Console, doc: dict[str, Any], lang: str) -> None:
     print_columns(console, [h(lang, c) for c in ("name", "engine", "origin", "path")], rows)
     console.print()
     print_wrapped(console, Text(h(lang, "fighters"), "bold underline"))
-    rows = [[Text(shown(f["name"]), "bold"), Text(shown(str(f["ruleset"]))),
-             Text(_origin(lang, f["origin"])), Text(shown(f["path"]))] for f in doc["fighters"]]
+    rows = []
+    for f in doc["fighters"]:
+        if f.get("valid", True):
+            rows.append([Text(shown(f["name"]), "bold"), Text(shown(str(f["ruleset"]))),
+                         Text(_origin(lang, f["origin"])), Text(shown(f["path"]))])
+        else:
+            rows.append([Text(shown(f["name"]), "bold"), Text(shown(str(f["ruleset"]))),
+                         Text(h(lang, "invalid"), "red"), Text(shown(f["problem"]))])
     print_columns(console, [h(lang, c) for c in ("name", "ruleset", "origin", "path")], rows)
+    if doc.get("broken"):
+        console.print()
+        print_wrapped(console, Text(h(lang, "broken"), "bold underline"))
+        rows = [[Text(shown(b["path"])), Text(shown(b["problem"]), "red")] for b in doc["broken"]]
+        print_columns(console, [h(lang, c) for c in ("path", "problem")], rows)
     console.print()
     print_wrapped(console, Text(h(lang, "search_line", dirs=" · ".join(
         shown(d) for d in doc["search_path"])), "dim"))

@@ -151,6 +151,15 @@ def wound(r: Display, ev: Any) -> None:
         r.line(Text(r.tr("out", name=ev.fighter), "bold red"))
 
 
+def heal(r: Display, ev: Any) -> None:
+    text = Text.assemble((r.tr("healed", name=ev.fighter), "bold green"), band_text(r, ev.band))
+    if ev.penalty:
+        text.append(f"  ({r.tr('penalty', p=-ev.penalty)})", "yellow")
+    r.line(text, rules_text(ev.rules))
+    if ev.reopened:
+        r.line(Text(r.tr("back_in", name=ev.fighter), "bold green"))
+
+
 def reversed_(r: Display, ev: Any) -> None:
     r.line(Text(r.tr("assaillant", name=ev.assaillant), "bold magenta"), rules_text(ev.rules))
 
@@ -167,6 +176,7 @@ def handlers(r: Display) -> dict[str, Handler]:
         "drop": lambda ev: drop(r, ev),
         "critical-granted": lambda ev: granted(r, ev),
         "wound": lambda ev: wound(r, ev),
+        "heal": lambda ev: heal(r, ev),
         "initiative-reversed": lambda ev: reversed_(r, ev),
         "recovered": lambda ev: recovered(r, ev),
     }

@@ -16,7 +16,7 @@ from sevendag_cli.data import (
     read_toml,
     search_dirs,
 )
-from sevendag_cli.errors import DataError, Msg, UsageError
+from sevendag_cli.errors import DataError, Msg, NotFoundError, UsageError
 from sevendag_cli.files import is_regular
 
 if TYPE_CHECKING:
@@ -195,6 +195,7 @@ def pair_docs(ruleset: Ruleset, refs: list[str] | None) -> list[tuple[str, dict[
     Two fighters of the same name (the same sheet twice, ``fight aela aela``) are told
     apart: the second is ``Aela (2)``, in the fight and in the encounter it starts.
     """
+    named = bool(refs)
     if not refs:
         base = bundled_dir() / "fighters"
         refs = []
@@ -203,7 +204,13 @@ def pair_docs(ruleset: Ruleset, refs: list[str] | None) -> list[tuple[str, dict[
             refs.append(str(bundled) if is_regular(bundled) else ref)
     if len(refs) != 2:
         raise UsageError(Msg("rules.two_fighters", n=len(refs)))
-    docs = [read_fighter_doc(r) for r in refs]
+    try:
+        docs = [read_fighter_doc(r) for r in refs]
+    except NotFoundError as exc:
+        if named:
+            raise
+        # the ruleset's own example pair names a sheet that is not there: a data problem (exit 1)
+        raise DataError(ruleset.path, "examples", exc.msg) from None
     first, second = docs[0][1].get("name"), docs[1][1].get("name")
     if isinstance(first, str) and isinstance(second, str):
         from sevendag_cli.terms import fold

@@ -27,6 +27,7 @@ from sevendag_cli.engine.common import FightOverEvent, InitiativeEvent
 from sevendag_cli.engine.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
 from sevendag_cli.engine.d20.resolution import (
     MAX_INITIATIVE_ATTEMPTS,
+    apply_heal,
     apply_wound,
     fight,
     play_round,
@@ -53,6 +54,7 @@ __all__ = [
     "HitPointsEvent",
     "InitiativeEvent",
     "SaveEvent",
+    "apply_heal",
     "apply_wound",
     "fight",
     "fighter_states",

@@ -244,6 +244,24 @@ def apply_wound(
     )
 
 
+def apply_heal(
+    ruleset: D20Ruleset,
+    a: D20Fighter,
+    b: D20Fighter,
+    state: D20State,
+    fighter: str,
+    amount: int | None = None,
+    band: str | None = None,
+) -> tuple[WoundResult, D20State]:
+    """A heal by hand (S-16 / D-12): ``amount`` HP back, up to the sheet's; the same as
+    ``apply_wound`` with ``-amount`` (healing a defeated fighter above 0 reopens the fight)."""
+    if band is not None:
+        raise RuleError(Msg("engine.d20.no_bands"))
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise RuleError(Msg("engine.d20.bad_heal", amount=amount))
+    return apply_wound(ruleset, a, b, state, fighter, -amount)
+
+
 def fight(
     ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, dice: DiceSource, cap: int | None = None
 ) -> FightResult:

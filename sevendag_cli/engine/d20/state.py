@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from msgspec import Struct
 from msgspec.structs import replace
 
-from sevendag_cli.errors import EncounterError, Msg, RuleError, joined
+from sevendag_cli.errors import EncounterError, Msg, UsageError, joined
 from sevendag_cli.rules.d20 import D20Fighter
 
 
@@ -43,7 +43,7 @@ class D20State(Struct, frozen=True, gc=False):
             if f.name == name:
                 return f
         names = joined(f.name for f in self.fighters)
-        raise RuleError(Msg("engine.no_fighter", name=name, names=names))
+        raise UsageError(Msg("engine.no_fighter", name=name, names=names))  # a name typed
 
 
 

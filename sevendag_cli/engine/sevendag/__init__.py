@@ -75,6 +75,12 @@ Decisions where the rules are silent:
   next ``duration - 1``.  A fighter under a technique cannot start one.
 * **Wounds (S-19).** A wound's penalty counts from the next total computed
   (so a fighter wounded in exchange 1 attacks in exchange 2 with it).
+* **Healing by hand (S-16).**  ``apply_heal`` takes away the last wound
+  received of the band named (or of the band of a damage amount), and its
+  penalty.  Whether the fighter is out is counted again from the wounds left:
+  healing the wound that took a fighter out brings them back in, and if they
+  had lost, the fight goes on (``HealEvent.reopened``), as healing a defeated
+  d20 fighter above 0 HP does.  A draw by the round cap stays a draw.
 * **Round cap (S-19).** As in the d20 engine, ``play_round`` ends the fight as
   a draw once ``round_cap`` rounds have been played; ``fight(cap=...)`` uses
   its own cap.
@@ -101,6 +107,7 @@ from sevendag_cli.engine.sevendag.events import (
     DropEvent,
     ExchangeEvent,
     HandCommitment,
+    HealEvent,
     InitiativeReversedEvent,
     MetalEffect,
     RecoveredEvent,
@@ -117,6 +124,7 @@ from sevendag_cli.engine.sevendag.planning import (
 )
 from sevendag_cli.engine.sevendag.resolution import (
     MAX_INITIATIVE_ATTEMPTS,
+    apply_heal,
     apply_wound,
     classify,
     fight,
@@ -156,6 +164,7 @@ __all__ = [
     "FightOverEvent",
     "FighterState",
     "HandCommitment",
+    "HealEvent",
     "InitiativeEvent",
     "InitiativeReversedEvent",
     "MetalEffect",
@@ -166,6 +175,7 @@ __all__ = [
     "_judge",
     "_plan",
     "allocation_for",
+    "apply_heal",
     "apply_wound",
     "check_choices",
     "classify",

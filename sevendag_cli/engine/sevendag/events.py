@@ -132,6 +132,22 @@ class WoundEvent(Event, frozen=True, gc=False):
     rules: tuple[str, ...]
 
 
+class HealEvent(Event, frozen=True, gc=False):
+    """S-16: a wound healed by the game master (the last wound of that band goes, with its penalty).
+
+    ``reopened``: the fighter healed had lost the fight and is back in it (the fight goes on).
+    """
+
+    kind: ClassVar[str] = "heal"
+    fighter: str
+    band: str
+    wounds: tuple[str, ...]  # all wounds now
+    penalty: int  # lasting penalty now
+    out: bool
+    reopened: bool
+    rules: tuple[str, ...]
+
+
 class InitiativeReversedEvent(Event, frozen=True, gc=False):
     """S-14: the défenseur of the exchange becomes the assaillant."""
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from msgspec import Struct, field
 
 from sevendag_cli.engine.sevendag.state import FighterState, SevendagState, _require
-from sevendag_cli.errors import EncounterError, Msg, RuleError, joined
+from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
 from sevendag_cli.rules.sevendag import (
     COMMITMENTS,
     TACTICS,
@@ -184,7 +184,7 @@ def _check_choices(choices: Choices, names: tuple[str, str]) -> None:
             raise RuleError(Msg("engine.sev.choices_mapping", what=what))
         for name in mapping:
             if name not in names:
-                raise RuleError(Msg("engine.sev.choice_no_fighter", what=what, name=name, valid=valid))
+                raise UsageError(Msg("engine.sev.choice_no_fighter", what=what, name=name, valid=valid))
 
 
 def check_choices(

@@ -32,6 +32,7 @@ from sevendag_cli.engine.sevendag.events import (
     DropEvent,
     ExchangeEvent,
     HandCommitment,
+    HealEvent,
     InitiativeReversedEvent,
     MetalEffect,
     RecoveredEvent,
@@ -390,25 +391,13 @@ def apply_wound(
     _require(ruleset, a, b, state)
     names = (a.name, b.name)
     if fighter not in names:
-        raise RuleError(Msg("engine.no_fighter", name=fighter,
-                            names=joined(repr(n) for n in names)))
-    bands = ", ".join(w.name for w in ruleset.wounds)
-    if amount is not None and band is not None:
-        raise RuleError(Msg("engine.sev.amount_and_band"))
-    if amount is None and band is None:
-        raise RuleError(Msg("engine.sev.amount_or_band", bands=bands))
+        raise UsageError(Msg("engine.no_fighter", name=fighter,
+                             names=joined(repr(n) for n in names)))
+    if (amount is None) == (band is None):
+        _band_asked(ruleset, amount, band)  # neither, or both: refused before the state is read
     if state.over:
         raise EncounterError(_over_message(state))
-    chosen: WoundBand | None
-    if band is not None:
-        chosen = ruleset.band_named(band)
-        if chosen is None:
-            raise RuleError(Msg("engine.sev.no_band", band=band, bands=bands))
-    else:
-        if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
-            raise RuleError(Msg("engine.sev.bad_damage", amount=amount, bands=bands))
-        chosen = classify(ruleset, amount)
-        assert chosen is not None
+    chosen = _band_asked(ruleset, amount, band)
     fs = _add_wound(ruleset, state.fighter(fighter), chosen)
     events: list[Event] = [WoundEvent(
         fighter, chosen.name, amount, None, fs.wounds, fs.penalty, fs.out,
@@ -422,6 +411,71 @@ def apply_wound(
         events.append(FightOverEvent(winner, fighter, "out", ("S-09", "S-19")))
     result = WoundResult(fighter, amount, chosen.name, tuple(events), new.fighters, new.over,
                          new.winner)
+    return result, new
+
+
+def _band_asked(
+    ruleset: SevendagRuleset, amount: int | None, band: str | None, what: str = "damage"
+) -> WoundBand:
+    """The band of a judgement: named, or the band of ``amount`` damage (S-07)."""
+    bands = ", ".join(w.name for w in ruleset.wounds)
+    if amount is not None and band is not None:
+        raise RuleError(Msg("engine.sev.amount_and_band"))
+    if amount is None and band is None:
+        raise RuleError(Msg("engine.sev.amount_or_band", bands=bands))
+    if band is not None:
+        chosen = ruleset.band_named(band)
+        if chosen is None:
+            raise RuleError(Msg("engine.sev.no_band", band=band, bands=bands))
+        return chosen
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise RuleError(Msg(f"engine.sev.bad_{what}", amount=amount, bands=bands))
+    found = classify(ruleset, amount)
+    assert found is not None
+    return found
+
+
+def apply_heal(
+    ruleset: SevendagRuleset,
+    a: SevendagFighter,
+    b: SevendagFighter,
+    state: SevendagState,
+    fighter: str,
+    amount: int | None = None,
+    band: str | None = None,
+) -> tuple[WoundResult, SevendagState]:
+    """S-16: the game master heals a wound: the last one received of that band, and its penalty.
+
+    The band is named, or is the band of ``amount`` damage (S-07).  Whether the
+    fighter is out is then counted again from the wounds left (S-19): healing
+    the wound that took a fighter out brings them back, and if that fighter had
+    lost, the fight goes on (as healing a defeated d20 fighter above 0 HP does).
+    A fight ended by the round cap stays a draw.  Healing works on a finished
+    fight too (the state is the game master's to correct).
+    """
+    _require(ruleset, a, b, state)
+    names = (a.name, b.name)
+    if fighter not in names:
+        raise UsageError(Msg("engine.no_fighter", name=fighter,
+                             names=joined(repr(n) for n in names)))
+    chosen = _band_asked(ruleset, amount, band, "heal")
+    fs = state.fighter(fighter)
+    if chosen.name not in fs.wounds:
+        held: object = ", ".join(fs.wounds) if fs.wounds else Msg("engine.sev.no_wounds")
+        raise RuleError(Msg("engine.sev.nothing_to_heal", name=fighter, band=chosen.name, held=held))
+    last = len(fs.wounds) - 1 - fs.wounds[::-1].index(chosen.name)
+    wounds = fs.wounds[:last] + fs.wounds[last + 1:]
+    out = any(w.out_after > 0 and wounds.count(w.name) >= w.out_after for w in ruleset.wounds)
+    healed = replace(fs, wounds=wounds, penalty=max(0, fs.penalty - chosen.penalty), out=out)
+    fighters = tuple(healed if f.name == fighter else f for f in state.fighters)
+    new = replace(state, fighters=(fighters[0], fighters[1]))
+    reopened = (state.over and not state.capped and state.winner is not None
+                and state.winner != fighter and not out)
+    if reopened:
+        new = replace(new, over=False, winner=None)
+    rules = ("S-16", "S-19") if (chosen.penalty or out != fs.out) else ("S-16",)
+    event = HealEvent(fighter, chosen.name, wounds, healed.penalty, out, reopened, rules)
+    result = WoundResult(fighter, amount, chosen.name, (event,), new.fighters, new.over, new.winner)
     return result, new
 
 

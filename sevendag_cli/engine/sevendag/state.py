@@ -11,7 +11,7 @@ from typing import Any
 
 from msgspec import Struct
 
-from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
+from sevendag_cli.errors import EncounterError, Msg, UsageError, joined
 from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 
 ENGINE = "sevendag"
@@ -71,7 +71,7 @@ class SevendagState(Struct, frozen=True, gc=False):
             if f.name == name:
                 return f
         names = joined(repr(f.name) for f in self.fighters)
-        raise RuleError(Msg("engine.no_fighter", name=name, names=names))
+        raise UsageError(Msg("engine.no_fighter", name=name, names=names))  # a name typed
 
 
 def fighter_states(state: SevendagState) -> tuple[FighterState, ...]:

@@ -42,16 +42,17 @@ MIN_WIDTH = 30
 _INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
 
 
-def shown(text: str) -> str:
+def shown(text: object) -> str:
     """Text from a file (a name, a label, a key) with its control characters made visible.
 
     ``Brannoc\\x1b[2J`` stays on its line and clears nothing; ordinary letters,
     accents and spaces (the no-break space too) are kept.
     """
-    if text.isprintable():
-        return text
+    value = str(text)
+    if value.isprintable():
+        return value
     return "".join(c if c == " " or unicodedata.category(c) not in _INVISIBLE
-                   else c.encode("unicode_escape").decode("ascii") for c in text)
+                   else c.encode("unicode_escape").decode("ascii") for c in value)
 
 
 def glued(text: str) -> str:

@@ -774,6 +774,10 @@ def fight_cmd(
         int | None,
         typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
     ] = None,
+    tolerance: Annotated[
+        float | None,
+        typer.Option("--tolerance", help="With --exact: most probability left unresolved (default 1e-12)."),
+    ] = None,
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,
     lang: LangOpt = None,
@@ -781,7 +785,7 @@ def fight_cmd(
     """Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).
 
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
-    ·  sevendag fight --runs 100000  ·  sevendag fight --ruleset d20 --exact
+    ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
     """
     with handled(lang):
         out = make_output(json_, jsonl, lang, jsonl_allowed=runs is None and not exact)
@@ -791,6 +795,8 @@ def fight_cmd(
             raise UsageError(Msg("cli.dice_one_fight"))
         if cap is not None and cap < 1:
             raise UsageError(Msg("cli.cap", cap=cap))
+        if tolerance is not None and not exact:
+            raise UsageError(Msg("cli.tolerance_exact"))
         refs = check_fighter_count(fighters)
         rs = pick_ruleset(ruleset, refs)
         from sevendag_cli.rules import load_pair
@@ -804,7 +810,7 @@ def fight_cmd(
         if exact:
             from sevendag_cli.commands.simulate import run_exact
 
-            run_exact(rs, a, b, out)
+            run_exact(rs, a, b, out, cap, tolerance)
             return
         play_fight(rs, a, b, seed, dice, cap, out)
 

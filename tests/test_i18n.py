@@ -37,7 +37,7 @@ from tests.test_bad_inputs import (
 )
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sevendag_cli"
-KEY = re.compile(r'"((?:common|data|formula|dice|rules|engine|store|cli|out|usage)\.[a-z0-9_.]+)"')
+KEY = re.compile(r'"((?:common|data|formula|dice|rules|engine|store|cli|out|usage|exact)\.[a-z0-9_.]+)"')
 
 
 # --- the catalogue ---------------------------------------------------------------------------

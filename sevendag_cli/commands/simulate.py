@@ -64,42 +64,17 @@ def _with_progress(
         return simulate(rs, a, b, runs, seed, cap=cap, progress=advance)
 
 
-def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output) -> None:
-    from sevendag_cli.rules import D20Fighter, D20Ruleset, SevendagFighter, SevendagRuleset
+def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output, cap: int | None = None,
+              tolerance: float | None = None) -> None:
+    from sevendag_cli.render.sim_data import exact_document
+    from sevendag_cli.sim.exact_fight import exact_fight
+    from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
-    if isinstance(rs, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
-        from sevendag_cli.sim.exact_d20 import exact_d20
-
-        result = exact_d20(rs, a, b)
-    elif (isinstance(rs, SevendagRuleset) and isinstance(a, SevendagFighter)
-          and isinstance(b, SevendagFighter)):
-        try:
-            from sevendag_cli.sim.exact_sevendag import exact_sevendag
-        except ImportError:
-            raise UsageError(Msg("cli.no_exact_sevendag")) from None
-        result = exact_sevendag(rs, a, b)
-    else:  # pragma: no cover - load_pair guarantees matching sheets
-        raise UsageError(Msg("cli.mismatch"))
-    doc = exact_document(rs.name, result)
+    result = exact_fight(rs, a, b, cap=cap,
+                         tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
     if out.json:
-        out.data(doc)
+        out.data(exact_document(rs.name, result, out.lang))
         return
     from sevendag_cli.render.rich_sim import render_exact
 
-    render_exact(out.console(), doc, out.lang)
-
-
-def exact_document(ruleset: str, result: Any) -> dict[str, Any]:
-    return {
-        **header("fight", ruleset, None),
-        "mode": "exact",
-        "fighters": [
-            {"name": name, "win_probability": float(p), "win_probability_exact": str(p)}
-            for name, p in zip(result.fighters, result.win_probability, strict=True)
-        ],
-        "draw_probability": float(result.draw_probability),
-        "draw_probability_exact": str(result.draw_probability),
-        "rounds_mean": float(result.rounds_mean),
-        "rounds_mean_exact": str(result.rounds_mean),
-        "note": result.note,
-    }
+    render_exact(out.console(), result, out.lang, rs)

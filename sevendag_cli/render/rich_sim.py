@@ -53,13 +53,13 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) ->
 
 
 def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows: int = 24) -> None:
-    """Bars of fights per number of rounds, grouped into ranges when there are many values."""
-    counts = {int(k): int(v) for k, v in bins}
+    """Bars of fights (or probabilities) per number of rounds, grouped into ranges when there are many."""
+    counts = {int(k): float(v) for k, v in bins}
     if not counts:
         return
     lo, hi = min(counts), max(counts)
     step = max(1, -(-(hi - lo + 1) // max_rows))  # ceiling division
-    rows: list[tuple[str, int]] = []
+    rows: list[tuple[str, float]] = []
     for start in range(lo, hi + 1, step):
         end = min(hi, start + step - 1)
         total_bin = sum(counts.get(k, 0) for k in range(start, end + 1))
@@ -73,19 +73,69 @@ def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows
         console.print(Text.assemble(f"{name:>{pad}} ", (bar, "cyan"), f" {v / total:.1%}"))
 
 
-def render_exact(console: Console, doc: dict[str, Any], lang: str) -> None:
-    console.print(Text(w(lang, "exact"), "bold underline"))
+def _interval(low: float, high: float) -> str:
+    """A certified interval as percentages: the fewest decimals (2 to 10) that tell its ends apart."""
+    if low == 0.0 and 0.0 < high < 1e-6:
+        return f"0–{high:.1e}"
+    for digits in range(2, 11):
+        a, b = f"{100 * low:.{digits}f}", f"{100 * high:.{digits}f}"
+        if a != b:
+            return f"{a}–{b}%"
+    return f"{a}%"
+
+
+def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) -> None:
+    """``fight --exact``: the ``--runs`` table, with the exact interval where the 95% interval was."""
+    from sevendag_cli.render.sim_data import exact_note
+
+    console.print(Text(w(lang, "exact_title", cap=result.cap, tol=result.tolerance), "bold"))
     table = Table()
-    table.add_column(w(lang, "fighter"))
-    table.add_column(w(lang, "p"), justify="right")
-    table.add_column(w(lang, "p_exact"), overflow="fold")
-    for f in doc["fighters"]:
-        exact = f["win_probability_exact"]
-        digits = len(exact.partition("/")[2])
-        shown = exact if len(exact) <= 40 else w(lang, "fraction", n=digits)
-        table.add_row(Text(f["name"], "bold"), f"{f['win_probability']:.6%}", shown)
+    for col in ("fighter", "p", "p_exact"):
+        table.add_column(w(lang, col), justify="left" if col == "fighter" else "right")
+    extra_cols: list[str] = []
+    if result.d20 is not None:
+        extra_cols = ["hp", "dealt"]
+    elif result.sevendag is not None:
+        extra_cols = ["wounds"]
+    for col in extra_cols:
+        table.add_column(w(lang, col), justify="right")
+    for i, f in enumerate(result.fighters):
+        row: list[Text | str] = [Text(f.name, "bold"), f"{f.win_probability:.4%}",
+                                 _interval(*f.bounds)]
+        if result.d20 is not None:
+            ex = result.d20[i]
+            row += [f"{ex.hp_left_when_winning.mean:.1f} ± {ex.hp_left_when_winning.sd:.1f}",
+                    f"{ex.damage_dealt:.1f}"]
+        elif result.sevendag is not None:
+            ex = result.sevendag[i]
+            parts = []
+            for b in ex.wounds:
+                band = ruleset.band_named(b.band) if hasattr(ruleset, "band_named") else None
+                name = label(band.label, lang) if band else b.band
+                parts.append(f"{name} {b.mean:.2f}")
+            row.append("\n".join(parts))
+        table.add_row(*row)
     console.print(table)
-    console.print(w(lang, "draw_p", p=doc["draw_probability_exact"]))
-    console.print(w(lang, "mean_rounds", r=doc["rounds_mean"]))
-    if doc.get("note"):
-        console.print(Text(doc["note"], "dim"))
+    console.print(f"{w(lang, 'draws', cap=result.cap)}: {_interval(*result.draw_bounds)}")
+    r = result.rounds
+    console.print(w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
+    if result.first_striker_won is not None:
+        console.print(w(lang, "firstwon_exact", p=result.first_striker_won))
+    # The display stops where the rest would show as 0.0%; the JSON has every round.
+    shown = list(r.histogram)
+    rest = r.tail
+    while len(shown) > 1 and rest + shown[-1][1] < 5e-5:
+        rest += shown.pop()[1]
+    histogram(console, shown, w(lang, "hist"))
+    if rest > 0:
+        console.print(w(lang, "after", p=rest, n=shown[-1][0] if shown else 0))
+    if r.tail > 0:
+        console.print(w(lang, "tail", p=r.tail, n=r.histogram[-1][0] if r.histogram else 0))
+    fr = result.fractions
+    if fr is not None:
+        for f, p in zip(result.fighters, fr.win_probability, strict=True):
+            text = str(p)
+            brief = text if len(text) <= 60 else w(lang, "fraction", n=len(text.partition("/")[2]))
+            console.print(w(lang, "fraction_line", name=f.name, p=brief))
+    for note in exact_note(result):
+        console.print(Text(note.render(lang), "dim"))

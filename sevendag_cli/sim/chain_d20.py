@@ -40,6 +40,7 @@ from sevendag_cli.sim.odds import (
     Odds,
     binomial_cdf_upper,
     certified,
+    check_tolerance,
     finished,
     gamma,
 )
@@ -238,8 +239,6 @@ def d20_odds(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, state: D20State,
     ``tables``: the pair's :class:`D20Tables` kept from an earlier call (skips icepool).
     From a finished fight: 1 and 0.
     """
-    from sevendag_cli.sim.chain_sevendag import check_tolerance
-
     chain = D20Chain(tables) if tables is not None else chain_for(ruleset, a, b)
     cap = ruleset.round_cap if cap is None else cap
     return chain.odds(state, cap, check_tolerance(tolerance))

@@ -63,6 +63,7 @@ from sevendag_cli.sim.odds import (
     WORK,
     Odds,
     certified,
+    check_tolerance,
     finished,
     gamma,
 )
@@ -687,13 +688,6 @@ class SevendagChain:
 
 def _bump(counts: tuple[int, ...], i: int) -> tuple[int, ...]:
     return (*counts[:i], counts[i] + 1, *counts[i + 1:])
-
-
-def check_tolerance(tolerance: float) -> float:
-    if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) \
-            or not 0.0 <= tolerance < 1.0 or math.isnan(tolerance):
-        raise UsageError(Msg("exact.tolerance", value=tolerance))
-    return float(tolerance)
 
 
 # --- one chain per (ruleset, pair) --------------------------------------------------------

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from sevendag_cli.errors import Msg, SevendagError, UsageError
-from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_tolerance
 from sevendag_cli.sim.push import Push, d20_push, sevendag_push
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ class ExactFight(msgspec.Struct, frozen=True):
 def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, *,
                    cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE) -> ExactFight:
     """The whole fight of ``fight`` / ``--runs`` (sheet tactics, no yield, no technique), exactly."""
-    from sevendag_cli.sim.chain_sevendag import chain_for, check_tolerance
+    from sevendag_cli.sim.chain_sevendag import chain_for
     from sevendag_cli.sim.exact_sevendag import initiative_probability
 
     tolerance = check_tolerance(tolerance)
@@ -143,6 +143,9 @@ def _sevendag_fractions(ruleset: SevendagRuleset, a: SevendagFighter,
                         b: SevendagFighter) -> tuple[Fractions | None, Msg | None]:
     from sevendag_cli.sim.exact_sevendag import exact_sevendag
 
+    for band in ruleset.wounds:
+        if band.penalty and not band.out_after:
+            return None, Msg("exact.note.unbounded", band=band.name, penalty=band.penalty)
     try:
         r = exact_sevendag(ruleset, a, b)
     except SevendagError as exc:
@@ -161,7 +164,6 @@ def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | N
               tolerance: float = DEFAULT_TOLERANCE) -> ExactFight:
     """The whole fight of ``fight`` / ``--runs``, exactly: D-02 initiative every round, the cap."""
     from sevendag_cli.sim.chain_d20 import chain_for
-    from sevendag_cli.sim.chain_sevendag import check_tolerance
 
     tolerance = check_tolerance(tolerance)
     cap = ruleset.round_cap if cap is None else _check_cap(cap)

@@ -23,6 +23,8 @@ import math
 
 import msgspec
 
+from sevendag_cli.errors import Msg, UsageError
+
 UNIT_ROUNDOFF = 2.0**-53
 DEFAULT_TOLERANCE = 1e-12
 """Mass left unresolved at most, by default (``fight --tolerance``)."""
@@ -103,3 +105,11 @@ def binomial_cdf_upper(n: int, p: float, k: int) -> float:
         total += math.exp(log_term)
     # lgamma and exp are accurate to a few ulps: a relative margin covers them with room.
     return min(1.0, total * (1.0 + 1e-9) + 1e-300)
+
+
+def check_tolerance(tolerance: float) -> float:
+    """``--tolerance``: from 0 (resolve everything up to the round cap) to below 1."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) \
+            or math.isnan(tolerance) or not 0.0 <= tolerance < 1.0:
+        raise UsageError(Msg("exact.tolerance", value=tolerance))
+    return float(tolerance)

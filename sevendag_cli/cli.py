@@ -769,7 +769,7 @@ def fight_cmd(
     runs: Annotated[
         int | None, typer.Option("--runs", "-n", help="Simulate this many fights and report the odds.")
     ] = None,
-    exact: Annotated[bool, typer.Option("--exact", help="Exact odds where the maths allows.")] = False,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact odds, within --tolerance.")] = False,
     cap: Annotated[
         int | None,
         typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),

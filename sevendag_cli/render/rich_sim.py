@@ -74,10 +74,11 @@ def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows
 
 
 def _interval(low: float, high: float) -> str:
-    """A certified interval as percentages: the fewest decimals (2 to 10) that tell its ends apart."""
+    """A certified interval as percentages: the fewest decimals (2 to 8) that tell its ends
+    apart, or one value when they agree to 8 decimals (the JSON has every digit)."""
     if low == 0.0 and 0.0 < high < 1e-6:
         return f"0–{high:.1e}"
-    for digits in range(2, 11):
+    for digits in range(2, 9):
         a, b = f"{100 * low:.{digits}f}", f"{100 * high:.{digits}f}"
         if a != b:
             return f"{a}–{b}%"

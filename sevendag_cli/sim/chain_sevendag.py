@@ -48,10 +48,13 @@ the tolerance; that mass is reported as unresolved.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
+
+import msgspec
 
 from sevendag_cli.engine.sevendag import SevendagState
 from sevendag_cli.errors import EncounterError, Msg, UsageError
@@ -107,6 +110,44 @@ _Outcome = tuple[int, bool, bool, int, bool]
 _RoundOutcome = tuple[int, int, int, int, int, int, bool, bool]
 """One round: (winner or -1, band a took or -1, band b took or -1, assaillant after,
 units a dropped, units b dropped, a holds a granted critical, b holds one)."""
+
+
+
+class OddsTable(msgspec.Struct, frozen=True):
+    """Certified odds of every state of a chain, for any state with ``horizon`` rounds or more
+    to go (:func:`sevendag_cli.sim.push.sevendag_table` builds it; ``to_bytes`` keeps it).
+
+    Per state: the masses resolved within ``horizon`` rounds to a's win, to b's (lower
+    bounds), the mass resolved to a draw (states from which nobody can ever be taken out:
+    a draw at any cap), and the unresolved rest.  ``fingerprint`` names the ruleset and
+    pair it belongs to (:attr:`SevendagChain.fingerprint`).
+    """
+
+    fingerprint: str
+    names: tuple[str, str]
+    tolerance: float
+    horizon: int
+    states: tuple[StateKey, ...]
+    win_a: tuple[float, ...]
+    win_b: tuple[float, ...]
+    draw: tuple[float, ...]
+    unresolved: tuple[float, ...]
+
+    def to_bytes(self) -> bytes:
+        return msgspec.msgpack.encode(self)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> OddsTable:
+        return msgspec.msgpack.decode(data, type=cls)
+
+
+class Lookup:
+    """An :class:`OddsTable` indexed by state."""
+
+    def __init__(self, table: OddsTable) -> None:
+        self.table = table
+        self.index = {k: i for i, k in enumerate(table.states)}
+
 
 LOW, MID, HIGH = 0, 1, 2
 
@@ -322,7 +363,8 @@ class SevendagChain:
     shared by every question.
     """
 
-    def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> None:
+    def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+                 models: tuple[FighterModel, FighterModel] | None = None) -> None:
         check_fighters(ruleset, a, b)
         faces = sum(h.die for h in a.hands) * sum(h.die for h in b.hands)
         if faces > MAX_FACES:
@@ -330,7 +372,11 @@ class SevendagChain:
                                  max=MAX_FACES))
         self.ruleset = ruleset
         self.names = (a.name, b.name)
-        self.models = (fighter_model(ruleset, a), fighter_model(ruleset, b))
+        self.models = models or (fighter_model(ruleset, a), fighter_model(ruleset, b))
+        self.fingerprint = hashlib.sha256(
+            repr((_ruleset_key(ruleset), self.names, self.models,
+                  a.attack, a.defence, b.attack, b.defence)).encode()).hexdigest()[:32]
+
         bands = ruleset.wounds
         self.band_names = tuple(band.name for band in bands)
         self.lows = tuple(band.low for band in bands)
@@ -351,6 +397,8 @@ class SevendagChain:
         self.index: dict[StateKey, int] = {}
         self.states: list[StateKey] = []
         self._succ: list[Successors | None] = []
+        self._indegree: list[int] = []  # per state: the built states that lead to it
+        self.max_indegree = 0
         self.lo, self.hi = self._thresholds()
 
     # --- states
@@ -403,6 +451,7 @@ class SevendagChain:
             i = self.index[key] = len(self.states)
             self.states.append(key)
             self._succ.append(None)
+            self._indegree.append(0)
         return i
 
     def key_of(self, state: SevendagState) -> StateKey | int:
@@ -599,6 +648,10 @@ class SevendagChain:
         got = Successors(list(by_target), list(by_target.values()), (absorb[0], absorb[1]), den,
                          tuple(rewards))
         self._succ[i] = got
+        for t in by_target:
+            self._indegree[t] += 1
+            if self._indegree[t] > self.max_indegree:
+                self.max_indegree = self._indegree[t]
         return got
 
     def closure(self, starts: Sequence[int]) -> list[int]:
@@ -616,18 +669,30 @@ class SevendagChain:
 
     # --- solving
 
+    def lookup(self, table: OddsTable | None) -> Lookup | None:
+        """``table`` ready to answer this chain's states; None if it is another pair's."""
+        if table is None or table.fingerprint != self.fingerprint:
+            return None
+        return Lookup(table)
+
     def solve(self, start: int, rounds: int, tolerance: float = DEFAULT_TOLERANCE,
-              max_work: int = MAX_WORK) -> Odds:
+              max_work: int = MAX_WORK, lookup: Lookup | None = None) -> Odds:
         """Push state ``start``'s mass for at most ``rounds`` rounds (then: a draw).
 
         Stops early once the mass still in play plus the rounding bound is at most
         ``tolerance``; states holding less than a tiny share of the tolerance are
-        dropped on the way (their mass counts as unresolved).
+        dropped on the way (their mass counts as unresolved).  With ``lookup`` (an
+        :class:`OddsTable` of this chain at most as tolerant), the mass of a state it
+        knows, with enough rounds to go, is resolved from the table at once.
         """
         ids = [start]  # states holding mass, and their masses
         mass = [1.0]
         won_a: list[float] = []
         won_b: list[float] = []
+        drawn: list[float] = []
+        table = lookup.table if lookup and lookup.table.tolerance <= tolerance else None
+        index = lookup.index if lookup else {}
+        looked_up: list[float] = []  # the unresolved mass of the states answered by the table
         error = 0.0
         dropped = 0.0
         work = 0
@@ -635,11 +700,25 @@ class SevendagChain:
         stop = COMPLETE
         fsum = math.fsum
         while t < rounds:
+            if table is not None and rounds - t >= table.horizon:
+                # States the table knows, with enough rounds to go: their answer, at once.
+                keep_ids, keep_mass = [], []
+                for i, m in zip(ids, mass, strict=True):
+                    row = index.get(self.states[i])
+                    if row is None:
+                        keep_ids.append(i)
+                        keep_mass.append(m)
+                        continue
+                    won_a.append(m * table.win_a[row])
+                    won_b.append(m * table.win_b[row])
+                    drawn.append(m * table.draw[row])
+                    looked_up.append(m * table.unresolved[row])
+                ids, mass = keep_ids, keep_mass
             if not ids:  # everything resolved, or dropped for being too small
-                stop = COMPLETE if dropped == 0.0 else TOLERANCE
+                stop = COMPLETE if dropped == 0.0 and fsum(looked_up) == 0.0 else TOLERANCE
                 break
             alive = fsum(mass)
-            if alive + dropped + 3 * (error + gamma(3)) <= tolerance:
+            if alive + dropped + fsum(looked_up) + 3 * (error + gamma(3)) <= tolerance:
                 stop = TOLERANCE
                 break
             if work > max_work:
@@ -654,19 +733,21 @@ class SevendagChain:
                 for target, p in zip(su.targets, su.probs, strict=True):
                     new[target] += m * p
                 work += len(su.targets) + 1
-            # Each new mass is a sum of at most len(ids) products of rounded numbers.
-            error += gamma(len(ids) + 2) * alive
+            # Each new mass is a sum of products of rounded numbers, one per state leading to it.
+            error += gamma(min(len(ids), self.max_indegree) + 2) * alive
             threshold = tolerance * 2.0**-12 / max(1, len(ids))
             ids = [i for i, v in enumerate(new) if v > threshold]
             mass = [new[i] for i in ids]
             if threshold > 0.0:
                 dropped += fsum([v for v in new if 0.0 < v <= threshold])
-        draw = fsum(mass) if stop == COMPLETE else 0.0
+        if stop == COMPLETE:
+            drawn.append(fsum(mass))
         error += gamma(3)  # the sums over rounds (fsum) and the products by pa, pb
-        return certified(self.names, fsum(won_a), fsum(won_b), draw, error, t, stop)
+        return certified(self.names, fsum(won_a), fsum(won_b), fsum(drawn), error,
+                         t + (table.horizon if looked_up and table else 0), stop)
 
     def odds(self, state: SevendagState, cap: int | None = None,
-             tolerance: float = DEFAULT_TOLERANCE) -> Odds:
+             tolerance: float = DEFAULT_TOLERANCE, lookup: Lookup | None = None) -> Odds:
         """Each fighter's chances from ``state`` (between rounds), the sheets' tactics from now on.
 
         ``cap``: the round cap (default: the ruleset's); the fight is a draw if still
@@ -677,7 +758,7 @@ class SevendagChain:
             return finished(self.names, None if key < 0 else key)
         cap = self.ruleset.round_cap if cap is None else cap
         rounds = max(1, cap - state.round)
-        return self.solve(self.state_id(key), rounds, check_tolerance(tolerance))
+        return self.solve(self.state_id(key), rounds, check_tolerance(tolerance), lookup=lookup)
 
     def exact_weights(self, i: int) -> tuple[list[tuple[int, Fraction]], tuple[Fraction, Fraction]]:
         """Round ``i``'s transitions as exact fractions: (target, p) pairs and (P(a wins), P(b wins))."""
@@ -708,11 +789,12 @@ def _ruleset_key(rs: SevendagRuleset) -> tuple[object, ...]:
 def chain_for(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> SevendagChain:
     """The chain of this pair under this ruleset, built once per process (a few are kept)."""
     check_fighters(ruleset, a, b)
-    key = (_ruleset_key(ruleset), a.name, b.name, fighter_model(ruleset, a),
-           fighter_model(ruleset, b), a.attack, a.defence, b.attack, b.defence)
+    models = (fighter_model(ruleset, a), fighter_model(ruleset, b))
+    key = (_ruleset_key(ruleset), a.name, b.name, models, a.attack, a.defence, b.attack,
+           b.defence)
     chain = _CACHE.get(key)
     if chain is None:
-        chain = SevendagChain(ruleset, a, b)
+        chain = SevendagChain(ruleset, a, b, models)
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[key] = chain

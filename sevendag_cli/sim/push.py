@@ -25,10 +25,18 @@ import numpy as np
 import numpy.typing as npt
 
 from sevendag_cli.errors import Msg, UsageError
-from sevendag_cli.sim.odds import COMPLETE, TOLERANCE, WORK, Odds, certified, gamma
+from sevendag_cli.sim.odds import (
+    COMPLETE,
+    TOLERANCE,
+    UNIT_ROUNDOFF,
+    WORK,
+    Odds,
+    certified,
+    gamma,
+)
 
 if TYPE_CHECKING:
-    from sevendag_cli.sim.chain_sevendag import SevendagChain
+    from sevendag_cli.sim.chain_sevendag import OddsTable, SevendagChain
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -267,3 +275,82 @@ class D20Pushed:
         self.odds = push.odds(names, push.draw_round, rounds)
 
 
+
+
+# --- Sevendag: every state at once ----------------------------------------------------------
+
+
+def sevendag_table(chain: SevendagChain, starts: list[int],
+                   tolerance: float) -> OddsTable:
+    """Certified odds of every state reachable from ``starts``, for ``horizon`` rounds or more.
+
+    Backward, over the whole closure: ``P^t pa`` is the chance that a wins exactly in round
+    ``t + 1``; summing them gives P(a wins within T rounds) for every state at once, until
+    every state's unresolved mass is at most ``tolerance``.  States from which nobody can
+    ever be taken out are draws (at any cap).  The vectors summed decay, so the rounding
+    bound is gamma(out-degree) times the sum over rounds of their largest entries.
+    """
+    from sevendag_cli.sim.chain_sevendag import OddsTable as Table
+
+    order = chain.closure(starts)
+    loc = {g: k for k, g in enumerate(order)}
+    n = len(order)
+    src: list[int] = []
+    tgt: list[int] = []
+    prob: list[float] = []
+    pa = np.zeros(n)
+    pb = np.zeros(n)
+    outdegree = 0
+    for k, g in enumerate(order):
+        s = chain.successors(g)
+        src.extend([k] * len(s.targets))
+        tgt.extend(loc[t] for t in s.targets)
+        prob.extend(s.probs)
+        pa[k], pb[k] = s.pa, s.pb
+        outdegree = max(outdegree, len(s.targets))
+    src_a = np.array(src, dtype=np.int64)
+    tgt_a = np.array(tgt, dtype=np.int64)
+    prob_a = np.array(prob)
+    can_end = (pa + pb) > 0
+    while True:
+        reach = np.zeros(n, dtype=np.bool_)
+        np.logical_or.at(reach, src_a, can_end[tgt_a])
+        grown = can_end | reach
+        if bool((grown == can_end).all()):
+            break
+        can_end = grown
+    doomed = ~can_end
+    # Doomed states absorb as draws: edges into them become the draw vector.
+    into = doomed[tgt_a]
+    pd: FloatArray = np.bincount(src_a[into], weights=prob_a[into], minlength=n).astype(np.float64)
+    keep = ~into & ~doomed[src_a]
+    src_k, tgt_k, prob_k = src_a[keep], tgt_a[keep], prob_a[keep]
+    pa, pb, pd = pa * can_end, pb * can_end, pd * can_end
+
+    def step(w: FloatArray) -> FloatArray:
+        out: FloatArray = np.bincount(src_k, weights=prob_k * w[tgt_k],
+                                      minlength=n).astype(np.float64)
+        return out
+
+    wa, wb, wd = pa.copy(), pb.copy(), pd.copy()
+    va, vb, vd = np.zeros(n), np.zeros(n), doomed.astype(np.float64)
+    rel = gamma(outdegree + 2)
+    error = 0.0
+    horizon = 0
+    while True:
+        va += wa
+        vb += wb
+        vd += wd
+        horizon += 1
+        error += rel * float(wa.max() + wb.max() + wd.max()) + 3 * UNIT_ROUNDOFF
+        unresolved = 1.0 - va - vb - vd + 3 * error
+        if float(unresolved[can_end].max(initial=0.0)) <= tolerance or horizon >= 100_000:
+            break
+        wa, wb, wd = step(wa), step(wb), step(wd)
+    lows = [np.clip(v - error * can_end, 0.0, 1.0) for v in (va, vb, vd)]
+    rest = np.clip(1.0 - (lows[0] + lows[1] + lows[2]), 0.0, 1.0)
+    return Table(
+        fingerprint=chain.fingerprint, names=chain.names, tolerance=tolerance, horizon=horizon,
+        states=tuple(chain.states[i] for i in order), win_a=tuple(lows[0].tolist()),
+        win_b=tuple(lows[1].tolist()), draw=tuple(lows[2].tolist()),
+        unresolved=tuple(rest.tolist()))

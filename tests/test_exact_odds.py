@@ -113,9 +113,9 @@ def test_S19_a_lower_penalty_never_lowers_a_fighters_odds(state: SevendagState, 
     fs = state.fighters[who]
     better = replace(fs, penalty=max(0, fs.penalty - less))
     fighters = (better, state.fighters[1]) if who == 0 else (state.fighters[0], better)
-    worse_odds = sevendag_odds(GRANTS, BRANNOC, YSOLDE, state, tolerance=TOL)
+    worse_odds = sevendag_odds(GRANTS, BRANNOC, YSOLDE, state, tolerance=1e-6)
     better_odds = sevendag_odds(GRANTS, BRANNOC, YSOLDE, replace(state, fighters=fighters),
-                                tolerance=TOL)
+                                tolerance=1e-6)
     assert better_odds.win_bounds[who][1] >= worse_odds.win_bounds[who][0]
     assert better_odds.win_bounds[1 - who][0] <= worse_odds.win_bounds[1 - who][1]
 

@@ -25,7 +25,8 @@ def _fraction(x: Fraction | None) -> str | None:
 
 def exact_note(result: ExactFight) -> list[Msg]:
     """What the display and the JSON say about how the odds were computed."""
-    notes = [Msg(f"exact.note.{result.engine}", cap=result.cap, unresolved=result.unresolved,
+    notes = [Msg(f"exact.note.{result.engine}", cap=result.cap),
+             Msg(f"exact.note.stop.{result.stop}", unresolved=result.unresolved,
                  tolerance=result.tolerance)]
     if result.fractions is not None:
         notes.append(Msg("exact.note.fractions"))

@@ -42,7 +42,7 @@ FloatArray = npt.NDArray[np.float64]
 
 MAX_CELLS = 1_000_000
 """Most (hit points of a) x (hit points of b) the d20 push holds (memory: ~16 MB a grid)."""
-MAX_PUSH_WORK = 4_000_000_000
+MAX_PUSH_WORK = 400_000_000
 """Most multiply-adds one push makes (a few seconds); then it stops, unresolved."""
 
 

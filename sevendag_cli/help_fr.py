@@ -77,9 +77,11 @@ HELP_FR: dict[str, str] = {
     "Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).":
         "Jouer un combat entier étape par étape, en simuler beaucoup (--runs), ou calculer les probabilités exactes (--exact).",
     "Simulate this many fights and report the odds.": "Simuler autant de combats et donner les probabilités.",
-    "Exact odds where the maths allows.": "Probabilités exactes, quand le calcul le permet.",
+    "Exact odds, within --tolerance.": "Probabilités exactes, à --tolerance près.",
     "Round cap: a fight still going is a draw (default: the ruleset's).":
         "Plafond de rounds : un combat encore en cours est un match nul (par défaut : celui des règles).",
+    "With --exact: most probability left unresolved (default 1e-12).":
+        "Avec --exact : probabilité laissée non résolue, au plus (par défaut 1e-12).",
     # rulesets
     "List the rulesets and fighters found; show or check them with the subcommands.":
         "Lister les règles et les combattants trouvés ; les afficher ou les vérifier avec les sous-commandes.",

@@ -37,7 +37,7 @@ from tests.test_bad_inputs import (
 )
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sevendag_cli"
-KEY = re.compile(r'"((?:common|data|formula|dice|rules|engine|store|cli|out|usage)\.[a-z0-9_.]+)"')
+KEY = re.compile(r'"((?:common|data|formula|dice|rules|engine|store|cli|out|usage|exact)\.[a-z0-9_.]+)"')
 
 
 # --- the catalogue ---------------------------------------------------------------------------
@@ -79,6 +79,8 @@ def test_keys_built_at_run_time_are_in_the_catalogue() -> None:
     built += [f"usage.missing_{k}" for k in ("argument", "option", "parameter")]
     built += [f"out.valid_{k}" for k in ("ruleset", "fighter")]
     built += ["common.or", "common.and"]
+    built += [f"exact.note.{e}" for e in ("sevendag", "d20")]
+    built += [f"exact.note.stop.{s}" for s in ("complete", "tolerance", "work")]
     assert sorted(set(built) - set(MESSAGES)) == []
 
 

@@ -237,10 +237,11 @@ def test_fight_runs_matches_its_schema(ruleset: str) -> None:
     assert doc["mode"] == "runs" and doc[ruleset] is not None
 
 
-def test_fight_exact_matches_its_schema() -> None:
-    doc = run_json("fight", "--ruleset", "d20", "--exact")
+@pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
+def test_fight_exact_matches_its_schema(ruleset: str) -> None:
+    doc = run_json("fight", "--ruleset", ruleset, "--exact")
     assert_valid("fight-exact", doc)
-    assert doc["mode"] == "exact" and doc["seed"] is None
+    assert doc["mode"] == "exact" and doc["seed"] is None and doc["engine"] == ruleset
 
 
 SEEDS = settings(max_examples=25, deadline=None,

@@ -42,10 +42,14 @@ def fight_cmd(
     runs: Annotated[
         int | None, typer.Option("--runs", "-n", help="Simulate this many fights and report the odds.")
     ] = None,
-    exact: Annotated[bool, typer.Option("--exact", help="Exact odds where the maths allows.")] = False,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact odds, within --tolerance.")] = False,
     cap: Annotated[
         int | None,
         typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
+    ] = None,
+    tolerance: Annotated[
+        float | None,
+        typer.Option("--tolerance", help="With --exact: most probability left unresolved (default 1e-12)."),
     ] = None,
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,
@@ -54,7 +58,7 @@ def fight_cmd(
     """Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).
 
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
-    ·  sevendag fight --runs 100000  ·  sevendag fight --ruleset d20 --exact
+    ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
     """
     with handled(lang):
         out = make_output(json_, jsonl, lang, jsonl_allowed=runs is None and not exact)
@@ -64,6 +68,8 @@ def fight_cmd(
             raise UsageError(Msg("cli.dice_one_fight"))
         if cap is not None and cap < 1:
             raise UsageError(Msg("cli.cap", cap=cap))
+        if tolerance is not None and not exact:
+            raise UsageError(Msg("cli.tolerance_exact"))
         refs = check_fighter_count(fighters)
         rs = pick_ruleset(ruleset, refs)
         from sevendag_cli.rules import load_pair
@@ -73,7 +79,7 @@ def fight_cmd(
             run_simulation(rs, a, b, runs, seed, cap, out)
             return
         if exact:
-            run_exact(rs, a, b, out)
+            run_exact(rs, a, b, out, cap, tolerance)
             return
         play_fight(rs, a, b, seed, dice, cap, out)
 
@@ -154,46 +160,18 @@ def _with_progress(
         return simulate(rs, a, b, runs, seed, cap=cap, progress=advance)
 
 
-def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output) -> None:
-    """``--exact``: the absorbing Markov chain of the ruleset's engine, where the maths allows."""
-    from sevendag_cli.rules import D20Fighter, D20Ruleset, SevendagFighter, SevendagRuleset
+def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output, cap: int | None = None,
+              tolerance: float | None = None) -> None:
+    """``--exact``: the fight's chain pushed round by round to the cap, within ``tolerance``."""
+    from sevendag_cli.render.sim_data import exact_document
+    from sevendag_cli.sim.exact_fight import exact_fight
+    from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
-    if isinstance(rs, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
-        from sevendag_cli.sim.exact_d20 import exact_d20
-
-        result = exact_d20(rs, a, b)
-    elif (isinstance(rs, SevendagRuleset) and isinstance(a, SevendagFighter)
-          and isinstance(b, SevendagFighter)):
-        try:
-            from sevendag_cli.sim.exact_sevendag import exact_sevendag
-        except ImportError:
-            raise UsageError(Msg("cli.no_exact_sevendag")) from None
-        result = exact_sevendag(rs, a, b)
-    else:  # pragma: no cover - load_pair guarantees matching sheets
-        raise UsageError(Msg("cli.mismatch"))
-    doc = exact_document(rs.name, result)
+    result = exact_fight(rs, a, b, cap=cap,
+                         tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
     if out.json:
-        out.data(doc)
+        out.data(exact_document(rs.name, result, out.lang))
         return
     from sevendag_cli.render.rich_sim import render_exact
 
-    render_exact(out.console(), doc, out.lang)
-
-
-def exact_document(ruleset: str, result: Any) -> dict[str, Any]:
-    """The JSON document of ``--exact``: each probability as a float and as an exact fraction."""
-    from sevendag_cli.render.data import header
-
-    return {
-        **header("fight", ruleset, None),
-        "mode": "exact",
-        "fighters": [
-            {"name": name, "win_probability": float(p), "win_probability_exact": str(p)}
-            for name, p in zip(result.fighters, result.win_probability, strict=True)
-        ],
-        "draw_probability": float(result.draw_probability),
-        "draw_probability_exact": str(result.draw_probability),
-        "rounds_mean": float(result.rounds_mean),
-        "rounds_mean_exact": str(result.rounds_mean),
-        "note": result.note,
-    }
+    render_exact(out.console(), result, out.lang, rs)

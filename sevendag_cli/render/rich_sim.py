@@ -46,21 +46,8 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) ->
         [Text(shown(f.name), "bold"), count(f.wins, lang), f"{f.win_probability:.2%}",
          f"{100 * f.ci95[0]:.2f}–{100 * f.ci95[1]:.2f}%"] for f in result.fighters]
     console.print(_table([w(lang, col) for col in ("fighter", "wins", "p", "ci")], rows))
-    if result.d20 is not None:
-        rows = [[Text(shown(f.name), "bold"),
-                 f"{ex.hp_left_when_winning.mean:.1f} ± {ex.hp_left_when_winning.sd:.1f}",
-                 f"{ex.damage_dealt:.1f}"]
-                for f, ex in zip(result.fighters, result.d20.fighters, strict=True)]
-        console.print(_table([w(lang, "fighter"), w(lang, "hp"), w(lang, "dealt")], rows))
-    elif result.sevendag is not None:  # one row per band, one column per fighter
-        per_fighter = [{b.band: b.mean for b in ex.wounds} for ex in result.sevendag.fighters]
-        rows = []
-        for name in (list(per_fighter[0]) if per_fighter else []):
-            band = ruleset.band_named(name) if hasattr(ruleset, "band_named") else None
-            rows.append([shown(label(band.label, lang) if band else name),
-                         *(f"{means.get(name, 0.0):.2f}" for means in per_fighter)])
-        headers = [w(lang, "wounds"), *(shown(f.name) for f in result.fighters)]
-        console.print(_table(headers, rows))
+    _ruleset_tables(console, result.fighters, result.d20.fighters if result.d20 is not None else None,
+                    result.sevendag.fighters if result.sevendag is not None else None, lang, ruleset)
     _line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
                    f"({result.draw_probability:.2%})")
     r = result.rounds
@@ -70,17 +57,40 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) ->
     histogram(console, r.histogram, w(lang, "hist"))
 
 
+def _ruleset_tables(console: Console, fighters: Any, d20: Any, sevendag: Any, lang: str,
+                    ruleset: Any) -> None:
+    """What each ruleset adds to the win rates (``--runs`` and ``--exact`` alike): the d20 hit
+    points left and damage dealt per fighter, or the Sevendag wounds per band, one column per
+    fighter (so no band name is split)."""
+    if d20 is not None:
+        rows: list[list[Text | str]] = [
+            [Text(shown(f.name), "bold"),
+             f"{ex.hp_left_when_winning.mean:.1f} ± {ex.hp_left_when_winning.sd:.1f}",
+             f"{ex.damage_dealt:.1f}"] for f, ex in zip(fighters, d20, strict=True)]
+        console.print(_table([w(lang, "fighter"), w(lang, "hp"), w(lang, "dealt")], rows))
+    elif sevendag is not None:
+        per_fighter = [{b.band: b.mean for b in ex.wounds} for ex in sevendag]
+        rows = []
+        for name in (list(per_fighter[0]) if per_fighter else []):
+            band = ruleset.band_named(name) if hasattr(ruleset, "band_named") else None
+            rows.append([shown(label(band.label, lang) if band else name),
+                         *(f"{means.get(name, 0.0):.2f}" for means in per_fighter)])
+        headers = [w(lang, "wounds"), *(shown(f.name) for f in fighters)]
+        console.print(_table(headers, rows))
+
+
 def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows: int = 24) -> None:
-    """Bars of fights per number of rounds, grouped into ranges when there are many values.
+    """Bars of fights (or probabilities) per number of rounds, grouped into ranges when there
+    are many values.
 
     The bars are at most ``width`` cells, less on a narrow console.
     """
-    counts = {int(k): int(v) for k, v in bins}
+    counts = {int(k): float(v) for k, v in bins}
     if not counts:
         return
     lo, hi = min(counts), max(counts)
     step = max(1, -(-(hi - lo + 1) // max_rows))  # ceiling division
-    rows: list[tuple[str, int]] = []
+    rows: list[tuple[str, float]] = []
     for start in range(lo, hi + 1, step):
         end = min(hi, start + step - 1)
         total_bin = sum(counts.get(k, 0) for k in range(start, end + 1))
@@ -96,46 +106,53 @@ def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows
                       soft_wrap=True)
 
 
-# The exact solvers' notes (English, as in the JSON), in French for the display.
-NOTES_FR: dict[str, str] = {
-    "Exact (no sampling): per-round outcome from the dice distributions of the ruleset's "
-    "formulas (D-02..D-10), then an absorbing Markov chain over both fighters' hit points "
-    "(D-12). No round cap in this model, so no draws; a simulation with a round cap can "
-    "differ only by its (rare) capped fights.":
-        "Exact (sans tirage) : l'issue de chaque round d'après les lois des dés des formules des "
-        "règles (D-02..D-10), puis une chaîne de Markov absorbante sur les points de vie des deux "
-        "combattants (D-12). Pas de plafond de rounds dans ce modèle, donc pas de match nul ; une "
-        "simulation plafonnée ne peut différer que par ses (rares) combats plafonnés.",
-    "Exact (no sampling): each round's outcome from exact enumeration of the dice "
-    "(S-06..S-18), then an absorbing Markov chain over the assaillant, the wounds that count "
-    "towards out_after, dropped weapons and granted criticals (S-02..S-19). No round cap in "
-    "this model, so no draws; a simulation with a round cap can differ only by its (rare) "
-    "capped fights.":
-        "Exact (sans tirage) : l'issue de chaque round par l'énumération exacte des dés "
-        "(S-06..S-18), puis une chaîne de Markov absorbante sur l'assaillant, les blessures qui "
-        "comptent pour out_after, les armes lâchées et les critiques accordés (S-02..S-19). Pas de "
-        "plafond de rounds dans ce modèle, donc pas de match nul ; une simulation plafonnée ne "
-        "peut différer que par ses (rares) combats plafonnés.",
-}
-
 MAX_FRACTION = 30
 """Longest exact fraction shown in the table; longer ones are in the JSON."""
 
 
-def render_exact(console: Console, doc: dict[str, Any], lang: str) -> None:
-    _line(console, Text(w(lang, "exact"), "bold underline"))
-    fractions = [f["win_probability_exact"] for f in doc["fighters"]]
-    fits = all(len(x) <= MAX_FRACTION for x in fractions)
-    headers = [w(lang, "fighter"), w(lang, "p")] + ([w(lang, "p_exact")] if fits else [])
+def _interval(low: float, high: float) -> str:
+    """A certified interval as percentages: the fewest decimals (2 to 8) that tell its ends
+    apart, or one value when they agree to 8 decimals (the JSON has every digit)."""
+    if low == 0.0 and 0.0 < high < 1e-6:
+        return f"0–{high:.1e}"
+    for digits in range(2, 9):
+        a, b = f"{100 * low:.{digits}f}", f"{100 * high:.{digits}f}"
+        if a != b:
+            return f"{a}–{b}%"
+    return f"{a}%"
+
+
+def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) -> None:
+    """``fight --exact``: the ``--runs`` tables, with the exact interval where the 95% interval was."""
+    from sevendag_cli.render.sim_data import exact_note
+
+    _line(console, Text(w(lang, "exact_title", cap=result.cap, tol=result.tolerance), "bold"))
     rows: list[list[Text | str]] = [
-        [Text(shown(f["name"]), "bold"), f"{f['win_probability']:.6%}", *([exact] if fits else [])]
-        for f, exact in zip(doc["fighters"], fractions, strict=True)]
-    console.print(_table(headers, rows))
-    if not fits:
-        digits = max(len(x.partition("/")[2]) for x in fractions)
-        _line(console, w(lang, "fraction", n=digits))
-    _line(console, w(lang, "draw_p", p=doc["draw_probability_exact"]))
-    _line(console, w(lang, "mean_rounds", r=doc["rounds_mean"]))
-    note = doc.get("note")
-    if note:
-        _line(console, Text(NOTES_FR.get(note, note) if lang == "fr" else note, "dim"))
+        [Text(shown(f.name), "bold"), f"{f.win_probability:.4%}", _interval(*f.bounds)]
+        for f in result.fighters]
+    console.print(_table([w(lang, col) for col in ("fighter", "p", "p_exact")], rows))
+    _ruleset_tables(console, result.fighters, result.d20, result.sevendag, lang, ruleset)
+    _line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
+                   f"{_interval(*result.draw_bounds)}")
+    r = result.rounds
+    _line(console, w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
+    if result.first_striker_won is not None:
+        _line(console, w(lang, "firstwon_exact", p=result.first_striker_won))
+    # The display stops where the rest would show as 0.0%; the JSON has every round.
+    bars = list(r.histogram)
+    rest = r.tail
+    while len(bars) > 1 and rest + bars[-1][1] < 5e-5:
+        rest += bars.pop()[1]
+    histogram(console, bars, w(lang, "hist"))
+    if rest > 0:
+        _line(console, w(lang, "after", p=rest, n=bars[-1][0] if bars else 0))
+    if r.tail > 0:
+        _line(console, w(lang, "tail", p=r.tail, n=r.histogram[-1][0] if r.histogram else 0))
+    fr = result.fractions
+    if fr is not None:
+        for f, p in zip(result.fighters, fr.win_probability, strict=True):
+            text = str(p)
+            brief = text if len(text) <= MAX_FRACTION else w(lang, "fraction", n=len(text.partition("/")[2]))
+            _line(console, w(lang, "fraction_line", name=shown(f.name), p=brief))
+    for note in exact_note(result):
+        _line(console, Text(note.render(lang), "dim"))

@@ -1,0 +1,245 @@
+"""Exact odds benchmarks (issue 11 §4), run by hand (not collected by pytest)::
+
+    python benchmarks/bench_exact.py [--repeat 5]
+
+Every figure comes from fresh child processes (cold: nothing cached but Python's
+bytecode, kept in a temporary folder), median of ``--repeat`` runs, CPU time of the
+child (``time.process_time``) with the wall time beside it.  Goals:
+
+* the Sevendag house pair (Brannoc, Ysolde) certified to 1e-12 (``fight --exact``'s
+  solve): at most 1 s;
+* d20 D-14 odds from any state: at most 30 ms (the first state of a process, the
+  pair's tables kept as bytes; any later state is a look-up);
+* what ``round --odds`` adds to ``round``: at most 50 ms — measured after importing
+  what ``round`` imports and loading the pair, for two states (before and after);
+* peak memory (``ru_maxrss``) of ``fight --exact``: under 200 MB.
+
+For reference it also times ``import numpy`` and ``import icepool`` (the odds path
+of Sevendag needs neither; d20's needs icepool for its tables unless they are kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PRELUDE = f"""
+import json, resource, sys, time
+sys.path.insert(0, {str(ROOT)!r})
+def clock():
+    return time.process_time(), time.perf_counter()
+def since(t):
+    c, w = clock()
+    return (c - t[0]) * 1000, (w - t[1]) * 1000
+"""
+
+# What `round` has imported and done before it could ask for odds.
+ROUND_PRELUDE = """
+import sevendag_cli.cli, sevendag_cli.store, sevendag_cli.engine.sevendag, sevendag_cli.engine.d20
+from sevendag_cli.rules import load_pair, load_ruleset
+"""
+
+CASES: dict[str, str] = {
+    "import numpy": """
+t = clock()
+import numpy
+out = since(t)
+""",
+    "import icepool": """
+t = clock()
+import icepool
+out = since(t)
+""",
+    "sevendag house pair, fight --exact solve (1e-12)": """
+from sevendag_cli.rules import load_pair, load_ruleset
+import numpy, icepool  # imports are not the solve
+from sevendag_cli.sim.exact_fight import exact_fight
+rs = load_ruleset("sevendag"); a, b = load_pair(rs, None)
+t = clock()
+r = exact_fight(rs, a, b, tolerance=1e-12)
+out = since(t)
+assert r.unresolved <= 1e-12, r.unresolved
+""",
+    "sevendag house pair, whole `fight --exact` (imports included)": """
+t = clock()
+from sevendag_cli.rules import load_pair, load_ruleset
+from sevendag_cli.sim.exact_fight import exact_fight
+rs = load_ruleset("sevendag"); a, b = load_pair(rs, None)
+r = exact_fight(rs, a, b, tolerance=1e-12)
+out = since(t)
+""",
+    "d20 D-14 from a state, tables kept as bytes": """
+from sevendag_cli.rules import load_pair, load_ruleset
+from sevendag_cli.engine.d20 import D20FighterState, D20State
+from sevendag_cli.sim.chain_d20 import d20_tables
+rs = load_ruleset("d20"); a, b = load_pair(rs, None)
+kept = d20_tables(rs, a, b).to_bytes()
+for m in [m for m in sys.modules if m.startswith("sevendag_cli.sim")]:
+    del sys.modules[m]
+state = D20State(12, (D20FighterState("A", 45, 45), D20FighterState("B", 50, 50)), None)
+t = clock()
+from sevendag_cli.sim.chain_d20 import D20Tables, d20_odds
+o = d20_odds(rs, a, b, state, tables=D20Tables.from_bytes(kept), tolerance=1e-12)
+out = since(t)
+assert o.unresolved <= 1e-12
+""",
+    "d20 D-14 from a state, tables from the sheets (icepool)": """
+from sevendag_cli.rules import load_pair, load_ruleset
+from sevendag_cli.engine.d20 import D20FighterState, D20State
+rs = load_ruleset("d20"); a, b = load_pair(rs, None)
+state = D20State(12, (D20FighterState("A", 30, 45), D20FighterState("B", 41, 50)), "B")
+t = clock()
+from sevendag_cli.sim.chain_d20 import d20_odds
+o = d20_odds(rs, a, b, state, tolerance=1e-12)
+out = since(t)
+""",
+    "d20 D-14, a later state of the same fight": """
+from sevendag_cli.rules import load_pair, load_ruleset
+from sevendag_cli.engine.d20 import D20FighterState, D20State
+from sevendag_cli.sim.chain_d20 import d20_odds
+rs = load_ruleset("d20"); a, b = load_pair(rs, None)
+d20_odds(rs, a, b, D20State(0, (D20FighterState("A", 45, 45), D20FighterState("B", 50, 50)), None))
+state = D20State(12, (D20FighterState("A", 30, 45), D20FighterState("B", 41, 50)), "B")
+t = clock()
+o = d20_odds(rs, a, b, state, tolerance=1e-12)
+out = since(t)
+""",
+}
+
+for tol in ("1e-12", "1e-6"):
+    CASES[f"round --odds, sevendag house pair, two states ({tol})"] = ROUND_PRELUDE + f"""
+from sevendag_cli.engine.sevendag import FighterState, SevendagState
+rs = load_ruleset("sevendag"); a, b = load_pair(rs, None)
+before = SevendagState(4, "Brannoc", (FighterState("Brannoc", ("light",), 1),
+                                      FighterState("Ysolde", ("serious",), 3)))
+after = SevendagState(5, "Ysolde", (FighterState("Brannoc", ("light", "light"), 2),
+                                    FighterState("Ysolde", ("serious",), 3)))
+t = clock()
+from sevendag_cli.sim.moment import OddsSolver
+solver = OddsSolver(rs, a, b, tolerance={tol})
+o1, o2 = solver(before), solver(after)
+out = since(t)
+assert "numpy" not in sys.modules and "icepool" not in sys.modules
+"""
+CASES["round --odds, sevendag house pair, two states, odds kept as bytes"] = ROUND_PRELUDE + """
+from sevendag_cli.engine.sevendag import FighterState, SevendagState
+from sevendag_cli.sim.moment import OddsSolver
+rs = load_ruleset("sevendag"); a, b = load_pair(rs, None)
+kept = OddsSolver(rs, a, b).keep()
+for m in [m for m in sys.modules if m.startswith("sevendag_cli.sim")]:
+    del sys.modules[m]
+before = SevendagState(4, "Brannoc", (FighterState("Brannoc", ("light",), 1),
+                                      FighterState("Ysolde", ("serious",), 3)))
+after = SevendagState(5, "Ysolde", (FighterState("Brannoc", ("light", "light"), 2),
+                                    FighterState("Ysolde", ("serious",), 3)))
+t = clock()
+from sevendag_cli.sim.moment import OddsSolver
+solver = OddsSolver(rs, a, b, kept=kept)
+o1, o2 = solver(before), solver(after)
+out = since(t)
+assert o1.unresolved <= 1e-12 and o2.unresolved <= 1e-12
+"""
+CASES["sevendag house pair, building the odds to keep (numpy)"] = """
+from sevendag_cli.rules import load_pair, load_ruleset
+rs = load_ruleset("sevendag"); a, b = load_pair(rs, None)
+t = clock()
+from sevendag_cli.sim.moment import OddsSolver
+kept = OddsSolver(rs, a, b).keep()
+out = since(t)
+"""
+CASES["round --odds, d20 D-14, two states, tables kept as bytes"] = ROUND_PRELUDE + """
+from sevendag_cli.engine.d20 import D20FighterState, D20State
+rs = load_ruleset("d20"); a, b = load_pair(rs, None)
+from sevendag_cli.sim.chain_d20 import d20_tables
+kept = d20_tables(rs, a, b).to_bytes()
+for m in [m for m in sys.modules if m.startswith("sevendag_cli.sim")]:
+    del sys.modules[m]
+before = D20State(6, (D20FighterState("A", 40, 45), D20FighterState("B", 44, 50)), None)
+after = D20State(7, (D20FighterState("A", 40, 45), D20FighterState("B", 38, 50)), None)
+t = clock()
+from sevendag_cli.sim.chain_d20 import D20Chain, D20Tables
+chain = D20Chain(D20Tables.from_bytes(kept))
+o1, o2 = chain.odds(before, rs.round_cap, 1e-12), chain.odds(after, rs.round_cap, 1e-12)
+out = since(t)
+"""
+CASES["round --odds, d20 D-14, two states, tables from the sheets"] = ROUND_PRELUDE + """
+from sevendag_cli.engine.d20 import D20FighterState, D20State
+rs = load_ruleset("d20"); a, b = load_pair(rs, None)
+before = D20State(6, (D20FighterState("A", 40, 45), D20FighterState("B", 44, 50)), None)
+after = D20State(7, (D20FighterState("A", 40, 45), D20FighterState("B", 38, 50)), None)
+t = clock()
+from sevendag_cli.sim.moment import OddsSolver
+solver = OddsSolver(rs, a, b)
+o1, o2 = solver(before), solver(after)
+out = since(t)
+"""
+MEMORY = {
+    "peak memory, sevendag fight --exact": """
+from sevendag_cli.rules import load_pair, load_ruleset
+from sevendag_cli.sim.exact_fight import exact_fight
+rs = load_ruleset("sevendag"); a, b = load_pair(rs, None)
+exact_fight(rs, a, b)
+out = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 0.0)
+""",
+    "peak memory, d20 fight --exact": """
+from sevendag_cli.rules import load_pair, load_ruleset
+from sevendag_cli.sim.exact_fight import exact_fight
+rs = load_ruleset("d20"); a, b = load_pair(rs, None)
+exact_fight(rs, a, b)
+out = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 0.0)
+""",
+}
+
+GOALS = {
+    "sevendag house pair, fight --exact solve (1e-12)": 1000.0,
+    "d20 D-14 from a state, tables kept as bytes": 30.0,
+    "round --odds, sevendag house pair, two states (1e-12)": 50.0,
+    "round --odds, sevendag house pair, two states (1e-6)": 50.0,
+    "round --odds, d20 D-14, two states, tables kept as bytes": 50.0,
+    "round --odds, sevendag house pair, two states, odds kept as bytes": 50.0,
+    "round --odds, d20 D-14, two states, tables from the sheets": 50.0,
+    "peak memory, sevendag fight --exact": 200.0,
+    "peak memory, d20 fight --exact": 200.0,
+}
+
+
+def child(code: str, env: dict[str, str]) -> tuple[float, float]:
+    script = PRELUDE + code + "\nprint(json.dumps(out))\n"
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, check=True)
+    cpu, wall = json.loads(done.stdout.strip().splitlines()[-1])
+    return float(cpu), float(wall)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, PYTHONPYCACHEPREFIX=cache)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        print(f"{'what':<66} {'CPU':>9} {'wall':>9} {'goal':>8} {'ratio':>6}")
+        for name, code in {**CASES, **MEMORY}.items():
+            child(code, env)  # warm-up: writes the bytecode
+            runs = [child(code, env) for _ in range(args.repeat)]
+            cpu = statistics.median(r[0] for r in runs)
+            wall = statistics.median(r[1] for r in runs)
+            goal = GOALS.get(name)
+            unit = "MB" if name.startswith("peak") else "ms"
+            ratio = f"{cpu / goal:.2f}" if goal else ""
+            goal_text = f"{goal:.0f} {unit}" if goal else ""
+            wall_text = "" if unit == "MB" else f"{wall:.1f} ms"
+            print(f"{name:<66} {cpu:>6.1f} {unit} {wall_text:>9} {goal_text:>8} {ratio:>6}",
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()

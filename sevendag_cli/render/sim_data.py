@@ -1,0 +1,86 @@
+"""``fight --exact``: the exact result as the JSON document (README "JSON output").
+
+The keys of ``fight --runs`` are kept wherever they mean the same thing
+(``fighters[].win_probability``, ``draw_probability``, ``rounds.{mean, sd, p50, p90,
+histogram}``, ``first_striker_won``, ``d20`` / ``sevendag`` extras); what is exact
+adds its bounds (``bounds``, ``draw_bounds``, ``unresolved``, ``rounds.tail``) and, where
+the fight can be solved in fractions, ``*_exact`` (the fight played to the end, no cap).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from sevendag_cli.errors import Msg
+from sevendag_cli.render.data import header
+
+if TYPE_CHECKING:
+    from sevendag_cli.sim.exact_fight import ExactFight
+
+
+def _fraction(x: Fraction | None) -> str | None:
+    return None if x is None else str(x)
+
+
+def exact_note(result: ExactFight) -> list[Msg]:
+    """What the display and the JSON say about how the odds were computed."""
+    notes = [Msg(f"exact.note.{result.engine}", cap=result.cap),
+             Msg(f"exact.note.stop.{result.stop}", unresolved=result.unresolved,
+                 tolerance=result.tolerance)]
+    if result.fractions is not None:
+        notes.append(Msg("exact.note.fractions"))
+    elif result.no_fractions is not None:
+        notes.append(Msg("exact.note.no_fractions", reason=result.no_fractions))
+    return notes
+
+
+def exact_document(ruleset: str, result: ExactFight, lang: str = "en") -> dict[str, Any]:
+    fr = result.fractions
+    fighters = []
+    for i, f in enumerate(result.fighters):
+        fighters.append({
+            "name": f.name,
+            "win_probability": f.win_probability,
+            "bounds": list(f.bounds),
+            "win_probability_exact": _fraction(fr.win_probability[i] if fr else None),
+            "first_strike_probability": f.first_strike_probability,
+            "first_strike_win_probability": f.first_strike_win_probability,
+        })
+    r = result.rounds
+    doc: dict[str, Any] = {
+        **header("fight", ruleset, None),
+        "mode": "exact",
+        "engine": result.engine,
+        "cap": result.cap,
+        "tolerance": result.tolerance,
+        "stop": result.stop,
+        "fighters": fighters,
+        "draw_probability": result.draw_probability,
+        "draw_bounds": list(result.draw_bounds),
+        "draw_probability_exact": _fraction(fr.draw_probability if fr else None),
+        "unresolved": result.unresolved,
+        "rounds": {
+            "mean": r.mean, "mean_bounds": list(r.mean_bounds), "sd": r.sd, "p50": r.p50,
+            "p90": r.p90, "histogram": [[t, p] for t, p in r.histogram], "tail": r.tail,
+        },
+        "rounds_mean": r.mean,
+        "rounds_mean_exact": _fraction(fr.rounds_mean if fr else None),
+        "first_striker_won": result.first_striker_won,
+        "d20": None,
+        "sevendag": None,
+        "note": " ".join(m.render(lang) for m in exact_note(result)),
+    }
+    if result.d20 is not None:
+        doc["d20"] = {"fighters": [
+            {"name": x.name,
+             "hp_left_when_winning": {
+                 "mean": x.hp_left_when_winning.mean, "sd": x.hp_left_when_winning.sd,
+                 "distribution": [[h, p] for h, p in x.hp_left_when_winning.distribution]},
+             "damage_dealt": x.damage_dealt}
+            for x in result.d20]}
+    if result.sevendag is not None:
+        doc["sevendag"] = {"fighters": [
+            {"name": x.name, "wounds": [{"band": w.band, "mean": w.mean} for w in x.wounds]}
+            for x in result.sevendag]}
+    return doc

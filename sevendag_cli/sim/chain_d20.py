@@ -1,0 +1,244 @@
+"""A d20 fight's odds from any moment (D-02 .. D-12); no numpy.
+
+**Tables** (:class:`D20Tables`, once per (ruleset, pair)): who attacks a round
+(D-02) and the exact damage distribution of each fighter's attack (D-04 .. D-10),
+from :func:`sevendag_cli.sim.exact_d20.round_distribution` (icepool).  They are
+plain integers, so they can be kept (``msgspec`` encodes them) and a later
+process answers without icepool.
+
+**Odds** (:class:`D20Chain`): hit points only go down, and a round deals no damage
+(a miss, a full dodge) with the same probability ``s`` in every state, so the
+chain of the rounds that deal damage (the *jump chain*) is a DAG.  One pass in
+increasing hit points gives ``V(ha, hb)`` = P(a wins) from *every* state at once
+(no round cap): the table is kept, and the odds of any state of the fight are a
+look-up.
+
+**The round cap** (draw after round ``cap``, as ``round`` and ``fight``): from
+``(ha, hb)`` the fight is over after at most ``K = ha + hb - 1`` damaging rounds,
+so ``P(round cap reached) <= P(Binomial(n, 1 - s) < K)`` with ``n`` the rounds
+left.  When that bound is below the tolerance it is added to the unresolved mass
+(each win probability lies within it); otherwise the cap matters and the fight is
+pushed round by round to the cap (:func:`sevendag_cli.sim.push.d20_push`).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from functools import reduce
+from operator import mul
+
+import msgspec
+
+from sevendag_cli.engine.d20 import D20State
+from sevendag_cli.errors import EncounterError, Msg, UsageError
+from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
+from sevendag_cli.sim.odds import (
+    COMPLETE,
+    DEFAULT_TOLERANCE,
+    TOLERANCE,
+    Odds,
+    binomial_cdf_upper,
+    certified,
+    check_tolerance,
+    finished,
+    gamma,
+)
+
+MAX_HP = 2000
+"""Most hit points a fighter may have for exact odds."""
+
+
+class D20Tables(msgspec.Struct, frozen=True):
+    """One round of a d20 pair (D-02 .. D-10) as exact integer weights.
+
+    ``first``: weight of a attacking a round, over ``first_den`` (D-02, ties roll
+    again).  ``damage_a``: (damage, weight) of a's attack on b, over ``den_a``
+    (0 = a miss or a full dodge); ``damage_b`` the same for b's attack on a.
+    """
+
+    names: tuple[str, str]
+    first: int
+    first_den: int
+    damage_a: tuple[tuple[int, int], ...]
+    den_a: int
+    damage_b: tuple[tuple[int, int], ...]
+    den_b: int
+
+    def to_bytes(self) -> bytes:
+        return msgspec.msgpack.encode(self)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> D20Tables:
+        return msgspec.msgpack.decode(data, type=cls)
+
+
+def _weights(dist: dict[int, Fraction]) -> tuple[tuple[tuple[int, int], ...], int]:
+    den = reduce(math.lcm, (p.denominator for p in dist.values()), 1)
+    return tuple(sorted((d, int(p * den)) for d, p in dist.items() if p)), den
+
+
+def d20_tables(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> D20Tables:
+    """The exact round tables of a against b (imports icepool, through the formula dice)."""
+    from sevendag_cli.sim.exact_d20 import round_distribution
+
+    if max(a.hp, b.hp) > MAX_HP:
+        raise UsageError(Msg("exact.d20.hp", max=MAX_HP, a=a.name, hp_a=a.hp, b=b.name,
+                             hp_b=b.hp))
+    rd = round_distribution(ruleset, a, b)
+    qa, den_a = _weights(rd.a_attacks.damage)
+    qb, den_b = _weights(rd.b_attacks.damage)
+    p = rd.p_a_attacks
+    return D20Tables((a.name, b.name), p.numerator, p.denominator, qa, den_a, qb, den_b)
+
+
+class D20Chain:
+    """Odds of every state of one d20 pair, from its tables (pure Python, kept per pair)."""
+
+    def __init__(self, tables: D20Tables) -> None:
+        self.tables = tables
+        self.names = tables.names
+        p = tables.first / tables.first_den
+        self.p_first = p
+        self.qa = {d: w / tables.den_a for d, w in tables.damage_a}  # a's attack: damage to b
+        self.qb = {d: w / tables.den_b for d, w in tables.damage_b}
+        # One round: a deals d (a attacks), b deals d, or nothing (probability s).
+        pa_exact = Fraction(tables.first, tables.first_den)
+        zero = (pa_exact * Fraction(dict(tables.damage_a).get(0, 0), tables.den_a)
+                + (1 - pa_exact) * Fraction(dict(tables.damage_b).get(0, 0), tables.den_b))
+        self.s = float(zero)
+        self.moves = zero != 1  # some round can deal damage
+        move = 1 - zero
+        ja = {d: float(pa_exact * Fraction(w, tables.den_a) / move)
+              for d, w in tables.damage_a if d > 0} if self.moves else {}
+        jb = {d: float((1 - pa_exact) * Fraction(w, tables.den_b) / move)
+              for d, w in tables.damage_b if d > 0} if self.moves else {}
+        self.top_a = max(ja, default=0)
+        self.top_b = max(jb, default=0)
+        # ja_rev[k] = P(a deals top_a - k | a damaging round): reversed for slice products.
+        self.ja_rev = [ja.get(d, 0.0) for d in range(self.top_a, 0, -1)]
+        self.jb_rev = [jb.get(d, 0.0) for d in range(self.top_b, 0, -1)]
+        self.ja, self.jb = ja, jb
+        self.terms = len(ja) + len(jb)
+        self.rows: list[list[float]] = [[]]  # rows[ha][hb] = V(ha, hb); index 0 unused
+        self.cols: list[list[float]] = [[]]  # cols[hb][ha], the same values
+        self.width = 0  # hb computed so far (every row)
+
+    def _tail_a(self, hb: int) -> float:
+        """P(a's damage drops b from hb hit points | a damaging round)."""
+        return math.fsum(p for d, p in self.ja.items() if d >= hb)
+
+    def _grow(self, ha: int, hb: int) -> None:
+        """Compute V on [1, ha] x [1, hb] (kept; grown when asked for more)."""
+        ha0 = len(self.rows) - 1
+        if ha <= ha0 and hb <= self.width:
+            return
+        new_w = max(hb, self.width)
+        new_h = max(ha, ha0)
+        tails = [0.0] + [self._tail_a(h) for h in range(1, new_w + 1)]
+        ja_rev, jb_rev = self.ja_rev, self.jb_rev
+        na, nb = len(ja_rev), len(jb_rev)
+        while len(self.cols) <= new_w:
+            self.cols.append([0.0])
+        for h in range(1, new_h + 1):
+            if h >= len(self.rows):
+                self.rows.append([0.0])
+            row = self.rows[h]
+            start = len(row)
+            for g in range(start, new_w + 1):
+                col = self.cols[g]
+                k = min(na, g - 1)
+                v = tails[g]
+                if k:
+                    v += sum(map(mul, ja_rev[na - k:], row[g - k:g]))
+                k = min(nb, h - 1)
+                if k:
+                    v += sum(map(mul, jb_rev[nb - k:], col[h - k:h]))
+                row.append(v)
+                col.append(v)
+        self.width = new_w
+
+    def value(self, ha: int, hb: int) -> float:
+        """P(a wins) from (ha, hb) hit points with no round cap, between rounds."""
+        self._grow(ha, hb)
+        return self.rows[ha][hb]
+
+    def error(self, ha: int, hb: int) -> float:
+        """A bound on the rounding error of :meth:`value` (each level adds one rounded sum)."""
+        return (ha + hb) * gamma(self.terms + 3)
+
+    def after_attack(self, attacker: int, ha: int, hb: int) -> tuple[float, float]:
+        """P(a wins) (no cap) when ``attacker`` attacks the next round, and its error bound."""
+        q = self.qa if attacker == 0 else self.qb
+        terms: list[float] = []
+        for d, p in q.items():
+            if d == 0:  # no damage: the rounds after roll initiative again
+                nxt = self.value(ha, hb)
+            elif attacker == 0:
+                nxt = 1.0 if d >= hb else self.value(ha, hb - d)
+            else:
+                nxt = 0.0 if d >= ha else self.value(ha - d, hb)
+            terms.append(p * nxt)
+        return math.fsum(terms), self.error(ha, hb) + gamma(3)
+
+    def odds(self, state: D20State, cap: int, tolerance: float = DEFAULT_TOLERANCE) -> Odds:
+        names = tuple(f.name for f in state.fighters)
+        if names != self.names:
+            raise EncounterError(Msg("exact.d20.state", a=names[0], b=names[1], c=self.names[0],
+                                     d=self.names[1]))
+        if state.over:
+            return finished(self.names, None if state.winner is None
+                            else self.names.index(state.winner))
+        ha, hb = state.fighters[0].hp, state.fighters[1].hp
+        if ha <= 0 or hb <= 0:
+            return finished(self.names, 1 if ha <= 0 else 0)
+        if max(ha, hb) > MAX_HP:
+            raise UsageError(Msg("exact.d20.hp", max=MAX_HP, a=self.names[0], hp_a=ha,
+                                 b=self.names[1], hp_b=hb))
+        rounds = max(1, cap - state.round)
+        if not self.moves:  # nobody can ever deal damage: a draw at the cap (D-12, cap)
+            return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds, COMPLETE)
+        fixed = None if state.next_attacker is None else self.names.index(state.next_attacker)
+        if fixed is None:
+            v, err = self.value(ha, hb), self.error(ha, hb)
+            free_rounds = rounds
+        else:
+            v, err = self.after_attack(fixed, ha, hb)
+            free_rounds = rounds - 1
+        # The cap is reached only if fewer than ha + hb - 1 of the free rounds deal damage.
+        beyond = binomial_cdf_upper(free_rounds, 1.0 - self.s, ha + hb - 2)
+        odds = certified(self.names, v, 1.0 - v, 0.0, err + beyond, rounds, TOLERANCE)
+        if odds.unresolved > tolerance:  # the cap (or the tolerance) needs the rounds themselves
+            from sevendag_cli.sim.push import d20_push
+
+            return d20_push(self, ha, hb, fixed, rounds, tolerance).odds
+        return odds
+
+
+_CACHE: dict[tuple[object, ...], D20Chain] = {}
+_CACHE_SIZE = 8
+
+
+def chain_for(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> D20Chain:
+    """The chain of this pair under this ruleset, built once per process (a few are kept)."""
+    key = (ruleset.path, ruleset.name, repr(ruleset), repr(a), repr(b))
+    chain = _CACHE.get(key)
+    if chain is None:
+        chain = D20Chain(d20_tables(ruleset, a, b))
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = chain
+    return chain
+
+
+def d20_odds(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, state: D20State, *,
+             cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE,
+             tables: D20Tables | None = None) -> Odds:
+    """Each fighter's win probability from ``state``, with bounds, the draw and the unresolved mass.
+
+    ``tables``: the pair's :class:`D20Tables` kept from an earlier call (skips icepool).
+    From a finished fight: 1 and 0.
+    """
+    chain = D20Chain(tables) if tables is not None else chain_for(ruleset, a, b)
+    cap = ruleset.round_cap if cap is None else cap
+    return chain.odds(state, cap, check_tolerance(tolerance))

@@ -1,0 +1,356 @@
+"""Pushing a fight's probability mass round by round (numpy): the engine of ``fight --exact``.
+
+A *push* starts from one or more weighted starts (columns: ``fight --exact`` uses
+one column per fighter striking first) and plays the chain's rounds: each round
+records the mass that ends the fight (and who won), the mass still in play, and
+the rewards; the mass still in play after the last round (the round cap) is a
+draw.  It stops earlier once the mass in play plus the rounding bound is below
+the tolerance, or at the work limit (:mod:`sevendag_cli.sim.odds` says what is
+certified).
+
+* Sevendag (:func:`sevendag_push`): over the states of a
+  :class:`~sevendag_cli.sim.chain_sevendag.SevendagChain`, as a sparse matrix
+  (one ``bincount`` per column and round); states from which no fighter can ever
+  be taken out are resolved at once as draws when they hold no wound to count.
+* d20 (:func:`d20_push`): over the grid of both fighters' hit points, one shifted
+  add per damage value.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.sim.odds import (
+    COMPLETE,
+    TOLERANCE,
+    UNIT_ROUNDOFF,
+    WORK,
+    Odds,
+    certified,
+    gamma,
+)
+
+if TYPE_CHECKING:
+    from sevendag_cli.sim.chain_sevendag import OddsTable, SevendagChain
+
+FloatArray = npt.NDArray[np.float64]
+
+MAX_CELLS = 1_000_000
+"""Most (hit points of a) x (hit points of b) the d20 push holds (memory: ~16 MB a grid)."""
+MAX_PUSH_WORK = 400_000_000
+"""Most multiply-adds one push makes (a few seconds); then it stops, unresolved."""
+
+
+class D20Tabled(Protocol):
+    """What the d20 push needs of :class:`~sevendag_cli.sim.chain_d20.D20Chain`."""
+
+    names: tuple[str, str]
+    p_first: float  # P(a attacks a round)
+    qa: dict[int, float]  # damage of a's attack on b
+    qb: dict[int, float]
+    moves: bool  # some round can deal damage
+
+
+class Push:
+    """Masses per starting column (who struck first), round by round."""
+
+    def __init__(self, columns: int) -> None:
+        self.won: list[list[FloatArray]] = [[], []]  # per winner: per round, (columns,)
+        self.alive: list[FloatArray] = []  # per round: in play at its start, (columns,)
+        self.draw = np.zeros(columns)  # resolved to a draw (at the cap)
+        self.draw_round = 0  # the round the draws happen (the cap)
+        self.rounds_extra = 0.0  # sum of P(T >= t) for mass resolved early as a draw
+        self.error = 0.0
+        self.stop = COMPLETE
+        self.tail = 0.0  # mass still in play at the end (unresolved)
+
+    def won_total(self, who: int) -> FloatArray:
+        if not self.won[who]:
+            return np.zeros_like(self.draw)
+        stacked = np.array(self.won[who])
+        return np.array([math.fsum(stacked[:, c]) for c in range(stacked.shape[1])])
+
+    def odds(self, names: tuple[str, str], cap: int, rounds: int) -> Odds:
+        a = float(self.won_total(0).sum())
+        b = float(self.won_total(1).sum())
+        return certified(names, a, b, float(self.draw.sum()), self.error, rounds, self.stop)
+
+
+def stop_now(push: Push, alive: float, tolerance: float, work: int) -> bool:
+    if alive + 3 * (push.error + gamma(4)) <= tolerance:
+        push.stop = TOLERANCE
+        return True
+    if work > MAX_PUSH_WORK:
+        push.stop = WORK
+        return True
+    return False
+
+
+# --- Sevendag -------------------------------------------------------------------------------
+
+
+def sevendag_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds: int,
+                  tolerance: float) -> tuple[Push, FloatArray]:
+    """Push each start (its own column) for at most ``rounds`` rounds; returns the wounds too.
+
+    The wounds are an array (2 fighters, bands, columns) of expected wounds taken.
+    """
+    order = chain.closure([s for s, _ in starts])
+    loc = {g: k for k, g in enumerate(order)}
+    n = len(order)
+    nb = len(chain.penalty)
+    src: list[int] = []
+    tgt: list[int] = []
+    prob: list[float] = []
+    pa = np.zeros(n)
+    pb = np.zeros(n)
+    rew = np.zeros((n, 2 * nb))
+    for k, g in enumerate(order):
+        s = chain.successors(g)
+        src.extend([k] * len(s.targets))
+        tgt.extend(loc[t] for t in s.targets)
+        prob.extend(s.probs)
+        pa[k], pb[k] = s.pa, s.pb
+        rew[k] = [w / s.den for w in s.rewards]
+    src_a = np.array(src, dtype=np.int64)
+    tgt_a = np.array(tgt, dtype=np.int64)
+    prob_a = np.array(prob)
+    indegree = int(np.bincount(tgt_a, minlength=n).max()) if n and tgt_a.size else 0
+    # States that can never end (neither fighter can take the other out from them): their
+    # mass is a draw at the cap.  Resolved at once when they hold no wound to count.
+    can_end = (pa + pb) > 0
+    changed = True
+    while changed:
+        reach = np.zeros(n, dtype=np.bool_)
+        np.logical_or.at(reach, src_a, can_end[tgt_a])
+        new = can_end | reach
+        changed = bool((new != can_end).any())
+        can_end = new
+    doomed = ~can_end
+    shortcut = bool(doomed.any()) and not rew[doomed].any()
+
+    columns = len(starts)
+    push = Push(columns)
+    push.draw_round = rounds
+    m = np.zeros((n, columns))
+    for c, (start, w) in enumerate(starts):
+        m[loc[start], c] = w
+    wounds = np.zeros((2 * nb, columns))
+    step = gamma(indegree + 2)
+    work = 0
+    t = 0
+    while t < rounds:
+        if shortcut:
+            stuck = m[doomed].sum(axis=0)
+            if stuck.any():
+                push.draw += stuck
+                push.rounds_extra += float(stuck.sum()) * (rounds - t)
+                m[doomed] = 0.0
+        col_alive = m.sum(axis=0)
+        alive = float(col_alive.sum())
+        if alive == 0.0:
+            break
+        if stop_now(push, alive, tolerance, work):
+            break
+        t += 1
+        push.alive.append(col_alive)
+        push.won[0].append(pa @ m)
+        push.won[1].append(pb @ m)
+        wounds += rew.T @ m
+        new_m = np.empty_like(m)
+        for c in range(columns):
+            new_m[:, c] = np.bincount(tgt_a, weights=prob_a * m[src_a, c], minlength=n)
+        m = new_m
+        push.error += step * alive
+        work += prob_a.size * columns
+    if t == rounds and push.stop == COMPLETE:
+        push.draw += m.sum(axis=0)
+    else:
+        push.tail = float(m.sum())
+    # Sums over rounds and the dot products with pa, pb, rew: relative error gamma(n + t).
+    push.error += gamma(n + t + 4)
+    return push, wounds.reshape(2, nb, columns)
+
+
+
+
+# --- d20 -------------------------------------------------------------------------------------
+
+
+class D20Rewards:
+    def __init__(self, ha: int, hb: int, columns: int) -> None:
+        self.hp_a = np.zeros((columns, ha + 1))  # a won with ha hit points left
+        self.hp_b = np.zeros((columns, hb + 1))
+        self.dealt = np.zeros((2, columns))
+
+
+def d20_push(chain: D20Tabled, ha0: int, hb0: int, first: int | None, rounds: int,
+             tolerance: float, columns: list[tuple[int | None, float]] | None = None,
+             rewards: D20Rewards | None = None) -> D20Pushed:
+    """Push the grid of hit points from (ha0, hb0) for at most ``rounds`` rounds.
+
+    ``first``: who attacks the first round (None: D-02 decides).  ``columns``: one
+    start per column, (first attacker, weight) — the default is one column with
+    ``first`` and weight 1.
+    """
+    if ha0 * hb0 > MAX_CELLS:
+        raise UsageError(Msg("exact.d20.cells", max=MAX_CELLS, a=chain.names[0], hp_a=ha0,
+                             b=chain.names[1], hp_b=hb0))
+    cols = columns if columns is not None else [(first, 1.0)]
+    nc = len(cols)
+    rw = rewards if rewards is not None else D20Rewards(ha0, hb0, nc)
+    p = chain.p_first
+    qa, qb = chain.qa, chain.qb
+    mean_a = math.fsum(d * q for d, q in qa.items())
+    mean_b = math.fsum(d * q for d, q in qb.items())
+    grid = np.zeros((nc, ha0 + 1, hb0 + 1))
+    grid[:, ha0, hb0] = [w for _, w in cols]
+    push = Push(nc)
+    push.draw_round = rounds
+    # Per-round kernels: (a's weight, b's weight) for a free round, or one attacker.
+    free = (p, 1.0 - p)
+    fixed = [(1.0, 0.0) if f == 0 else (0.0, 1.0) if f == 1 else free for f, _ in cols]
+    terms = len(qa) + len(qb) + 1
+    step = gamma(terms + 2)
+    work = 0
+    t = 0
+    if not chain.moves:  # nobody ever deals damage: a draw at the cap
+        push.draw += grid.sum(axis=(1, 2))
+        push.rounds_extra = float(push.draw.sum()) * rounds
+        return D20Pushed(push, rw, chain.names, rounds)
+    while t < rounds:
+        col_alive = grid.sum(axis=(1, 2))
+        alive = float(col_alive.sum())
+        if alive == 0.0 or stop_now(push, alive, tolerance, work):
+            break
+        weights = fixed if t == 0 else [free] * nc
+        t += 1
+        push.alive.append(col_alive)
+        wa = np.array([w[0] for w in weights])
+        wb = np.array([w[1] for w in weights])
+        rw.dealt[0] += col_alive * wa * mean_a
+        rw.dealt[1] += col_alive * wb * mean_b
+        new = grid * (wa * qa.get(0, 0.0) + wb * qb.get(0, 0.0))[:, None, None]
+        won_a = np.zeros(nc)
+        won_b = np.zeros(nc)
+        for d, q in qa.items():  # a hits b for d
+            if d <= 0:
+                continue
+            if d < hb0:
+                new[:, :, 1:hb0 + 1 - d] += (wa * q)[:, None, None] * grid[:, :, 1 + d:]
+            ended = grid[:, :, 1:min(d, hb0) + 1].sum(axis=2) * (wa * q)[:, None]  # (nc, ha+1)
+            rw.hp_a += ended
+            won_a += ended.sum(axis=1)
+        for d, q in qb.items():  # b hits a for d
+            if d <= 0:
+                continue
+            if d < ha0:
+                new[:, 1:ha0 + 1 - d, :] += (wb * q)[:, None, None] * grid[:, 1 + d:, :]
+            ended = grid[:, 1:min(d, ha0) + 1, :].sum(axis=1) * (wb * q)[:, None]  # (nc, hb+1)
+            rw.hp_b += ended
+            won_b += ended.sum(axis=1)
+        push.won[0].append(won_a)
+        push.won[1].append(won_b)
+        grid = new
+        push.error += step * alive
+        work += grid.size * terms
+    if t == rounds and push.stop == COMPLETE:
+        push.draw += grid.sum(axis=(1, 2))
+    else:
+        push.tail = float(grid.sum())
+    push.error += gamma(ha0 + hb0 + t + 4)
+    return D20Pushed(push, rw, chain.names, t)
+
+
+class D20Pushed:
+    def __init__(self, push: Push, rewards: D20Rewards, names: tuple[str, str],
+                 rounds: int) -> None:
+        self.push = push
+        self.rewards = rewards
+        self.odds = push.odds(names, push.draw_round, rounds)
+
+
+
+
+# --- Sevendag: every state at once ----------------------------------------------------------
+
+
+def sevendag_table(chain: SevendagChain, starts: list[int],
+                   tolerance: float) -> OddsTable:
+    """Certified odds of every state reachable from ``starts``, for ``horizon`` rounds or more.
+
+    Backward, over the whole closure: ``P^t pa`` is the chance that a wins exactly in round
+    ``t + 1``; summing them gives P(a wins within T rounds) for every state at once, until
+    every state's unresolved mass is at most ``tolerance``.  States from which nobody can
+    ever be taken out are draws (at any cap).  The vectors summed decay, so the rounding
+    bound is gamma(out-degree) times the sum over rounds of their largest entries.
+    """
+    from sevendag_cli.sim.chain_sevendag import OddsTable as Table
+
+    order = chain.closure(starts)
+    loc = {g: k for k, g in enumerate(order)}
+    n = len(order)
+    src: list[int] = []
+    tgt: list[int] = []
+    prob: list[float] = []
+    pa = np.zeros(n)
+    pb = np.zeros(n)
+    outdegree = 0
+    for k, g in enumerate(order):
+        s = chain.successors(g)
+        src.extend([k] * len(s.targets))
+        tgt.extend(loc[t] for t in s.targets)
+        prob.extend(s.probs)
+        pa[k], pb[k] = s.pa, s.pb
+        outdegree = max(outdegree, len(s.targets))
+    src_a = np.array(src, dtype=np.int64)
+    tgt_a = np.array(tgt, dtype=np.int64)
+    prob_a = np.array(prob)
+    can_end = (pa + pb) > 0
+    while True:
+        reach = np.zeros(n, dtype=np.bool_)
+        np.logical_or.at(reach, src_a, can_end[tgt_a])
+        grown = can_end | reach
+        if bool((grown == can_end).all()):
+            break
+        can_end = grown
+    doomed = ~can_end
+    # Doomed states absorb as draws: edges into them become the draw vector.
+    into = doomed[tgt_a]
+    pd: FloatArray = np.bincount(src_a[into], weights=prob_a[into], minlength=n).astype(np.float64)
+    keep = ~into & ~doomed[src_a]
+    src_k, tgt_k, prob_k = src_a[keep], tgt_a[keep], prob_a[keep]
+    pa, pb, pd = pa * can_end, pb * can_end, pd * can_end
+
+    def step(w: FloatArray) -> FloatArray:
+        out: FloatArray = np.bincount(src_k, weights=prob_k * w[tgt_k],
+                                      minlength=n).astype(np.float64)
+        return out
+
+    wa, wb, wd = pa.copy(), pb.copy(), pd.copy()
+    va, vb, vd = np.zeros(n), np.zeros(n), doomed.astype(np.float64)
+    rel = gamma(outdegree + 2)
+    error = 0.0
+    horizon = 0
+    while True:
+        va += wa
+        vb += wb
+        vd += wd
+        horizon += 1
+        error += rel * float(wa.max() + wb.max() + wd.max()) + 3 * UNIT_ROUNDOFF
+        unresolved = 1.0 - va - vb - vd + 3 * error
+        if float(unresolved[can_end].max(initial=0.0)) <= tolerance or horizon >= 100_000:
+            break
+        wa, wb, wd = step(wa), step(wb), step(wd)
+    lows = [np.clip(v - error * can_end, 0.0, 1.0) for v in (va, vb, vd)]
+    rest = np.clip(1.0 - (lows[0] + lows[1] + lows[2]), 0.0, 1.0)
+    return Table(
+        fingerprint=chain.fingerprint, names=chain.names, tolerance=tolerance, horizon=horizon,
+        states=tuple(chain.states[i] for i in order), win_a=tuple(lows[0].tolist()),
+        win_b=tuple(lows[1].tolist()), draw=tuple(lows[2].tolist()),
+        unresolved=tuple(rest.tolist()))

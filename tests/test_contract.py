@@ -175,9 +175,9 @@ NESTED_BY_NAME: dict[str, tuple[View, ...]] = {
 # Engine records that never reach a JSON output, and why.
 INTERNAL: dict[str, str] = {
     "sevendag_cli.engine.sevendag.planning.Choices": "the players' input to play_round",
-    "sevendag_cli.engine.sevendag.planning._Plan": "a fighter's plan while a round is played",
-    "sevendag_cli.engine.sevendag.attack._Group": "attack dice grouped by weapon, while judged",
-    "sevendag_cli.engine.sevendag.attack._Verdict": "what the attack dice say, before the event",
+    "sevendag_cli.engine.sevendag.planning.Plan": "a fighter's plan while a round is played",
+    "sevendag_cli.engine.sevendag.attack.AttackGroup": "attack dice grouped by weapon, while judged",
+    "sevendag_cli.engine.sevendag.attack.AttackVerdict": "what the attack dice say, before the event",
 }
 
 

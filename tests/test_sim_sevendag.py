@@ -130,7 +130,7 @@ def test_S10_S11_S12_S13_S17_judge_matches_engine(fighter: SevendagFighter,
         for faces in np.array(np.meshgrid(*faces_per_hand)).T.reshape(-1, len(hands)):
             rolls = [Roll("attack", model.sides[h], int(x), fighter.name)
                      for h, x in zip(hands, faces, strict=True)]
-            ref = engine._judge(rs, engine._groups(fighter, hands, rolls))
+            ref = engine.judge_attack(rs, engine.attack_groups(fighter, hands, rolls))
             lo = sum(1 << h for h, r in zip(hands, rolls, strict=True) if r.is_min)
             hi = sum(1 << h for h, r in zip(hands, rolls, strict=True) if r.is_max)
             got = judge(model, alloc, lo, hi, failure_beats_crit)

@@ -25,7 +25,7 @@ from sevendag_cli.engine.sevendag import (
     Choices,
     DroppedWeapon,
     FighterState,
-    _plan,
+    plan_for,
 )
 from sevendag_cli.errors import UsageError
 from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
@@ -82,7 +82,7 @@ class FighterModel:
 
 
 def _units(ruleset: SevendagRuleset, fighter: SevendagFighter) -> tuple[Unit, ...]:
-    """The engine's groups (``_groups``): two-handed weapons merge their hands, in first-hand order."""
+    """The engine's groups (``attack_groups``): two-handed weapons merge their hands, in first-hand order."""
     units: list[Unit] = []
     by_item: dict[str, int] = {}
     for i, hand in enumerate(fighter.hands):
@@ -124,7 +124,7 @@ def fighter_model(ruleset: SevendagRuleset, fighter: SevendagFighter) -> Fighter
             for u, unit in enumerate(units)
             if mask >> u & 1 and unit.is_weapon and unit.key is not None
         )
-        plan = _plan(ruleset, fighter, FighterState(fighter.name, dropped=dropped), Choices())
+        plan = plan_for(ruleset, fighter, FighterState(fighter.name, dropped=dropped), Choices())
         attack = tuple(i for i, c in enumerate(plan.allocation) if c == ATTACK)
         defence = tuple(i for i, c in enumerate(plan.allocation) if c == DEFENCE)
         attacking = tuple(u for u, unit in enumerate(units) if set(unit.hands) & set(attack))
@@ -174,7 +174,7 @@ NO_ATTACK = Verdict(False, False, False, (), 0)
 
 def judge(model: FighterModel, alloc: Allocation, lo: int, hi: int,
           failure_beats_crit: bool) -> Verdict:
-    """The engine's ``_judge`` on faces summarised as bit masks over hands.
+    """The engine's ``judge_attack`` on faces summarised as bit masks over hands.
 
     ``lo`` / ``hi``: hands whose die shows its lowest / highest face (bits of
     hands that do not attack are ignored).

@@ -95,8 +95,8 @@ from sevendag_cli.engine.common import (
     InitiativeEvent,
 )
 from sevendag_cli.engine.sevendag.attack import (
-    _groups,
-    _judge,
+    attack_groups,
+    judge_attack,
 )
 from sevendag_cli.engine.sevendag.events import (
     ASSAILLANT,
@@ -118,9 +118,9 @@ from sevendag_cli.engine.sevendag.planning import (
     DEFENCE,
     NONE,
     Choices,
-    _plan,
     allocation_for,
     check_choices,
+    plan_for,
 )
 from sevendag_cli.engine.sevendag.resolution import (
     MAX_INITIATIVE_ATTEMPTS,
@@ -143,8 +143,8 @@ from sevendag_cli.engine.sevendag.state import (
     state_to_data,
 )
 
-# ``_plan``, ``_groups`` and ``_judge`` are internals, exported for the vectorised engine
-# (sevendag_cli.sim.vector_sevendag) and its agreement tests, which check against them.
+# ``plan_for``, ``attack_groups`` and ``judge_attack`` are the engine's own rulings, shared with the
+# vectorised and exact models (sevendag_cli.sim.sevendag_model) and the tests that check them.
 __all__ = [
     "ASSAILLANT",
     "ATTACK",
@@ -171,17 +171,17 @@ __all__ = [
     "RecoveredEvent",
     "SevendagState",
     "WoundEvent",
-    "_groups",
-    "_judge",
-    "_plan",
     "allocation_for",
     "apply_heal",
     "apply_wound",
+    "attack_groups",
     "check_choices",
     "classify",
     "fight",
     "fighter_states",
     "initial_state",
+    "judge_attack",
+    "plan_for",
     "play_round",
     "start",
     "state_from_data",

@@ -17,47 +17,47 @@ from sevendag_cli.engine.sevendag.events import MetalEffect
 from sevendag_cli.rules.sevendag import Item, SevendagFighter, SevendagRuleset
 
 
-class _Group(Struct, frozen=True, gc=False):
+class AttackGroup(Struct, frozen=True, gc=False):
     item: Item | None  # None: an empty hand
     hands: tuple[int, ...]  # 0-based
     rolls: tuple[Roll, ...]
 
 
-class _Verdict(Struct, frozen=True, gc=False):
+class AttackVerdict(Struct, frozen=True, gc=False):
     failure: bool
     fumble: bool
     critical: str | None
-    metal_groups: tuple[tuple[_Group, int], ...]  # (weapon, times) whose metal applies
-    fumbled: tuple[_Group, ...]  # weapons that get a drop check
+    metal_groups: tuple[tuple[AttackGroup, int], ...]  # (weapon, times) whose metal applies
+    fumbled: tuple[AttackGroup, ...]  # weapons that get a drop check
     rules: tuple[str, ...]
 
 
-def _groups(fighter: SevendagFighter, hands: Sequence[int], rolls: Sequence[Roll]) -> list[_Group]:
-    groups: list[_Group] = []
+def attack_groups(fighter: SevendagFighter, hands: Sequence[int], rolls: Sequence[Roll]) -> list[AttackGroup]:
+    groups: list[AttackGroup] = []
     by_item: dict[str, int] = {}
     for i, roll in zip(hands, rolls, strict=True):
         key = fighter.hands[i].holds
         item = fighter.items[key] if key is not None else None
         if key is not None and item is not None and item.hands == 2 and key in by_item:
             g = groups[by_item[key]]
-            groups[by_item[key]] = _Group(g.item, (*g.hands, i), (*g.rolls, roll))
+            groups[by_item[key]] = AttackGroup(g.item, (*g.hands, i), (*g.rolls, roll))
             continue
         if key is not None:
             by_item[key] = len(groups)
-        groups.append(_Group(item, (i,), (roll,)))
+        groups.append(AttackGroup(item, (i,), (roll,)))
     return groups
 
 
-def _is_weapon(g: _Group) -> bool:
+def is_weapon(g: AttackGroup) -> bool:
     return g.item is not None and g.item.kind == "weapon"
 
 
-def _judge(ruleset: SevendagRuleset, groups: Sequence[_Group]) -> _Verdict:
+def judge_attack(ruleset: SevendagRuleset, groups: Sequence[AttackGroup]) -> AttackVerdict:
     rolls = [r for g in groups for r in g.rolls]
     n_lo = sum(r.is_min for r in rolls)
     n_hi = sum(r.is_max for r in rolls)
-    metal_groups: list[tuple[_Group, int]] = []
-    fumbled: list[_Group] = []
+    metal_groups: list[tuple[AttackGroup, int]] = []
+    fumbled: list[AttackGroup] = []
     critical: str | None = None
     if len(groups) == 1 and len(rolls) == 1:  # S-10: one die
         rule = "S-10"
@@ -86,7 +86,7 @@ def _judge(ruleset: SevendagRuleset, groups: Sequence[_Group]) -> _Verdict:
         elif n_hi:
             critical = "critical"
             maxed = [g for g in groups if any(r.is_max for r in g.rolls)]
-            weapons = [g for g in maxed if _is_weapon(g)]
+            weapons = [g for g in maxed if is_weapon(g)]
             metal_groups = [(weapons[0], 1)] if weapons else []
         fumbled = [g for g in groups if any(r.is_min for r in g.rolls)]
     rules: tuple[str, ...] = (rule,) if (failure or critical) else ()
@@ -99,17 +99,17 @@ def _judge(ruleset: SevendagRuleset, groups: Sequence[_Group]) -> _Verdict:
             failure = fumble = False
     if not fumble:
         fumbled = []
-    return _Verdict(
+    return AttackVerdict(
         failure,
         fumble,
         critical,
-        tuple((g, t) for g, t in metal_groups if _is_weapon(g)),
-        tuple(g for g in fumbled if _is_weapon(g)),
+        tuple((g, t) for g, t in metal_groups if is_weapon(g)),
+        tuple(g for g in fumbled if is_weapon(g)),
         rules,
     )
 
 
-def _metal_effects(ruleset: SevendagRuleset, groups: Sequence[tuple[_Group, int]]) -> tuple[
+def metal_effects(ruleset: SevendagRuleset, groups: Sequence[tuple[AttackGroup, int]]) -> tuple[
     MetalEffect, ...
 ]:
     out: list[MetalEffect] = []

@@ -124,7 +124,7 @@ def _validate_allocation(
     return tuple(out)
 
 
-class _Plan(Struct, frozen=True, gc=False):
+class Plan(Struct, frozen=True, gc=False):
     allocation: tuple[str, ...]
     source: str
     technique: str | None
@@ -134,9 +134,9 @@ class _Plan(Struct, frozen=True, gc=False):
     defence_mod: int
 
 
-def _plan(
+def plan_for(
     ruleset: SevendagRuleset, fighter: SevendagFighter, fs: FighterState, choices: Choices
-) -> _Plan:
+) -> Plan:
     if fighter.name in choices.allocation:
         alloc = _validate_allocation(
             fighter, choices.allocation[fighter.name], fs, Msg("engine.sev.what.allocation")
@@ -171,7 +171,7 @@ def _plan(
             raise EncounterError(Msg("engine.sev.undefined_technique", name=fighter.name,
                                      technique=technique, known=known_now))
         attack_mod, defence_mod = t.attack, t.defence
-    return _Plan(alloc, source, technique, started, rounds_left, attack_mod, defence_mod)
+    return Plan(alloc, source, technique, started, rounds_left, attack_mod, defence_mod)
 
 
 # --- checking choices without playing ----------------------------------------
@@ -198,4 +198,4 @@ def check_choices(
     _require(ruleset, a, b, state)
     _check_choices(choices, (a.name, b.name))
     for f in (a, b):
-        _plan(ruleset, f, state.fighter(f.name), choices)
+        plan_for(ruleset, f, state.fighter(f.name), choices)

@@ -23,7 +23,7 @@ from sevendag_cli.engine.common import (
     check,
     over_message,
 )
-from sevendag_cli.engine.sevendag.attack import _groups, _is_weapon, _judge, _metal_effects
+from sevendag_cli.engine.sevendag.attack import attack_groups, is_weapon, judge_attack, metal_effects
 from sevendag_cli.engine.sevendag.events import (
     ASSAILLANT,
     DEFENSEUR,
@@ -42,9 +42,9 @@ from sevendag_cli.engine.sevendag.planning import (
     ATTACK,
     DEFENCE,
     Choices,
+    Plan,
     _check_choices,
-    _Plan,
-    _plan,
+    plan_for,
 )
 from sevendag_cli.engine.sevendag.state import (
     ActiveTechnique,
@@ -127,7 +127,7 @@ class _Round:
         ruleset: SevendagRuleset,
         fighters: dict[str, SevendagFighter],
         state: SevendagState,
-        plans: dict[str, _Plan],
+        plans: dict[str, Plan],
         dice: DiceSource,
     ) -> None:
         self.ruleset = ruleset
@@ -163,7 +163,7 @@ class _Round:
         attack_rolls = tuple(
             _roll(self.dice, att.hands[i].die, "attack", att_name) for i in att_hands
         )
-        verdict = _judge(rs, _groups(att, att_hands, attack_rolls))
+        verdict = judge_attack(rs, attack_groups(att, att_hands, attack_rolls))
         drops: list[DropEvent] = []
         for g in verdict.fumbled:
             assert g.item is not None
@@ -220,11 +220,11 @@ class _Round:
             groups = verdict.metal_groups
             if critical is None and att_fs.granted_crit and margin > 0:
                 critical, granted = "critical", True
-                weapons = [g for g in _groups(att, att_hands, attack_rolls) if _is_weapon(g)]
+                weapons = [g for g in attack_groups(att, att_hands, attack_rolls) if is_weapon(g)]
                 groups = ((weapons[0], 1),) if weapons else ()
                 att_fs = replace(att_fs, granted_crit=False)
                 rules.append("S-10")
-            metals = _metal_effects(rs, groups)
+            metals = metal_effects(rs, groups)
             if metals:
                 rules.append("S-17")
             extra = sum(m.extra_damage for m in metals)
@@ -317,12 +317,12 @@ def play_round(
     second = state.other(first)
 
     # S-04: the assaillant of the round declares first; all checked before any roll.
-    plans: dict[str, _Plan] = {}
+    plans: dict[str, Plan] = {}
     events: list[Event] = []
     for order, name in enumerate((first, second), start=1):
         f = fighters[name]
         fs = state.fighter(name)
-        plan = _plan(ruleset, f, fs, choices)
+        plan = plan_for(ruleset, f, fs, choices)
         plans[name] = plan
         rules = ["S-04"]
         is_yielder = yielded and name == state.assaillant

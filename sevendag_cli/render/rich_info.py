@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sevendag_cli.i18n import label, t
+from sevendag_cli.text import visible_data
 
 
 def h(lang: str, key: str) -> str:
@@ -16,6 +17,7 @@ def h(lang: str, key: str) -> str:
 
 
 def render_rulesets(console: Console, doc: dict[str, Any], lang: str) -> None:
+    doc = visible_data(doc)
     table = Table(title=h(lang, "rulesets"), title_justify="left")
     for col in ("name", "engine", "origin", "path"):
         table.add_column(h(lang, col))
@@ -35,6 +37,7 @@ def render_rulesets(console: Console, doc: dict[str, Any], lang: str) -> None:
 
 
 def render_ruleset(console: Console, doc: dict[str, Any], lang: str) -> None:
+    doc = visible_data(doc)
     console.print(Text(f"{label(doc['label'], lang)} ({doc['name']}, {doc['engine']})", "bold"))
     console.print(Text(doc["path"], "dim"))
 

@@ -33,6 +33,7 @@ from sevendag_cli.formula import (
 )
 from sevendag_cli.i18n import t
 from sevendag_cli.roller import RollCall
+from sevendag_cli.text import visible
 
 HIGHEST = "▲"
 LOWEST = "▼"
@@ -42,11 +43,6 @@ MINUS = "−"
 OPERATORS = {"+": "+", "-": MINUS, "*": "×", "//": "//"}
 
 _SUM, _PRODUCT, _UNARY, _ATOM = 1, 2, 3, 4
-
-
-def visible(text: str) -> str:
-    """Text typed by a user, control characters shown as escapes (``\\x1b``)."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def number(value: int) -> str:

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sevendag_cli.i18n import label, t
+from sevendag_cli.text import visible_data
 
 
 def w(lang: str, key: str, **kw: Any) -> str:
@@ -16,6 +17,7 @@ def w(lang: str, key: str, **kw: Any) -> str:
 
 
 def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) -> None:
+    result, ruleset = visible_data(result), visible_data(ruleset)
     console.print(Text(w(lang, "runs", runs=result.runs, seed=result.seed), "bold"))
     table = Table()
     for col in ("fighter", "wins", "p", "ci"):
@@ -74,6 +76,7 @@ def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows
 
 
 def render_exact(console: Console, doc: dict[str, Any], lang: str) -> None:
+    doc = visible_data(doc)
     console.print(Text(w(lang, "exact"), "bold underline"))
     table = Table()
     table.add_column(w(lang, "fighter"))

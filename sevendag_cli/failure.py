@@ -1,7 +1,8 @@
 """How a failure reaches the user: one line on stderr, ``sevendag: error: ...``, and its exit code.
 
 :func:`handled` wraps each command's body: a :class:`~sevendag_cli.errors.SevendagError`
-becomes its one line and exit code, Ctrl-C exit 130.  Click's usage errors
+becomes its one line and exit code, Ctrl-C exit 130 (the line says if the encounter was
+saved before it).  An error line is always one line, control characters made visible.  Click's usage errors
 (an unknown option, a bad value), raised before a command runs, are put in the
 user's language by :func:`usage_message`; the root group
 (:class:`sevendag_cli.cli.SevendagGroup`) prints them.
@@ -16,6 +17,7 @@ from typing import Any, NoReturn
 
 from sevendag_cli.errors import Msg, SevendagError
 from sevendag_cli.i18n import LANGS, detect_lang
+from sevendag_cli.text import visible
 
 
 def fail(message: str | Msg, code: int, lang: str = "en") -> NoReturn:
@@ -23,10 +25,34 @@ def fail(message: str | Msg, code: int, lang: str = "en") -> NoReturn:
 
     The prefix is the same in every language, so scripts can look for it.
     """
-    text = message.render(lang) if isinstance(message, Msg) else message
-    sys.stderr.write(f"sevendag: error: {text}\n")
-    sys.stderr.flush()
+    write_error(message, lang)
     raise SystemExit(code)
+
+
+def write_error(message: str | Msg, lang: str = "en") -> None:
+    """The error line of :func:`fail`, without exiting.
+
+    Always exactly one line: whatever the message's parts hold (a name with a
+    newline or an escape sequence), control characters are shown as escapes
+    (:func:`sevendag_cli.text.visible`).  A stderr that cannot be written is
+    not an error of its own (there is nowhere to report it).
+    """
+    text = visible(message.render(lang) if isinstance(message, Msg) else message)
+    try:
+        sys.stderr.write(f"sevendag: error: {text}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def interrupted(lang: str, unchanged: bool = False) -> Msg:
+    """The line of a Ctrl-C: what was saved before it, if anything (else, maybe, that nothing changed)."""
+    from sevendag_cli.streams import saved
+
+    path = saved()
+    if path is not None:
+        return Msg("cli.interrupted_saved", path=path)
+    return Msg("cli.interrupted_unchanged" if unchanged else "cli.interrupted")
 
 
 def lang_of_args(args: Any) -> str:
@@ -166,4 +192,4 @@ def handled(lang: str | None = None) -> Iterator[None]:
     except SevendagError as exc:
         fail(exc.msg, exc.exit_code, code)
     except KeyboardInterrupt:
-        fail(Msg("cli.interrupted_unchanged"), 130, code)
+        fail(interrupted(code, unchanged=True), 130, code)

@@ -298,12 +298,7 @@ def wound_cmd(
         from sevendag_cli.engine import engine_for
         from sevendag_cli.render.data import wound_document
 
-        number: int | None
-        band: str | None
-        try:
-            number, band = int(amount), None
-        except ValueError:
-            number, band = None, amount
+        number, band = wound_amount(amount)
         require_encounter(encounter)
         with store.locked(encounter):
             enc, rs, a, b, state = open_encounter(encounter)
@@ -319,9 +314,27 @@ def wound_cmd(
         renderer(out, rs).wound(result)
 
 
+def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | None]:
+    """``wound``'s AMOUNT: a whole number within the value bound (else a usage mistake), or a band name."""
+    from sevendag_cli.limits import INT_LIMIT
+
+    try:
+        number = int(text)
+    except ValueError:
+        if not text.strip().lstrip("+-").isdigit():
+            return None, text  # a band name
+        number = INT_LIMIT + 1  # more digits than Python reads: beyond the bound anyway
+    if not -INT_LIMIT <= number <= INT_LIMIT:
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        raise UsageError(Msg("cli.amount_range", option=option, amount=shown, limit=INT_LIMIT))
+    return number, None
+
+
 def _classify(amount: int, ruleset: str | None, out: Output) -> None:
     from sevendag_cli.i18n import label
     from sevendag_cli.rules import SevendagRuleset, load_ruleset
+
+    wound_amount(str(amount), "--classify")
 
     rs = load_ruleset(ruleset or "sevendag")
     if not isinstance(rs, SevendagRuleset):

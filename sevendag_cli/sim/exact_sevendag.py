@@ -42,6 +42,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from sevendag_cli.errors import RuleError, UsageError
+from sevendag_cli.rules.bounds import check_exact
 from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.exact_d20 import ExactResult, convolve, formula_dist
 from sevendag_cli.sim.vector_sevendag import (
@@ -410,6 +411,7 @@ def exact_sevendag(ruleset: SevendagRuleset, a: SevendagFighter,
                    b: SevendagFighter) -> ExactResult:
     """Exact win probabilities and expected rounds (no round cap), or a one-line UsageError."""
     check_fighters(ruleset, a, b)
+    check_exact(ruleset, a, b)  # the value bound (issue 9)
     check_finite(ruleset)
     faces = sum(h.die for h in a.hands) * sum(h.die for h in b.hands)
     if faces > MAX_FACES:

@@ -22,6 +22,7 @@ from rich.text import Text
 
 from sevendag_cli.engine.common import (
     Event,
+    FightPlay,
     FightResult,
     InitiativeEvent,
     RoundResult,
@@ -37,6 +38,7 @@ from sevendag_cli.render.rich_base import (
     rolls_text,
     rules_text,
 )
+from sevendag_cli.text import visible_data
 
 # Each ruleset's display module (by engine name); it provides ``DISPLAY``, a RulesetDisplay.
 DISPLAYS: dict[str, str] = {
@@ -55,12 +57,17 @@ def display_for(engine: str) -> RulesetDisplay:
 
 
 class RichRenderer:
-    """The step-by-step display of one ruleset's results on a Rich console, in ``lang``."""
+    """The step-by-step display of one ruleset's results on a Rich console, in ``lang``.
+
+    Each public method passes what it is given through
+    :func:`~sevendag_cli.text.visible_data` first (the ruleset too, once): names,
+    labels and weapons from files are drawn with their control characters visible.
+    """
 
     def __init__(self, console: Console, lang: str, ruleset: Any) -> None:
         self.c = console
         self.lang = lang
-        self.ruleset = ruleset
+        self.ruleset = visible_data(ruleset)
         self.display = display_for(ruleset.engine)
         self._handlers: dict[str, Handler] = {
             "initiative": self.initiative,
@@ -87,6 +94,7 @@ class RichRenderer:
         handler(ev)
 
     def initiative(self, ev: InitiativeEvent) -> None:
+        ev = visible_data(ev)
         self.c.print(Text(self.tr("initiative"), "bold underline"))
         for i, pair in enumerate(ev.attempts):
             for c in pair:
@@ -97,6 +105,7 @@ class RichRenderer:
                   rules_text(ev.rules))
 
     def round(self, result: RoundResult) -> None:
+        result = visible_data(result)
         title = self.tr("round", n=result.number)
         if result.elapsed_seconds is not None:
             title += f" · {self.tr('elapsed', s=result.elapsed_seconds)}"
@@ -106,6 +115,7 @@ class RichRenderer:
         self.states(result.states)
 
     def fight(self, result: FightResult) -> None:
+        result = visible_data(result)
         self.initiative(result.initiative)
         for rnd in result.rounds:
             self.c.print()
@@ -113,10 +123,24 @@ class RichRenderer:
         self.c.print()
         self.summary(result)
 
-    def summary(self, result: FightResult) -> None:
+    def fight_play(self, play: FightPlay) -> None:
+        """:meth:`fight`, each round shown as soon as it is played (a long fight is never held)."""
+        self.initiative(play.initiative)
+        for rnd in play:
+            self.c.print()
+            self.round(rnd)
+        self.c.print()
+        self.summary(visible_data(play.result()), play.played, play.last)
+
+    def summary(self, result: FightResult, played: int | None = None,
+                last: RoundResult | None = None) -> None:
+        """The winner (or a draw) and the rounds played (``played`` and ``last`` when the
+        fight's rounds were not kept)."""
         self.c.print(Text(self.tr("summary"), "bold underline"))
-        n = len(result.rounds)
-        seconds = result.rounds[-1].elapsed_seconds if result.rounds else None
+        n = len(result.rounds) if played is None else played
+        if played is None and result.rounds:
+            last = result.rounds[-1]
+        seconds = last.elapsed_seconds if last is not None else None
         count = self.tr("rounds_played", n=n, s=seconds) if seconds else self.tr("rounds_only", n=n)
         if result.winner:
             self.line(Text(self.tr("winner", name=result.winner), "bold green"), " · ", count)
@@ -124,11 +148,13 @@ class RichRenderer:
             self.line(Text(self.tr("draw", n=n), "bold yellow"), " · ", count)
 
     def wound(self, result: WoundResult) -> None:
+        result = visible_data(result)
         for ev in result.events:
             self.event(ev)
         self.states(result.states)
 
     def states(self, states: Iterable[Any]) -> None:
+        states = visible_data(tuple(states))
         table = Table(box=None, show_header=False, padding=(0, 1), pad_edge=True)
         for s in states:
             table.add_row(Text(s.name, "bold"), self.state_text(s))

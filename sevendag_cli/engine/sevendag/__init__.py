@@ -120,6 +120,7 @@ from sevendag_cli.engine.sevendag.resolution import (
     apply_wound,
     classify,
     fight,
+    fight_play,
     play_round,
     start,
 )
@@ -170,6 +171,7 @@ __all__ = [
     "check_choices",
     "classify",
     "fight",
+    "fight_play",
     "fighter_states",
     "initial_state",
     "play_round",

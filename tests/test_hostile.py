@@ -1146,3 +1146,18 @@ def test_prompts_show_names_and_labels_with_controls_visible() -> None:
     assert "sword\\x1b[2J" in shown and "feint\\x1b[2J" in shown
     assert all(is_visible(p) for p in prompts), prompts
     assert len(warnings) == 1 and is_visible(warnings[0]), warnings
+
+
+def test_the_start_up_interrupt_line_is_the_catalogue_line() -> None:
+    """``start.py`` writes its Ctrl-C line without importing the catalogue: the same words."""
+    import importlib
+
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        start = importlib.import_module("sevendag_cli.start")  # installs its handler...
+    finally:
+        signal.signal(signal.SIGINT, before)  # ...which pytest's own Ctrl-C must not keep
+    from sevendag_cli.errors import Msg
+
+    for lang in ("en", "fr"):
+        assert start._EARLY_LINE[lang] == f"sevendag: error: {Msg('cli.interrupted').render(lang)}\n"

@@ -1,3 +1,3 @@
-from sevendag_cli.cli import main
+from sevendag_cli.start import main
 
 main()

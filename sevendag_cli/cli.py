@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import sys
 from collections.abc import Iterator, MutableMapping
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -26,7 +25,15 @@ from typer.core import TyperCommand, TyperGroup
 
 from sevendag_cli import __version__
 from sevendag_cli.errors import Msg, SevendagError
-from sevendag_cli.failure import fail, json_errors_for, lang_of_args, usage_key, usage_message
+from sevendag_cli.failure import (
+    fail,
+    interrupted,
+    json_errors_for,
+    lang_of_args,
+    usage_key,
+    usage_message,
+    write_error,
+)
 from sevendag_cli.i18n import choose_lang
 from sevendag_cli.options import LangOpt
 
@@ -106,6 +113,10 @@ class LazyCommands(MutableMapping[str, "Command"]):
         return len(self.names)
 
 
+class _Interrupted(Exception):
+    """A Ctrl-C seen by the root group, carried past Typer (which would swallow it)."""
+
+
 class SevendagGroup(TyperGroup):
     """The root group: commands built on demand, and every failure as one line on stderr.
 
@@ -123,7 +134,24 @@ class SevendagGroup(TyperGroup):
     def list_commands(self, ctx: Any) -> list[str]:
         return list(self.lazy)  # the names only: nothing is built
 
+    # Ctrl-C while the command line is parsed or a command is built (before its body's own
+    # handling): Typer would exit 130 in silence; here it gets its line too (see main()).
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:
+            raise _Interrupted() from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise _Interrupted() from None
+
     def main(self, *args: Any, **kwargs: Any) -> Any:
+        from sevendag_cli.streams import forget_saved
+
+        forget_saved()
         kwargs["standalone_mode"] = False
         argv = kwargs.get("args", args[0] if args else None)
         lang = lang_of_args(argv)
@@ -143,8 +171,8 @@ class SevendagGroup(TyperGroup):
                 rv = super().main(*args, **kwargs)
         except SevendagError as exc:  # raised outside a command body
             fail(exc.msg, exc.exit_code, lang)
-        except KeyboardInterrupt:
-            fail(Msg("cli.interrupted"), 130, lang)
+        except (KeyboardInterrupt, _Interrupted):
+            fail(interrupted(lang), 130, lang)
         except Exception as exc:
             if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
                 fail(usage_message(exc, lang), int(exc.exit_code), key=usage_key(exc))
@@ -183,14 +211,36 @@ def _root(
 
 
 def main() -> None:
-    """Console-script entry point."""
-    for stream in (sys.stdout, sys.stderr):
-        # A terminal that is not UTF-8 gets '?' for what it cannot show, not a crash.
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(errors="replace")
+    """Run the program with its standard streams guarded (:mod:`sevendag_cli.streams`).
+
+    The console script and ``python -m sevendag_cli`` come here through
+    :func:`sevendag_cli.start.main`, which handles a Ctrl-C from the first line of
+    sevendag's own code.  Stdout closed from the start is one line, exit 1,
+    before anything is done.  Output that cannot be written: quiet exit 141 when
+    the reader stopped reading (a pipe closed), else one line and exit 1 (saying
+    whether the encounter was saved first).  Stdout is flushed here, never left
+    to the interpreter's exit.
+    """
+    from sevendag_cli import streams
+
+    lang = lang_of_args(None)
+    if streams.install():
+        fail(Msg("cli.stdout_closed"), streams.EXIT_WRITE_ERROR, lang)
+    code = 0
+    lost: streams.OutputLost | None = None
     try:
         app()
-    except BrokenPipeError:  # e.g. `sevendag fight --jsonl | head`
-        sys.stderr.close()
-        raise SystemExit(1) from None
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except streams.OutputLost as exc:  # while the command was writing
+        lost, code = exc, 0
+    if lost is None:
+        try:
+            streams.flush_output()
+        except streams.OutputLost as exc:
+            lost = exc
+    if lost is not None and code == 0:  # a command that failed has said so already
+        code, message = streams.lost_output(lost)
+        if message is not None:
+            write_error(message, lang)
+    raise SystemExit(code)

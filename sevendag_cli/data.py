@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -417,14 +417,19 @@ class Reader:
             yield name, self.table(name)
 
     def formula(
-        self, name: str, allowed: frozenset[str], default: Any = _MISSING, dice: bool = True
+        self, name: str, allowed: frozenset[str] | Mapping[str, tuple[int, int]],
+        default: Any = _MISSING, dice: bool = True,
     ) -> Formula:
+        """A formula reading only the fields ``allowed``; given as a mapping, their ranges,
+        from which the formula's own range is checked against the value bound
+        (:meth:`~sevendag_cli.formula.Formula.check_bound`)."""
         text = self.text(name, default)
         if not isinstance(self.data.get(name, text), str):
             return parse("0")  # wrong type: already reported by ``str``
         try:
             f = parse(text if self.has(name) else (text or "0"))
-            f.check_names(allowed)
+            f.check_names(frozenset(allowed))
+            f.check_bound(allowed if isinstance(allowed, Mapping) else {})
             if not dice and f.dice:
                 raise FormulaError(text, Msg("data.no_dice_here"))
             return f

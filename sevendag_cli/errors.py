@@ -13,11 +13,17 @@ values) are inserted as they are; a parameter that is itself a :class:`Msg` is
 rendered in the same language (here, before the catalogue fills the template:
 this module imports the catalogue, never the other way round), so messages compose.  A plain ``str`` is still
 accepted everywhere a message is (it is shown as is, in every language).
+
+Every rendered message goes through :func:`sevendag_cli.text.visible`: a name,
+key or path holding ``\\n`` or ``\\x1b`` is shown with them as escapes, so it can
+neither break a message into two lines nor reach the terminal raw.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+
+from sevendag_cli.text import visible
 
 RAW = "raw"
 """The key of a message given as plain text: shown as is, whatever the language."""
@@ -39,11 +45,11 @@ class Msg:
 
     def render(self, lang: str = "en") -> str:
         if self.key == RAW:
-            return str(self.params.get("text", ""))
+            return visible(str(self.params.get("text", "")))
         from sevendag_cli.messages import render  # the catalogue loads only when needed
 
         values = {k: v.render(lang) if isinstance(v, Msg) else v for k, v in self.params.items()}
-        return render(self.key, lang, values)
+        return visible(render(self.key, lang, values))
 
     def __str__(self) -> str:
         return self.render("en")

@@ -1,7 +1,8 @@
 """How a failure reaches the user: one line on stderr, ``sevendag: error: ...``, and its exit code.
 
 :func:`handled` wraps each command's body: a :class:`~sevendag_cli.errors.SevendagError`
-becomes its one line and exit code, Ctrl-C exit 130.  Click's usage errors
+becomes its one line and exit code, Ctrl-C exit 130 (the line says if the encounter was
+saved before it).  An error line is always one line, control characters made visible.  Click's usage errors
 (an unknown option, a bad value), raised before a command runs, are put in the
 user's language by :func:`usage_message`; the root group
 (:class:`sevendag_cli.cli.SevendagGroup`) prints them.
@@ -16,6 +17,7 @@ from typing import Any, NoReturn
 
 from sevendag_cli.errors import Msg, SevendagError
 from sevendag_cli.i18n import LANGS, detect_lang
+from sevendag_cli.text import visible
 
 
 class JsonErrors:
@@ -70,20 +72,48 @@ def fail(message: str | Msg, code: int, lang: str = "en", key: str | None = None
     ``--json`` a JSON document on stdout says the same (:func:`error_document`),
     with the message's stable ``key``.
     """
-    text = message.render(lang) if isinstance(message, Msg) else message
     if JsonErrors.wanted:
         import json
 
+        text = message.render(lang) if isinstance(message, Msg) else message
         if key is None:
             key = error_key(message) if isinstance(message, Msg) else "common.text"
-        doc = error_document(key, text, code)
+        doc = error_document(key, text, code)  # JSON keeps the raw text: its escaping is safe
         indent = 2 if sys.stdout.isatty() else None
         separators = None if indent else (",", ":")
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=indent, separators=separators) + "\n")
-        sys.stdout.flush()
-    sys.stderr.write(f"sevendag: error: {text}\n")
-    sys.stderr.flush()
+        try:
+            sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=indent, separators=separators) + "\n")
+            sys.stdout.flush()
+        except (OSError, ValueError):
+            pass  # stdout gone: the line on stderr still says it
+    write_error(message, lang)
     raise SystemExit(code)
+
+
+def write_error(message: str | Msg, lang: str = "en") -> None:
+    """The error line of :func:`fail`, without exiting.
+
+    Always exactly one line: whatever the message's parts hold (a name with a
+    newline or an escape sequence), control characters are shown as escapes
+    (:func:`sevendag_cli.text.visible`).  A stderr that cannot be written is
+    not an error of its own (there is nowhere to report it).
+    """
+    text = visible(message.render(lang) if isinstance(message, Msg) else message)
+    try:
+        sys.stderr.write(f"sevendag: error: {text}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def interrupted(lang: str, unchanged: bool = False) -> Msg:
+    """The line of a Ctrl-C: what was saved before it, if anything (else, maybe, that nothing changed)."""
+    from sevendag_cli.streams import saved
+
+    path = saved()
+    if path is not None:
+        return Msg("cli.interrupted_saved", path=path)
+    return Msg("cli.interrupted_unchanged" if unchanged else "cli.interrupted")
 
 
 def lang_of_args(args: Any) -> str:
@@ -232,4 +262,4 @@ def handled(lang: str | None = None) -> Iterator[None]:
     except SevendagError as exc:
         fail(exc.msg, exc.exit_code, code)
     except KeyboardInterrupt:
-        fail(Msg("cli.interrupted_unchanged"), 130, code)
+        fail(interrupted(code, unchanged=True), 130, code)

@@ -27,6 +27,15 @@ ruleset is loaded.  A roll budget refuses formulas that could roll too many
 dice (``1000000d1000000``; an exploding die counts ``1 + MAX_EXPLOSIONS``)
 before a single die is rolled.
 
+**The value bound** (:data:`sevendag_cli.limits.INT_LIMIT`, a signed 64 bits, what the
+vectorised engine computes in): every value a formula takes, the whole and every part
+of it, lies within ±``INT_LIMIT``.  :func:`value_range` finds a formula's range from
+its dice and the ranges of the fields it reads (interval arithmetic, every node checked),
+so a formula that could pass the bound is refused when its file is loaded
+(:meth:`Formula.check_bound`); at evaluation, every operation is checked too
+(:func:`apply_op`), for what could not be known before.  The three engines (this
+module's evaluation, the vectorised and the exact ones) share both checks.
+
 **Roll order** (C-02): a group's dice are rolled one after the other, then
 the explosions, wave by wave (every die that showed its highest face, in
 order), as one rolls physical dice.
@@ -47,6 +56,7 @@ import msgspec
 
 from sevendag_cli.dice import DiceSource, Roll
 from sevendag_cli.errors import FormulaError, Msg, RollBudgetError
+from sevendag_cli.limits import INT_LIMIT
 
 ROLL_BUDGET = 1000
 """Most dice one formula evaluation may roll."""
@@ -536,6 +546,14 @@ class Formula(msgspec.Struct, frozen=True):
     def is_constant(self) -> bool:
         return not self.dice
 
+    def check_bound(self, fields: Mapping[str, tuple[int, int]] | None = None) -> tuple[int, int]:
+        """The formula's range of values; a :class:`FormulaError` if any part could pass the bound.
+
+        ``fields``: the lowest and highest value of each field it reads (a field not
+        given may be anything within the bound).
+        """
+        return value_range(self.tree, fields or {}, self.text)
+
     def check_names(self, allowed: frozenset[str] | set[str]) -> None:
         unknown = sorted(self.names - set(allowed))
         if unknown:
@@ -565,16 +583,86 @@ class Formula(msgspec.Struct, frozen=True):
 
 
 def apply_op(op: str, a: int, b: int, text: str) -> int:
-    """``a op b`` for a formula's operators, ``//`` flooring; shared by every evaluator."""
+    """``a op b`` for a formula's operators, ``//`` flooring; shared by every evaluator.
+
+    A result beyond the value bound is a :class:`FormulaError` (never a number the
+    vectorised engine cannot hold).
+    """
     if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if b == 0:
+        value = a + b
+    elif op == "-":
+        value = a - b
+    elif op == "*":
+        value = a * b
+    elif b == 0:
         raise FormulaError(text, Msg("formula.division_by_zero"))
-    return a // b
+    else:
+        value = a // b
+    if not -INT_LIMIT <= value <= INT_LIMIT:
+        raise FormulaError(text, Msg("formula.value_beyond", value=value, limit=INT_LIMIT))
+    return value
+
+
+# --- the range of values ---------------------------------------------------------
+
+
+def _dice_range(d: Dice) -> tuple[int, int]:
+    """A dice group's lowest and highest value (each kept die 1, or its highest with every explosion)."""
+    per_die = d.sides * (1 + MAX_EXPLOSIONS if d.explode else 1)
+    return d.kept, d.kept * per_die
+
+
+def _floor_div_range(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """``a // b`` over the ranges, b never 0: floor division is monotonic in each operand on
+    each side of 0, so the extremes are at the corners of each side."""
+    corners: list[int] = []
+    for lo, hi in ((b[0], min(b[1], -1)), (max(b[0], 1), b[1])):
+        if lo <= hi:
+            corners += [x // y for x in a for y in (lo, hi)]
+    if not corners:  # b is always 0: the evaluation will say so
+        return 0, 0
+    return min(corners), max(corners)
+
+
+def value_range(node: Node, fields: Mapping[str, tuple[int, int]], text: str) -> tuple[int, int]:
+    """The lowest and highest value of ``node`` (interval arithmetic); every part is checked
+    against the bound, a :class:`FormulaError` names the first that passes it."""
+    match node:
+        case Num(value):
+            out = (value, value)
+        case Name(name):
+            out = fields.get(name, (-INT_LIMIT, INT_LIMIT))
+        case Dice():
+            out = _dice_range(node)
+        case Neg(operand):
+            lo, hi = value_range(operand, fields, text)
+            out = (-hi, -lo)
+        case BinOp(op, left, right):
+            a = value_range(left, fields, text)
+            b = value_range(right, fields, text)
+            if op == "+":
+                out = (a[0] + b[0], a[1] + b[1])
+            elif op == "-":
+                out = (a[0] - b[1], a[1] - b[0])
+            elif op == "*":
+                products = [x * y for x in a for y in b]
+                out = (min(products), max(products))
+            else:
+                out = _floor_div_range(a, b)
+        case Call(function, args):
+            ranges = [value_range(x, fields, text) for x in args]
+            if function == "min":
+                out = (min(r[0] for r in ranges), min(r[1] for r in ranges))
+            elif function == "max":
+                out = (max(r[0] for r in ranges), max(r[1] for r in ranges))
+            else:
+                out = (ability_mod(ranges[0][0]), ability_mod(ranges[0][1]))
+        case _:  # pragma: no cover
+            raise AssertionError(f"unknown node {node!r}")
+    if out[0] < -INT_LIMIT or out[1] > INT_LIMIT:
+        value = out[1] if out[1] > INT_LIMIT else out[0]
+        raise FormulaError(text, Msg("formula.beyond_bound", value=value, limit=INT_LIMIT))
+    return out
 
 
 def field_value(env: Mapping[str, int], name: str, text: str) -> int:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 
+from sevendag_cli.text import visible
+
 LANGS = ("en", "fr")
 
 MESSAGES: dict[str, dict[str, str]] = {
@@ -245,9 +247,10 @@ def detect_lang(explicit: str | None = None) -> str:
 
 
 def t(key: str, lang: str = "en", **kw: object) -> str:
+    """A display word in ``lang``, filled with ``kw``; names in it have their control characters visible."""
     entry = MESSAGES[key]
     text = entry.get(lang) or entry["en"]
-    return text.format(**kw) if kw else text
+    return visible(text.format(**kw)) if kw else text
 
 
 def label(labels: dict[str, str], lang: str) -> str:

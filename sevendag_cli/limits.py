@@ -25,6 +25,14 @@ INT_LIMIT = 2**63 - 1
 ``[-INT_LIMIT, INT_LIMIT]`` (a signed 64-bit integer, numpy's ``int64``, the seed
 range).  Formula values and counts are held to the same bound."""
 
+MAX_ROUND_CAP = 10_000
+"""The longest fight: a ruleset's ``options.round_cap`` and ``fight --cap`` are at most this
+many rounds (a 10,000-round ``fight --json`` is some 30 MB and 15 seconds; a fight that
+cannot end at all is refused before it starts, see :mod:`sevendag_cli.rules.bounds`)."""
+
+MAX_RUNS = 10_000_000
+"""Most fights one ``fight --runs`` may simulate."""
+
 MAX_PROBLEMS = 20
 """Problems listed per file (``rulesets validate``); the rest are counted ("and K more")."""
 

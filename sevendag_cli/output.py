@@ -11,10 +11,12 @@ replays the command.  Rich, json and the dice module are imported only when used
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.i18n import detect_lang, t
+from sevendag_cli.text import visible
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -51,17 +53,61 @@ class Output:
         else:
             sys.stdout.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
 
-    def lines(self, docs: list[dict[str, Any]]) -> None:
-        """One compact JSON document per line."""
+    def lines(self, docs: Iterable[dict[str, Any]]) -> None:
+        """One compact JSON document per line, each written as soon as it is made."""
         import json
 
         for d in docs:
             sys.stdout.write(json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n")
 
+    def data_with_list(self, key: str, items: Iterable[Any], rest: Callable[[], dict[str, Any]]) -> None:
+        """One JSON document (as :meth:`data`, byte for byte) whose list ``key`` is ``items``.
+
+        Each item is encoded as soon as it is made and only its text is kept (a
+        fight's rounds: the objects of a long fight are never all held); ``rest()``,
+        called once the items are all made, gives the rest of the document, with
+        ``key`` in its place.
+        """
+        import json
+        import secrets
+
+        indent = 2 if sys.stdout.isatty() else None
+        options: dict[str, Any] = ({"indent": indent} if indent else {"separators": (",", ":")})
+        encoded = [json.dumps(item, ensure_ascii=False, **options) for item in items]
+        doc = rest()
+        marker = f"@{key}-{secrets.token_hex(16)}@"
+        doc[key] = marker
+        text = json.dumps(doc, ensure_ascii=False, **options)
+        at = text.index(json.dumps(marker))
+        head, tail = text[:at], text[at + len(marker) + 2:]
+        write = sys.stdout.write
+        write(head)
+        if not encoded:
+            write("[]")
+        elif indent is None:
+            write("[")
+            for i, item in enumerate(encoded):
+                write("," + item if i else item)
+            write("]")
+        else:  # as json.dumps nests it: the items one level deeper than the key's line
+            line = head.rsplit("\n", 1)[-1]
+            outer = line[:len(line) - len(line.lstrip(" "))]
+            inner = outer + " " * indent
+            for i, item in enumerate(encoded):
+                write((",\n" if i else "[\n") + inner + item.replace("\n", "\n" + inner))
+            write("\n" + outer + "]")
+        write(tail + "\n")
+
     def console(self) -> Console:
+        """The Rich console of the display: no markup, no emoji codes, no highlighting.
+
+        Names from files are drawn as they are (``[red]`` or ``:smile:`` in a name is
+        text, never a style), with their control characters visible (the renderers
+        pass what they draw through :func:`sevendag_cli.text.visible_data`).
+        """
         from rich.console import Console
 
-        return Console(highlight=False)
+        return Console(highlight=False, markup=False, emoji=False)
 
 
 def make_output(json_: bool, jsonl: bool, lang: Lang | None, jsonl_allowed: bool = True) -> Output:
@@ -74,8 +120,8 @@ def make_output(json_: bool, jsonl: bool, lang: Lang | None, jsonl_allowed: bool
 
 
 def note(message: str) -> None:
-    """A message for the user, on stderr (never mixed with data on stdout)."""
-    sys.stderr.write(message + "\n")
+    """A message for the user, on stderr (never mixed with data on stdout); one line per line."""
+    sys.stderr.write(visible(message) + "\n")
 
 
 def renderer(out: Output, ruleset: Ruleset) -> RichRenderer:

@@ -94,6 +94,7 @@ def parse_expression(argument: str) -> Expression:
         field = first_field(formula.text)
         if field is not None:
             raise FormulaError(argument, Msg("roll.unknown_name", name=field[0], pos=offset + field[1] + 1))
+        formula.check_bound()  # a value beyond the bound is refused before anything is rolled
     except FormulaError as exc:
         raise ExpressionError(exc.formula, exc.detail) from None
     return Expression(label, formula, argument)

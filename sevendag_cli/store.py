@@ -50,6 +50,7 @@ from msgspec.structs import replace
 from sevendag_cli.errors import EncounterError, Msg, joined
 from sevendag_cli.files import Unreadable, kind_of, os_reason, read_regular, stat_or_none
 from sevendag_cli.limits import INT_LIMIT, MAX_ENCOUNTER_BYTES, MAX_ENCOUNTER_DEPTH
+from sevendag_cli.streams import note_saved
 
 FORMAT = "sevendag-encounter"
 VERSION = 2
@@ -230,6 +231,7 @@ def save(path: Path, enc: Encounter) -> None:
     if os.path.abspath(target) in _HELD:
         _remove_stale_temporaries(target)
     write_text_atomic(path, text)
+    note_saved(path)  # an output lost or a Ctrl-C after this must say the encounter was saved
 
 
 def _real(path: Path) -> Path:

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from rich.console import Console
 from rich.text import Text
 
-from sevendag_cli.render.layout import GLUE, TIGHT, glued, print_rows, shown, wrap
+from sevendag_cli.render.layout import GLUE, TIGHT, glued, print_rows, wrap
+from sevendag_cli.text import visible
 from tests.helpers import run
 
 TAG = re.compile(r"^\s*\[[SDC]-[0-9]{2}")
@@ -91,9 +92,9 @@ def test_rows_wrap_values_under_their_column_and_long_keys_get_their_own_line() 
 
 
 def test_text_from_files_has_its_control_characters_shown() -> None:
-    assert shown("Brannoc\x1b[2J\nB") == "Brannoc\\x1b[2J\\nB"
-    assert shown(f"a{GLUE}b") == "a\\x1fb"  # a file cannot glue words of the display
-    assert shown("blessure légère\u00a0!") == "blessure légère\u00a0!"
+    assert visible("Brannoc\x1b[2J\nB") == "Brannoc\\x1b[2J\\nB"
+    assert visible(f"a{GLUE}b") == "a\\x1fb"  # a file cannot glue words of the display
+    assert visible("blessure légère\u00a0!") == "blessure légère\u00a0!"
 
 
 # --- every display, at 80 and 60 columns, in both languages ------------------------------------

@@ -11,7 +11,16 @@ where a pipe, a device or anything that could hang is involved) and asserts:
 * for a command that succeeds, the row's own check.
 
 Adding a case is adding a row: ``Hostile(kind, name, args, code, fragment, setup=...)``.
-``kind`` is the issue's class (``files``, ``depth``, ``paths``, ``encounter``...).
+``kind`` is the issue's class (``files``, ``depth``, ``paths``, ``encounter``, ``numbers``,
+``streams``, ``interrupt``, ``injection``, ``endless``).
+
+Streams and Ctrl-C need real file descriptors and signals: those rows run as processes
+with stdout closed, on ``/dev/full`` or read by a reader that closes at once, stderr
+closed or full, or a SIGINT sent a chosen delay after sevendag's first line ran (the
+child signals it through a pipe).  A row whose output was lost after a save
+(``saved=True``) checks the encounter holds one more step, whole, with no lock or
+temporary file left; a Ctrl-C row accepts exit 130 (one line) or 0 (done first), and the
+encounter is then the old one or the new one, whole.
 """
 
 from __future__ import annotations
@@ -20,10 +29,12 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import socket
 import stat
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +49,9 @@ from sevendag_cli.limits import (
     MAX_ENCOUNTER_BYTES,
     MAX_ENCOUNTER_DEPTH,
     MAX_PROBLEMS,
+    MAX_ROUND_CAP,
 )
+from sevendag_cli.text import is_visible
 from tests.helpers import run
 
 ENC = "encounter.sevendag.json"
@@ -48,6 +61,7 @@ SEVENDAG = (bundled_dir() / "sevendag.toml").read_text("utf-8")
 A = (bundled_dir() / "fighters" / "a.toml").read_text("utf-8")
 B = (bundled_dir() / "fighters" / "b.toml").read_text("utf-8")
 BRANNOC = (bundled_dir() / "fighters" / "brannoc.toml").read_text("utf-8")
+YSOLDE = (bundled_dir() / "fighters" / "ysolde.toml").read_text("utf-8")
 LONG = "a" * 300  # one name longer than any file system allows (255)
 SETPRIV = shutil.which("setpriv")
 
@@ -80,6 +94,20 @@ class Hostile:
     error_line: bool = True  # False: a report on stdout, not one line on stderr
     check: Check | None = None  # extra checks (the only ones when the command succeeds)
     xfail: str = ""  # a gap known to need a change elsewhere (says where)
+    redirect: str = ""  # shell redirections of a process: ">&-", ">/dev/full", "2>&-", "<&-"...
+    early: bool = False  # stdout is a pipe whose reader closes before anything is written
+    sigint_after: float | None = None  # Ctrl-C this long after sevendag's first line ran
+    saved: bool = False  # the encounter was saved before the output was lost: changed, whole
+    quiet: bool = False  # the documented quiet exit: no error line on stderr
+
+    @property
+    def in_process(self) -> bool:
+        return not (self.process or self.unprivileged or self.redirect or self.early
+                    or self.sigint_after is not None)
+
+    @property
+    def stderr_readable(self) -> bool:
+        return "2>" not in self.redirect
 
 
 # --- building the working folder ---------------------------------------------------------
@@ -142,6 +170,11 @@ def init_d20(path: str = ENC) -> Setup:
         result = run("init", "--ruleset", "d20", "--dice", "19,5", "-e", path)
         assert result.exit_code == 0, result.stderr
     return setup
+
+
+def init_sevendag() -> None:
+    result = run("init", "--seed", "1")
+    assert result.exit_code == 0, result.stderr
 
 
 def finished_d20() -> None:
@@ -310,6 +343,115 @@ def many_sheets(n: int) -> Setup:
 
 
 DEEP = "nested deeper"
+
+
+# --- numbers, streams, Ctrl-C, terminal injection, endless fights (classes 4-7, 9) ----------
+
+BIG = "999999999 * 999999999"  # about 10**18: within the bound, but not twice or ten times
+EVIL = "\\u001b[2J\\u001b[31m\\nsevendag: error: forged"  # TOML escapes: clear, red, a new line
+EVIL_SHOWN = "\\x1b[2J\\x1b[31m\\nsevendag: error: forged"  # as the tool must show it
+
+
+def sheet_a(**fields: str) -> str:
+    """Fighter A's sheet with some lines replaced (the first of that key: ``name`` is the
+    fighter's), or added at the end, in its ``[weapon]`` table: ``damage='"1d6 * 9"'``."""
+    text = A
+    for key, value in fields.items():
+        lines = text.splitlines()
+        hits = [i for i, line in enumerate(lines) if line.split("=")[0].strip() == key]
+        if hits:
+            lines[hits[0]] = f"{key} = {value}"
+        else:
+            lines.append(f"{key} = {value}")
+        text = "\n".join(lines) + "\n"
+    return text
+
+
+def d20_with(**options: str) -> str:
+    """The d20 ruleset with some ``key = value`` lines replaced (options or formulas)."""
+    text = D20
+    for key, value in options.items():
+        lines = text.splitlines()
+        hits = [i for i, line in enumerate(lines) if line.split("=")[0].strip() == key]
+        assert hits, key
+        lines[hits[0]] = f"{key} = {value}"
+        text = "\n".join(lines) + "\n"
+    return text
+
+
+def defender(name: str) -> str:
+    """Brannoc, renamed, who only defends."""
+    return (BRANNOC.replace('name = "Brannoc"', f'name = "{name}"')
+            .replace('tactic = "weapons-attack"', 'tactic = "full-defence"'))
+
+
+def hopeless(name: str) -> str:
+    """Brannoc, renamed, who attacks but almost never wounds (attack -100, defence 100)."""
+    return (BRANNOC.replace('name = "Brannoc"', f'name = "{name}"')
+            .replace("attack = 8", "attack = -100").replace("defence = 6", "defence = 100"))
+
+
+def no_controls(top: Path, out: Outcome) -> None:
+    """Nothing raw reaches the terminal: every line of stdout and stderr is free of controls."""
+    for text in (out.stdout, out.stderr):
+        for line in text.split("\n"):
+            assert is_visible(line), repr(line[:300])
+            assert not line.startswith("sevendag: error: forged"), line
+
+
+def shown_escaped(top: Path, out: Outcome) -> None:
+    no_controls(top, out)
+    assert "\\x1b[2J" in out.stdout, out.stdout[:2000]
+
+
+def json_keeps_raw(top: Path, out: Outcome) -> None:
+    doc = json.loads(out.stdout)
+    assert doc["fighters"][0]["name"] == "A\x1b[2J\x1b[31m\nsevendag: error: forged"
+
+
+def batch_shrunk(top: Path, out: Outcome) -> None:
+    doc = json.loads(out.stdout)
+    assert doc["runs"] == 20_000 and doc["batch_size"] < 100_000, doc["batch_size"]
+
+
+def jsonl_rounds(n: int) -> Check:
+    def check(top: Path, out: Outcome) -> None:
+        lines = [json.loads(line) for line in out.stdout.splitlines()]
+        assert lines[-1]["type"] == "end" and lines[-1]["round"] == n and lines[-1]["capped"]
+    return check
+
+
+def json_rounds(n: int) -> Check:
+    def check(top: Path, out: Outcome) -> None:
+        doc = json.loads(out.stdout)
+        assert doc["rounds_played"] == n == len(doc["rounds"]) and doc["capped"]
+    return check
+
+
+def lines_are(n: int) -> Check:
+    def check(top: Path, out: Outcome) -> None:
+        no_controls(top, out)
+        assert len(out.stdout.splitlines()) == n, out.stdout
+    return check
+
+
+def shown(text: str) -> Check:
+    def check(top: Path, out: Outcome) -> None:
+        no_controls(top, out)
+        assert text in out.stdout, out.stdout[:2000]
+    return check
+
+
+def fighter_in(path: str, name: str) -> Check:
+    """The sheet was written, reads back, and keeps the name as typed."""
+    def check(top: Path, out: Outcome) -> None:
+        no_controls(top, out)
+        assert run("rulesets", "validate", path).exit_code == 0
+        assert run("fight", path, "B", "--json").exit_code == 0
+        import tomllib
+
+        assert tomllib.loads((top / path).read_text("utf-8"))["name"] == name
+    return check
 
 
 CASES: list[Hostile] = [
@@ -597,14 +739,233 @@ CASES: list[Hostile] = [
             "over", setup=finished_d20),
     Hostile("encounter", "no encounter: no lock made", ("round", "--seed", "2"), 1,
             "no encounter here"),
+    # --- 4. numbers beyond the engines ----------------------------------------------------------
+    *[Hostile("numbers", f"weapon damage past 64 bits{shown}", ("fight", "n.toml", "B", *extra), 1,
+              "beyond the bound of ±9,223,372,036,854,775,807",
+              setup=write(n_toml=sheet_a(damage='"1d6 * 999999999 * 999999999 * 99"')))
+      for shown, extra in (("", ("--seed", "1")), (", --json", ("--json",)),
+                           (", --runs", ("--runs", "100")), (", --exact", ("--exact",)))],
+    Hostile("numbers", "validate lists the formula beyond the bound", ("rulesets", "validate", "n.toml"),
+            1, setup=write(n_toml=sheet_a(damage='"1d6 * 999999999 * 999999999 * 99"')),
+            error_line=False,
+            check=lambda top, out: None if "weapon.damage: can reach" in out.stdout
+            else pytest.fail(out.stdout)),
+    Hostile("numbers", "a ruleset formula past the bound for some sheet", ("fight", "-r", "r.toml"),
+            1, "formulas.attack: can reach",
+            setup=write(r_toml=d20_with(attack='"1d20 + bba + hp * hp * hp * hp"'))),
+    *[Hostile("numbers", f"damage sets past the bound on a critical{shown}", ("fight", "n.toml", "B", *extra),
+              1, "could pass the bound",
+              setup=write(n_toml=sheet_a(damage=f'"1d6 + {BIG}"', crit_factor="10")))
+      for shown, extra in (("", ()), (", --runs", ("--runs", "100")), (", --exact", ("--exact",)))],
+    Hostile("numbers", "init refuses damage past the bound", ("init", "n.toml", "B", "--seed", "1"), 1,
+            "could pass the bound", setup=write(n_toml=sheet_a(damage=f'"1d6 + {BIG}"', crit_factor="10"))),
+    Hostile("numbers", "damage_bonus and damage together past the bound",
+            ("fight", "-r", "r.toml", "--runs", "100"), 1, "could pass the bound",
+            setup=write(r_toml=d20_with(damage_bonus=f'"mod(str) + {BIG} * 9"'))),
+    Hostile("numbers", "exact odds and a million damage", ("fight", "n.toml", "B", "--exact"), 2,
+            "at most 1,000,000 damage", setup=write(n_toml=sheet_a(damage='"1d6 * 1000000"'))),
+    Hostile("numbers", "roll past the bound", ("roll", "999999999*999999999*999999999"), 2,
+            "beyond the bound"),
+    Hostile("numbers", "roll past the bound below zero", ("roll", "--", "-(999999999 * 999999999 * 99)"), 2,
+            "can reach"),
+    Hostile("numbers", "--cap of 70 bits", ("fight", "--cap", str(2**70)), 2, "--cap"),
+    Hostile("numbers", "--cap past the longest fight", ("fight", "--cap", str(MAX_ROUND_CAP + 1)), 2,
+            f"at most {MAX_ROUND_CAP:,}"),
+    Hostile("numbers", "--cap negative with --runs", ("fight", "--runs", "10", "--cap", "-5"), 2,
+            "--cap -5"),
+    Hostile("numbers", "--cap of 5,000 digits", ("fight", "--cap", "9" * 5000), 2, "--cap"),
+    Hostile("numbers", "--runs of 100 bits", ("fight", "--runs", str(2**100)), 2, "--runs"),
+    Hostile("numbers", "--seed below zero", ("fight", "--runs", "10", "--seed", "-1"), 2, "--seed -1"),
+    Hostile("numbers", "--seed past 64 bits on round", ("round", "--seed", str(2**64)), 2, "--seed",
+            setup=init_d20()),
+    Hostile("numbers", "--classify past the bound", ("wound", "--classify", str(10**30)), 2,
+            "--classify"),
+    Hostile("numbers", "wound amount past the bound", ("wound", "B", str(10**30)), 2, "AMOUNT",
+            setup=init_d20()),
+    Hostile("numbers", "wound heal past the bound", ("wound", "B", str(-10**30)), 2, "AMOUNT",
+            setup=init_d20()),
+    Hostile("numbers", "wound amount of 5,000 digits", ("wound", "B", "9" * 5000), 2, "AMOUNT",
+            setup=init_d20(), check=short_line(400)),
+    Hostile("numbers", "a face of 30 digits", ("round", "--dice", "9" * 30), 2, "face",
+            setup=init_d20()),
+    Hostile("numbers", "Sevendag: a die of 2**62 sides", ("fight", "q.toml", "Ysolde"), 1,
+            "hands[0].die", setup=write(q_toml=BRANNOC.replace("die = 10", f"die = {2**62}"))),
+    Hostile("numbers", "Sevendag: a speed of 10**18", ("fight", "q.toml", "Ysolde"), 1, "speed",
+            setup=write(q_toml=BRANNOC.replace("speed = 3", f"speed = {10**18}"))),
+    Hostile("numbers", "Sevendag: a penalty of 10**15", ("fight", "-r", "r.toml"), 1, "penalty",
+            setup=write(r_toml=SEVENDAG.replace("penalty = 6", f"penalty = {10**15}"))),
+    Hostile("numbers", "Sevendag: a speed roll past the bound", ("fight", "-r", "r.toml"), 1,
+            "formulas.speed_roll: can reach",
+            setup=write(r_toml=SEVENDAG.replace('speed_roll = "1d20 + speed"',
+                                                f'speed_roll = "1d20 + speed * {BIG} * 99"'))),
+    Hostile("numbers", "a round cap of 100,000 in a ruleset", ("fight", "-r", "r.toml"), 1,
+            "options.round_cap", setup=write(r_toml=d20_with(round_cap="100000"))),
+    # --- 5. output streams ---------------------------------------------------------------------
+    *[Hostile("streams", f"fight{shown} with stdout closed", ("fight", "--seed", "1", *extra), 1,
+              "standard output is closed", redirect=">&-")
+      for shown, extra in (("", ()), (" --json", ("--json",)), (" --jsonl", ("--jsonl",)))],
+    *[Hostile("streams", f"fight{shown} on /dev/full", ("fight", "--seed", "1", *extra), 1,
+              "no space left", redirect=">/dev/full")
+      for shown, extra in (("", ()), (" --json", ("--json",)), (" --jsonl", ("--jsonl",)))],
+    *[Hostile("streams", f"fight{shown}, the reader closes at once", ("fight", "--seed", "1", *extra),
+              141, early=True, quiet=True)
+      for shown, extra in (("", ()), (" --json", ("--json",)), (" --jsonl", ("--jsonl",)))],
+    Hostile("streams", "fight --runs --json on /dev/full", ("fight", "--runs", "2000", "--json"), 1,
+            "no space left", redirect=">/dev/full"),
+    Hostile("streams", "fight --runs, the reader closes at once", ("fight", "--runs", "2000"), 141,
+            early=True, quiet=True),
+    Hostile("streams", "fight --exact on /dev/full", ("fight", "--ruleset", "d20", "--exact"), 1,
+            "no space left", redirect=">/dev/full"),
+    Hostile("streams", "rulesets --json on /dev/full", ("rulesets", "--json"), 1, "no space left",
+            redirect=">/dev/full"),
+    Hostile("streams", "schema, the reader closes at once", ("schema", "fight"), 141, early=True,
+            quiet=True),
+    Hostile("streams", "--help on /dev/full", ("--help",), 1, "no space left", redirect=">/dev/full"),
+    Hostile("streams", "roll with stdout closed", ("roll", "3d6", "--seed", "1"), 1,
+            "standard output is closed", redirect=">&-"),
+    Hostile("streams", "round --json, the reader closes at once: saved, quiet",
+            ("round", "--seed", "2", "--json"), 141, setup=init_d20(), early=True, quiet=True,
+            saved=True),
+    Hostile("streams", "round on /dev/full: saved, and the line says so", ("round", "--seed", "2"), 1,
+            "the encounter was saved to encounter.sevendag.json, but the output could not be written",
+            setup=init_d20(), redirect=">/dev/full", saved=True),
+    Hostile("streams", "round on /dev/full, in French", ("round", "--seed", "2", "--lang", "fr"), 1,
+            "la rencontre a été enregistrée", setup=init_d20(), redirect=">/dev/full", saved=True),
+    Hostile("streams", "round --jsonl with stdout closed: nothing done", ("round", "--seed", "2", "--jsonl"),
+            1, "nothing was done", setup=init_d20(), redirect=">&-"),
+    Hostile("streams", "init on /dev/full: saved", ("init", "--ruleset", "d20", "--seed", "1"), 1,
+            "the encounter was saved", redirect=">/dev/full", saved=True),
+    Hostile("streams", "wound --json on /dev/full: saved", ("wound", "B", "3", "--json"), 1,
+            "the encounter was saved", setup=init_d20(), redirect=">/dev/full", saved=True),
+    Hostile("streams", "undo, the reader closes at once: saved, quiet", ("undo",), 141,
+            setup=both(init_d20(), lambda: run("wound", "B", "3")), early=True, quiet=True, saved=True),
+    Hostile("streams", "an error with stderr closed", ("fight", "Nobody", "B"), 2, redirect="2>&-"),
+    Hostile("streams", "an error with stderr full", ("fight", "Nobody", "B"), 2, redirect="2>/dev/full"),
+    Hostile("streams", "fight --json with stderr closed", ("fight", "--seed", "1", "--json"), 0,
+            redirect="2>&-", check=fight_played),
+    Hostile("streams", "round with stderr full: the notes are lost, the round is saved",
+            ("round", "--seed", "2"), 0, setup=init_d20(), redirect="2>/dev/full",
+            check=lambda top, out: None if rounds_in(top / ENC) == 1 else pytest.fail("not saved")),
+    Hostile("streams", "round with stdin closed asks nothing", ("round", "--seed", "2"), 0,
+            setup=init_sevendag, redirect="<&-",
+            check=lambda top, out: None if rounds_in(top / ENC) == 1 else pytest.fail("not saved")),
+    Hostile("streams", "stdout and stderr both full", ("fight", "--seed", "1"), 1,
+            redirect=">/dev/full 2>/dev/full"),
+    # --- 6. Ctrl-C at any moment ---------------------------------------------------------------------
+    *[Hostile("interrupt", f"fight --json, Ctrl-C after {int(d * 1000)} ms",
+              ("fight", "--seed", "1", "--json"), 130, "interrupted", sigint_after=d)
+      for d in (0.0, 0.01, 0.03, 0.06, 0.1, 0.15)],
+    *[Hostile("interrupt", f"round, Ctrl-C after {int(d * 1000)} ms", ("round", "--seed", "2"), 130,
+              "interrupted", setup=init_d20(), sigint_after=d)
+      for d in (0.0, 0.02, 0.05, 0.1, 0.15, 0.25)],
+    Hostile("interrupt", "init, Ctrl-C after 50 ms", ("init", "--ruleset", "d20", "--seed", "1"), 130,
+            "interrupted", sigint_after=0.05),
+    Hostile("interrupt", "rulesets, Ctrl-C after 40 ms", ("rulesets",), 130, "interrupted",
+            sigint_after=0.04),
+    Hostile("interrupt", "fight --runs of ten million, Ctrl-C after 1 s",
+            ("fight", "--runs", "10000000", "--seed", "1", "--json"), 130, "interrupted",
+            sigint_after=1.0),
+    Hostile("interrupt", "a long fight shown, Ctrl-C after 300 ms",
+            ("fight", "h1.toml", "h2.toml", "--cap", str(MAX_ROUND_CAP), "--seed", "1"), 130,
+            "interrupted", setup=write(h1_toml=hopeless("Hob"), h2_toml=hopeless("Nob")),
+            sigint_after=0.3),
+    # --- 7. terminal and log injection --------------------------------------------------------------
+    Hostile("injection", "a sheet name with escapes and a newline: the display",
+            ("fight", "e.toml", "B", "--seed", "1"), 0,
+            setup=write(e_toml=sheet_a(name=f'"A{EVIL}"')), check=shown_escaped),
+    Hostile("injection", "the same name in JSON stays raw", ("fight", "e.toml", "B", "--seed", "1", "--json"),
+            0, setup=write(e_toml=sheet_a(name=f'"A{EVIL}"')), check=json_keeps_raw),
+    Hostile("injection", "the same name in --runs", ("fight", "e.toml", "B", "--runs", "100"), 0,
+            setup=write(e_toml=sheet_a(name=f'"A{EVIL}"')), check=shown_escaped),
+    Hostile("injection", "the same name in --exact", ("fight", "e.toml", "B", "--exact"), 0,
+            setup=write(e_toml=sheet_a(name=f'"A{EVIL}"')), check=shown_escaped),
+    Hostile("injection", "the same name in the listing", ("rulesets",), 0,
+            setup=write(e_toml=sheet_a(name=f'"A{EVIL}"')), check=shown_escaped),
+    Hostile("injection", "a weapon name with escapes", ("fight", "e.toml", "B", "--seed", "1"), 0,
+            setup=write(e_toml=A.replace('name = "club (gourdin)"', f'name = "club{EVIL}"')),
+            check=no_controls),
+    Hostile("injection", "an item label with escapes (Sevendag)",
+            ("fight", "e.toml", "Ysolde", "--seed", "1"), 0,
+            setup=write(e_toml=BRANNOC.replace('label = "iron longsword"', f'label = "sword{EVIL}"')),
+            check=no_controls),
+    Hostile("injection", "a ruleset label with escapes: show", ("rulesets", "show", "r.toml"), 0,
+            setup=write(r_toml=d20_with(label=f'"L{EVIL}"')),
+            check=shown_escaped),
+    Hostile("injection", "an unknown key with a newline: one error line",
+            ("fight", "k.toml", "B"), 1, "unknown key",
+            setup=write(k_toml=A.replace("[weapon]", f'"k{EVIL}" = 1\n[weapon]'))),
+    Hostile("injection", "validate: one line per problem", ("rulesets", "validate", "k.toml"), 1,
+            setup=write(k_toml=A.replace("[weapon]", f'"k{EVIL}" = 1\n"j{EVIL}" = 2\n[weapon]')),
+            error_line=False,
+            check=lambda top, out: lines_are(2)(top, out)),
+    Hostile("injection", "an item key with a newline held by no hand", ("fight", "k.toml", "Ysolde"), 1,
+            "\\nsevendag: error: forged",
+            setup=write(k_toml=BRANNOC.replace('holds = "sword"', f'holds = "s{EVIL}"'))),
+    Hostile("injection", "a fighter name typed with a newline", ("fight", "X\nsevendag: error: forged", "B"),
+            2, "not found"),
+    Hostile("injection", "a ruleset name typed with an escape", ("fight", "--ruleset", "r\x1b[2J"), 2,
+            "r\\x1b[2J"),
+    Hostile("injection", "an option value with a newline", ("fight", "--seed", "1\nsevendag: error: x"), 2,
+            "\\n"),
+    Hostile("injection", "a command name with a newline", ("x\nsevendag: error: forged",), 2, "\\n"),
+    Hostile("injection", "wound a fighter named with a newline", ("wound", "B\nsevendag: error: x", "3"), 2,
+            "\\n", setup=init_d20()),
+    Hostile("injection", "an encounter path with a newline", ("round", "-e", "a\nsevendag: error: x.json"), 1,
+            "\\n"),
+    Hostile("injection", "a roll label with an escape", ("roll", "esc\x1b[31m: 1d6", "--seed", "1"), 0,
+            check=no_controls),
+    Hostile("injection", "a bidirectional override in a name", ("fight", "e.toml", "B", "--seed", "1"), 0,
+            setup=write(e_toml=sheet_a(name='"A\\u202eevil"')),
+            check=shown("\\u202e")),
+    Hostile("injection", "a line separator in a name", ("fight", "e.toml", "B", "--seed", "1"), 0,
+            setup=write(e_toml=sheet_a(name='"A\\u2028B2"')), check=no_controls),
+    Hostile("injection", "a C1 control (CSI) in a name", ("fight", "e.toml", "B", "--seed", "1"), 0,
+            setup=write(e_toml=sheet_a(name='"A\\u009b2J"')), check=no_controls),
+    Hostile("injection", "Rich markup in a name is text", ("rulesets",), 0,
+            setup=write(m_toml=sheet_a(name='"[/]bad[red]x"')),
+            check=lambda top, out: None if "[/]bad[red]x" in out.stdout else pytest.fail(out.stdout)),
+    Hostile("injection", "a new sheet named with an escape and a newline",
+            ("new", "X\x1b[2J\nY", "-o", "x.toml", "--ruleset", "d20", "--seed", "1"), 0,
+            check=fighter_in("x.toml", "X\x1b[2J\nY")),
+    Hostile("injection", "an error from a round: names escaped", ("round", "--allocate", "Z\x1b[2J=attack"),
+            2, "Z\\x1b[2J", setup=init_sevendag),
+    # --- 9. valid fights that are pathological ---------------------------------------------------------
+    *[Hostile("endless", f"two fighters who only defend{shown}", ("fight", "w1.toml", "w2.toml", *extra), 1,
+              "ever attacks", setup=write(w1_toml=defender("Wall"), w2_toml=defender("Moat")))
+      for shown, extra in (("", ()), (", --json", ("--json",)), (", --runs", ("--runs", "1000")),
+                           (", --exact", ("--exact",)))],
+    Hostile("endless", "no wound band takes a fighter out", ("fight", "-r", "r.toml", "--runs", "100"), 1,
+            "no wound band", setup=write(r_toml=SEVENDAG.replace("out_after = 1", "out_after = 0"))),
+    Hostile("endless", "d20: every save dodges", ("fight", "-r", "r.toml"), 1, "can ever damage",
+            setup=write(r_toml=d20_with(save_natural_success="1"))),
+    Hostile("endless", "d20: every save dodges, --runs", ("fight", "-r", "r.toml", "--runs", "1000"), 1,
+            "can ever damage", setup=write(r_toml=d20_with(save_natural_success="1"))),
+    Hostile("endless", "d20: no hit deals damage", ("fight", "a0.toml", "b0.toml", "-r", "r.toml"), 1,
+            "can ever damage",
+            setup=write(r_toml=d20_with(min_damage="0"),
+                        a0_toml=sheet_a(damage='"1d2 - 50"'),
+                        b0_toml=B.replace('damage = "1d8"', 'damage = "1d2 - 50"'))),
+    Hostile("endless", "one side can damage: the fight is played", ("fight", "w1.toml", "Ysolde", "--json"),
+            0, setup=write(w1_toml=defender("Wall")), check=fight_played),
+    Hostile("endless", "a long fight streamed to its cap (--jsonl)",
+            ("fight", "h1.toml", "h2.toml", "--cap", "300", "--seed", "1", "--jsonl"), 0,
+            setup=write(h1_toml=hopeless("Hob"), h2_toml=hopeless("Nob")), check=jsonl_rounds(300)),
+    Hostile("endless", "a long fight to its cap (--json)",
+            ("fight", "h1.toml", "h2.toml", "--cap", "300", "--seed", "1", "--json"), 0,
+            setup=write(h1_toml=hopeless("Hob"), h2_toml=hopeless("Nob")), check=json_rounds(300)),
+    Hostile("endless", "a 1000d1000 weapon: --runs in smaller batches",
+            ("fight", "k.toml", "B", "--runs", "20000", "--json"), 0,
+            setup=write(k_toml=sheet_a(damage='"1000d1000"')), check=batch_shrunk),
 ]
 
 
 def test_the_catalogue_covers_each_class() -> None:
     kinds = [c.kind for c in CASES]
-    assert len(CASES) >= 100
+    assert len(CASES) >= 150
     for kind in ("files", "depth", "paths", "encounter"):
         assert kinds.count(kind) >= 15, (kind, kinds.count(kind))
+    for kind in ("numbers", "streams", "interrupt", "injection", "endless"):
+        assert kinds.count(kind) >= 8, (kind, kinds.count(kind))
     assert len({c.name for c in CASES}) == len(CASES)  # ids are unique
 
 
@@ -633,17 +994,23 @@ def snapshot(top: Path) -> dict[str, tuple[int, int, object]]:
 
 
 def invoke(case: Hostile, top: Path) -> Outcome:
-    if not (case.process or case.unprivileged):
+    if case.in_process:
         result = run(*case.args)
         if result.exception is not None and not isinstance(result.exception, SystemExit):
             pytest.fail(f"uncaught {type(result.exception).__name__}: {result.exception}")
         return Outcome(result.exit_code, result.stdout, result.stderr)
+    if case.sigint_after is not None:
+        return interrupt(case, top)
     command = [sys.executable, "-m", "sevendag_cli", *case.args]
     if case.unprivileged and os.geteuid() == 0:
         if SETPRIV is None:
             pytest.skip("root reads any file, and setpriv is not there to drop that power")
         command = [SETPRIV, "--inh-caps=-all", "--bounding-set=-all", "--", *command]
+    if case.redirect:  # a real shell redirection: closed and full descriptors as a user makes them
+        command = ["sh", "-c", f'exec "$@" {case.redirect}', "sh", *command]
     env = {**os.environ, **case.env}
+    if case.early:
+        return early_reader(command, top, env)
     try:
         done = subprocess.run(command, cwd=top, input=case.stdin, capture_output=True,
                               timeout=TIMEOUT, env=env)
@@ -651,6 +1018,68 @@ def invoke(case: Hostile, top: Path) -> Outcome:
         pytest.fail(f"hung: still running after {TIMEOUT} s")
     return Outcome(done.returncode, done.stdout.decode("utf-8", "replace"),
                    done.stderr.decode("utf-8", "replace"))
+
+
+def early_reader(command: list[str], top: Path, env: dict[str, str]) -> Outcome:
+    """Stdout is a pipe whose reader closes before the command writes (``| (exec 0<&-; ...)``)."""
+    p = subprocess.Popen(command, cwd=top, env=env, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert p.stdout is not None and p.stderr is not None
+    p.stdout.close()
+    try:
+        err = p.stderr.read()
+        code = p.wait(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        pytest.fail(f"hung: still running after {TIMEOUT} s")
+    return Outcome(code, "", err.decode("utf-8", "replace"))
+
+
+def interrupt(case: Hostile, top: Path) -> Outcome:
+    """Ctrl-C (SIGINT) ``case.sigint_after`` seconds after sevendag's first line ran.
+
+    The child imports :mod:`sevendag_cli.start` (nothing else), says so through a pipe,
+    then runs :func:`sevendag_cli.start.main` as the console script does: the delay
+    counts from there, the imports of Typer, Rich and the rest included.
+    """
+    assert case.sigint_after is not None
+    r, w = os.pipe()
+    code = (f"import os, sys; from sevendag_cli.start import main; os.write({w}, b'.'); "
+            f"os.close({w}); sys.argv = ['sevendag', *{list(case.args)!r}]; main()")
+    p = subprocess.Popen([sys.executable, "-c", code], cwd=top, pass_fds=(w,),
+                         env={**os.environ, **case.env}, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    os.close(w)
+    try:
+        assert os.read(r, 1) == b".", "the child did not start"
+    finally:
+        os.close(r)
+    time.sleep(case.sigint_after)
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        pytest.fail(f"hung after Ctrl-C: still running after {TIMEOUT} s")
+    return Outcome(p.returncode, out.decode("utf-8", "replace"), err.decode("utf-8", "replace"))
+
+
+def encounter_whole(top: Path, before: dict[str, tuple[int, int, object]], old: str | None,
+                    changed: bool) -> None:
+    """The encounter is whole: the old one or one step further (``changed``: it must have been
+    saved); nothing left behind (lock, temporary file); every other file as it was."""
+    now = snapshot(top)
+    litter = [name for name in now if name.endswith((".lock", ".tmp"))]
+    assert not litter, litter
+    assert {k: v for k, v in now.items() if k != ENC} == {k: v for k, v in before.items() if k != ENC}
+    if changed:
+        assert now.get(ENC) != before.get(ENC), "the encounter was not saved"
+    if ENC not in now:
+        return
+    doc = json.loads((top / ENC).read_text("utf-8"))  # whole: it parses
+    if old is not None and now[ENC] != before[ENC]:
+        steps = len(json.loads(old)["history"])
+        assert abs(len(doc["history"]) - steps) == 1, (steps, len(doc["history"]))
 
 
 def params() -> list[object]:
@@ -666,20 +1095,86 @@ def test_hostile(case: Hostile, tmp_path: Path) -> None:
     if case.setup is not None:
         case.setup()
     before = snapshot(tmp_path)
+    old = (tmp_path / ENC).read_text("utf-8", "replace") if (tmp_path / ENC).is_file() else None
     out = invoke(case, tmp_path)
-    assert "Traceback" not in out.stderr and "Traceback" not in out.stdout, out.stderr
+    for text in (out.stderr, out.stdout):
+        assert "Traceback" not in text and "Exception ignored" not in text, out.stderr[-2000:]
+    lines = [line for line in out.stderr.splitlines() if line.strip()]
+    if case.sigint_after is not None:  # Ctrl-C: exit 130 with one line, or done before it
+        assert out.code in (case.code, 0), (out.code, out.stderr[-2000:])
+        assert len(lines) <= 2 and all(not x.startswith("sevendag: error:") or i == len(lines) - 1
+                                        for i, x in enumerate(lines)), out.stderr[-2000:]
+        if out.code == case.code:
+            assert lines and lines[-1].startswith("sevendag: "), out.stderr[-2000:]
+            assert case.fragment.lower() in lines[-1].lower(), (case.fragment, lines[-1])
+        encounter_whole(tmp_path, before, old, changed=False)
+        return
     assert out.code == case.code, (out.code, out.stderr[-2000:])
     if case.code != 0:
-        if case.error_line:
-            lines = [line for line in out.stderr.splitlines() if line.strip()]
+        if case.quiet:  # no error line (a note the command makes before writing may be there)
+            assert not [x for x in lines if x.startswith("sevendag:")], out.stderr[-2000:]
+        elif case.error_line and case.stderr_readable:
             assert len(lines) == 1, out.stderr[-2000:]
             assert lines[0].startswith("sevendag: error: "), lines[0][:500]
             assert case.fragment.lower() in lines[0].lower(), (case.fragment, lines[0][:2000])
-        else:  # a report on stdout (``rulesets validate``): the problem there, nothing on stderr
+        elif not case.error_line:  # a report on stdout (``rulesets validate``), nothing on stderr
             assert "sevendag: error" not in out.stderr, out.stderr[-2000:]
             assert case.fragment.lower() in out.stdout.lower(), (case.fragment, out.stdout[-2000:])
-        assert snapshot(tmp_path) == before  # nothing changed, lock and temporary files included
+        if case.saved:  # saved before the output was lost: a new encounter, whole
+            encounter_whole(tmp_path, before, old, changed=True)
+        else:
+            assert snapshot(tmp_path) == before  # nothing changed, lock and temporary files included
     else:
         assert "sevendag: error" not in out.stderr, out.stderr[-2000:]
     if case.check is not None:
         case.check(tmp_path, out)
+
+
+def test_prompts_show_names_and_labels_with_controls_visible() -> None:
+    """Class 7 at the terminal's prompts (``round`` asks on stderr): names, item labels and
+    technique labels from files reach the prompts with their control characters visible, and
+    a refusal explained between two prompts is one line."""
+    from msgspec.structs import replace
+
+    from sevendag_cli.engine.sevendag.state import initial_state
+    from sevendag_cli.render.prompts import ask_sevendag_choices
+    from sevendag_cli.rules.sevendag import Technique
+    from tests.sevendag_helpers import RS, make
+
+    evil = "\x1b[2J\nsevendag: error: forged"
+    a = make(f"Ann{evil}", [{"die": 10, "holds": "w"}, {"die": 8, "holds": "s"}],
+             {"w": {"metal": "iron", "label": f"sword{evil}"}, "s": {"kind": "shield"}})
+    b = make("Bob", [{"die": 6}])
+    rs = replace(RS, techniques={"feint": Technique("feint", {"en": f"feint{evil}"}, {"en": ""},
+                                                     1, 0, 1)})
+    state = initial_state(a, b, a.name)
+    prompts: list[str] = []
+    warnings: list[str] = []
+    answers = iter(["n", "attack,attack", "", "", "", ""])  # a shield attacking is refused
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(answers)
+
+    ask_sevendag_choices(rs, a, b, state, None, {}, {}, "en", read=read, warn=warnings.append)
+    shown = "".join(prompts) + "".join(warnings)
+    assert "\\x1b[2J\\nsevendag: error: forged" in shown
+    assert "sword\\x1b[2J" in shown and "feint\\x1b[2J" in shown
+    assert all(is_visible(p) for p in prompts), prompts
+    assert all(is_visible(w) for w in warnings), warnings
+    assert len([w for w in warnings if "only defends" in w]) == 1, warnings  # the one refusal
+
+
+def test_the_start_up_interrupt_line_is_the_catalogue_line() -> None:
+    """``start.py`` writes its Ctrl-C line without importing the catalogue: the same words."""
+    import importlib
+
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        start = importlib.import_module("sevendag_cli.start")  # installs its handler...
+    finally:
+        signal.signal(signal.SIGINT, before)  # ...which pytest's own Ctrl-C must not keep
+    from sevendag_cli.errors import Msg
+
+    for lang in ("en", "fr"):
+        assert start._EARLY_LINE[lang] == f"sevendag: error: {Msg('cli.interrupted').render(lang)}\n"

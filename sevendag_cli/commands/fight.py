@@ -1,8 +1,12 @@
 """``fight``: a whole fight step by step, many simulated (``--runs N``), or exact odds (``--exact``).
 
-The step-by-step fight is the engine's ``fight`` with the table's display; the
-simulation (numpy) and the exact solvers (icepool) are imported only by
-``--runs`` and ``--exact``, so a plain fight starts fast.
+The step-by-step fight is the engine's ``fight_play`` with the table's display,
+each round shown (or written as JSON) as soon as it is played; the simulation
+(numpy) and the exact solvers (icepool) are imported only by ``--runs`` and
+``--exact``, so a plain fight starts fast.  Every mode refuses, with one line, a
+fight that could never end (:func:`sevendag_cli.rules.bounds.endless`) and
+numbers beyond the value bound; ``--cap``, ``--runs`` and ``--seed`` are bounded
+(a usage mistake, exit 2).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
     DiceOpt,
@@ -66,15 +70,18 @@ def fight_cmd(
             raise UsageError(Msg("cli.runs_and_exact"))
         if (runs is not None or exact) and dice is not None:
             raise UsageError(Msg("cli.dice_one_fight"))
-        if cap is not None and cap < 1:
-            raise UsageError(Msg("cli.cap", cap=cap))
+        check_numbers(cap, runs, seed)
         if tolerance is not None and not exact:
             raise UsageError(Msg("cli.tolerance_exact"))
         refs = check_fighter_count(fighters)
         rs = pick_ruleset(ruleset, refs)
         from sevendag_cli.rules import load_pair
+        from sevendag_cli.rules.bounds import endless
 
         a, b = load_pair(rs, refs)
+        never = endless(rs, a, b)
+        if never is not None:
+            raise RuleError(never)
         if runs is not None:
             run_simulation(rs, a, b, runs, seed, cap, out)
             return
@@ -84,25 +91,48 @@ def fight_cmd(
         play_fight(rs, a, b, seed, dice, cap, out)
 
 
+def check_numbers(cap: int | None, runs: int | None, seed: int | None) -> None:
+    """The numeric options within their bounds (a usage mistake, exit 2), before anything is read."""
+    from sevendag_cli.dice import check_seed
+    from sevendag_cli.limits import MAX_ROUND_CAP, MAX_RUNS
+
+    if cap is not None and not 1 <= cap <= MAX_ROUND_CAP:
+        raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
+    if runs is not None and not 1 <= runs <= MAX_RUNS:
+        raise UsageError(Msg("cli.runs", runs=runs, max=MAX_RUNS))
+    if seed is not None:
+        check_seed(seed)
+
+
 def play_fight(
     rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
     out: Output,
 ) -> None:
-    """One fight step by step: entered faces first, then the seeded generator."""
+    """One fight step by step: entered faces first, then the seeded generator.
+
+    Each round is shown, or written as JSON, as soon as it is played: ``--jsonl`` and
+    the display stream; ``--json`` keeps only each round's text until the document's
+    head (the final states come first) can be written.
+    """
     from sevendag_cli.engine import engine_for
 
     choice = make_dice(seed, dice, False, out, continue_after=True)
-    result = engine_for(rs).fight(rs, a, b, choice.source, cap)
+    play = engine_for(rs).fight_play(rs, a, b, choice.source, cap)
     if out.json:
-        from sevendag_cli.render.data import fight_document
+        from sevendag_cli.render.data import fight_document, round_data
 
-        out.data(fight_document(result, choice.seed))
+        def rest() -> dict[str, Any]:
+            doc = fight_document(play.result(), choice.seed)
+            doc["rounds_played"] = play.played
+            return doc
+
+        out.data_with_list("rounds", (round_data(r) for r in play), rest)
     elif out.jsonl:
-        from sevendag_cli.render.data import fight_events
+        from sevendag_cli.render.data import fight_event_stream
 
-        out.lines(fight_events(result, choice.seed))
+        out.lines(fight_event_stream(play, choice.seed))
     else:
-        renderer(out, rs).fight(result)
+        renderer(out, rs).fight_play(play)
         report_seed(out, choice)
 
 
@@ -115,10 +145,9 @@ def run_simulation(
 ) -> None:
     """``--runs N``: the vectorised simulation, with a progress bar at a terminal."""
     from sevendag_cli.dice import check_seed, fresh_seed
-    from sevendag_cli.sim.runner import MAX_RUNS, check_runs, simulate
+    from sevendag_cli.sim.runner import check_runs, simulate
 
-    if not 1 <= runs <= MAX_RUNS:  # checked here too, for a message in the user's language
-        raise UsageError(Msg("cli.runs", runs=runs, max=MAX_RUNS))
+    check_numbers(cap, runs, seed)  # for a message in the user's language
     check_runs(runs)
 
     seed = check_seed(seed) if seed is not None else fresh_seed()

@@ -147,8 +147,10 @@ def sheet_text(name: str, rs: Ruleset, rolled: dict[str, list[int]] | None) -> s
 
 
 def toml_escape(text: str) -> str:
-    """``text`` inside a TOML basic string."""
-    return text.replace("\\", "\\\\").replace('"', '\\"')
+    """``text`` inside a TOML basic string: backslashes, quotes and control characters
+    escaped (a name typed with a newline still makes a sheet that reads back)."""
+    out = text.replace("\\", "\\\\").replace('"', '\\"')
+    return "".join(f"\\u{ord(c):04x}" if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 else c for c in out)
 
 
 def sheet_path(name: str, output: str | None) -> Path:

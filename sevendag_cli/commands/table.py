@@ -337,12 +337,7 @@ def wound_cmd(
         from sevendag_cli.history import judgement_entry
         from sevendag_cli.render.data import wound_document
 
-        number: int | None
-        band: str | None
-        try:
-            number, band = int(amount), None
-        except ValueError:
-            number, band = None, amount
+        number, band = wound_amount(amount)
         require_encounter(encounter)
         with store.locked(encounter):
             enc, rs, a, b, state = open_encounter(encounter)
@@ -362,9 +357,27 @@ def wound_cmd(
         renderer(out, rs).wound(result)
 
 
+def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | None]:
+    """``wound``'s AMOUNT: a whole number within the value bound (else a usage mistake), or a band name."""
+    from sevendag_cli.limits import INT_LIMIT
+
+    try:
+        number = int(text)
+    except ValueError:
+        if not text.strip().lstrip("+-").isdigit():
+            return None, text  # a band name
+        number = INT_LIMIT + 1  # more digits than Python reads: beyond the bound anyway
+    if not -INT_LIMIT <= number <= INT_LIMIT:
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        raise UsageError(Msg("cli.amount_range", option=option, amount=shown, limit=INT_LIMIT))
+    return number, None
+
+
 def _classify(amount: int, ruleset: str | None, out: Output) -> None:
     from sevendag_cli.i18n import label
     from sevendag_cli.rules import SevendagRuleset, load_ruleset
+
+    wound_amount(str(amount), "--classify")
 
     rs = load_ruleset(ruleset or "sevendag")
     if not isinstance(rs, SevendagRuleset):
@@ -401,7 +414,6 @@ def undo_cmd(
         from sevendag_cli.engine import engine_for
         from sevendag_cli.history import is_heal, summary
         from sevendag_cli.render.data import header, state_data
-        from sevendag_cli.render.layout import shown
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
         require_encounter(encounter)
@@ -420,9 +432,9 @@ def undo_cmd(
         if what == "round":
             what = t("round", out.lang, n=undone.get("round"))
         elif is_heal(undone):
-            what = t("step_heal", out.lang, name=shown(undone.get("fighter")))
+            what = t("step_heal", out.lang, name=str(undone.get("fighter")))
         elif what == "wound":
-            what = t("step_wound", out.lang, name=shown(undone.get("fighter")))
+            what = t("step_wound", out.lang, name=str(undone.get("fighter")))
         note(t("undone", out.lang, what=what))
         renderer(out, rs).states(states)
 

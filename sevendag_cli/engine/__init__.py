@@ -11,6 +11,8 @@ No terminal, CLI or JSON code here.  Each engine is a package (``d20``,
 * ``apply_heal(ruleset, a, b, state, fighter, amount=None, band=None) -> (WoundResult, State)``
   (d20: hit points back; Sevendag: the last wound of a band, named or from damage)
 * ``fight(ruleset, a, b, dice, cap=None) -> FightResult``
+* ``fight_play(ruleset, a, b, dice, cap=None) -> FightPlay`` (the same fight, played
+  round by round as it is iterated, so a long fight is never held whole)
 * ``state_to_data(state) -> dict`` / ``state_from_data(dict) -> State`` (plain
   dicts for the encounter file; damaged data gives one clear error)
 * ``fighter_states(state) -> tuple`` (each fighter's track)

@@ -12,7 +12,7 @@ part of a reference cycle, so the garbage collector need not track them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar
 
 from msgspec import Struct, field
@@ -149,3 +149,53 @@ class FightResult(Struct, frozen=True):
     capped: bool
     states: tuple[Any, ...]
     extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+class FightPlay:
+    """A whole fight, played round by round as it is iterated (issue 9: a long fight is never held).
+
+    The initiative is rolled when the play is made; iterating plays the rounds
+    one at a time (each :class:`RoundResult` can be shown or written, then
+    dropped); :meth:`result` then gives the :class:`FightResult`, holding the
+    rounds it is given (none by default).  ``played`` counts the rounds and
+    ``last`` is the last one.  The engines' ``fight`` is ``fight_play(...).collect()``.
+    """
+
+    def __init__(
+        self,
+        ruleset: str,
+        fighters: tuple[str, str],
+        initiative: InitiativeEvent,
+        initiative_rolls: tuple[Roll, ...],
+        state: Any,
+        step: Callable[[Any], tuple[RoundResult, Any]],
+        extra: Callable[[Any], Mapping[str, Any]] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.fighters = fighters
+        self.initiative = initiative
+        self.initiative_rolls = initiative_rolls
+        self.state = state
+        self.played = 0
+        self.last: RoundResult | None = None
+        self._step = step
+        self._extra = extra
+
+    def __iter__(self) -> Iterator[RoundResult]:
+        while not self.state.over:
+            result, self.state = self._step(self.state)
+            self.played += 1
+            self.last = result
+            yield result
+
+    def result(self, rounds: tuple[RoundResult, ...] = ()) -> FightResult:
+        """The fight's record once played (the rounds given, if kept)."""
+        state = self.state
+        extra = dict(self._extra(state)) if self._extra is not None else {}
+        return FightResult(self.ruleset, self.fighters, self.initiative, self.initiative_rolls,
+                           rounds, state.winner, state.capped, state.fighters, extra=extra)
+
+    def collect(self) -> FightResult:
+        """Play every round and keep them all."""
+        rounds = tuple(self)
+        return self.result(rounds)

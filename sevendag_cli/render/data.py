@@ -12,7 +12,7 @@ each command are assembled here too, so the contract lives in one place
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from numbers import Rational
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from sevendag_cli.dice import Roll
 from sevendag_cli.engine.common import (
     Check,
     Event,
+    FightPlay,
     FightResult,
     InitiativeEvent,
     RoundResult,
@@ -172,17 +173,29 @@ def fight_document(result: FightResult, seed: int | None) -> dict[str, Any]:
 
 def fight_events(result: FightResult, seed: int | None) -> list[dict[str, Any]]:
     """``--jsonl``: one object per event, each tagged with its round (0 = initiative)."""
-    lines: list[dict[str, Any]] = [
-        {**header("fight", result.ruleset, seed), "type": "start", "round": 0,
-         "fighters": list(result.fighters)}
-    ]
-    lines.append({**initiative_data(result.initiative), "round": 0})
-    for rnd in result.rounds:
-        lines += round_events(rnd)
-    lines.append({"type": "end", "round": len(result.rounds), "winner": result.winner,
-                  "draw": result.winner is None, "capped": result.capped,
-                  "fighters": [state_data(s) for s in result.states]})
-    return lines
+    return list(_fight_lines(result.ruleset, result.fighters, result.initiative, result.rounds,
+                             lambda: result, seed))
+
+
+def fight_event_stream(play: FightPlay, seed: int | None) -> Iterator[dict[str, Any]]:
+    """:func:`fight_events` of a fight played as the lines are read (a long fight is never held)."""
+    return _fight_lines(play.ruleset, play.fighters, play.initiative, play, play.result, seed)
+
+
+def _fight_lines(ruleset: str, fighters: tuple[str, str], initiative: InitiativeEvent,
+                 rounds: Iterable[RoundResult], final: Callable[[], FightResult],
+                 seed: int | None) -> Iterator[dict[str, Any]]:
+    yield {**header("fight", ruleset, seed), "type": "start", "round": 0,
+           "fighters": list(fighters)}
+    yield {**initiative_data(initiative), "round": 0}
+    played = 0
+    for rnd in rounds:
+        played += 1
+        yield from round_events(rnd)
+    result = final()
+    yield {"type": "end", "round": played, "winner": result.winner,
+           "draw": result.winner is None, "capped": result.capped,
+           "fighters": [state_data(s) for s in result.states]}
 
 
 def round_events(

@@ -17,14 +17,13 @@ Every line of the step-by-step display goes through :func:`wrap` instead:
 :func:`print_rows` lays out ``key  value`` rows (the fighters' states,
 ``rulesets show``) with values wrapped under their column; :func:`print_columns`
 prints a small table whose columns are aligned when they fit, else each row
-on two lines.  Text from a file goes through :func:`shown` first: its control
+on two lines.  Text from a file goes through :func:`sevendag_cli.text.visible` first: its control
 characters are made visible (``\\x1b``), so it can neither move the cursor nor
 carry a :data:`GLUE` of its own.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 
 from rich.cells import cell_len
@@ -38,22 +37,6 @@ TIGHT = "\x1e"
 
 MIN_WIDTH = 30
 """Narrower consoles are laid out as if this wide (lines then fold, as the terminal wraps)."""
-
-_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
-
-
-def shown(text: object) -> str:
-    """Text from a file (a name, a label, a key) with its control characters made visible.
-
-    ``Brannoc\\x1b[2J`` stays on its line and clears nothing; ordinary letters,
-    accents and spaces (the no-break space too) are kept.
-    """
-    value = str(text)
-    if value.isprintable():
-        return value
-    return "".join(c if c == " " or unicodedata.category(c) not in _INVISIBLE
-                   else c.encode("unicode_escape").decode("ascii") for c in value)
-
 
 def glued(text: str) -> str:
     """``text`` whose spaces never break (for a short phrase: ``penalty -1``)."""

@@ -21,8 +21,8 @@ from typing import Any
 from sevendag_cli.engine import sevendag as engine
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.i18n import label, t
-from sevendag_cli.render.layout import shown
 from sevendag_cli.terms import NONE_WORDS, commitments, fold, yes_no
+from sevendag_cli.text import visible
 
 
 def _read(prompt: str) -> str:
@@ -66,7 +66,7 @@ def ask_sevendag_choices(
     say = warn or _stderr_say
     fighters = {a.name: a, b.name: b}
     if yield_ is None:
-        yield_ = ask_yes_no(t("prompt.yield", lang, name=shown(state.assaillant)), lang, read, say)
+        yield_ = ask_yes_no(t("prompt.yield", lang, name=visible(state.assaillant)), lang, read, say)
     order = [state.assaillant, state.other(state.assaillant)]
     for name in order:
         f = fighters[name]
@@ -84,17 +84,17 @@ def _ask_hands(rs: Any, a: Any, b: Any, state: Any, f: Any, lang: str,
     """One commitment per hand (S-04), in order: ``a,d``; Enter keeps the sheet's tactic."""
     default = engine.allocation_for(f, None, state.fighter(f.name))
     hands = ", ".join(
-        f"({i}) d{h.die} {shown(f.items[h.holds].label) if h.holds else t('sev.empty', lang)}"
+        f"({i}) d{h.die} {visible(f.items[h.holds].label) if h.holds else t('sev.empty', lang)}"
         for i, h in enumerate(f.hands, start=1))
-    say(t("prompt.hands", lang, name=shown(f.name), hands=hands))
+    say(t("prompt.hands", lang, name=visible(f.name), hands=hands))
     shortcuts = ",".join(c[0] for c in default)
     while True:
-        text = read(t("prompt.alloc", lang, name=shown(f.name), default=shortcuts))
+        text = read(t("prompt.alloc", lang, name=visible(f.name), default=shortcuts))
         if not text:
             return default
         parts = commitments(text)
         if len(parts) != len(f.hands):
-            say(t("prompt.per_hand", lang, name=shown(f.name), n=len(f.hands), given=len(parts),
+            say(t("prompt.per_hand", lang, name=visible(f.name), n=len(f.hands), given=len(parts),
                   example=",".join(["a"] * len(f.hands))))
             continue
         try:
@@ -109,14 +109,14 @@ def _ask_technique(rs: Any, name: str, lang: str, read: Callable[[str], str],
                    say: Callable[[str], None]) -> str | None:
     """A technique by its key or its label (S-05); Enter or ``none`` for none."""
     choices = ", ".join(
-        k if label(tq.label, lang) == k else f"{k} = {shown(label(tq.label, lang))}"
+        k if label(tq.label, lang) == k else f"{k} = {visible(label(tq.label, lang))}"
         for k, tq in rs.techniques.items()
     )
     while True:
-        text = read(t("prompt.tech", lang, name=shown(name), choices=choices))
+        text = read(t("prompt.tech", lang, name=visible(name), choices=choices))
         if not text or fold(text) in NONE_WORDS:
             return None
         key: str | None = rs.technique_named(text)
         if key is not None:
             return key
-        say(t("prompt.unknown", lang, value=shown(text), choices=", ".join(rs.techniques)))
+        say(t("prompt.unknown", lang, value=visible(text), choices=", ".join(rs.techniques)))

@@ -10,8 +10,9 @@ from typing import Any
 
 from rich.text import Text
 
-from sevendag_cli.render.layout import GLUE, glued, shown
+from sevendag_cli.render.layout import GLUE, glued
 from sevendag_cli.render.rich_base import Display, Handler, RulesetDisplay, check_text, rules_text
+from sevendag_cli.text import visible
 
 
 def arrow(verdict: Text) -> Text:
@@ -36,7 +37,7 @@ def attack(r: Display, ev: Any) -> None:
 
 
 def save(r: Display, ev: Any) -> None:
-    parts: list[Text | str] = [f"{r.tr('save')} {shown(ev.defender)}{r.tr('colon')}", check_text(ev.roll, r.lang)]
+    parts: list[Text | str] = [f"{r.tr('save')} {visible(ev.defender)}{r.tr('colon')}", check_text(ev.roll, r.lang)]
     if ev.reason == "natural-success":
         parts.append(arrow(Text(r.tr("natural_save", n=ev.roll.natural), "bold green")))
     elif ev.reason == "natural-failure":
@@ -44,7 +45,7 @@ def save(r: Display, ev: Any) -> None:
     else:
         sign = ">" if ev.reason == "beats-dd" else "≤"
         if ev.dd is not None:
-            parts += [f" {sign}{GLUE}{r.tr('dd')} {shown(ev.attacker)}{r.tr('colon')}", check_text(ev.dd, r.lang)]
+            parts += [f" {sign}{GLUE}{r.tr('dd')} {visible(ev.attacker)}{r.tr('colon')}", check_text(ev.dd, r.lang)]
         else:
             parts += [f" {sign}{GLUE}", r.tr("dd_table", dd=ev.dd_total)]
         key = {"dodged": "dodged", "halved": "halved", "failed": "failed"}[ev.outcome]
@@ -54,7 +55,7 @@ def save(r: Display, ev: Any) -> None:
 
 
 def damage(r: Display, ev: Any) -> None:
-    parts: list[Text | str] = [f"{r.tr('damage')}, {shown(ev.weapon)}{r.tr('colon')}"]
+    parts: list[Text | str] = [f"{r.tr('damage')}, {visible(ev.weapon)}{r.tr('colon')}"]
     for i, s in enumerate(ev.sets):
         if i:
             parts.append(f" +{GLUE}")
@@ -76,7 +77,7 @@ def damage(r: Display, ev: Any) -> None:
 
 def hp(r: Display, ev: Any) -> None:
     style = "bold red" if ev.after <= 0 else ("bold green" if ev.after > ev.before else "bold yellow")
-    r.line(Text(f"{shown(ev.fighter)}{r.tr('colon')}", "bold"), f"{ev.before} →{GLUE}",
+    r.line(Text(f"{visible(ev.fighter)}{r.tr('colon')}", "bold"), f"{ev.before} →{GLUE}",
            Text(f"{ev.after}{GLUE}{r.tr('hp')}", style), rules_text(ev.rules))
     if ev.defeated:
         r.line(Text(r.tr("defeated", name=ev.fighter), "bold red"))

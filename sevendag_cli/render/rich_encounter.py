@@ -14,9 +14,10 @@ from msgspec.structs import replace
 from rich.text import Text
 
 from sevendag_cli.i18n import label
-from sevendag_cli.render.layout import print_rows, print_wrapped, shown
+from sevendag_cli.render.layout import print_rows, print_wrapped
 from sevendag_cli.render.rich_base import rules_text
 from sevendag_cli.render.rich_render import RichRenderer
+from sevendag_cli.text import visible
 
 # --- status ------------------------------------------------------------------------------------
 
@@ -24,7 +25,7 @@ from sevendag_cli.render.rich_render import RichRenderer
 def status(r: RichRenderer, state: Any, sheets: dict[str, Any], encounter: str) -> None:
     """The encounter as the table needs it: who attacks, every fighter's track, over or not."""
     rs = r.ruleset
-    print_wrapped(r.c, Text(r.tr("status.title", path=shown(encounter), ruleset=label(rs.label, r.lang)),
+    print_wrapped(r.c, Text(r.tr("status.title", path=visible(encounter), ruleset=label(rs.label, r.lang)),
                             "bold underline"))
     if state.round == 0:
         played = r.tr("status.no_round")
@@ -36,27 +37,27 @@ def status(r: RichRenderer, state: Any, sheets: dict[str, Any], encounter: str) 
     if state.over:
         pass
     elif rs.engine == "sevendag":
-        r.line(Text(r.tr("status.assaillant", name=shown(state.assaillant),
-                         other=shown(state.defenseur)), "bold magenta"), rules_text(("S-02", "S-14")))
+        r.line(Text(r.tr("status.assaillant", name=visible(state.assaillant),
+                         other=visible(state.defenseur)), "bold magenta"), rules_text(("S-02", "S-14")))
     elif state.next_attacker is not None:
-        r.line(Text(r.tr("status.next", name=shown(state.next_attacker)), "bold magenta"),
+        r.line(Text(r.tr("status.next", name=visible(state.next_attacker)), "bold magenta"),
                rules_text(("D-02",)))
     else:
         r.line(Text(r.tr("status.initiative_each"), "magenta"), rules_text(("D-02",)))
     rows: list[tuple[Text, Text]] = []
     for s in state.fighters:
-        name = Text(shown(s.name), "bold")
+        name = Text(visible(s.name), "bold")
         if rs.engine == "sevendag":  # the wounds as everywhere, then what has rounds left
             rows.append((name, r.state_text(replace(s, technique=None, dropped=(), granted_crit=False))))
             rows += [(Text(""), detail) for detail in _sevendag_details(r, s, sheets.get(s.name))]
         else:
             hp = Text(r.tr("status.hp", hp=s.hp, max=s.max_hp), "bold red" if s.defeated else "bold")
             if s.defeated:
-                hp.append(f"  {r.tr('defeated', name=shown(s.name))}", "bold red")
+                hp.append(f"  {r.tr('defeated', name=visible(s.name))}", "bold red")
             rows.append((name, hp))
     print_rows(r.c, rows)
     if state.over:
-        who = (r.tr("winner", name=shown(state.winner)) if state.winner is not None
+        who = (r.tr("winner", name=visible(state.winner)) if state.winner is not None
                else r.tr("draw", n=rs.round_cap))
         r.line(Text(r.tr("status.over", who=who), "bold green" if state.winner else "bold yellow"))
     else:
@@ -68,12 +69,12 @@ def _sevendag_details(r: RichRenderer, s: Any, sheet: Any) -> list[Text]:
     out: list[Text] = []
     if s.technique is not None:
         tech = r.ruleset.techniques.get(s.technique.name)
-        name = label(tech.label, r.lang) if tech else shown(s.technique.name)
+        name = label(tech.label, r.lang) if tech else visible(s.technique.name)
         out.append(Text(r.tr("status.technique", technique=name, n=s.technique.rounds_left),
                         "magenta"))
     for d in s.dropped:
         item = sheet.items.get(d.item) if sheet is not None else None
-        what = shown(item.label) if item is not None else shown(d.item)
+        what = visible(item.label) if item is not None else visible(d.item)
         out.append(Text(r.tr("status.dropped", item=what, n=d.rounds_left), "red"))
     if s.granted_crit:
         out.append(Text(r.tr("status.granted"), "green"))
@@ -93,7 +94,7 @@ def log(r: RichRenderer, steps: list[Any]) -> None:
                 r.initiative(step.initiative)
             else:
                 r.c.print(Text(r.tr("initiative"), "bold underline"))
-                r.line(Text(r.tr(r.display.leader_key, name=shown(step.leader)), "bold magenta"))
+                r.line(Text(r.tr(r.display.leader_key, name=visible(step.leader)), "bold magenta"))
                 _not_replayed(r)
             r.states(step.states)
         elif step.kind == "round":
@@ -105,7 +106,7 @@ def log(r: RichRenderer, steps: list[Any]) -> None:
                 r.states(step.states)
         else:
             title = "log.heal" if _healed(step) else "log.wound"
-            r.c.print(Text(r.tr(title, name=shown(step.fighter)), "bold underline"))
+            r.c.print(Text(r.tr(title, name=visible(step.fighter)), "bold underline"))
             r.wound(step.result)
 
 

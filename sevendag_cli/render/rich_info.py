@@ -14,7 +14,8 @@ from rich.console import Console
 from rich.text import Text
 
 from sevendag_cli.i18n import label, t
-from sevendag_cli.render.layout import glued, print_columns, print_rows, print_wrapped, shown
+from sevendag_cli.render.layout import glued, print_columns, print_rows, print_wrapped
+from sevendag_cli.text import visible, visible_data
 
 
 def h(lang: str, key: str, **kw: Any) -> str:
@@ -26,35 +27,36 @@ def _origin(lang: str, origin: str | None) -> str:
 
 
 def render_rulesets(console: Console, doc: dict[str, Any], lang: str) -> None:
+    doc = visible_data(doc)
     print_wrapped(console, Text(h(lang, "rulesets"), "bold underline"))
     rows: list[list[Text]] = []
     for r in doc["rulesets"]:
         if r["valid"]:
-            rows.append([Text(shown(r["name"]), "bold"), Text(r["engine"]),
-                         Text(_origin(lang, r["origin"])), Text(shown(r["path"]))])
+            rows.append([Text(visible(r["name"]), "bold"), Text(r["engine"]),
+                         Text(_origin(lang, r["origin"])), Text(visible(r["path"]))])
         else:
-            rows.append([Text(shown(r["name"]), "bold"), Text(h(lang, "invalid"), "red"), Text(""),
-                         Text(shown(r["problem"]))])
+            rows.append([Text(visible(r["name"]), "bold"), Text(h(lang, "invalid"), "red"), Text(""),
+                         Text(visible(r["problem"]))])
     print_columns(console, [h(lang, c) for c in ("name", "engine", "origin", "path")], rows)
     console.print()
     print_wrapped(console, Text(h(lang, "fighters"), "bold underline"))
     rows = []
     for f in doc["fighters"]:
         if f.get("valid", True):
-            rows.append([Text(shown(f["name"]), "bold"), Text(shown(str(f["ruleset"]))),
-                         Text(_origin(lang, f["origin"])), Text(shown(f["path"]))])
+            rows.append([Text(visible(f["name"]), "bold"), Text(visible(str(f["ruleset"]))),
+                         Text(_origin(lang, f["origin"])), Text(visible(f["path"]))])
         else:
-            rows.append([Text(shown(f["name"]), "bold"), Text(shown(str(f["ruleset"]))),
-                         Text(h(lang, "invalid"), "red"), Text(shown(f["problem"]))])
+            rows.append([Text(visible(f["name"]), "bold"), Text(visible(str(f["ruleset"]))),
+                         Text(h(lang, "invalid"), "red"), Text(visible(f["problem"]))])
     print_columns(console, [h(lang, c) for c in ("name", "ruleset", "origin", "path")], rows)
     if doc.get("broken"):
         console.print()
         print_wrapped(console, Text(h(lang, "broken"), "bold underline"))
-        rows = [[Text(shown(b["path"])), Text(shown(b["problem"]), "red")] for b in doc["broken"]]
+        rows = [[Text(visible(b["path"])), Text(visible(b["problem"]), "red")] for b in doc["broken"]]
         print_columns(console, [h(lang, c) for c in ("path", "problem")], rows)
     console.print()
     print_wrapped(console, Text(h(lang, "search_line", dirs=" · ".join(
-        shown(d) for d in doc["search_path"])), "dim"))
+        visible(d) for d in doc["search_path"])), "dim"))
 
 
 def _range(low: int, high: int | None) -> str:
@@ -62,14 +64,15 @@ def _range(low: int, high: int | None) -> str:
 
 
 def render_ruleset(console: Console, doc: dict[str, Any], lang: str) -> None:
-    print_wrapped(console, Text(shown(f"{label(doc['label'], lang)} ({doc['name']}, {doc['engine']})"),
+    doc = visible_data(doc)
+    print_wrapped(console, Text(visible(f"{label(doc['label'], lang)} ({doc['name']}, {doc['engine']})"),
                                 "bold"))
-    print_wrapped(console, Text(shown(doc["path"]), "dim"))
+    print_wrapped(console, Text(visible(doc["path"]), "dim"))
 
     def section(title: str, rows: list[tuple[str, str]], style: str = "cyan") -> None:
         console.print()
         print_wrapped(console, Text(title, "bold underline"))
-        print_rows(console, [(Text(glued(shown(k)), style), Text(shown(v))) for k, v in rows])
+        print_rows(console, [(Text(glued(visible(k)), style), Text(visible(v))) for k, v in rows])
 
     section(h(lang, "rules"), sorted(doc["rules"].items()))
     section(h(lang, "formulas"), list(doc["formulas"].items()))

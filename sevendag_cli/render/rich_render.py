@@ -24,13 +24,14 @@ from rich.text import Text
 
 from sevendag_cli.engine.common import (
     Event,
+    FightPlay,
     FightResult,
     InitiativeEvent,
     RoundResult,
     WoundResult,
 )
 from sevendag_cli.i18n import t
-from sevendag_cli.render.layout import print_rows, print_wrapped, shown
+from sevendag_cli.render.layout import print_rows, print_wrapped
 from sevendag_cli.render.rich_base import (
     BAND_STYLES,
     Handler,
@@ -40,6 +41,7 @@ from sevendag_cli.render.rich_base import (
     rolls_text,
     rules_text,
 )
+from sevendag_cli.text import visible, visible_data
 
 # Each ruleset's display module (by engine name); it provides ``DISPLAY``, a RulesetDisplay.
 DISPLAYS: dict[str, str] = {
@@ -58,13 +60,18 @@ def display_for(engine: str) -> RulesetDisplay:
 
 
 class RichRenderer:
-    """The step-by-step display of one ruleset's results on a Rich console, in ``lang``."""
+    """The step-by-step display of one ruleset's results on a Rich console, in ``lang``.
+
+    Each public method passes what it is given through
+    :func:`~sevendag_cli.text.visible_data` first (the ruleset too, once): names,
+    labels and weapons from files are drawn with their control characters visible.
+    """
 
     def __init__(self, console: Console, lang: str, ruleset: Any) -> None:
         self.c = console
         self.lang = lang
-        self.ruleset = ruleset
-        self.cap: int = ruleset.round_cap  # the round cap in force (``fight --cap`` changes it)
+        self.ruleset = visible_data(ruleset)
+        self.number = 0  # the round being shown: a draw at the round cap ends it
         self.display = display_for(ruleset.engine)
         self._handlers: dict[str, Handler] = {
             "initiative": self.initiative,
@@ -74,7 +81,7 @@ class RichRenderer:
 
     def tr(self, key: str, **kw: object) -> str:
         """A display word in the language; names and labels in it shown with control characters visible."""
-        return t(key, self.lang, **{k: shown(v) if isinstance(v, str) else v for k, v in kw.items()})
+        return t(key, self.lang, **{k: visible(v) if isinstance(v, str) else v for k, v in kw.items()})
 
     def line(self, *parts: Text | str) -> None:
         """One line of the display, indented by two; wrapped under itself at the console's width."""
@@ -96,16 +103,19 @@ class RichRenderer:
         handler(ev)
 
     def initiative(self, ev: InitiativeEvent) -> None:
+        ev = visible_data(ev)
         self.title(self.tr("initiative"))
         for i, pair in enumerate(ev.attempts):
             for c in pair:
-                self.line(Text(f"{shown(c.fighter)}{self.tr('colon')}", "bold"), check_text(c, self.lang))
+                self.line(Text(f"{visible(c.fighter)}{self.tr('colon')}", "bold"), check_text(c, self.lang))
             if i < len(ev.attempts) - 1:
                 self.line(Text(self.tr("tie"), "yellow"))
         self.line(Text(self.tr(self.display.leader_key, name=ev.leader), "bold magenta"),
                   rules_text(ev.rules))
 
     def round(self, result: RoundResult) -> None:
+        result = visible_data(result)
+        self.number = result.number
         title = self.tr("round", n=result.number)
         if result.elapsed_seconds is not None:  # game time (S-01), not the time at the table
             per = result.elapsed_seconds // max(1, result.number)
@@ -118,8 +128,7 @@ class RichRenderer:
         self.states(result.states)
 
     def fight(self, result: FightResult) -> None:
-        if result.capped:
-            self.cap = len(result.rounds)
+        result = visible_data(result)
         self.initiative(result.initiative)
         for rnd in result.rounds:
             self.c.print()
@@ -127,10 +136,24 @@ class RichRenderer:
         self.c.print()
         self.summary(result)
 
-    def summary(self, result: FightResult) -> None:
+    def fight_play(self, play: FightPlay) -> None:
+        """:meth:`fight`, each round shown as soon as it is played (a long fight is never held)."""
+        self.initiative(play.initiative)
+        for rnd in play:
+            self.c.print()
+            self.round(rnd)
+        self.c.print()
+        self.summary(visible_data(play.result()), play.played, play.last)
+
+    def summary(self, result: FightResult, played: int | None = None,
+                last: RoundResult | None = None) -> None:
+        """The winner (or a draw) and the rounds played (``played`` and ``last`` when the
+        fight's rounds were not kept)."""
         self.title(self.tr("summary"))
-        n = len(result.rounds)
-        seconds = result.rounds[-1].elapsed_seconds if result.rounds else None
+        n = len(result.rounds) if played is None else played
+        if played is None and result.rounds:
+            last = result.rounds[-1]
+        seconds = last.elapsed_seconds if last is not None else None
         count = self.tr("rounds_played", n=n, s=seconds) if seconds else self.tr("rounds_only", n=n)
         if result.winner:
             self.line(Text(self.tr("winner", name=result.winner), "bold green"), " · ", count)
@@ -138,13 +161,15 @@ class RichRenderer:
             self.line(Text(self.tr("draw", n=n), "bold yellow"), " · ", count)
 
     def wound(self, result: WoundResult) -> None:
+        result = visible_data(result)
         for ev in result.events:
             self.event(ev)
         self.states(result.states)
 
     def states(self, states: Iterable[Any]) -> None:
         """Each fighter's track, one row each: the name, then its state wrapped under its column."""
-        print_rows(self.c, [(Text(shown(s.name), "bold"), self.state_text(s)) for s in states])
+        states = visible_data(tuple(states))
+        print_rows(self.c, [(Text(s.name, "bold"), self.state_text(s)) for s in states])
 
     def state_text(self, s: Any) -> Text:
         return self.display.state_text(self, s)
@@ -153,4 +178,4 @@ class RichRenderer:
         if ev.winner:
             self.line(Text(self.tr("winner", name=ev.winner), "bold green"), rules_text(ev.rules))
         else:
-            self.line(Text(self.tr("draw", n=self.cap), "bold yellow"))
+            self.line(Text(self.tr("draw", n=self.number), "bold yellow"))

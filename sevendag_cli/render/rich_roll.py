@@ -37,8 +37,9 @@ from sevendag_cli.formula import (
     ResultNode,
 )
 from sevendag_cli.i18n import t
-from sevendag_cli.render.layout import GLUE, print_wrapped, shown
+from sevendag_cli.render.layout import GLUE, print_wrapped
 from sevendag_cli.roller import RollCall
+from sevendag_cli.text import visible
 
 HIGHEST = "▲"
 LOWEST = "▼"
@@ -48,10 +49,6 @@ MINUS = "−"
 OPERATORS = {"+": "+", "-": MINUS, "*": "×", "//": "//"}
 
 _SUM, _PRODUCT, _UNARY, _ATOM = 1, 2, 3, 4
-
-
-visible = shown
-"""Text typed by a user or read from a file, control characters shown as escapes (``\\x1b``)."""
 
 
 def number(value: int) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from rich.text import Text
 
 from sevendag_cli.i18n import label, t
-from sevendag_cli.render.layout import GLUE, glued, shown
+from sevendag_cli.render.layout import GLUE, glued
 from sevendag_cli.render.rich_base import (
     BAND_STYLES,
     Display,
@@ -22,6 +22,7 @@ from sevendag_cli.render.rich_base import (
     face,
     rules_text,
 )
+from sevendag_cli.text import visible
 
 
 def w(r: Display, key: str) -> str:
@@ -33,7 +34,7 @@ def band_text(r: Display, band: str | None) -> Text:
         return Text("")
     found = r.ruleset.band_named(band)
     name = label(found.label, r.lang) if found else band
-    return Text(glued(shown(name)), BAND_STYLES.get(band, "bold red"))
+    return Text(glued(visible(name)), BAND_STYLES.get(band, "bold red"))
 
 
 def total_text(r: Display, constant: int, rolls: Any, modifier: int, penalty: int,
@@ -52,17 +53,17 @@ def total_text(r: Display, constant: int, rolls: Any, modifier: int, penalty: in
 
 
 def allocation(r: Display, ev: Any) -> None:
-    parts: list[Text | str] = [Text(shown(ev.fighter), "bold"), f" ({w(r, ev.role)}){r.tr('colon')}"]
+    parts: list[Text | str] = [Text(visible(ev.fighter), "bold"), f" ({w(r, ev.role)}){r.tr('colon')}"]
     for i, h in enumerate(ev.hands):
         if i:
             parts.append(", ")
-        what = shown(h.label) if h.label else w(r, "empty")
+        what = visible(h.label) if h.label else w(r, "empty")
         commit = w(r, "recovering") if h.recovering else w(r, h.commitment)
         style = {"attack": "red", "defence": "blue"}.get(h.commitment, "dim")
         parts += [glued(f"d{h.die} {what} → "), Text(glued(commit), style)]
     if ev.technique:
         tech = r.ruleset.techniques.get(ev.technique)
-        name = shown(label(tech.label, r.lang) if tech else ev.technique)
+        name = visible(label(tech.label, r.lang) if tech else ev.technique)
         parts += [" · ", Text(glued(f"{r.tr('technique')}{r.tr('colon')}{name}"), "magenta"),
                   f"{GLUE}({ev.attack_modifier:+d}/{ev.defence_modifier:+d})"]
     r.line(*parts, rules_text(ev.rules))
@@ -98,8 +99,8 @@ def exchange(r: Display, ev: Any) -> None:
         notes.append(Text(w(r, "granted"), "green"))
     for m in ev.metals:
         metal = r.ruleset.metals.get(m.metal)
-        name = shown(label(metal.label, r.lang) if metal else m.metal)
-        text = shown(label(metal.text, r.lang) if metal else "")
+        name = visible(label(metal.label, r.lang) if metal else m.metal)
+        text = visible(label(metal.text, r.lang) if metal else "")
         times = f"{GLUE}×{m.times}" if m.times > 1 else ""
         notes.append(Text(f"{glued(name)}{times}{r.tr('colon')}{text}", "green"))
     for n in notes:
@@ -138,12 +139,12 @@ def drop(r: Display, ev: Any) -> None:
 
 
 def granted(r: Display, ev: Any) -> None:
-    r.line("  ", Text(f"{shown(ev.fighter)}{r.tr('colon')}{r.tr('granted_crit')} ({shown(ev.by)})", "green"),
+    r.line("  ", Text(f"{visible(ev.fighter)}{r.tr('colon')}{r.tr('granted_crit')} ({visible(ev.by)})", "green"),
            rules_text(ev.rules))
 
 
 def wound(r: Display, ev: Any) -> None:
-    text = Text.assemble((shown(ev.fighter), "bold"), f" ←{GLUE}", band_text(r, ev.band))
+    text = Text.assemble((visible(ev.fighter), "bold"), f" ←{GLUE}", band_text(r, ev.band))
     if ev.penalty:
         text.append(f"  ({glued(r.tr('penalty', p=-ev.penalty))})", "yellow")
     r.line(text, rules_text(ev.rules))
@@ -200,7 +201,7 @@ def state_text(r: Display, s: Any) -> Text:
         out.append(f"  {glued(r.tr('penalty', p=-s.penalty))}", "yellow")
     if s.technique is not None:
         tech = r.ruleset.techniques.get(s.technique.name)
-        name = shown(label(tech.label, r.lang) if tech else s.technique.name)
+        name = visible(label(tech.label, r.lang) if tech else s.technique.name)
         technique = f"{r.tr('technique')}{r.tr('colon')}{name} ({s.technique.rounds_left})"
         out.append(f"  {glued(technique)}", "magenta")
     for d in s.dropped:

@@ -16,7 +16,8 @@ from rich.table import Table
 from rich.text import Text
 
 from sevendag_cli.i18n import count, label, t
-from sevendag_cli.render.layout import print_wrapped, shown
+from sevendag_cli.render.layout import print_wrapped
+from sevendag_cli.text import visible, visible_data
 
 
 def w(lang: str, key: str, **kw: Any) -> str:
@@ -41,9 +42,10 @@ def _table(headers: list[str], rows: list[list[Text | str]]) -> Table:
 
 
 def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) -> None:
+    result, ruleset = visible_data(result), visible_data(ruleset)
     _line(console, Text(w(lang, "runs", runs=count(result.runs, lang), seed=result.seed), "bold"))
     rows: list[list[Text | str]] = [
-        [Text(shown(f.name), "bold"), count(f.wins, lang), f"{f.win_probability:.2%}",
+        [Text(visible(f.name), "bold"), count(f.wins, lang), f"{f.win_probability:.2%}",
          f"{100 * f.ci95[0]:.2f}–{100 * f.ci95[1]:.2f}%"] for f in result.fighters]
     console.print(_table([w(lang, col) for col in ("fighter", "wins", "p", "ci")], rows))
     _ruleset_tables(console, result.fighters, result.d20.fighters if result.d20 is not None else None,
@@ -64,7 +66,7 @@ def _ruleset_tables(console: Console, fighters: Any, d20: Any, sevendag: Any, la
     fighter (so no band name is split)."""
     if d20 is not None:
         rows: list[list[Text | str]] = [
-            [Text(shown(f.name), "bold"),
+            [Text(visible(f.name), "bold"),
              f"{ex.hp_left_when_winning.mean:.1f} ± {ex.hp_left_when_winning.sd:.1f}",
              f"{ex.damage_dealt:.1f}"] for f, ex in zip(fighters, d20, strict=True)]
         console.print(_table([w(lang, "fighter"), w(lang, "hp"), w(lang, "dealt")], rows))
@@ -73,9 +75,9 @@ def _ruleset_tables(console: Console, fighters: Any, d20: Any, sevendag: Any, la
         rows = []
         for name in (list(per_fighter[0]) if per_fighter else []):
             band = ruleset.band_named(name) if hasattr(ruleset, "band_named") else None
-            rows.append([shown(label(band.label, lang) if band else name),
+            rows.append([visible(label(band.label, lang) if band else name),
                          *(f"{means.get(name, 0.0):.2f}" for means in per_fighter)])
-        headers = [w(lang, "wounds"), *(shown(f.name) for f in fighters)]
+        headers = [w(lang, "wounds"), *(visible(f.name) for f in fighters)]
         console.print(_table(headers, rows))
 
 
@@ -126,9 +128,10 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
     """``fight --exact``: the ``--runs`` tables, with the exact interval where the 95% interval was."""
     from sevendag_cli.render.sim_data import exact_note
 
+    result, ruleset = visible_data(result), visible_data(ruleset)
     _line(console, Text(w(lang, "exact_title", cap=result.cap, tol=result.tolerance), "bold"))
     rows: list[list[Text | str]] = [
-        [Text(shown(f.name), "bold"), f"{f.win_probability:.4%}", _interval(*f.bounds)]
+        [Text(visible(f.name), "bold"), f"{f.win_probability:.4%}", _interval(*f.bounds)]
         for f in result.fighters]
     console.print(_table([w(lang, col) for col in ("fighter", "p", "p_exact")], rows))
     _ruleset_tables(console, result.fighters, result.d20, result.sevendag, lang, ruleset)
@@ -153,6 +156,6 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
         for f, p in zip(result.fighters, fr.win_probability, strict=True):
             text = str(p)
             brief = text if len(text) <= MAX_FRACTION else w(lang, "fraction", n=len(text.partition("/")[2]))
-            _line(console, w(lang, "fraction_line", name=shown(f.name), p=brief))
+            _line(console, w(lang, "fraction_line", name=visible(f.name), p=brief))
     for note in exact_note(result):
         _line(console, Text(note.render(lang), "dim"))

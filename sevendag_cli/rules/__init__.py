@@ -227,6 +227,9 @@ def pair_from_docs(
     b = fighter_from_data(docs[1][1], docs[1][0], ruleset)
     if a.name == b.name:
         raise DataError(b.path, "name", Msg("rules.same_name", name=a.name))
+    from sevendag_cli.rules.bounds import check_values
+
+    check_values(ruleset, a, b)  # every number of their fight within the value bound
     return a, b
 
 

@@ -9,14 +9,18 @@ from msgspec import Struct
 from sevendag_cli.data import Reader, str_list, str_table
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
+from sevendag_cli.limits import MAX_ROUND_CAP
 
 ENGINE = "d20"
 
-# Fields a d20 formula may read (the fighter's sheet, flattened).
-FIELDS = frozenset(
-    {"level", "str", "dex", "con", "wis", "bba", "armour", "size", "dodge", "hp",
-     "weapon_type", "crit_range", "crit_factor"}
-)
+# Fields a d20 formula may read (the fighter's sheet, flattened), each with the range a
+# sheet may give it: the sheet is read within these, a formula's range is checked from them.
+FIELD_RANGES: dict[str, tuple[int, int]] = {
+    "level": (1, 1000), "str": (1, 100), "dex": (1, 100), "con": (1, 100), "wis": (1, 100),
+    "bba": (-50, 100), "armour": (-50, 100), "size": (-50, 50), "dodge": (-50, 100),
+    "hp": (1, 100_000), "weapon_type": (-50, 50), "crit_range": (2, 20), "crit_factor": (1, 10),
+}
+FIELDS = frozenset(FIELD_RANGES)
 
 FORMULA_KEYS: dict[str, tuple[str, str]] = {
     # key: (default, rule ID)
@@ -126,7 +130,7 @@ class D20Fighter(Struct, frozen=True):
 def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
     f = r.table("formulas", {})
     formulas = {
-        key: f.formula(key, FIELDS, default, dice=key in DICE_FORMULAS or key == "unarmed_damage")
+        key: f.formula(key, FIELD_RANGES, default, dice=key in DICE_FORMULAS or key == "unarmed_damage")
         for key, (default, _rule) in FORMULA_KEYS.items()
     }
     for key in ("ac", "damage_bonus", "magic_bonus"):
@@ -147,7 +151,7 @@ def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
     dd_level_of = o.text("dd_level_of", "attacker", ("attacker", "defender"))
     min_damage = o.integer("min_damage", 1, 0, 1000)
     crit_magic = o.flag("crit_multiplies_magic", False)
-    round_cap = o.integer("round_cap", 1000, 1, 100_000)
+    round_cap = o.integer("round_cap", 1000, 1, MAX_ROUND_CAP)
     o.finish()
     bands: list[DDBand] = []
     for b in r.tables("dd_table", []):
@@ -203,28 +207,35 @@ def read_fighter(r: Reader, path: str) -> D20Fighter:
         if not damage.dice and r.has("weapon"):
             w.add("damage", Msg("rules.d20.must_roll"))
         magic = w.formula("magic", frozenset()) if w.has("magic") else None
-        crit_range = w.integer("crit_range", 20, 2, 20)
+        crit_range = w.integer("crit_range", 20, *FIELD_RANGES["crit_range"])
         weapon = Weapon(
             name=w.text("name", "weapon"),
             damage=damage,
             magic=magic,
-            type_mod=w.integer("type", 0, -50, 50),
+            type_mod=w.integer("type", 0, *FIELD_RANGES["weapon_type"]),
             crit_range=crit_range,
-            crit_factor=w.integer("crit_factor", 2, 1, 10),
+            crit_factor=w.integer("crit_factor", 2, *FIELD_RANGES["crit_factor"]),
         )
         w.finish()
     ac = r.integer("ac", None, -50, 200) if r.has("ac") else None
     fighter = D20Fighter(
         name=name, path=path, race=r.text("race", ""),
-        level=r.integer("level", 1, 1, 1000),
-        str=r.integer("str", lo=1, hi=100), dex=r.integer("dex", lo=1, hi=100),
-        con=r.integer("con", lo=1, hi=100), wis=r.integer("wis", lo=1, hi=100),
-        bba=r.integer("bba", 0, -50, 100), armour=r.integer("armour", 0, -50, 100),
-        size=r.integer("size", 0, -50, 50), dodge=r.integer("dodge", 0, -50, 100),
-        hp=r.integer("hp", lo=1, hi=100_000), ac_override=ac, weapon=weapon,
+        level=r.integer("level", 1, *FIELD_RANGES["level"]),
+        str=_field(r, "str"), dex=_field(r, "dex"), con=_field(r, "con"), wis=_field(r, "wis"),
+        bba=r.integer("bba", 0, *FIELD_RANGES["bba"]),
+        armour=r.integer("armour", 0, *FIELD_RANGES["armour"]),
+        size=r.integer("size", 0, *FIELD_RANGES["size"]),
+        dodge=r.integer("dodge", 0, *FIELD_RANGES["dodge"]),
+        hp=_field(r, "hp"), ac_override=ac, weapon=weapon,
     )
     r.finish(("notes",))
     return fighter
+
+
+def _field(r: Reader, name: str) -> int:
+    """A field every sheet must give, within its range."""
+    lo, hi = FIELD_RANGES[name]
+    return r.integer(name, lo=lo, hi=hi)
 
 
 def unarmed(ruleset: D20Ruleset) -> Weapon:

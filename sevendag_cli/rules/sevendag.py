@@ -9,9 +9,14 @@ from msgspec import Struct
 from sevendag_cli.data import Reader, listed, str_list, str_table
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
+from sevendag_cli.limits import MAX_ROUND_CAP
 
 ENGINE = "sevendag"
-FIELDS = frozenset({"speed", "attack", "defence"})
+# The fields a formula may read, with the range a sheet may give them (the sheet is read
+# within these; a formula's range is checked from them).
+FIELD_RANGES: dict[str, tuple[int, int]] = {"speed": (-100, 100), "attack": (-100, 100),
+                                            "defence": (-100, 100)}
+FIELDS = frozenset(FIELD_RANGES)
 TACTICS = ("weapons-attack", "all-out", "full-defence")
 COMMITMENTS = ("attack", "defence", "none")
 
@@ -142,14 +147,14 @@ class SevendagFighter(Struct, frozen=True):
 
 def read_ruleset(r: Reader, name: str, path: str) -> SevendagRuleset:
     f = r.table("formulas", {})
-    speed_roll = f.formula("speed_roll", FIELDS, "1d20 + speed")
+    speed_roll = f.formula("speed_roll", FIELD_RANGES, "1d20 + speed")
     f.finish()
     o = r.table("options", {})
     fumble_grants_crit = o.flag("fumble_grants_crit", False)
     failure_beats_crit = o.flag("failure_beats_crit", True)
     drop_check_die = o.integer("drop_check_die", 20, 2, 1000)
     drop_recovery = o.integer("drop_recovery_rounds", 1, 0, 100)
-    round_cap = o.integer("round_cap", 200, 1, 100_000)
+    round_cap = o.integer("round_cap", 200, 1, MAX_ROUND_CAP)
     round_seconds = o.integer("round_seconds", 3, 1, 3600)
     default_tactic = o.text("default_tactic", "weapons-attack", TACTICS)
     o.finish()
@@ -278,8 +283,9 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
 
     fighter = SevendagFighter(
         name=name, path=path,
-        speed=r.integer("speed", lo=-100, hi=100), attack=r.integer("attack", lo=-100, hi=100),
-        defence=r.integer("defence", lo=-100, hi=100),
+        speed=r.integer("speed", lo=FIELD_RANGES["speed"][0], hi=FIELD_RANGES["speed"][1]),
+        attack=r.integer("attack", lo=FIELD_RANGES["attack"][0], hi=FIELD_RANGES["attack"][1]),
+        defence=r.integer("defence", lo=FIELD_RANGES["defence"][0], hi=FIELD_RANGES["defence"][1]),
         hands=tuple(hands), items=items, tactic=tactic, allocation=allocation,
     )
     r.finish(("notes",))

@@ -57,6 +57,7 @@ from sevendag_cli.formula import (
     apply_op,
     field_value,
 )
+from sevendag_cli.rules.bounds import check_exact
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 MAX_WORK = 1_000_000_000
@@ -440,6 +441,7 @@ def _scaled(dist: Dist, den: int) -> list[int]:
 
 def exact_d20(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> ExactResult:
     """The exact win probabilities and expected rounds of a d20 fight (no round cap)."""
+    check_exact(ruleset, a, b)  # the value bound (issue 9), and damage the chain can hold
     if max(a.hp, b.hp) > MAX_HP:
         raise UsageError(
             f"exact odds handle at most {MAX_HP:,} hit points a fighter "

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from sevendag_cli.errors import Msg, SevendagError, UsageError
-from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_tolerance
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_cap, check_tolerance
 from sevendag_cli.sim.push import Push, d20_push, sevendag_push
 
 if TYPE_CHECKING:
@@ -123,7 +123,7 @@ def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFigh
     from sevendag_cli.sim.exact_sevendag import initiative_probability
 
     tolerance = check_tolerance(tolerance)
-    cap = ruleset.round_cap if cap is None else _check_cap(cap)
+    cap = ruleset.round_cap if cap is None else check_cap(cap)
     chain = chain_for(ruleset, a, b)
     p_a = initiative_probability(ruleset, a, b)
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
@@ -166,7 +166,7 @@ def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | N
     from sevendag_cli.sim.chain_d20 import chain_for
 
     tolerance = check_tolerance(tolerance)
-    cap = ruleset.round_cap if cap is None else _check_cap(cap)
+    cap = ruleset.round_cap if cap is None else check_cap(cap)
     chain = chain_for(ruleset, a, b)
     p = chain.p_first
     res = d20_push(chain, a.hp, b.hp, None, cap, tolerance, columns=[(0, p), (1, 1.0 - p)])
@@ -200,12 +200,6 @@ def _d20_fractions(ruleset: D20Ruleset, a: D20Fighter,
 
 
 # --- both ---------------------------------------------------------------------------------------
-
-
-def _check_cap(cap: int) -> int:
-    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-        raise UsageError(Msg("cli.cap", cap=cap))
-    return cap
 
 
 def _result(ruleset: str, engine: str, names: tuple[str, str], cap: int, tolerance: float,
@@ -263,9 +257,11 @@ def _rank(pairs: list[tuple[int, float]], tail: float, q: float) -> int:
 def exact_fight(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
                 tolerance: float = DEFAULT_TOLERANCE) -> ExactFight:
     """``fight --exact`` for either ruleset."""
+    from sevendag_cli.rules.bounds import check_exact
     from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
     from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 
+    check_exact(ruleset, a, b)  # the value bound, as the step-by-step and vectorised engines
     if isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
         return d20_fight(ruleset, a, b, cap=cap, tolerance=tolerance)
     if (isinstance(ruleset, SevendagRuleset) and isinstance(a, SevendagFighter)

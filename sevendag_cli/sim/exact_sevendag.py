@@ -23,6 +23,7 @@ from collections import deque
 from fractions import Fraction
 
 from sevendag_cli.errors import Msg, RuleError, UsageError
+from sevendag_cli.rules.bounds import check_exact
 from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.chain_sevendag import chain_for
 from sevendag_cli.sim.exact_d20 import ExactResult, formula_dist
@@ -108,6 +109,7 @@ def exact_sevendag(ruleset: SevendagRuleset, a: SevendagFighter,
                    b: SevendagFighter) -> ExactResult:
     """Exact win probabilities and expected rounds (no round cap), or a one-line UsageError."""
     check_fighters(ruleset, a, b)
+    check_exact(ruleset, a, b)  # the value bound (issue 9)
     check_finite(ruleset)
     faces = sum(h.die for h in a.hands) * sum(h.die for h in b.hands)
     if faces > MAX_FACES:

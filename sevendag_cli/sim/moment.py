@@ -26,8 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sevendag_cli.errors import Msg, UsageError
-from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_tolerance
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_cap, check_tolerance
 
 
 class OddsSolver:
@@ -37,9 +36,7 @@ class OddsSolver:
                  tolerance: float = DEFAULT_TOLERANCE, kept: bytes | None = None) -> None:
         self.ruleset, self.a, self.b = ruleset, a, b
         self.tolerance = check_tolerance(tolerance)
-        self.cap = ruleset.round_cap if cap is None else cap
-        if isinstance(self.cap, bool) or not isinstance(self.cap, int) or self.cap < 1:
-            raise UsageError(Msg("cli.cap", cap=self.cap))
+        self.cap = check_cap(ruleset.round_cap if cap is None else cap)
         self.d20 = ruleset.engine == "d20"
         self._kept = kept
         self._chain: Any = None

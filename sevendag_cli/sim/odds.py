@@ -107,6 +107,15 @@ def binomial_cdf_upper(n: int, p: float, k: int) -> float:
     return min(1.0, total * (1.0 + 1e-9) + 1e-300)
 
 
+def check_cap(cap: int) -> int:
+    """A round cap from 1 to ``MAX_ROUND_CAP`` (the same bound as ``--cap`` and the rulesets)."""
+    from sevendag_cli.limits import MAX_ROUND_CAP
+
+    if isinstance(cap, bool) or not isinstance(cap, int) or not 1 <= cap <= MAX_ROUND_CAP:
+        raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
+    return cap
+
+
 def check_tolerance(tolerance: float) -> float:
     """``--tolerance``: from 0 (resolve everything up to the round cap) to below 1."""
     if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) \

@@ -29,14 +29,18 @@ import numpy.typing as npt
 
 from sevendag_cli.dice import check_seed
 from sevendag_cli.errors import UsageError
+from sevendag_cli.limits import INT_LIMIT, MAX_RUNS
 from sevendag_cli.rules import Fighter, Ruleset
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
 from sevendag_cli.sim.stats import MeanSd, Summary, summarize, wilson
 
-MAX_RUNS = 10_000_000
-"""Most fights one ``simulate`` may run."""
 DEFAULT_BATCH = 100_000
 MAX_BATCH = 1_000_000
+MAX_CELLS = 4_000_000
+"""Most dice one batch rolls at once for one group (fights × dice of the widest group):
+32 MB of int64.  A formula rolling many dice (``1000d1000``) gets smaller batches, so
+memory stays flat whatever the ruleset (issue 9: under 300 MB for any ruleset the
+validator accepts); the usual rulesets (groups of up to 40 dice) keep the asked size."""
 
 Progress = Callable[[int], None]
 
@@ -178,6 +182,24 @@ class _Batch(Protocol):
     def first_striker(self) -> npt.NDArray[np.int8]: ...
 
 
+def batch_for(ruleset: Ruleset, a: Fighter, b: Fighter, asked: int) -> int:
+    """The batch size: the one asked, or fewer fights when a dice group is wide (:data:`MAX_CELLS`)."""
+    from sevendag_cli.rules.bounds import widest_dice
+
+    return max(1, min(asked, MAX_CELLS // widest_dice(ruleset, a, b)))
+
+
+def _exact_sum(values: npt.ArrayLike) -> int:
+    """The sum of an integer array as a Python int: exact even where int64 would wrap."""
+    v = np.asarray(values, dtype=np.int64).ravel()
+    if v.size == 0:
+        return 0
+    top = int(max(abs(int(v.max())), abs(int(v.min()))))
+    if top <= INT_LIMIT // v.size:
+        return int(v.sum())
+    return sum(int(x) for x in v.tolist())
+
+
 def _common_tally(batch: _Batch) -> Tally:
     """What every engine reports: winners, rounds, who struck first."""
     w = np.asarray(batch.winner)
@@ -233,8 +255,8 @@ class _D20Aggregator:
         t: Tally = {}
         t.update(_moments("hp_left0", np.asarray(batch.hp_a)[w == 0]))
         t.update(_moments("hp_left1", np.asarray(batch.hp_b)[w == 1]))
-        t["dealt0"] = int(np.asarray(batch.dealt_a, dtype=np.int64).sum())
-        t["dealt1"] = int(np.asarray(batch.dealt_b, dtype=np.int64).sum())
+        t["dealt0"] = _exact_sum(batch.dealt_a)
+        t["dealt1"] = _exact_sum(batch.dealt_b)
         return t
 
     def result(self, totals: Tally, runs: int) -> dict[str, Any]:
@@ -318,6 +340,9 @@ def simulate(
 ) -> SimulationResult:
     """``runs`` fights of a against b, in batches; Ctrl-C returns what is done so far.
 
+    The batch size is ``batch_size``, or fewer fights when a formula rolls a wide
+    dice group (:func:`batch_for`); the result reports the size used.  A pair whose
+    numbers could pass the value bound is refused first, as by the other engines.
     ``progress(done)`` is called after each batch.  A KeyboardInterrupt (during a
     batch or from ``progress``) stops the loop: the result covers the completed
     batches and has ``interrupted=True``.
@@ -333,6 +358,10 @@ def simulate(
     cap = ruleset.round_cap if cap is None else cap
     if cap < 1:
         raise UsageError(f"round cap {cap}: give at least 1 round")
+    from sevendag_cli.rules.bounds import check_values
+
+    check_values(ruleset, a, b)
+    batch_size = batch_for(ruleset, a, b, batch_size)
     names = (a.name, b.name)
     batch_fn, extra = _engine(ruleset, names)
     rng = np.random.Generator(np.random.PCG64(seed))

@@ -34,6 +34,7 @@ from sevendag_cli.formula import (
     apply_op,
     field_value,
 )
+from sevendag_cli.limits import INT_LIMIT
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 IntArray = npt.NDArray[np.int64]
@@ -108,6 +109,8 @@ class VecFormula:
     @classmethod
     def bind(cls, formula: Formula, env: Mapping[str, int]) -> VecFormula:
         lin = _linear(formula.tree, env, formula.text)
+        if lin is not None and not -INT_LIMIT <= lin[0] <= INT_LIMIT:
+            lin = None  # its constants, gathered, pass the bound: add them in the formula's order
         linear = None if lin is None else (lin[0], tuple(lin[1]))
         return cls(formula, tuple(sorted(env.items())), linear)
 

@@ -16,6 +16,7 @@ from sevendag_cli.engine.common import (
     Check,
     Event,
     FightOverEvent,
+    FightPlay,
     FightResult,
     InitiativeEvent,
     RecordingDice,
@@ -28,6 +29,8 @@ from sevendag_cli.engine.d20.events import AttackEvent, DamageEvent, HitPointsEv
 from sevendag_cli.engine.d20.state import D20State, _set_hp, initial_state
 from sevendag_cli.errors import EncounterError, Msg, RuleError
 from sevendag_cli.formula import Evaluated, OpResult
+from sevendag_cli.limits import INT_LIMIT
+from sevendag_cli.rules.bounds import check_values
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 MAX_INITIATIVE_ATTEMPTS = 1000
@@ -198,6 +201,8 @@ def play_round(
     if damage:
         before = state.fighter(defender.name).hp
         after = before - damage
+        if not after >= -INT_LIMIT:  # cannot happen with checked sheets: never save such a state
+            raise RuleError(Msg("formula.value_beyond", value=after, limit=INT_LIMIT))
         new = _set_hp(new, defender.name, after)
         events.append(HitPointsEvent(defender.name, before, after, after <= 0, ("D-12",)))
         if after <= 0:
@@ -262,18 +267,22 @@ def apply_heal(
     return apply_wound(ruleset, a, b, state, fighter, -amount)
 
 
-def fight(
+def fight_play(
     ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, dice: DiceSource, cap: int | None = None
-) -> FightResult:
-    """A whole fight, round after round, until one is defeated or the round cap."""
+) -> FightPlay:
+    """A whole fight to play round by round (:class:`~sevendag_cli.engine.common.FightPlay`)."""
+    check_values(ruleset, a, b)  # the value bound, as the vectorised and exact engines
     if cap is not None:
         ruleset = replace(ruleset, round_cap=cap)
     rec = RecordingDice(dice)
     init, state = start(ruleset, a, b, rec)
     init_rolls = rec.take()
-    rounds: list[RoundResult] = []
-    while not state.over:
-        result, state = play_round(ruleset, a, b, state, dice)
-        rounds.append(result)
-    return FightResult(ruleset.name, (a.name, b.name), init, init_rolls, tuple(rounds),
-                       state.winner, state.capped, state.fighters)
+    return FightPlay(ruleset.name, (a.name, b.name), init, init_rolls, state,
+                     lambda s: play_round(ruleset, a, b, s, dice))
+
+
+def fight(
+    ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, dice: DiceSource, cap: int | None = None
+) -> FightResult:
+    """A whole fight, round after round, until one is defeated or the round cap."""
+    return fight_play(ruleset, a, b, dice, cap).collect()

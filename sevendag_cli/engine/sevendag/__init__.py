@@ -128,6 +128,7 @@ from sevendag_cli.engine.sevendag.resolution import (
     apply_wound,
     classify,
     fight,
+    fight_play,
     play_round,
     start,
 )
@@ -178,6 +179,7 @@ __all__ = [
     "check_choices",
     "classify",
     "fight",
+    "fight_play",
     "fighter_states",
     "initial_state",
     "judge_attack",

@@ -15,6 +15,7 @@ from sevendag_cli.engine.common import (
     Check,
     Event,
     FightOverEvent,
+    FightPlay,
     FightResult,
     InitiativeEvent,
     RecordingDice,
@@ -55,6 +56,7 @@ from sevendag_cli.engine.sevendag.state import (
     initial_state,
 )
 from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
+from sevendag_cli.rules.bounds import check_values
 from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset, WoundBand
 
 MAX_INITIATIVE_ATTEMPTS = 1000
@@ -482,6 +484,31 @@ def apply_heal(
 # --- a whole fight -------------------------------------------------------------
 
 
+def fight_play(
+    ruleset: SevendagRuleset,
+    a: SevendagFighter,
+    b: SevendagFighter,
+    dice: DiceSource,
+    cap: int | None = None,
+) -> FightPlay:
+    """A whole fight to play round by round (:class:`~sevendag_cli.engine.common.FightPlay`)."""
+    _require(ruleset, a, b)
+    check_values(ruleset, a, b)  # the value bound, as the vectorised and exact engines
+    if cap is not None:
+        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+            raise UsageError(Msg("engine.sev.round_cap", cap=cap))
+        ruleset = replace(ruleset, round_cap=cap)
+    rec = RecordingDice(dice)
+    init, state = start(ruleset, a, b, rec)
+    init_rolls = rec.take()
+    seconds = ruleset.round_seconds
+    return FightPlay(
+        ruleset.name, (a.name, b.name), init, init_rolls, state,
+        lambda s: play_round(ruleset, a, b, s, dice),
+        lambda s: {"assaillant": s.assaillant, "elapsed_seconds": s.round * seconds},
+    )
+
+
 def fight(
     ruleset: SevendagRuleset,
     a: SevendagFighter,
@@ -490,21 +517,4 @@ def fight(
     cap: int | None = None,
 ) -> FightResult:
     """Initiative, then rounds with each sheet's tactic until one is out or the cap (a draw)."""
-    _require(ruleset, a, b)
-    if cap is not None:
-        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-            raise UsageError(Msg("engine.sev.round_cap", cap=cap))
-        ruleset = replace(ruleset, round_cap=cap)
-    rec = RecordingDice(dice)
-    init, state = start(ruleset, a, b, rec)
-    init_rolls = rec.take()
-    rounds: list[RoundResult] = []
-    while not state.over:
-        result, state = play_round(ruleset, a, b, state, dice)
-        rounds.append(result)
-    return FightResult(
-        ruleset.name, (a.name, b.name), init, init_rolls, tuple(rounds), state.winner,
-        state.capped, state.fighters,
-        extra={"assaillant": state.assaillant,
-               "elapsed_seconds": state.round * ruleset.round_seconds},
-    )
+    return fight_play(ruleset, a, b, dice, cap).collect()

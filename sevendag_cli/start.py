@@ -1,0 +1,108 @@
+"""The program's start: the console script and ``python -m sevendag_cli`` enter here.
+
+A Ctrl-C is handled from this module's first lines on, during the imports of Typer, Rich
+or numpy (the first 100 ms or so of a command) as well as later:
+
+* until the program's modules are imported and the command line is about to be read,
+  nothing has been opened, written or saved: a Ctrl-C ends the process at once, with its
+  one line and exit 130 (:func:`_early`, installed when this module is imported, before
+  anything else is; it imports nothing, writes with ``os.write``);
+* after that, Python's own ``KeyboardInterrupt`` applies again, so files are closed, locks
+  released and a save left whole; each command's body says whether the encounter was saved
+  (:func:`sevendag_cli.failure.handled`), and what no inner layer handles ends here: one
+  line, exit 130, no traceback.
+
+Before this module runs, the Python interpreter starts itself (a few milliseconds): a
+Ctrl-C then gets Python's own behaviour.
+"""
+
+from __future__ import annotations
+
+import _signal  # type: ignore[import-not-found]  # built in and already loaded: instant
+import os
+import sys
+
+_EARLY_LINE = {"en": "sevendag: error: interrupted\n", "fr": "sevendag: error: interrompu\n"}
+"""The messages ``cli.interrupted`` (en, fr), written without importing the catalogue."""
+
+
+def _lang() -> str:
+    """``--lang`` on the command line, else the environment's (as :func:`failure.lang_of_args`)."""
+    argv = sys.argv[1:]
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else (
+            arg.partition("=")[2] if arg.startswith("--lang=") else None)
+        if value in _EARLY_LINE:
+            return value
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")
+        if value:
+            return "fr" if value.lower().startswith("fr") else "en"
+    return "en"
+
+
+def _early(signum: int, frame: object) -> None:
+    """A Ctrl-C during start-up: one line, exit 130, at once (nothing to undo yet)."""
+    try:  # noqa: SIM105 (contextlib is one more import)
+        os.write(2, _EARLY_LINE[_lang()].encode())
+    except OSError:
+        pass
+    os._exit(130)
+
+
+def started() -> None:
+    """Start-up is over: a Ctrl-C is Python's ``KeyboardInterrupt`` again (handled by the commands)."""
+    try:  # noqa: SIM105 (contextlib is one more import)
+        _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+    except (ValueError, OSError):  # pragma: no cover - not the main thread
+        pass
+
+
+def _install() -> None:
+    try:
+        if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not ignored (nohup)
+            _signal.signal(_signal.SIGINT, _early)
+    except (ValueError, OSError):  # pragma: no cover - not the main thread
+        pass
+
+
+_install()
+
+
+def main() -> None:
+    """Run ``sevendag``: exit 130 on a Ctrl-C at any moment."""
+    try:
+        from sevendag_cli.cli import main as run  # Typer, Rich...: a Ctrl-C here is _early's
+
+        started()  # from here on a Ctrl-C is a KeyboardInterrupt, handled where it lands
+        run()
+    except KeyboardInterrupt:
+        _interrupted()
+    finally:
+        _ignore_interrupts()  # the interpreter's exit is not interrupted either
+
+
+def _ignore_interrupts() -> None:
+    try:  # noqa: SIM105 (contextlib is one more import)
+        _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+    except (ValueError, OSError):  # pragma: no cover - not the main thread
+        pass
+
+
+def _interrupted() -> None:
+    """One line on stderr and exit 130 (a second Ctrl-C is ignored meanwhile)."""
+    _ignore_interrupts()
+    try:
+        from sevendag_cli.failure import interrupted, lang_of_args, write_error
+
+        lang = lang_of_args(None)
+        write_error(interrupted(lang), lang)
+    except Exception:  # a Ctrl-C during the very imports these need
+        try:
+            sys.stderr.write(_EARLY_LINE["en"])
+            sys.stderr.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    raise SystemExit(130)

@@ -1,0 +1,142 @@
+"""Text from outside shown safely: control characters made visible (issue 9, class 7).
+
+A name, label, key, path or formula comes from a file or the command line; it
+may hold an escape sequence (``\\x1b[2J`` clears the screen), a newline (a
+second, forged ``sevendag: error:`` line) or a bidirectional override (text
+that reads backwards).  Everything the tool shows to a person goes through
+:func:`visible`, which writes such characters as Python-style escapes:
+``\\x1b``, ``\\n``, ``\\r``, ``\\t``, ``\\u202e``.  What is escaped:
+
+* every control character (Unicode category Cc: C0, DEL, C1);
+* the line and paragraph separators (U+2028, U+2029: line breaks to many tools);
+* the bidirectional formatting characters (U+061C, U+200E, U+200F,
+  U+202A-U+202E, U+2066-U+2069);
+* lone surrogates (a file name that is not valid UTF-8, as Python decodes it).
+
+Other characters stay as they are: accents, no-break spaces (French uses them),
+emoji and their joiners.  Backslashes are kept, so a Windows-like path reads
+as typed.  :func:`visible` is idempotent: what it returns holds nothing it
+would change again, so escaping twice is harmless.
+
+Where it is applied (so that it cannot be forgotten):
+
+* :class:`~sevendag_cli.errors.Msg` renders through it, and so does
+  :func:`sevendag_cli.i18n.t` (the display's words with their parameters);
+* :func:`sevendag_cli.failure.fail` passes the whole error line through it:
+  an error is one line whatever its parts hold;
+* each Rich renderer passes the records it is given through
+  :func:`visible_data` before drawing them (names, labels, weapons, paths...).
+
+JSON output keeps the raw strings: JSON escapes control characters itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeVar
+
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+T = TypeVar("T")
+
+
+def _escape(match: re.Match[str]) -> str:
+    c = match.group()
+    named = _NAMED.get(c)
+    if named is not None:
+        return named
+    code = ord(c)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str) -> str:
+    """``text`` with its control characters written as escapes (see the module's docstring)."""
+    if _UNSAFE.search(text) is None:  # the common case: nothing to do, nothing copied
+        return text
+    return _UNSAFE.sub(_escape, text)
+
+
+def is_visible(text: str) -> bool:
+    """True if :func:`visible` would leave ``text`` as it is."""
+    return _UNSAFE.search(text) is None
+
+
+# What :func:`visible` escapes, as msgspec's JSON writes it: a backslash (every C0 control is
+# escaped, as ``\n`` or ``\u001b``), DEL, and the UTF-8 of C1 controls, U+061C,
+# U+200E/F, U+2028-U+202E and U+2066-U+2069 (written as they are).
+_UNSAFE_JSON = re.compile(
+    rb"\\|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]"
+)
+
+
+def visible_data(obj: T) -> T:
+    """A copy of ``obj`` with every text in it made :func:`visible` (the same object if none changes).
+
+    Walks texts, lists, tuples (named tuples too), dicts (keys too), msgspec
+    Structs and dataclasses; anything else (numbers, fractions...) is kept.
+    For the renderers: they draw what they are given, and they are given this.
+    Most records hold nothing to escape: msgspec's JSON of the whole record (a
+    fraction of a millisecond) tells, and only a record that may is walked.
+    """
+    try:
+        import msgspec
+
+        if _UNSAFE_JSON.search(msgspec.json.encode(obj)) is None:
+            return obj
+    except (TypeError, ValueError, UnicodeError, msgspec.EncodeError):  # not JSON-able: walk it
+        pass
+    out: Any = _walk(obj)
+    return out  # type: ignore[no-any-return]
+
+
+def _walk(obj: Any) -> Any:
+    if isinstance(obj, str):
+        return visible(obj)
+    if obj is None or isinstance(obj, (int, float)):
+        return obj
+    if isinstance(obj, (list, tuple)):
+        items = [_walk(x) for x in obj]
+        if all(a is b for a, b in zip(items, obj, strict=True)):
+            return obj
+        if isinstance(obj, list):
+            return items
+        if hasattr(obj, "_fields"):  # a named tuple
+            return type(obj)(*items)
+        return tuple(items)
+    if isinstance(obj, dict):
+        pairs = [(_walk(k), _walk(v)) for k, v in obj.items()]
+        if all(k is k0 and v is v0 for (k, v), (k0, v0) in zip(pairs, obj.items(), strict=True)):
+            return obj
+        return type(obj)(pairs) if type(obj) is not dict else dict(pairs)
+    fields = getattr(type(obj), "__struct_fields__", None)
+    if fields is not None:  # a msgspec Struct
+        changed = {}
+        for name in fields:
+            value = getattr(obj, name)
+            new = _walk(value)
+            if new is not value:
+                changed[name] = new
+        if not changed:
+            return obj
+        from msgspec.structs import replace
+
+        return replace(obj, **changed)
+    dataclass_fields = getattr(type(obj), "__dataclass_fields__", None)
+    if dataclass_fields is not None:
+        changed = {}
+        for name, f in dataclass_fields.items():
+            if not f.init:
+                continue
+            value = getattr(obj, name)
+            new = _walk(value)
+            if new is not value:
+                changed[name] = new
+        if not changed:
+            return obj
+        import dataclasses
+
+        return dataclasses.replace(obj, **changed)
+    return obj

@@ -14,14 +14,19 @@ import typer
 
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
+from sevendag_cli.i18n import count, t
 from sevendag_cli.options import (
+    CsvOpt,
     DiceOpt,
     FightersArg,
     JsonlOpt,
     JsonOpt,
     LangOpt,
+    PlotOpt,
     RulesetOpt,
     SeedOpt,
+    SetOpt,
+    TacticOpt,
     check_fighter_count,
     pick_ruleset,
 )
@@ -29,6 +34,7 @@ from sevendag_cli.output import Output, make_dice, make_output, renderer, report
 
 if TYPE_CHECKING:
     from sevendag_cli.rules import Fighter, Ruleset
+    from sevendag_cli.rules.whatif import Change
 
 app = typer.Typer()
 
@@ -54,11 +60,16 @@ def fight_cmd(
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,
     lang: LangOpt = None,
+    set_: SetOpt = None,
+    tactic: TacticOpt = None,
+    csv_: CsvOpt = False,
+    plot: PlotOpt = None,
 ) -> None:
     """Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).
 
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
     ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
+    ·  sevendag fight --exact --tactic Brannoc=all-out --csv
     """
     with handled(lang):
         out = make_output(json_, jsonl, lang, jsonl_allowed=runs is None and not exact)
@@ -70,23 +81,65 @@ def fight_cmd(
             raise UsageError(Msg("cli.cap", cap=cap))
         if tolerance is not None and not exact:
             raise UsageError(Msg("cli.tolerance_exact"))
+        check_table_options(out, csv_, plot, runs is not None or exact)
         refs = check_fighter_count(fighters)
         rs = pick_ruleset(ruleset, refs)
-        from sevendag_cli.rules import load_pair
+        changes: tuple[Change, ...] = ()
+        if set_ or tactic:
+            from sevendag_cli.options import load_pair_what_if
 
-        a, b = load_pair(rs, refs)
+            a, b, changes = load_pair_what_if(rs, refs, set_, tactic)
+            what_if_notes(rs, (a, b), changes, out)
+        else:
+            from sevendag_cli.rules import load_pair
+
+            a, b = load_pair(rs, refs)
         if runs is not None:
-            run_simulation(rs, a, b, runs, seed, cap, out)
+            run_simulation(rs, a, b, runs, seed, cap, out, changes=changes, csv_=csv_, plot=plot)
             return
         if exact:
-            run_exact(rs, a, b, out, cap, tolerance)
+            run_exact(rs, a, b, out, cap, tolerance, changes=changes, csv_=csv_, plot=plot)
             return
-        play_fight(rs, a, b, seed, dice, cap, out)
+        play_fight(rs, a, b, seed, dice, cap, out, changes=changes)
+
+
+def check_table_options(out: Output, csv_: bool, plot: str | None, odds: bool) -> None:
+    """``--csv`` and ``--plot`` (odds only; ``--csv`` not with ``--json``/``--jsonl``); matplotlib
+    is looked for before any work."""
+    if csv_ and (out.json or out.jsonl):
+        raise UsageError(Msg("cli.csv_and_json", other="--json" if out.json else "--jsonl"))
+    for option, given in (("--csv", csv_), ("--plot", plot is not None)):
+        if given and not odds:
+            raise UsageError(Msg("cli.table_only", option=option))
+    if plot is not None:
+        from sevendag_cli.render import plot as plotting
+
+        plotting.plot_format(plot)
+        plotting.require()
+
+
+def what_if_notes(rs: Ruleset, fighters: tuple[Fighter, Fighter], changes: tuple[Change, ...],
+                  out: Output) -> None:
+    """On stderr: a change that cannot change the fight, and why (a d20 sheet that states its AC)."""
+    from sevendag_cli.output import note
+    from sevendag_cli.rules.whatif import inert_notes
+
+    for message in inert_notes(rs, fighters, changes):
+        note(f"sevendag: {message.render(out.lang)}")
+
+
+def _with_changes(doc: dict[str, Any], changes: tuple[Change, ...]) -> dict[str, Any]:
+    """A document with its ``changes`` (only when there are: outputs without what-ifs keep their bytes)."""
+    if not changes:
+        return doc
+    from sevendag_cli.render.whatif import changes_data
+
+    return {**doc, "changes": changes_data(changes)}
 
 
 def play_fight(
     rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
-    out: Output,
+    out: Output, *, changes: tuple[Change, ...] = (),
 ) -> None:
     """One fight step by step: entered faces first, then the seeded generator."""
     from sevendag_cli.engine import engine_for
@@ -96,12 +149,17 @@ def play_fight(
     if out.json:
         from sevendag_cli.render.data import fight_document
 
-        out.data(fight_document(result, choice.seed))
+        out.data(_with_changes(fight_document(result, choice.seed), changes))
     elif out.jsonl:
         from sevendag_cli.render.data import fight_events
 
-        out.lines(fight_events(result, choice.seed))
+        lines = fight_events(result, choice.seed)
+        out.lines([_with_changes(lines[0], changes), *lines[1:]])
     else:
+        if changes:
+            from sevendag_cli.render.whatif import print_changes
+
+            print_changes(out.console(), changes, out.lang)
         renderer(out, rs).fight(result)
         report_seed(out, choice)
 
@@ -111,7 +169,7 @@ def play_fight(
 
 def run_simulation(
     rs: Ruleset, a: Fighter, b: Fighter, runs: int, seed: int | None, cap: int | None,
-    out: Output,
+    out: Output, *, changes: tuple[Change, ...] = (), csv_: bool = False, plot: str | None = None,
 ) -> None:
     """``--runs N``: the vectorised simulation, with a progress bar at a terminal."""
     from sevendag_cli.dice import check_seed, fresh_seed
@@ -130,11 +188,27 @@ def run_simulation(
         from sevendag_cli.render.data import header, to_data
 
         doc = {**header("fight", rs.name, seed), "mode": "runs", **to_data(result)}
-        out.data(doc)
+        out.data(_with_changes(doc, changes))
+    elif csv_:
+        from sevendag_cli.render.csv_out import write_csv
+        from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS, runs_rows
+
+        write_csv(FIGHT_CSV_COLUMNS, runs_rows(result))
+        sys.stderr.write(t("seed", out.lang, seed=seed) + f" (--seed {seed})\n")
     else:
         from sevendag_cli.render.rich_sim import render_simulation
 
-        render_simulation(out.console(), result, out.lang, rs)
+        console = out.console()
+        if changes:
+            from sevendag_cli.render.whatif import print_changes
+
+            print_changes(console, changes, out.lang)
+        render_simulation(console, result, out.lang, rs)
+    if plot is not None:
+        from sevendag_cli.render.fight_out import plot_rounds
+
+        title = t("sim.runs", out.lang, runs=count(result.runs, out.lang), seed=result.seed)
+        plot_rounds(plot, result.rounds.histogram, result.runs, title, out.lang)
     if result.interrupted:
         message = Msg("cli.interrupted_runs", done=result.runs, requested=result.requested_runs)
         sys.stderr.write(f"sevendag: {message.render(out.lang)}\n")
@@ -161,7 +235,8 @@ def _with_progress(
 
 
 def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output, cap: int | None = None,
-              tolerance: float | None = None) -> None:
+              tolerance: float | None = None, *, changes: tuple[Change, ...] = (),
+              csv_: bool = False, plot: str | None = None) -> None:
     """``--exact``: the fight's chain pushed round by round to the cap, within ``tolerance``."""
     from sevendag_cli.render.sim_data import exact_document
     from sevendag_cli.sim.exact_fight import exact_fight
@@ -170,8 +245,23 @@ def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output, cap: int | None 
     result = exact_fight(rs, a, b, cap=cap,
                          tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
     if out.json:
-        out.data(exact_document(rs.name, result, out.lang))
-        return
-    from sevendag_cli.render.rich_sim import render_exact
+        out.data(_with_changes(exact_document(rs.name, result, out.lang), changes))
+    elif csv_:
+        from sevendag_cli.render.csv_out import write_csv
+        from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS, exact_rows
 
-    render_exact(out.console(), result, out.lang, rs)
+        write_csv(FIGHT_CSV_COLUMNS, exact_rows(result))
+    else:
+        from sevendag_cli.render.rich_sim import render_exact
+
+        console = out.console()
+        if changes:
+            from sevendag_cli.render.whatif import print_changes
+
+            print_changes(console, changes, out.lang)
+        render_exact(console, result, out.lang, rs)
+    if plot is not None:
+        from sevendag_cli.render.fight_out import plot_rounds
+
+        title = t("sim.exact_title", out.lang, cap=result.cap, tol=result.tolerance)
+        plot_rounds(plot, result.rounds.histogram, 1.0, title, out.lang)

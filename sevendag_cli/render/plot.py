@@ -51,6 +51,16 @@ def plot_format(path: str | Path) -> str:
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in FORMATS:
         raise UsageError(Msg("plot.suffix", path=str(path)))
+    import stat
+
+    from sevendag_cli.files import Unreadable, kind_of, stat_or_none
+
+    try:
+        st = stat_or_none(path)
+    except Unreadable:
+        st = None  # said when written
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise UsageError(Msg("common.file.not_regular_target", path=str(path), kind=kind_of(st.st_mode)))
     return suffix
 
 

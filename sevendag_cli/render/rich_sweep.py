@@ -1,7 +1,8 @@
 """Rich display of a sweep: the table of the odds per value, and the same data as bars.
 
-At 80 columns in both languages: the table has the value, each fighter's win % (with
-the 95% interval when simulated), the draw % when a draw can happen, and the mean
+At 80 columns in both languages (and 60): the table has the value (headed by the field's
+last key; the title names the whole field), each fighter's win % (± half the 95% interval
+when simulated), the draw % when a draw can happen, and the mean
 rounds; below it, one bar per value split between the two fighters (``█`` the first,
 ``░`` the second, ``·`` a draw) with ``│`` at 50%, so the fair value is where the
 split crosses the mark, without colour too.
@@ -12,11 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from sevendag_cli.i18n import count, t
 from sevendag_cli.render.layout import print_wrapped, shown
-from sevendag_cli.render.rich_sim import _table
 from sevendag_cli.render.whatif import print_changes
 
 
@@ -31,8 +32,8 @@ def _value(value: Any) -> str:
 
 
 def _cell(f: Any) -> str:
-    if f.ci95 is not None:
-        return f"{f.win_probability:.1%} ({100 * f.ci95[0]:.1f}–{100 * f.ci95[1]:.1f})"
+    if f.ci95 is not None:  # half the 95% interval (the JSON and the CSV have both ends)
+        return f"{f.win_probability:.1%} ±{50 * (f.ci95[1] - f.ci95[0]):.1f}"
     return f"{f.win_probability:.2%}"
 
 
@@ -48,7 +49,7 @@ def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None
     points = result.points
     names = [shown(f.name) for f in points[0].fighters]
     draws = any(p.draw_probability >= 5e-5 for p in points)
-    headers = [field, *(t("sweep.win", lang, name=n) for n in names)]
+    headers = [field.rsplit(".", 1)[-1], *(t("sweep.win", lang, name=n) for n in names)]
     if draws:
         headers.append(t("sweep.draw", lang))
     headers.append(t("sweep.rounds", lang))
@@ -59,7 +60,7 @@ def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None
             row.append(f"{p.draw_probability:.2%}")
         row.append(f"{p.rounds_mean:.1f}")
         rows.append(row)
-    console.print(_table(headers, rows))
+    console.print(fitted_table(headers, rows, console.width))
     bars(console, result, names, lang)
     fair = result.fair
     if fair is not None:
@@ -71,6 +72,28 @@ def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None
                              hi=fair.between[1]))
     if result.unchanged:
         _line(console, Text(t("sweep.flat", lang, field=field), "dim"))
+
+
+def fitted_table(headers: list[str], rows: list[list[Text | str]], width: int) -> Table:
+    """Names left, numbers right; each column as wide as its header when the table fits, else
+    the headers with the most room to spare wrap first (a cell is never cut)."""
+    cells = [[c if isinstance(c, Text) else Text(c) for c in row] for row in rows]
+    n = len(headers)
+    least = [max([r[i].cell_len for r in cells] + [len(w) for w in headers[i].split()]) for i in range(n)]
+    widths = [max(least[i], len(headers[i])) for i in range(n)]
+    overhead = 3 * n + 1  # a border and a space either side of each column
+    while sum(widths) + overhead > width:
+        spare = [i for i in range(n) if widths[i] > least[i]]
+        if not spare:
+            break
+        widths[max(spare, key=lambda i: widths[i] - least[i])] -= 1
+    table = Table()
+    for i, header in enumerate(headers):
+        table.add_column(header, justify="left" if i == 0 else "right", min_width=widths[i],
+                         max_width=widths[i])
+    for row in cells:
+        table.add_row(*row)
+    return table
 
 
 def bars(console: Console, result: Any, names: list[str], lang: str, width: int = 40) -> None:

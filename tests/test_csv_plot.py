@@ -31,7 +31,8 @@ def parse(data: bytes) -> list[list[str]]:
 
 def test_rfc_4180_quoting_and_plain_numbers() -> None:
     text = csv_text(["name", "p", "n", "flag", "none"],
-                    [['Sir "Bob", the 2nd', 0.25, 1234567, True, None], ["line\nbreak", 1e-13, -3, False, None]])
+                    [['Sir "Bob", the 2nd', 0.25, 1234567, True, None],
+                     ["line\nbreak", 1e-13, -3, False, None]])
     assert text.splitlines(keepends=True)[0] == "name,p,n,flag,none\r\n"
     assert '"Sir ""Bob"", the 2nd",0.25,1234567,true,\r\n' in text
     rows = list(csv.reader(io.StringIO(text, newline="")))

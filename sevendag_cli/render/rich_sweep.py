@@ -62,7 +62,7 @@ def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None
         rows.append(row)
     console.print(fitted_table(headers, rows, console.width))
     bars(console, result, names, lang)
-    fair = result.fair
+    fair = None if result.unchanged else result.fair  # every value is as fair: the note says it
     if fair is not None:
         _line(console, Text(t("sweep.fair", lang, field=field, value=_value(fair.value), a=names[0],
                               pa=fair.win_probability[0], b=names[1], pb=fair.win_probability[1],
@@ -102,9 +102,9 @@ def bars(console: Console, result: Any, names: list[str], lang: str, width: int 
     points = result.points
     labels = [_value(p.value) for p in points]
     pad = max(len(label) for label in labels)
-    fair_value = result.fair.value if result.fair is not None else None
+    fair_value = result.fair.value if result.fair is not None and not result.unchanged else None
     mark = t("sweep.fair_mark", lang)
-    room = console.width - pad - 1 - 7 - (len(mark) + 1 if result.fair is not None else 0)
+    room = console.width - pad - 1 - 7 - (len(mark) + 1 if fair_value is not None else 0)
     width = max(10, min(width, room))
     _line(console, Text(t("sweep.bars", lang, a=names[0], b=names[1]), "bold underline"))
     middle = width // 2

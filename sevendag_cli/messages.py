@@ -643,6 +643,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "fr": "--tolerance va avec les probabilités exactes, pas avec --runs"},
     "sweep.runs": {"en": "--runs {runs}: give a whole number from 1 to {max:,} (fights per value)",
                    "fr": "--runs {runs} : donner un nombre entier de 1 à {max:,} (combats par valeur)"},
+    "sweep.progress": {"en": "values", "fr": "valeurs"},
     "cli.csv_and_json": {"en": "--csv and {other}: choose one", "fr": "--csv et {other} : choisir l'un des deux"},
     "cli.table_only": {"en": "{option} goes with --runs or --exact: a fight played step by step has no odds to write",
                        "fr": "{option} va avec --runs ou --exact : un combat joué étape par étape n'a pas de probabilités à écrire"},

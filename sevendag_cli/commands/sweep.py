@@ -115,7 +115,7 @@ def _notes(rs: Any, loaded: tuple[Any, Any, Any], out: Output) -> None:
     from sevendag_cli.rules.whatif import inert_notes
 
     a, b, changes = loaded
-    for message in inert_notes(rs, (a, b), changes[-1:]):
+    for message in inert_notes(rs, (a, b), changes):
         note(f"sevendag: {message.render(out.lang)}")
 
 
@@ -129,9 +129,12 @@ def run_sweep(rs: Any, target: str, values: list[str], load: Any, names: tuple[s
         from sevendag_cli.dice import check_seed, fresh_seed
 
         seed = check_seed(seed) if seed is not None else fresh_seed()
-    result = sweep(rs, target, values, load, method=RUNS if runs is not None else EXACT, cap=cap,
-                   tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance, runs=runs,
-                   seed=seed, fair=fair)
+    def work(progress: Any = None) -> Any:
+        return sweep(rs, target, values, load, method=RUNS if runs is not None else EXACT, cap=cap,
+                     tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance, runs=runs,
+                     seed=seed, fair=fair, progress=progress)
+
+    result = _with_progress(work, len(values), out.lang) if sys.stderr.isatty() else work()
     if out.json:
         from sevendag_cli.render.sweep_data import sweep_document
 
@@ -151,6 +154,17 @@ def run_sweep(rs: Any, target: str, values: list[str], load: Any, names: tuple[s
         from sevendag_cli.i18n import t
 
         sys.stderr.write(t("seed", out.lang, seed=seed) + f" (--seed {seed})\n")
+
+
+def _with_progress(work: Any, total: int, lang: str) -> Any:
+    """The sweep with a Rich progress bar of its values on stderr (only at a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(Msg("sweep.progress").render(lang), total=total)
+        return work(lambda done: bar.update(task, completed=done))
 
 
 def draw(path: str, result: Any, lang: str) -> None:

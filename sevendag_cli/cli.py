@@ -49,6 +49,7 @@ COMMANDS: dict[str, str] = {
     "status": "status",
     "log": "log",
     "fight": "fight",
+    "sweep": "sweep",
     "new": "new",
     "roll": "roll",
     "schema": "schema",

@@ -82,6 +82,27 @@ HELP_FR: dict[str, str] = {
         "Plafond de rounds : un combat encore en cours est un match nul (par défaut : celui des règles).",
     "With --exact: most probability left unresolved (default 1e-12).":
         "Avec --exact : probabilité laissée non résolue, au plus (par défaut 1e-12).",
+    # what-ifs, CSV, plots (fight, sweep)
+    "Change a sheet field for this run only: FIGHTER.FIELD=VALUE, e.g. B.armour=7, A.weapon.damage=1d8 (empty VALUE: the sheet's default). Repeat for several.":
+        "Changer un champ d'une fiche pour cette fois seulement : COMBATTANT.CHAMP=VALEUR, par exemple B.armour=7, "
+        "A.weapon.damage=1d8 (VALEUR vide : la valeur par défaut de la fiche). À répéter pour plusieurs.",
+    "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence.":
+        "Sevendag : la tactique d'un combattant pour cette fois : COMBATTANT=TACTIQUE, par exemple Brannoc=all-out, "
+        "ou un engagement par main : Brannoc=attaque,défense.",
+    "The table as CSV on stdout (RFC 4180, columns in the README).":
+        "Le tableau en CSV sur la sortie standard (RFC 4180, colonnes décrites dans le README).",
+    "Draw the odds in FILE.png or FILE.svg (needs sevendag[plot]).":
+        "Dessiner les probabilités dans FICHIER.png ou FICHIER.svg (demande sevendag[plot]).",
+    # sweep
+    "Odds of a fight for each value of one sheet field, exact where possible: find the fair value.":
+        "Probabilités d'un combat pour chaque valeur d'un champ d'une fiche, exactes si possible : trouver la valeur équilibrée.",
+    "FIGHTER.FIELD=RANGE: LO..HI, LO..HI/STEP or a list like 1d6,1d8,2d4 (at most 200 values).":
+        "COMBATTANT.CHAMP=PLAGE : MIN..MAX, MIN..MAX/PAS ou une liste comme 1d6,1d8,2d4 (200 valeurs au plus).",
+    "Report the value closest to 50/50.": "Donner la valeur la plus proche du 50/50.",
+    "Simulate this many fights per value instead of exact odds.":
+        "Simuler autant de combats par valeur au lieu des probabilités exactes.",
+    "Exact odds: most probability left unresolved per value (default 1e-12).":
+        "Probabilités exactes : probabilité laissée non résolue par valeur, au plus (par défaut 1e-12).",
     # rulesets
     "List the rulesets and fighters found; show or check them with the subcommands.":
         "Lister les règles et les combattants trouvés ; les afficher ou les vérifier avec les sous-commandes.",

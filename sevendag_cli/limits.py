@@ -38,3 +38,12 @@ MAX_PROBLEMS = 20
 
 MAX_LISTED = 12
 """Names listed in one message ("use one of a, b, c…"); the rest are counted."""
+
+MAX_WHAT_IFS = 64
+"""``--set`` and ``--tactic`` options on one command line, together."""
+
+MAX_WHAT_IF_TEXT = 1000
+"""Characters of one ``--set``, ``--tactic`` or ``--vary`` text."""
+
+MAX_SWEEP_POINTS = 200
+"""Values one ``sweep --vary`` may take."""

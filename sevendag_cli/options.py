@@ -16,7 +16,8 @@ import typer
 from sevendag_cli.errors import Msg, UsageError
 
 if TYPE_CHECKING:
-    from sevendag_cli.rules import Ruleset
+    from sevendag_cli.rules import Fighter, Ruleset
+    from sevendag_cli.rules.whatif import Change
 
 
 class Lang(StrEnum):
@@ -111,3 +112,51 @@ def pick_ruleset_doc(
 def pick_ruleset(ruleset: str | None, fighters: list[str] | None) -> Ruleset:
     """The ruleset of ``--ruleset`` and FIGHTERS (see :func:`pick_ruleset_doc`)."""
     return pick_ruleset_doc(ruleset, fighters)[0]
+
+
+# --- what-ifs, CSV and plots (issue 12): shared by fight, sweep, odds and matrix ----------------
+
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--set", help="Change a sheet field for this run only: FIGHTER.FIELD=VALUE, e.g. "
+                               "B.armour=7, A.weapon.damage=1d8 (empty VALUE: the sheet's default). "
+                               "Repeat for several."),
+]
+TacticOpt = Annotated[
+    list[str] | None,
+    typer.Option("--tactic", help="Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. "
+                                  "Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence."),
+]
+CsvOpt = Annotated[
+    bool, typer.Option("--csv", help="The table as CSV on stdout (RFC 4180, columns in the README).")
+]
+PlotOpt = Annotated[
+    str | None,
+    typer.Option("--plot", help="Draw the odds in FILE.png or FILE.svg (needs sevendag[plot]).",
+                 metavar="FILE"),
+]
+
+
+def load_pair_what_if(
+    ruleset: Ruleset, fighters: list[str] | None, sets: list[str] | None, tactics: list[str] | None,
+) -> tuple[Fighter, Fighter, tuple[Change, ...]]:
+    """The two fighters of FIGHTERS (or the example pair) with ``--set`` and ``--tactic`` applied,
+    each change checked as the sheet is; and the changes (for the display and the JSON)."""
+    from sevendag_cli.rules import pair_docs
+    from sevendag_cli.rules.whatif import WhatIf
+
+    what = WhatIf.parse(sets, tactics)
+    return what.load_pair(ruleset, pair_docs(ruleset, fighters))
+
+
+def check_numbers(cap: int | None, runs: int | None, seed: int | None) -> None:
+    """The numeric options within their bounds (a usage mistake, exit 2), before anything is read."""
+    from sevendag_cli.dice import check_seed
+    from sevendag_cli.limits import MAX_ROUND_CAP, MAX_RUNS
+
+    if cap is not None and not 1 <= cap <= MAX_ROUND_CAP:
+        raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
+    if runs is not None and not 1 <= runs <= MAX_RUNS:
+        raise UsageError(Msg("cli.runs", runs=runs, max=MAX_RUNS))
+    if seed is not None:
+        check_seed(seed)

@@ -286,6 +286,11 @@ def _umask() -> int:
 
 
 def write_text_atomic(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) atomically: :func:`write_bytes_atomic`."""
+    write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> None:
     """Write atomically, as a careful editor does.
 
     Through a symbolic link (the link's target is replaced, the link stays);
@@ -317,7 +322,7 @@ def write_text_atomic(path: Path, text: str) -> None:
     try:
         try:
             with os.fdopen(fd, "wb") as fh:
-                fh.write(text.encode("utf-8"))
+                fh.write(data)
                 fh.flush()
                 if st is not None and (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
                     with contextlib.suppress(OSError):

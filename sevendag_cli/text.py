@@ -52,8 +52,11 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
-def visible(text: str) -> str:
-    """``text`` with its control characters written as escapes (see the module's docstring)."""
+def visible(text: object) -> str:
+    """``text`` with its control characters written as escapes (see the module's docstring);
+    anything else (a number, a value of a what-if) as its text."""
+    if not isinstance(text, str):
+        text = str(text)
     if _UNSAFE.search(text) is None:  # the common case: nothing to do, nothing copied
         return text
     return _UNSAFE.sub(_escape, text)

@@ -51,6 +51,11 @@ SCENARIOS: dict[str, list[list[str]]] = {
     "sevendag-runs": [["fight", "--runs", "2000", "--seed", "5"]],
     "d20-runs": [["fight", "--ruleset", "d20", "--runs", "2000", "--seed", "5"]],
     "d20-exact": [["fight", "--ruleset", "d20", "--exact"]],
+    # the designer's bench: a sweep (D-14: A's AC that makes the duel fair) and a what-if
+    "d20-sweep": [["sweep", "A", "B", "--ruleset", "d20", "--vary", "A.ac=5..12", "--fair"]],
+    "sevendag-sweep": [["sweep", "--vary", "Ysolde.attack=6..12", "--tactic", "Brannoc=all-out",
+                        "--fair"],
+                       ["sweep", "--vary", "Ysolde.hands[0].die=6,8,10", "--runs", "2000", "--seed", "5"]],
     # a critical with the dice explained, a natural 1 save, halved and minimum damage
     "d20-explained": [
         ["init", "--ruleset", "d20", "--dice", "19,5"],
@@ -62,7 +67,8 @@ SCENARIOS: dict[str, list[list[str]]] = {
     "d20-show": [["cp", "d20.toml"], ["rulesets", "show", "d20.toml"]],
 }
 
-NARROW = ("d20-table", "sevendag-table", "sevendag-fight", "sevendag-runs", "roll", "d20-show")
+NARROW = ("d20-table", "sevendag-table", "sevendag-fight", "sevendag-runs", "roll", "d20-show",
+          "sevendag-sweep")
 """Scenarios also snapshotted at 60 columns: still usable."""
 
 

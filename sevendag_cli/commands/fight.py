@@ -11,6 +11,7 @@ numbers beyond the value bound; ``--cap``, ``--runs`` and ``--seed`` are bounded
 
 from __future__ import annotations
 
+import itertools
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -18,21 +19,28 @@ import typer
 
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.failure import handled
+from sevendag_cli.i18n import count, t
 from sevendag_cli.options import (
+    CsvOpt,
     DiceOpt,
     FightersArg,
     JsonlOpt,
     JsonOpt,
     LangOpt,
+    PlotOpt,
     RulesetOpt,
     SeedOpt,
+    SetOpt,
+    TacticOpt,
     check_fighter_count,
+    check_numbers,
     pick_ruleset,
 )
 from sevendag_cli.output import Output, make_dice, make_output, renderer, report_seed
 
 if TYPE_CHECKING:
     from sevendag_cli.rules import Fighter, Ruleset
+    from sevendag_cli.rules.whatif import Change
 
 app = typer.Typer()
 
@@ -58,11 +66,16 @@ def fight_cmd(
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,
     lang: LangOpt = None,
+    set_: SetOpt = None,
+    tactic: TacticOpt = None,
+    csv_: CsvOpt = False,
+    plot: PlotOpt = None,
 ) -> None:
     """Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).
 
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
     ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
+    ·  sevendag fight --exact --tactic Brannoc=all-out --csv
     """
     with handled(lang):
         out = make_output(json_, jsonl, lang, jsonl_allowed=runs is None and not exact)
@@ -73,40 +86,70 @@ def fight_cmd(
         check_numbers(cap, runs, seed)
         if tolerance is not None and not exact:
             raise UsageError(Msg("cli.tolerance_exact"))
+        check_table_options(out, csv_, plot, runs is not None or exact)
         refs = check_fighter_count(fighters)
         rs = pick_ruleset(ruleset, refs)
-        from sevendag_cli.rules import load_pair
+        changes: tuple[Change, ...] = ()
+        if set_ or tactic:
+            from sevendag_cli.options import load_pair_what_if
+
+            a, b, changes = load_pair_what_if(rs, refs, set_, tactic)
+            what_if_notes(rs, (a, b), changes, out)
+        else:
+            from sevendag_cli.rules import load_pair
+
+            a, b = load_pair(rs, refs)
         from sevendag_cli.rules.bounds import endless
 
-        a, b = load_pair(rs, refs)
         never = endless(rs, a, b)
         if never is not None:
             raise RuleError(never)
         if runs is not None:
-            run_simulation(rs, a, b, runs, seed, cap, out)
+            run_simulation(rs, a, b, runs, seed, cap, out, changes=changes, csv_=csv_, plot=plot)
             return
         if exact:
-            run_exact(rs, a, b, out, cap, tolerance)
+            run_exact(rs, a, b, out, cap, tolerance, changes=changes, csv_=csv_, plot=plot)
             return
-        play_fight(rs, a, b, seed, dice, cap, out)
+        play_fight(rs, a, b, seed, dice, cap, out, changes=changes)
 
 
-def check_numbers(cap: int | None, runs: int | None, seed: int | None) -> None:
-    """The numeric options within their bounds (a usage mistake, exit 2), before anything is read."""
-    from sevendag_cli.dice import check_seed
-    from sevendag_cli.limits import MAX_ROUND_CAP, MAX_RUNS
+def check_table_options(out: Output, csv_: bool, plot: str | None, odds: bool) -> None:
+    """``--csv`` and ``--plot`` (odds only; ``--csv`` not with ``--json``/``--jsonl``); matplotlib
+    is looked for before any work."""
+    if csv_ and (out.json or out.jsonl):
+        raise UsageError(Msg("cli.csv_and_json", other="--json" if out.json else "--jsonl"))
+    for option, given in (("--csv", csv_), ("--plot", plot is not None)):
+        if given and not odds:
+            raise UsageError(Msg("cli.table_only", option=option))
+    if plot is not None:
+        from sevendag_cli.render import plot as plotting
 
-    if cap is not None and not 1 <= cap <= MAX_ROUND_CAP:
-        raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
-    if runs is not None and not 1 <= runs <= MAX_RUNS:
-        raise UsageError(Msg("cli.runs", runs=runs, max=MAX_RUNS))
-    if seed is not None:
-        check_seed(seed)
+        plotting.plot_format(plot)
+        plotting.require()
+
+
+def what_if_notes(rs: Ruleset, fighters: tuple[Fighter, Fighter], changes: tuple[Change, ...],
+                  out: Output) -> None:
+    """On stderr: a change that cannot change the fight, and why (a d20 sheet that states its AC)."""
+    from sevendag_cli.output import note
+    from sevendag_cli.rules.whatif import inert_notes
+
+    for message in inert_notes(rs, fighters, changes):
+        note(f"sevendag: {message.render(out.lang)}")
+
+
+def _with_changes(doc: dict[str, Any], changes: tuple[Change, ...]) -> dict[str, Any]:
+    """A document with its ``changes`` (only when there are: outputs without what-ifs keep their bytes)."""
+    if not changes:
+        return doc
+    from sevendag_cli.render.whatif import changes_data
+
+    return {**doc, "changes": changes_data(changes)}
 
 
 def play_fight(
     rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
-    out: Output,
+    out: Output, *, changes: tuple[Change, ...] = (),
 ) -> None:
     """One fight step by step: entered faces first, then the seeded generator.
 
@@ -122,7 +165,7 @@ def play_fight(
         from sevendag_cli.render.data import fight_document, round_data
 
         def rest() -> dict[str, Any]:
-            doc = fight_document(play.result(), choice.seed)
+            doc = _with_changes(fight_document(play.result(), choice.seed), changes)
             doc["rounds_played"] = play.played
             return doc
 
@@ -130,8 +173,14 @@ def play_fight(
     elif out.jsonl:
         from sevendag_cli.render.data import fight_event_stream
 
-        out.lines(fight_event_stream(play, choice.seed))
+        lines = fight_event_stream(play, choice.seed)
+        first = next(lines)
+        out.lines(itertools.chain([_with_changes(first, changes)], lines))
     else:
+        if changes:
+            from sevendag_cli.render.whatif import print_changes
+
+            print_changes(out.console(), changes, out.lang)
         renderer(out, rs).fight_play(play)
         report_seed(out, choice)
 
@@ -141,7 +190,7 @@ def play_fight(
 
 def run_simulation(
     rs: Ruleset, a: Fighter, b: Fighter, runs: int, seed: int | None, cap: int | None,
-    out: Output,
+    out: Output, *, changes: tuple[Change, ...] = (), csv_: bool = False, plot: str | None = None,
 ) -> None:
     """``--runs N``: the vectorised simulation, with a progress bar at a terminal."""
     from sevendag_cli.dice import check_seed, fresh_seed
@@ -159,11 +208,27 @@ def run_simulation(
         from sevendag_cli.render.data import header, to_data
 
         doc = {**header("fight", rs.name, seed), "mode": "runs", **to_data(result)}
-        out.data(doc)
+        out.data(_with_changes(doc, changes))
+    elif csv_:
+        from sevendag_cli.render.csv_out import write_csv
+        from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS, runs_rows
+
+        write_csv(FIGHT_CSV_COLUMNS, runs_rows(result))
+        sys.stderr.write(t("seed", out.lang, seed=seed) + f" (--seed {seed})\n")
     else:
         from sevendag_cli.render.rich_sim import render_simulation
 
-        render_simulation(out.console(), result, out.lang, rs)
+        console = out.console()
+        if changes:
+            from sevendag_cli.render.whatif import print_changes
+
+            print_changes(console, changes, out.lang)
+        render_simulation(console, result, out.lang, rs)
+    if plot is not None:
+        from sevendag_cli.render.fight_out import plot_rounds
+
+        title = t("sim.runs", out.lang, runs=count(result.runs, out.lang), seed=result.seed)
+        plot_rounds(plot, result.rounds.histogram, result.runs, title, out.lang)
     if result.interrupted:
         message = Msg("cli.interrupted_runs", done=result.runs, requested=result.requested_runs)
         sys.stderr.write(f"sevendag: {message.render(out.lang)}\n")
@@ -190,7 +255,8 @@ def _with_progress(
 
 
 def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output, cap: int | None = None,
-              tolerance: float | None = None) -> None:
+              tolerance: float | None = None, *, changes: tuple[Change, ...] = (),
+              csv_: bool = False, plot: str | None = None) -> None:
     """``--exact``: the fight's chain pushed round by round to the cap, within ``tolerance``."""
     from sevendag_cli.render.sim_data import exact_document
     from sevendag_cli.sim.exact_fight import exact_fight
@@ -199,8 +265,23 @@ def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output, cap: int | None 
     result = exact_fight(rs, a, b, cap=cap,
                          tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
     if out.json:
-        out.data(exact_document(rs.name, result, out.lang))
-        return
-    from sevendag_cli.render.rich_sim import render_exact
+        out.data(_with_changes(exact_document(rs.name, result, out.lang), changes))
+    elif csv_:
+        from sevendag_cli.render.csv_out import write_csv
+        from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS, exact_rows
 
-    render_exact(out.console(), result, out.lang, rs)
+        write_csv(FIGHT_CSV_COLUMNS, exact_rows(result))
+    else:
+        from sevendag_cli.render.rich_sim import render_exact
+
+        console = out.console()
+        if changes:
+            from sevendag_cli.render.whatif import print_changes
+
+            print_changes(console, changes, out.lang)
+        render_exact(console, result, out.lang, rs)
+    if plot is not None:
+        from sevendag_cli.render.fight_out import plot_rounds
+
+        title = t("sim.exact_title", out.lang, cap=result.cap, tol=result.tolerance)
+        plot_rounds(plot, result.rounds.histogram, 1.0, title, out.lang)

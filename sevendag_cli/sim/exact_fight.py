@@ -117,7 +117,8 @@ class ExactFight(msgspec.Struct, frozen=True):
 
 
 def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, *,
-                   cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE) -> ExactFight:
+                   cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE,
+                   fractions: bool = True) -> ExactFight:
     """The whole fight of ``fight`` / ``--runs`` (sheet tactics, no yield, no technique), exactly."""
     from sevendag_cli.sim.chain_sevendag import chain_for
     from sevendag_cli.sim.exact_sevendag import initiative_probability
@@ -129,13 +130,13 @@ def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFigh
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
               (chain.state_id(chain.start_key(1)), float(1 - p_a))]
     push, wounds = sevendag_push(chain, starts, cap, tolerance)
-    fractions, why = _sevendag_fractions(ruleset, a, b)
+    exact, why = _sevendag_fractions(ruleset, a, b) if fractions else (None, None)
     bands = chain.band_names
     extra = tuple(
         SevendagFighterExact(name, tuple(BandExact(band, float(wounds[i, j].sum()))
                                          for j, band in enumerate(bands)))
         for i, name in enumerate(chain.names))
-    return _result(ruleset.name, "sevendag", chain.names, cap, tolerance, push, fractions, why,
+    return _result(ruleset.name, "sevendag", chain.names, cap, tolerance, push, exact, why,
                    sevendag=(extra[0], extra[1]))
 
 
@@ -161,7 +162,7 @@ def _reason(exc: SevendagError) -> Msg:
 
 
 def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | None = None,
-              tolerance: float = DEFAULT_TOLERANCE) -> ExactFight:
+              tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True) -> ExactFight:
     """The whole fight of ``fight`` / ``--runs``, exactly: D-02 initiative every round, the cap."""
     from sevendag_cli.sim.chain_d20 import chain_for
 
@@ -171,7 +172,7 @@ def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | N
     p = chain.p_first
     res = d20_push(chain, a.hp, b.hp, None, cap, tolerance, columns=[(0, p), (1, 1.0 - p)])
     rw = res.rewards
-    fractions, why = _d20_fractions(ruleset, a, b)
+    exact, why = _d20_fractions(ruleset, a, b) if fractions else (None, None)
     won = (res.push.won_total(0).sum(), res.push.won_total(1).sum())
     extra = []
     for i, name in enumerate(chain.names):
@@ -184,7 +185,7 @@ def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | N
         extra.append(D20FighterExact(name, HpLeft(mean, math.sqrt(var), dist),
                                      float(rw.dealt[i].sum())))
     del won
-    return _result(ruleset.name, "d20", chain.names, cap, tolerance, res.push, fractions, why,
+    return _result(ruleset.name, "d20", chain.names, cap, tolerance, res.push, exact, why,
                    d20=(extra[0], extra[1]))
 
 
@@ -255,16 +256,17 @@ def _rank(pairs: list[tuple[int, float]], tail: float, q: float) -> int:
 
 
 def exact_fight(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
-                tolerance: float = DEFAULT_TOLERANCE) -> ExactFight:
-    """``fight --exact`` for either ruleset."""
+                tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True) -> ExactFight:
+    """``fight --exact`` for either ruleset (``fractions=False``: without the exact fractions of
+    the uncapped fight, which a sweep does not report)."""
     from sevendag_cli.rules.bounds import check_exact
     from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
     from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 
     check_exact(ruleset, a, b)  # the value bound, as the step-by-step and vectorised engines
     if isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
-        return d20_fight(ruleset, a, b, cap=cap, tolerance=tolerance)
+        return d20_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=fractions)
     if (isinstance(ruleset, SevendagRuleset) and isinstance(a, SevendagFighter)
             and isinstance(b, SevendagFighter)):
-        return sevendag_fight(ruleset, a, b, cap=cap, tolerance=tolerance)
+        return sevendag_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=fractions)
     raise UsageError(Msg("cli.mismatch"))

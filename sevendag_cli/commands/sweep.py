@@ -1,0 +1,189 @@
+"""``sweep``: the odds of one fight for each value of one sheet field, and the fairest value.
+
+Thin: the options are read here; the values come from :func:`.rules.whatif.vary_values`,
+each point is a what-if (:class:`.rules.whatif.WhatIf`), the solving is
+:func:`.sim.sweep.sweep` and the outputs are :mod:`.render.rich_sweep`,
+:mod:`.render.sweep_data`, :mod:`.render.csv_out` and :mod:`.render.plot`.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.failure import handled
+from sevendag_cli.options import (
+    CsvOpt,
+    FightersArg,
+    JsonOpt,
+    LangOpt,
+    PlotOpt,
+    RulesetOpt,
+    SeedOpt,
+    SetOpt,
+    TacticOpt,
+    check_fighter_count,
+    check_numbers,
+    pick_ruleset,
+)
+from sevendag_cli.output import Output, make_output
+
+app = typer.Typer()
+
+MAX_RUNS_PER_VALUE = 1_000_000
+"""Most simulated fights per value (``--runs``)."""
+
+
+@app.command("sweep")
+def sweep_cmd(
+    vary: Annotated[
+        str,
+        typer.Option("--vary", help="FIGHTER.FIELD=RANGE: LO..HI, LO..HI/STEP or a list like 1d6,1d8,2d4 "
+                                    "(at most 200 values).", show_default=False),
+    ],
+    fighters: FightersArg = None,
+    fair: Annotated[bool, typer.Option("--fair", help="Report the value closest to 50/50.")] = False,
+    ruleset: RulesetOpt = None,
+    runs: Annotated[
+        int | None,
+        typer.Option("--runs", "-n", help="Simulate this many fights per value instead of exact odds."),
+    ] = None,
+    seed: SeedOpt = None,
+    cap: Annotated[
+        int | None,
+        typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
+    ] = None,
+    tolerance: Annotated[
+        float | None,
+        typer.Option("--tolerance", help="Exact odds: most probability left unresolved per value "
+                                         "(default 1e-12)."),
+    ] = None,
+    set_: SetOpt = None,
+    tactic: TacticOpt = None,
+    json_: JsonOpt = False,
+    csv_: CsvOpt = False,
+    plot: PlotOpt = None,
+    lang: LangOpt = None,
+) -> None:
+    """Odds of a fight for each value of one sheet field, exact where possible: find the fair value.
+
+    Examples: sevendag sweep A B --ruleset d20 --vary A.ac=5..12 --fair
+    ·  sevendag sweep --vary Ysolde.attack=6..12 --tactic Brannoc=all-out
+    ·  sevendag sweep A B -r d20 --vary A.weapon.damage=1d6,1d8,2d4 --csv
+    """
+    with handled(lang):
+        out = make_output(json_, False, lang)
+        if csv_ and json_:
+            raise UsageError(Msg("cli.csv_and_json", other="--json"))
+        if plot is not None:
+            from sevendag_cli.render import plot as plotting
+
+            plotting.plot_format(plot)
+            plotting.require()
+        check_numbers(cap, None, seed)
+        if runs is not None:
+            if tolerance is not None:
+                raise UsageError(Msg("sweep.tolerance_runs"))
+            if not 1 <= runs <= MAX_RUNS_PER_VALUE:
+                raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
+        from sevendag_cli.limits import MAX_SWEEP_POINTS
+        from sevendag_cli.rules import pair_docs
+        from sevendag_cli.rules.whatif import WhatIf, vary_values
+
+        target, values = vary_values(vary, MAX_SWEEP_POINTS)
+        what = WhatIf.parse(set_, tactic)
+        refs = check_fighter_count(fighters)
+        rs = pick_ruleset(ruleset, refs)
+        docs = pair_docs(rs, refs)
+        a, b, changes = what.load_pair(rs, docs)
+
+        def load(text: str) -> tuple[Any, Any, Any]:
+            pa, pb, applied = what.plus(target, text).load_pair(rs, docs)
+            return pa, pb, applied[-1].value
+
+        first = what.plus(target, values[0]).load_pair(rs, docs)
+        _notes(rs, first, out)
+        run_sweep(rs, target, values, load, (a.name, b.name), changes, out, fair=fair, runs=runs,
+                  seed=seed, cap=cap, tolerance=tolerance, csv_=csv_, plot=plot)
+
+
+def _notes(rs: Any, loaded: tuple[Any, Any, Any], out: Output) -> None:
+    from sevendag_cli.output import note
+    from sevendag_cli.rules.whatif import inert_notes
+
+    a, b, changes = loaded
+    for message in inert_notes(rs, (a, b), changes):
+        note(f"sevendag: {message.render(out.lang)}")
+
+
+def run_sweep(rs: Any, target: str, values: list[str], load: Any, names: tuple[str, str],
+              changes: Any, out: Output, *, fair: bool, runs: int | None, seed: int | None,
+              cap: int | None, tolerance: float | None, csv_: bool, plot: str | None) -> None:
+    from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
+    from sevendag_cli.sim.sweep import EXACT, RUNS, sweep
+
+    if runs is not None:
+        from sevendag_cli.dice import check_seed, fresh_seed
+
+        seed = check_seed(seed) if seed is not None else fresh_seed()
+    def work(progress: Any = None) -> Any:
+        return sweep(rs, target, values, load, method=RUNS if runs is not None else EXACT, cap=cap,
+                     tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance, runs=runs,
+                     seed=seed, fair=fair, progress=progress)
+
+    result = _with_progress(work, len(values), out.lang) if sys.stderr.isatty() else work()
+    if out.json:
+        from sevendag_cli.render.sweep_data import sweep_document
+
+        out.data(sweep_document(result, names, changes))
+    elif csv_:
+        from sevendag_cli.render.csv_out import write_csv
+        from sevendag_cli.render.sweep_data import CSV_COLUMNS, csv_rows
+
+        write_csv(CSV_COLUMNS, csv_rows(result))
+    else:
+        from sevendag_cli.render.rich_sweep import render_sweep
+
+        render_sweep(out.console(), result, changes, out.lang)
+    if plot is not None:
+        draw(plot, result, out.lang)
+    if runs is not None and not out.json:
+        from sevendag_cli.i18n import t
+
+        sys.stderr.write(t("seed", out.lang, seed=seed) + f" (--seed {seed})\n")
+
+
+def _with_progress(work: Any, total: int, lang: str) -> Any:
+    """The sweep with a Rich progress bar of its values on stderr (only at a terminal)."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(Msg("sweep.progress").render(lang), total=total)
+        return work(lambda done: bar.update(task, completed=done))
+
+
+def draw(path: str, result: Any, lang: str) -> None:
+    """The P(win) curve of each fighter over the values, with its interval band."""
+    from sevendag_cli.i18n import t
+    from sevendag_cli.render import plot as plotting
+    from sevendag_cli.render.sweep_data import interval
+    from sevendag_cli.text import visible
+
+    points = result.points
+    curves = []
+    for i in (0, 1):
+        name = visible(points[0].fighters[i].name)
+        lows, highs = zip(*(interval(p.fighters[i]) for p in points), strict=True)
+        curves.append(plotting.Curve(name, [p.fighters[i].win_probability for p in points],
+                                     list(lows), list(highs)))
+    title = t("sweep.title_exact" if result.method == "exact" else "sweep.title_runs", lang,
+              field=visible(result.field), cap=result.cap, tol=result.tolerance or 0.0,
+              runs=result.runs, seed=result.seed)
+    plotting.curves(path, [p.value for p in points], curves, title=title,
+                    x_label=visible(result.field), y_label=t("plot.p_win", lang))
+    plotting.report(path, lang)

@@ -1,0 +1,69 @@
+"""Tables as CSV (``--csv``): RFC 4180 text on stdout, the same in every language.
+
+A table is its header (the stable column names, documented in the README) and its
+rows, each a sequence of plain values in the header's order::
+
+    from sevendag_cli.render.csv_out import write_csv
+    write_csv(["fighter", "win_probability"], [["A", 0.4562], ["B", 0.5437]])
+
+RFC 4180: a header row, fields separated by commas, lines ending in CRLF, a field
+quoted (``"``, doubled inside) only when it holds a comma, a quote or a line break.
+Values are written plainly, never as the display shows them: a whole number as
+digits (no thousands separator), a decimal number as Python's shortest exact
+repr (``.`` decimal, ``1e-05`` for very small ones, no ``%``), true/false, a
+fraction as ``n/d``, a list as its items joined by ``;``, None as an empty field.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import sys
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from typing import Any
+
+
+def plain(value: Any) -> str:
+    """One value as a CSV field's text (see the module's docstring)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            return ""
+        return repr(value)
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return ";".join(plain(v) for v in value)
+    return str(value)
+
+
+def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    """The table as RFC 4180 text: the header row, then one line per row."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n", quoting=csv.QUOTE_MINIMAL)
+    writer.writerow(header)
+    width = len(header)
+    for row in rows:
+        if len(row) != width:
+            raise ValueError(f"a CSV row has {len(row)} fields, the header {width}")
+        writer.writerow([plain(v) for v in row])
+    return buffer.getvalue()
+
+
+def write_csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    """The table on stdout (bytes as they are: no newline translation)."""
+    text = csv_text(header, rows)
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is not None:
+        sys.stdout.flush()
+        stream.write(text.encode("utf-8"))
+        stream.flush()
+    else:
+        sys.stdout.write(text)

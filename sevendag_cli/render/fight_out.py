@@ -1,0 +1,51 @@
+"""``fight --runs`` and ``fight --exact`` as a CSV table and as a picture of the rounds.
+
+CSV (``--csv``), the same columns for both, so that a simulation and the exact odds
+line up (README "CSV")::
+
+    outcome,fighter,probability,low,high,fights
+
+one row per fighter (``outcome`` ``win``) then the draw (``draw``, no fighter):
+``probability`` is the share of fights won (``--runs``) or the certified lower bound
+(``--exact``); ``low``/``high`` the Wilson 95% interval (``--runs``) or the certified
+bounds (``--exact``); ``fights`` the count (``--runs``; empty for ``--exact``).
+
+Picture (``--plot``): the rounds distribution, P(the fight lasts t rounds) per t.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+FIGHT_CSV_COLUMNS = ("outcome", "fighter", "probability", "low", "high", "fights")
+
+
+def runs_rows(result: Any) -> list[list[Any]]:
+    """``--runs``: each fighter's wins, then the draws, with Wilson 95% intervals."""
+    from sevendag_cli.sim.stats import wilson
+
+    rows: list[list[Any]] = [["win", f.name, f.win_probability, f.ci95[0], f.ci95[1], f.wins]
+                             for f in result.fighters]
+    low, high = wilson(result.draws, result.runs)
+    rows.append(["draw", None, result.draw_probability, low, high, result.draws])
+    return rows
+
+
+def exact_rows(result: Any) -> list[list[Any]]:
+    """``--exact``: each fighter's certified interval, then the draw's."""
+    rows: list[list[Any]] = [["win", f.name, f.win_probability, f.bounds[0], f.bounds[1], None]
+                             for f in result.fighters]
+    rows.append(["draw", None, result.draw_probability, result.draw_bounds[0],
+                 result.draw_bounds[1], None])
+    return rows
+
+
+def plot_rounds(path: str, histogram: Any, total: float, title: str, lang: str) -> None:
+    """The rounds distribution: ``histogram`` as (rounds, weight) pairs, ``total`` the weight of all."""
+    from sevendag_cli.i18n import t
+    from sevendag_cli.render import plot
+
+    pairs = [(int(r), float(w) / total) for r, w in histogram] if total else []
+    plot.bars(path, [r for r, _ in pairs], [p for _, p in pairs], title=title,
+              x_label=t("plot.rounds", lang), y_label=t("plot.p_rounds", lang))
+    plot.report(path, lang)

@@ -1,0 +1,179 @@
+"""Pictures of the odds (``--plot FILE.png`` or ``FILE.svg``), with matplotlib.
+
+matplotlib is the optional extra ``sevendag[plot]``: it is imported only when a
+picture is drawn, with the non-interactive ``Agg`` backend, and a missing
+matplotlib is one line saying how to install it.  The figure is drawn in memory and
+then written in one go (a temporary file renamed into place), so a failure leaves
+no half-written picture; the command reports the file on stderr (data stay on stdout).
+
+Three kinds of picture, each from plain data (the texts are the caller's, in the
+user's language)::
+
+    from sevendag_cli.render import plot
+    fmt = plot.plot_format(path)   # before any work: .png or .svg, else a usage error
+    plot.curves(path, x=[5, 6, 7], curves=[plot.Curve("A", [.4, .5, .6], low, high)],
+                title=..., x_label="A.ac", y_label="P(win)")          # a sweep, a swing
+    plot.bars(path, x=[1, 2, 3], y=[.2, .5, .3], title=..., x_label=..., y_label=...)
+    plot.heat_map(path, rows=names, columns=names, values=[[None, .4], [.6, None]],
+                  title=..., value_label="P(row beats column)")          # a matrix
+    plot.report(path, lang)        # "plot written to FILE" on stderr
+
+``x`` may hold numbers (a numeric axis) or any values (one tick each, in order: dice
+formulas such as ``1d6``).  Probabilities are drawn as percentages when ``percent``.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sevendag_cli.errors import Msg, UsageError
+
+FORMATS = ("png", "svg")
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One line of a :func:`curves` picture; ``low``/``high`` (both or neither) draw its band."""
+
+    label: str
+    y: Sequence[float]
+    low: Sequence[float] | None = None
+    high: Sequence[float] | None = None
+
+
+def plot_format(path: str | Path) -> str:
+    """``png`` or ``svg`` from the file name (checked before any work is done)."""
+    suffix = Path(path).suffix.lower().lstrip(".")
+    if suffix not in FORMATS:
+        raise UsageError(Msg("plot.suffix", path=str(path)))
+    import stat
+
+    from sevendag_cli.files import Unreadable, kind_of, stat_or_none
+
+    try:
+        st = stat_or_none(path)
+    except Unreadable:
+        st = None  # said when written
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise UsageError(Msg("common.file.not_regular_target", path=str(path), kind=kind_of(st.st_mode)))
+    return suffix
+
+
+def _pyplot() -> Any:
+    """matplotlib's pyplot on the Agg backend; one line saying how to install it if missing."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise UsageError(Msg("plot.needs_matplotlib")) from None
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def require() -> None:
+    """Fail now (one line) if matplotlib is missing, before a long computation."""
+    _pyplot()
+
+
+def _numeric(x: Sequence[Any]) -> bool:
+    return all(isinstance(v, int | float) and not isinstance(v, bool) for v in x)
+
+
+def _save(fig: Any, path: str | Path) -> None:
+    from sevendag_cli.store import write_bytes_atomic
+
+    fmt = plot_format(path)
+    buffer = io.BytesIO()
+    metadata = {"Date": None} if fmt == "svg" else {"Software": None}  # the same bytes every time
+    fig.savefig(buffer, format=fmt, metadata=metadata)
+    _pyplot().close(fig)
+    write_bytes_atomic(Path(path), buffer.getvalue())
+
+
+def _percent_axis(axis: Any) -> None:
+    from matplotlib.ticker import PercentFormatter
+
+    axis.set_major_formatter(PercentFormatter(1.0))
+
+
+def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title: str,
+           x_label: str, y_label: str, percent: bool = True, mark: float | None = 0.5) -> None:
+    """Lines over ``x``, each with its band; ``mark``: a dotted horizontal line (50%)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+    positions = list(x) if _numeric(x) else list(range(len(x)))
+    for curve in curves:
+        (line,) = ax.plot(positions, list(curve.y), marker="o", markersize=3, label=curve.label)
+        if curve.low is not None and curve.high is not None:
+            ax.fill_between(positions, list(curve.low), list(curve.high), alpha=0.25,
+                            color=line.get_color(), linewidth=0)
+    if not _numeric(x):
+        ax.set_xticks(positions, [str(v) for v in x], rotation=45 if len(x) > 8 else 0)
+    if mark is not None:
+        ax.axhline(mark, color="grey", linestyle=":", linewidth=1)
+    if percent:
+        ax.set_ylim(0, 1)
+        _percent_axis(ax.yaxis)
+    ax.set_title(title)
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    ax.grid(True, alpha=0.3)
+    if len(curves) > 1:
+        ax.legend()
+    _save(fig, path)
+
+
+def bars(path: str | Path, x: Sequence[Any], y: Sequence[float], *, title: str, x_label: str,
+         y_label: str, percent: bool = True) -> None:
+    """A bar per ``x`` (a distribution: the rounds a fight lasts)."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+    positions = list(x) if _numeric(x) else list(range(len(x)))
+    ax.bar(positions, list(y), width=0.9 if _numeric(x) else 0.8, color="tab:blue")
+    if not _numeric(x):
+        ax.set_xticks(positions, [str(v) for v in x])
+    if percent:
+        _percent_axis(ax.yaxis)
+    ax.set_title(title)
+    ax.set_xlabel(x_label)
+    ax.set_ylabel(y_label)
+    ax.grid(True, axis="y", alpha=0.3)
+    _save(fig, path)
+
+
+def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
+             values: Sequence[Sequence[float | None]], *, title: str, value_label: str,
+             percent: bool = True) -> None:
+    """A grid of values (None: an empty cell, the diagonal of a matrix), each cell labelled."""
+    plt = _pyplot()
+    import numpy as np
+
+    grid = np.array([[np.nan if v is None else float(v) for v in row] for row in values])
+    size = max(4.0, 0.6 * max(len(rows), len(columns)) + 2)
+    fig, ax = plt.subplots(figsize=(size + 1, size), layout="constrained")
+    image = ax.imshow(grid, cmap="RdYlGn", vmin=0.0 if percent else None,
+                      vmax=1.0 if percent else None)
+    ax.set_xticks(range(len(columns)), list(columns), rotation=45, ha="right")
+    ax.set_yticks(range(len(rows)), list(rows))
+    for i, row in enumerate(values):
+        for j, v in enumerate(row):
+            if v is not None and len(rows) <= 20:
+                ax.text(j, i, f"{100 * v:.0f}" if percent else f"{v:.2g}", ha="center",
+                        va="center", fontsize=8)
+    bar = fig.colorbar(image, ax=ax)
+    bar.set_label(value_label)
+    if percent:
+        _percent_axis(bar.ax.yaxis)
+    ax.set_title(title)
+    _save(fig, path)
+
+
+def report(path: str | Path, lang: str) -> None:
+    """The picture written, on stderr."""
+    sys.stderr.write(Msg("plot.written", path=str(path)).render(lang) + "\n")

@@ -1,0 +1,127 @@
+"""Rich display of a sweep: the table of the odds per value, and the same data as bars.
+
+At 80 columns in both languages (and 60): the table has the value (headed by the field's
+last key; the title names the whole field), each fighter's win % (± half the 95% interval
+when simulated), the draw % when a draw can happen, and the mean
+rounds; below it, one bar per value split between the two fighters (``█`` the first,
+``░`` the second, ``·`` a draw) with ``│`` at 50%, so the fair value is where the
+split crosses the mark, without colour too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from sevendag_cli.i18n import count, t
+from sevendag_cli.render.layout import print_wrapped
+from sevendag_cli.render.whatif import print_changes
+from sevendag_cli.text import visible
+
+
+def _line(console: Console, text: str | Text) -> None:
+    print_wrapped(console, text if isinstance(text, Text) else Text(text), hang=2)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return visible(value)
+
+
+def _cell(f: Any) -> str:
+    if f.ci95 is not None:  # half the 95% interval (the JSON and the CSV have both ends)
+        return f"{f.win_probability:.1%} ±{50 * (f.ci95[1] - f.ci95[0]):.1f}"
+    return f"{f.win_probability:.2%}"
+
+
+def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None:
+    field = visible(result.field)
+    if result.method == "exact":
+        title = t("sweep.title_exact", lang, field=field, cap=result.cap, tol=result.tolerance)
+    else:
+        title = t("sweep.title_runs", lang, field=field, runs=count(result.runs, lang),
+                  seed=result.seed, cap=result.cap)
+    _line(console, Text(title, "bold"))
+    print_changes(console, changes, lang)
+    points = result.points
+    names = [visible(f.name) for f in points[0].fighters]
+    draws = any(p.draw_probability >= 5e-5 for p in points)
+    headers = [field.rsplit(".", 1)[-1], *(t("sweep.win", lang, name=n) for n in names)]
+    if draws:
+        headers.append(t("sweep.draw", lang))
+    headers.append(t("sweep.rounds", lang))
+    rows: list[list[Text | str]] = []
+    for p in points:
+        row: list[Text | str] = [Text(_value(p.value), "bold"), *(_cell(f) for f in p.fighters)]
+        if draws:
+            row.append(f"{p.draw_probability:.2%}")
+        row.append(f"{p.rounds_mean:.1f}")
+        rows.append(row)
+    console.print(fitted_table(headers, rows, console.width))
+    bars(console, result, names, lang)
+    fair = None if result.unchanged else result.fair  # every value is as fair: the note says it
+    if fair is not None:
+        _line(console, Text(t("sweep.fair", lang, field=field, value=_value(fair.value), a=names[0],
+                              pa=fair.win_probability[0], b=names[1], pb=fair.win_probability[1],
+                              gap=100 * fair.gap), "bold"))
+        if fair.between is not None:
+            _line(console, t("sweep.fair_between", lang, field=field, lo=fair.between[0],
+                             hi=fair.between[1]))
+    if result.unchanged:
+        _line(console, Text(t("sweep.flat", lang, field=field), "dim"))
+
+
+def fitted_table(headers: list[str], rows: list[list[Text | str]], width: int) -> Table:
+    """Names left, numbers right; each column as wide as its header when the table fits, else
+    the headers with the most room to spare wrap first (a cell is never cut)."""
+    cells = [[c if isinstance(c, Text) else Text(c) for c in row] for row in rows]
+    n = len(headers)
+    least = [max([r[i].cell_len for r in cells] + [len(w) for w in headers[i].split()]) for i in range(n)]
+    widths = [max(least[i], len(headers[i])) for i in range(n)]
+    overhead = 3 * n + 1  # a border and a space either side of each column
+    while sum(widths) + overhead > width:
+        spare = [i for i in range(n) if widths[i] > least[i]]
+        if not spare:
+            break
+        widths[max(spare, key=lambda i: widths[i] - least[i])] -= 1
+    table = Table()
+    for i, header in enumerate(headers):
+        table.add_column(header, justify="left" if i == 0 else "right", min_width=widths[i],
+                         max_width=widths[i])
+    for row in cells:
+        table.add_row(*row)
+    return table
+
+
+def bars(console: Console, result: Any, names: list[str], lang: str, width: int = 40) -> None:
+    """One bar per value: the first fighter's share (``█``) from the left, the second's (``░``)
+    from the right, a draw (``·``) between; ``│`` at 50%."""
+    points = result.points
+    labels = [_value(p.value) for p in points]
+    pad = max(len(label) for label in labels)
+    fair_value = result.fair.value if result.fair is not None and not result.unchanged else None
+    mark = t("sweep.fair_mark", lang)
+    room = console.width - pad - 1 - 7 - (len(mark) + 1 if fair_value is not None else 0)
+    width = max(10, min(width, room))
+    _line(console, Text(t("sweep.bars", lang, a=names[0], b=names[1]), "bold underline"))
+    middle = width // 2
+    for label, p in zip(labels, points, strict=True):
+        pa, pb = (f.win_probability for f in p.fighters)
+        left = round(width * pa)
+        right = min(width - left, round(width * pb))
+        cells = ["█"] * left + ["·"] * (width - left - right) + ["░"] * right
+        cells[middle] = "│"
+        line = Text.assemble(f"{label:>{pad}} ", ("".join(cells[:left]), "cyan"),
+                             "".join(cells[left:width - right]),
+                             ("".join(cells[width - right:]), "magenta"), f" {pa:6.1%}")
+        if fair_value is not None and p.value == fair_value and p is _first_with(points, fair_value):
+            line.append(f" {mark}", "bold")
+        console.print(line, soft_wrap=True)
+
+
+def _first_with(points: Any, value: Any) -> Any:
+    return next(p for p in points if p.value == value)

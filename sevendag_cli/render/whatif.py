@@ -1,0 +1,61 @@
+"""The what-ifs applied (``--set``, ``--tactic``): a line of the display, a list in the JSON.
+
+JSON (``changes``): one object per change, ``{fighter, field, value, previous}``; ``value``
+null when the key was removed (the sheet's default applies), ``previous`` null when the
+sheet did not have the key.  The display: one line, ``What-if: B.armour 7 (was 0) ·
+Brannoc.tactic all-out (was weapons-attack)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from sevendag_cli.i18n import t
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from sevendag_cli.rules.whatif import Change
+
+
+def changes_data(changes: Sequence[Change]) -> list[dict[str, Any]]:
+    return [{"fighter": c.fighter, "field": c.field, "value": c.value, "previous": c.previous}
+            for c in changes]
+
+
+def _value(value: Any) -> str:
+    from sevendag_cli.text import visible
+
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ",".join(visible(v) for v in value)
+    return visible(value)
+
+
+def change_text(change: Change, lang: str) -> str:
+    from sevendag_cli.text import visible
+
+    field = f"{visible(change.fighter)}.{visible(change.field)}"
+    if change.value is None:
+        return t("whatif.removed", lang, field=field, previous=_value(change.previous))
+    if change.previous is None:
+        return t("whatif.new", lang, field=field, value=_value(change.value))
+    return t("whatif.changed", lang, field=field, value=_value(change.value),
+             previous=_value(change.previous))
+
+
+def changes_line(changes: Sequence[Change], lang: str) -> str:
+    return t("whatif.line", lang, changes=" · ".join(change_text(c, lang) for c in changes))
+
+
+def print_changes(console: Console, changes: Sequence[Change], lang: str) -> None:
+    """The line of the changes (nothing without changes), wrapped to the console."""
+    if not changes:
+        return
+    from rich.text import Text
+
+    from sevendag_cli.render.layout import print_wrapped
+
+    print_wrapped(console, Text(changes_line(changes, lang), "italic"), hang=2)

@@ -1,0 +1,397 @@
+"""What-ifs: a sheet's fields changed for one run, without editing the file (issue 12 §1).
+
+``--set FIGHTER.FIELD=VALUE`` changes any field of a fighter's sheet, nested keys
+included (``A.weapon.damage=1d8``, ``Brannoc.items.sword.metal=steel``,
+``Brannoc.hands[0].die=12``); ``--tactic FIGHTER=TACTIC`` chooses a Sevendag tactic
+(``all-out``, or one commitment per hand, ``attack,defence``, which is ``custom``).
+
+A change is applied to the sheet's *data* (the parsed TOML), and the sheet is then
+read again by the same reader as the file (:func:`sevendag_cli.rules.fighter_from_data`),
+so every check and every message of a sheet applies to it.  A change the reader
+refuses is a usage mistake (exit 2): one line naming the option as typed, the key
+and what would be right.  Nothing here imports Typer or Rich.
+
+Reuse (``fight``, ``sweep``; ``odds`` and ``matrix`` the same way)::
+
+    what = WhatIf.parse(set_, tactic)            # the options' texts, syntax checked
+    a, b, changes = what.load_pair(ruleset, docs)  # docs: rules.pair_docs(ruleset, refs)
+
+``changes`` lists what was applied (:class:`Change`), for the display and the JSON
+(:func:`sevendag_cli.render.whatif.changes_data`).  :meth:`WhatIf.plus` adds one more
+assignment (a sweep's value) to the same what-if.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
+
+from sevendag_cli.errors import DataError, Msg, UsageError
+from sevendag_cli.limits import INT_LIMIT, MAX_DATA_DEPTH, MAX_WHAT_IF_TEXT, MAX_WHAT_IFS
+
+if TYPE_CHECKING:
+    from sevendag_cli.rules import Fighter, Ruleset
+
+Docs = list[tuple[str, dict[str, Any]]]
+"""Sheets as read: (source file, parsed data), in the order of the fight."""
+
+SET = "--set"
+TACTIC = "--tactic"
+VARY = "--vary"
+
+_SEGMENT = re.compile(r"([^.\[\]]+)((?:\[\d+\])*)")
+_INT = re.compile(r"[+-]?\d{1,20}")
+_MISSING: Any = object()
+
+
+class Assignment(Struct, frozen=True):
+    """One change as typed: ``option`` (``--set``, ``--tactic``, ``--vary``) and its text."""
+
+    option: str
+    target: str  # FIGHTER.FIELD (--set, --vary) or FIGHTER (--tactic)
+    value: str
+
+    @property
+    def typed(self) -> str:
+        return f"{self.option} {self.target}={self.value}"
+
+
+class Change(Struct, frozen=True):
+    """A change applied to a fighter's sheet: the field (a key as the sheet's messages name
+    it: ``weapon.damage``, ``hands[0].die``), the value set (None: the key removed, so the
+    sheet's default applies) and the value before (None: not in the sheet)."""
+
+    fighter: str
+    field: str
+    value: Any
+    previous: Any
+
+
+def _split(text: str, option: str) -> Assignment:
+    if len(text) > MAX_WHAT_IF_TEXT:
+        raise UsageError(Msg("whatif.too_long", option=option, n=len(text), max=MAX_WHAT_IF_TEXT))
+    target, sep, value = text.partition("=")
+    target = target.strip()
+    if not sep or not target:
+        example = "B.armour=7" if option != TACTIC else "Brannoc=all-out"
+        raise UsageError(Msg("whatif.syntax", option=option, text=text, example=example))
+    return Assignment(option, target, value.strip())
+
+
+class WhatIf(Struct, frozen=True):
+    """The what-ifs of one command: assignments in the order typed (the last one wins)."""
+
+    assignments: tuple[Assignment, ...] = ()
+
+    @classmethod
+    def parse(cls, sets: list[str] | None, tactics: list[str] | None = None) -> WhatIf:
+        """``--set`` and ``--tactic`` texts, checked for their syntax (NAME.FIELD=VALUE)."""
+        texts = [(SET, s) for s in sets or ()] + [(TACTIC, t) for t in tactics or ()]
+        if len(texts) > MAX_WHAT_IFS:
+            raise UsageError(Msg("whatif.too_many", n=len(texts), max=MAX_WHAT_IFS))
+        return cls(tuple(_split(text, option) for option, text in texts))
+
+    def __bool__(self) -> bool:
+        return bool(self.assignments)
+
+    def plus(self, target: str, value: str, option: str = VARY) -> WhatIf:
+        """This what-if and one more assignment (applied last)."""
+        return WhatIf((*self.assignments, Assignment(option, target, value)))
+
+    def apply(self, docs: Docs, engine: str) -> tuple[Docs, tuple[Change, ...]]:
+        """The sheets' data with the changes applied (copies), and the changes."""
+        names = [_name(data) for _, data in docs]
+        out = [(source, copy.deepcopy(data)) for source, data in docs]
+        changes: list[Change] = []
+        for asg in self.assignments:
+            if asg.option == TACTIC:
+                i = _fighter(asg, asg.target, names)
+                if engine != "sevendag":
+                    raise UsageError(Msg("whatif.tactic_d20", typed=asg.typed))
+                changes += _tactic(asg, out[i][1], names[i])
+                continue
+            i, path = _field(asg, names)
+            changes.append(_set(asg, out[i][1], path, names[i]))
+        return out, tuple(changes)
+
+    def load_pair(self, ruleset: Ruleset, docs: Docs) -> tuple[Fighter, Fighter, tuple[Change, ...]]:
+        """The two fighters with the changes applied, read as sheets; and the changes.
+
+        The sheets as they are must be valid (a problem there is the sheet's, exit 1); a
+        problem that the changes bring is a usage mistake (exit 2) naming the change.
+        """
+        from sevendag_cli.rules import pair_from_docs
+
+        if not self.assignments:
+            a, b = pair_from_docs(ruleset, docs)
+            return a, b, ()
+        changed, changes = self.apply(docs, ruleset.engine)
+        try:
+            a, b = pair_from_docs(ruleset, changed)
+        except DataError as exc:
+            pair_from_docs(ruleset, docs)  # the sheet itself is wrong: say so (exit 1)
+            raise UsageError(self._blame(exc, docs)) from None
+        return a, b, changes
+
+    def _blame(self, exc: DataError, docs: Docs) -> Msg:
+        """The refusal of a changed sheet, as the changes' mistake: the one(s) at fault first."""
+        names = [_name(data) for _, data in docs]
+        source = str(exc.source)
+        index = next((i for i, (s, _) in enumerate(docs) if s == source), None)
+        mine = [a for a in self.assignments
+                if index is None or _target_index(a, names) in (index, None)]
+        key = exc.key or ""
+        at_fault = [a for a in mine if _related(_field_text(a, names), key)] or mine or list(self.assignments)
+        typed = "; ".join(a.typed for a in at_fault)
+        if exc.key:
+            return Msg("whatif.refused_key", changes=typed, key=exc.key, message=exc.detail)
+        return Msg("whatif.refused", changes=typed, message=exc.detail)
+
+
+# --- finding the fighter and the field -------------------------------------------------------
+
+
+def _name(data: dict[str, Any]) -> str:
+    name = data.get("name")
+    return name if isinstance(name, str) else ""
+
+
+def _fighter(asg: Assignment, typed: str, names: list[str]) -> int:
+    from sevendag_cli.terms import fold
+
+    found = [i for i, n in enumerate(names) if n == typed] or \
+        [i for i, n in enumerate(names) if fold(n) == fold(typed)]
+    if len(found) != 1:
+        raise UsageError(Msg("whatif.no_fighter", typed=asg.typed, name=typed,
+                             names=", ".join(names)))
+    return found[0]
+
+
+def _field(asg: Assignment, names: list[str]) -> tuple[int, list[str | int]]:
+    """Which fighter (the longest name that starts the target, then a dot) and the field path."""
+    from sevendag_cli.terms import fold
+
+    target = asg.target
+    best: tuple[int, int] | None = None
+    for i, n in enumerate(names):
+        if n and len(target) > len(n) + 1 and target[len(n)] == "." and fold(target[:len(n)]) == fold(n) \
+                and (best is None or len(n) > best[1]):
+            best = (i, len(n))
+    if best is None:
+        fighter = target.split(".", 1)[0]
+        if "." not in target:
+            raise UsageError(Msg("whatif.syntax", option=asg.option, text=f"{target}={asg.value}",
+                                 example="B.armour=7"))
+        raise UsageError(Msg("whatif.no_fighter", typed=asg.typed, name=fighter, names=", ".join(names)))
+    return best[0], _path(asg, target[best[1] + 1:])
+
+
+def _path(asg: Assignment, text: str) -> list[str | int]:
+    """``weapon.damage`` → [weapon, damage]; ``hands[0].die`` and ``hands.0.die`` → [hands, 0, die]."""
+    path: list[str | int] = []
+    for part in text.split("."):
+        m = _SEGMENT.fullmatch(part.strip())
+        if m is None:
+            raise UsageError(Msg("whatif.bad_field", typed=asg.typed, field=text))
+        key = m.group(1)
+        path.append(int(key) if key.isdigit() and path else key)
+        path.extend(int(n) for n in re.findall(r"\[(\d+)\]", m.group(2)))
+    if len(path) > MAX_DATA_DEPTH:
+        raise UsageError(Msg("whatif.bad_field", typed=asg.typed, field=text))
+    return path
+
+
+def _key_text(path: list[str | int]) -> str:
+    """A path as the sheet's messages name a key: ``hands[0].die``, ``weapon.damage``."""
+    out = ""
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else p)
+    return out
+
+
+def _target_index(asg: Assignment, names: list[str]) -> int | None:
+    try:
+        return _fighter(asg, asg.target, names) if asg.option == TACTIC else _field(asg, names)[0]
+    except UsageError:
+        return None
+
+
+def _field_text(asg: Assignment, names: list[str]) -> str:
+    if asg.option == TACTIC:
+        return "tactic"
+    try:
+        return _key_text(_field(asg, names)[1])
+    except UsageError:
+        return ""
+
+
+def _related(field: str, key: str) -> bool:
+    """The field set and the key refused are one inside the other (``weapon`` / ``weapon.damage``)."""
+    if not field or not key:
+        return False
+    return any(x == y or x.startswith(y + ".") or x.startswith(y + "[")
+               for x, y in ((field, key), (key, field)))
+
+
+# --- applying -------------------------------------------------------------------------------
+
+
+def _set(asg: Assignment, data: dict[str, Any], path: list[str | int], fighter: str) -> Change:
+    """Put the value at ``path`` (tables on the way made if missing); an empty value removes
+    the key.  The value is typed as the value it replaces: a whole number, true/false, a list
+    (comma-separated), else a text; a new key takes a whole number, true/false or a text."""
+    field = _key_text(path)
+    node: Any = data
+    for depth, step in enumerate(path[:-1]):
+        nxt = _child(node, step)
+        if nxt is _MISSING:
+            if isinstance(step, int):
+                raise UsageError(Msg("whatif.no_index", typed=asg.typed, field=_key_text(path[:depth + 1]),
+                                     n=len(node) if isinstance(node, list) else 0))
+            if not isinstance(node, dict):
+                raise UsageError(Msg("whatif.not_table", typed=asg.typed,
+                                     field=_key_text(path[:depth]) or field))
+            node[step] = nxt = {}
+        if not isinstance(nxt, dict | list):
+            raise UsageError(Msg("whatif.not_table", typed=asg.typed, field=_key_text(path[:depth + 1])))
+        node = nxt
+    last = path[-1]
+    previous = _child(node, last)
+    if isinstance(previous, dict) or (isinstance(previous, list) and previous
+                                      and isinstance(previous[0], dict)):
+        raise UsageError(Msg("whatif.is_table", typed=asg.typed, field=field))
+    if isinstance(node, list):
+        if not isinstance(last, int) or last > len(node):
+            raise UsageError(Msg("whatif.no_index", typed=asg.typed, field=field, n=len(node)))
+    elif not isinstance(node, dict) or isinstance(last, int):
+        raise UsageError(Msg("whatif.not_table", typed=asg.typed, field=_key_text(path[:-1]) or field))
+    value = None if asg.value == "" else typed_value(asg, asg.value, previous)
+    if value is None:
+        if isinstance(node, dict):
+            node.pop(last, None)
+        elif isinstance(last, int) and last < len(node):
+            node.pop(last)
+    elif isinstance(node, list):
+        assert isinstance(last, int)
+        if last == len(node):
+            node.append(value)
+        else:
+            node[last] = value
+    else:
+        node[last] = value
+    return Change(fighter, field, value, None if previous is _MISSING else previous)
+
+
+def _child(node: Any, step: str | int) -> Any:
+    if isinstance(node, dict) and isinstance(step, str):
+        return node.get(step, _MISSING)
+    if isinstance(node, list) and isinstance(step, int):
+        return node[step] if step < len(node) else _MISSING
+    return _MISSING
+
+
+def typed_value(asg: Assignment, text: str, previous: Any = _MISSING) -> Any:
+    """``text`` as the field needs it (see :func:`_set`); a whole number beyond the bound is refused."""
+    from sevendag_cli.terms import yes_no
+
+    if isinstance(previous, bool):
+        flag = yes_no(text) if text.lower() not in ("true", "false") else text.lower() == "true"
+        return text if flag is None else flag
+    if isinstance(previous, list):
+        return [part.strip() for part in text.split(",") if part.strip()]
+    if isinstance(previous, str):
+        return text
+    if _INT.fullmatch(text):
+        number = int(text)
+        if abs(number) > INT_LIMIT:
+            raise UsageError(Msg("whatif.int_limit", typed=asg.typed, limit=INT_LIMIT))
+        return number
+    if isinstance(previous, int):
+        return text  # the reader says a whole number is expected, naming the text
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return text
+
+
+def _tactic(asg: Assignment, data: dict[str, Any], fighter: str) -> list[Change]:
+    """``all-out`` (a tactic's key) or one commitment per hand (``attack,defence``, ``a,d``:
+    the ``custom`` tactic with that allocation)."""
+    from sevendag_cli.rules.sevendag import TACTICS
+    from sevendag_cli.terms import COMMITMENT_WORDS, commitments, fold
+
+    value = asg.value
+    tactic = next((t for t in TACTICS if fold(t) == fold(value)), None)
+    allocation: list[str] | None = None
+    if tactic is None:
+        body = value.split(":", 1)[1] if fold(value).startswith("custom:") else value
+        parts = list(commitments(body))
+        if not parts or any(p not in COMMITMENT_WORDS for p in parts):
+            raise UsageError(Msg("whatif.unknown_tactic", typed=asg.typed, tactics=", ".join(TACTICS)))
+        tactic, allocation = "custom", parts
+    changes = [Change(fighter, "tactic", tactic, data.get("tactic"))]
+    previous = data.get("allocation")
+    if allocation is not None:
+        data["allocation"] = allocation
+        changes.append(Change(fighter, "allocation", allocation, previous))
+    elif previous is not None:
+        del data["allocation"]  # an allocation in the sheet makes its tactic custom
+        changes.append(Change(fighter, "allocation", None, previous))
+    data["tactic"] = tactic
+    return changes
+
+
+# --- sweeps: the values of a field ----------------------------------------------------------
+
+_RANGE = re.compile(r"\s*([+-]?\d{1,19})\s*\.\.\s*([+-]?\d{1,19})\s*(?:/\s*(\d{1,19})\s*)?")
+
+
+def vary_values(text: str, limit: int) -> tuple[str, list[str]]:
+    """``--vary FIGHTER.FIELD=RANGE``: the target and the values, as texts.
+
+    RANGE is ``LO..HI``, ``LO..HI/STEP`` (whole numbers, both ends included) or a list
+    ``1d6,1d8,2d4``; at most ``limit`` values.
+    """
+    asg = _split(text, VARY)
+    if asg.value == "":
+        raise UsageError(Msg("whatif.vary_empty", typed=asg.typed))
+    m = _RANGE.fullmatch(asg.value)
+    if m is not None:
+        lo, hi = int(m.group(1)), int(m.group(2))
+        step = int(m.group(3)) if m.group(3) is not None else 1
+        if step < 1 or lo > hi:
+            raise UsageError(Msg("whatif.vary_range", typed=asg.typed))
+        n = (hi - lo) // step + 1
+        if n > limit:
+            raise UsageError(Msg("whatif.vary_too_many", typed=asg.typed, n=n, max=limit))
+        return asg.target, [str(v) for v in range(lo, hi + 1, step)]
+    values = [v.strip() for v in asg.value.split(",")]
+    if any(not v for v in values):
+        raise UsageError(Msg("whatif.vary_empty", typed=asg.typed))
+    if len(values) > limit:
+        raise UsageError(Msg("whatif.vary_too_many", typed=asg.typed, n=len(values), max=limit))
+    return asg.target, values
+
+
+def inert_notes(ruleset: Ruleset, fighters: tuple[Fighter, Fighter],
+                changes: tuple[Change, ...]) -> list[Msg]:
+    """Changes that cannot change the fight, and why: a d20 field that only the AC formula
+    reads (``armour``, ``size``), on a sheet that states its AC (D-05: the stated AC wins)."""
+    if ruleset.engine != "d20":
+        return []
+    from sevendag_cli.rules.d20 import FORMULA_KEYS
+
+    ac_names = ruleset.ac.names  # type: ignore[union-attr]
+    elsewhere: set[str] = set()
+    for key in FORMULA_KEYS:
+        if key != "ac":
+            elsewhere |= getattr(ruleset, key).names
+    notes = []
+    for change in changes:
+        fighter = next((f for f in fighters if f.name == change.fighter), None)
+        ac = getattr(fighter, "ac_override", None)
+        if ac is not None and change.field in ac_names and change.field not in elsewhere:
+            notes.append(Msg("whatif.ac_stated", name=change.fighter, ac=ac, field=change.field))
+    return notes

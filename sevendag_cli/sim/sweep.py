@@ -1,0 +1,220 @@
+"""A sweep: the odds of one fight for each value of one field (``sevendag sweep``), and the
+fairest value.  No CLI code here.
+
+Each value is a what-if (:mod:`sevendag_cli.rules.whatif`): the field set on the sheet's
+data, the sheet read again (about 0.2 ms a value), the fight solved.  What does not
+depend on the value is done once: the files are read once (the values change a copy
+of their data), the ruleset is loaded once, the solvers' per-pair tables are kept per
+process (:func:`.chain_d20.chain_for`, :func:`.chain_sevendag.chain_for`: a value met
+again reuses them), numpy and icepool are imported once.  A d20 attack's
+table depends on both fighters (the defender's AC, VIG and save), so the other
+fighter's tables cannot be kept across values; the time goes to the solve, which is
+why d20 uses the start odds below rather than the push.
+
+**Exact** (the default; every bundled ruleset):
+
+* Sevendag: the push of ``fight --exact`` (:func:`.exact_fight.exact_fight`, without the
+  fractions of the uncapped fight), so each point is ``fight --exact --set …``'s figures.
+* d20: the odds from the fight's start as :mod:`.chain_d20` computes them from any
+  moment — ``P(a wins)`` of the fight played to the end, one pass over both fighters'
+  hit points, with the round cap's share bounded by a binomial tail — and the
+  expected rounds by a second pass of the same kind.  That is about eight times
+  faster than the round-by-round push (which gives the whole rounds distribution,
+  not needed here); both are certified, so a point's interval and ``fight --exact
+  --set …``'s overlap, and their win probabilities agree within the tolerance.  When
+  the round cap matters (the bound is above the tolerance), the point is pushed as
+  ``fight --exact`` does.
+
+**Simulated** (``runs``): the vectorised simulation of ``fight --runs``, with the same
+seed for every value (common random numbers: the differences between values are not
+drowned in the noise of different dice), each probability with its Wilson 95% interval.
+
+**Fair**: the value whose two win probabilities are closest (``|P(a) - P(b)|``
+smallest; the first such value), and, for whole-number values, the two neighbours
+between which the lead changes sides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from msgspec import Struct
+
+from sevendag_cli.errors import Msg, SevendagError, UsageError
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance
+
+EXACT = "exact"
+RUNS = "runs"
+
+
+class PointFighter(Struct, frozen=True):
+    name: str
+    win_probability: float  # exact: the certified lower bound; runs: the share of fights won
+    bounds: tuple[float, float] | None  # exact: [low, high]
+    ci95: tuple[float, float] | None  # runs: Wilson 95% interval
+
+
+class SweepPoint(Struct, frozen=True):
+    value: Any  # as set on the sheet: a whole number, a text (a formula), true/false
+    fighters: tuple[PointFighter, PointFighter]
+    draw_probability: float
+    rounds_mean: float
+
+
+class Fair(Struct, frozen=True):
+    value: Any
+    win_probability: tuple[float, float]
+    gap: float  # |P(first wins) - P(second wins)|
+    between: tuple[Any, Any] | None  # whole-number values on either side of where the lead changes
+
+
+class Sweep(Struct, frozen=True):
+    ruleset: str
+    engine: str
+    field: str  # FIGHTER.FIELD as typed
+    method: str  # EXACT or RUNS
+    cap: int
+    tolerance: float | None
+    runs: int | None
+    seed: int | None
+    points: tuple[SweepPoint, ...]
+    fair: Fair | None
+    unchanged: bool  # every value gave the same odds: the field plays no part
+
+
+Loader = Callable[[str], tuple[Any, Any, Any]]
+"""A value's text → (fighter a, fighter b, the value as set)."""
+
+
+def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, method: str = EXACT,
+          cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE, runs: int | None = None,
+          seed: int | None = None, fair: bool = False,
+          progress: Callable[[int], None] | None = None) -> Sweep:
+    """The odds of the fight ``load(value)`` gives, for each value in order."""
+    cap = ruleset.round_cap if cap is None else cap
+    if method == EXACT:
+        tolerance = check_tolerance(tolerance)
+    points = []
+    for done, text in enumerate(values, start=1):
+        a, b, value = load(text)
+        if method == EXACT:
+            points.append(_exact_point(ruleset, a, b, value, cap, tolerance, field))
+        else:
+            assert runs is not None and seed is not None
+            points.append(_simulated_point(ruleset, a, b, value, cap, runs, seed))
+        if progress is not None:
+            progress(done)
+    unchanged = len(points) > 1 and all(_same(p, points[0]) for p in points[1:])
+    return Sweep(ruleset.name, ruleset.engine, field, method, cap,
+                 tolerance if method == EXACT else None, runs if method == RUNS else None,
+                 seed if method == RUNS else None, tuple(points),
+                 fairest(points) if fair else None, unchanged)
+
+
+def _same(p: SweepPoint, q: SweepPoint) -> bool:
+    return all(abs(x.win_probability - y.win_probability) <= 1e-12
+               for x, y in zip(p.fighters, q.fighters, strict=True))
+
+
+def fairest(points: Sequence[SweepPoint]) -> Fair | None:
+    """The value closest to 50/50 (the first of equals), and where the lead changes sides."""
+    if not points:
+        return None
+    gaps = [abs(p.fighters[0].win_probability - p.fighters[1].win_probability) for p in points]
+    best = min(range(len(points)), key=lambda i: gaps[i])
+    between = None
+    lead = [p.fighters[0].win_probability - p.fighters[1].win_probability for p in points]
+    for i in range(len(points) - 1):
+        u, v = points[i].value, points[i + 1].value
+        if isinstance(u, int) and isinstance(v, int) and not isinstance(u, bool) \
+                and lead[i] * lead[i + 1] < 0:
+            between = (u, v)
+            break
+    p = points[best]
+    return Fair(p.value, (p.fighters[0].win_probability, p.fighters[1].win_probability),
+                gaps[best], between)
+
+
+# --- one point ---------------------------------------------------------------------------------
+
+
+def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, tolerance: float,
+                 field: str) -> SweepPoint:
+    try:
+        if ruleset.engine == "d20":
+            fast = _d20_point(ruleset, a, b, value, cap, tolerance)
+            if fast is not None:
+                return fast
+        from sevendag_cli.sim.exact_fight import exact_fight
+
+        result = exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=False)
+    except SevendagError as exc:
+        raise UsageError(Msg("sweep.exact_refused", field=field, value=value, reason=exc.msg)) from None
+    fighters = tuple(PointFighter(f.name, f.win_probability, f.bounds, None) for f in result.fighters)
+    return SweepPoint(value, (fighters[0], fighters[1]), result.draw_probability, result.rounds.mean)
+
+
+def _d20_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int,
+               tolerance: float) -> SweepPoint | None:
+    """d20 from the start, as the odds from any moment (None: the cap matters, push instead)."""
+    from sevendag_cli.sim.chain_d20 import MAX_HP, chain_for
+    from sevendag_cli.sim.odds import TOLERANCE, binomial_cdf_upper, certified
+
+    if max(a.hp, b.hp) > MAX_HP:
+        return None
+    chain = chain_for(ruleset, a, b)
+    if not chain.moves:
+        return None
+    v, err = chain.value(a.hp, b.hp), chain.error(a.hp, b.hp)
+    beyond = binomial_cdf_upper(cap, 1.0 - chain.s, a.hp + b.hp - 2)  # P(the cap is reached)
+    odds = certified(chain.names, v, 1.0 - v, 0.0, err + beyond, cap, TOLERANCE)
+    if odds.unresolved > tolerance:
+        return None
+    bounds = odds.win_bounds
+    fighters = tuple(PointFighter(chain.names[i], odds.win[i], bounds[i], None) for i in (0, 1))
+    return SweepPoint(value, (fighters[0], fighters[1]), odds.draw, d20_rounds_mean(chain, a.hp, b.hp))
+
+
+def d20_rounds_mean(chain: Any, ha: int, hb: int) -> float:
+    """Expected rounds of the d20 fight from (ha, hb) hit points, played to the end.
+
+    Over the jump chain of :class:`.chain_d20.D20Chain` (the rounds that deal damage):
+    each state lasts ``1 / (1 - s)`` rounds on average, then moves on by a's or b's
+    damage, so ``E(ha, hb) = 1/(1 - s) + sum ja(d) E(ha, hb - d) + sum jb(d) E(ha - d, hb)``,
+    a state that ends the fight counting 0 — one pass in increasing hit points.
+    """
+    from operator import mul
+
+    stay = 1.0 / (1.0 - chain.s)
+    ja_rev, jb_rev = chain.ja_rev, chain.jb_rev
+    na, nb = len(ja_rev), len(jb_rev)
+    rows: list[list[float]] = [[0.0] * (hb + 1)]
+    cols: list[list[float]] = [[0.0] for _ in range(hb + 1)]
+    for h in range(1, ha + 1):
+        row = [0.0]
+        for g in range(1, hb + 1):
+            col = cols[g]
+            e = stay
+            k = min(na, g - 1)
+            if k:
+                e += sum(map(mul, ja_rev[na - k:], row[g - k:g]))
+            k = min(nb, h - 1)
+            if k:
+                e += sum(map(mul, jb_rev[nb - k:], col[h - k:h]))
+            row.append(e)
+            col.append(e)
+        rows.append(row)
+    return rows[ha][hb]
+
+
+def _simulated_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, runs: int,
+                     seed: int) -> SweepPoint:
+    from sevendag_cli.sim.runner import simulate
+
+    result = simulate(ruleset, a, b, runs, seed, cap=cap)
+    if result.interrupted:
+        raise KeyboardInterrupt
+    fighters = tuple(PointFighter(f.name, f.win_probability, None, f.ci95) for f in result.fighters)
+    return SweepPoint(value, (fighters[0], fighters[1]), result.draw_probability, result.rounds.mean)
+

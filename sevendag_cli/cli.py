@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "status": "status",
     "log": "log",
     "fight": "fight",
+    "matrix": "matrix",
     "new": "new",
     "roll": "roll",
     "schema": "schema",

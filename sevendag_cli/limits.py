@@ -30,3 +30,9 @@ MAX_PROBLEMS = 20
 
 MAX_LISTED = 12
 """Names listed in one message ("use one of a, b, c…"); the rest are counted."""
+
+MAX_ROSTER = 40
+"""Fighters in one ``matrix`` (40 fighters: 1,560 ordered matchups)."""
+
+MAX_FOLDER_SHEETS = 1000
+"""``.toml`` files looked at in one folder named to ``matrix``."""

@@ -257,6 +257,16 @@ def listing_works(top: Path, out: Outcome) -> None:
     assert {r["name"] for r in doc["rulesets"]} >= {"d20", "sevendag"}
 
 
+def matrix_of_a_and_b(top: Path, out: Outcome) -> None:
+    assert sorted(json.loads(out.stdout)["fighters"]) == ["A", "B"]
+
+
+def a_thousand_and_one_files() -> None:
+    Path("many").mkdir()
+    for k in range(1001):
+        Path(f"many/s{k}.toml").write_text("", "utf-8")
+
+
 def problems_bounded(top: Path, out: Outcome) -> None:
     lines = out.stdout.splitlines()
     assert len(lines) == MAX_PROBLEMS + 1, len(lines)
@@ -597,6 +607,18 @@ CASES: list[Hostile] = [
             "over", setup=finished_d20),
     Hostile("encounter", "no encounter: no lock made", ("round", "--seed", "2"), 1,
             "no encounter here"),
+    # --- matrix: folders of sheets -------------------------------------------------------------
+    Hostile("files", "matrix: a FIFO and a link to /dev/zero among a folder's sheets",
+            ("matrix", "roster", "--json"), 0,
+            setup=both(write(**{"roster/a.toml": A, "roster/b.toml": B}), fifo("roster/p.toml"),
+                       link("roster/z.toml", "/dev/zero")), process=True, check=matrix_of_a_and_b),
+    Hostile("files", "matrix: a sheet that is a FIFO", ("matrix", "pipe.toml", "a"), 1,
+            "pipe.toml: is a named pipe (FIFO), not a fighter file", setup=fifo("pipe.toml"),
+            process=True),
+    Hostile("files", "matrix: a folder of more than 1,000 .toml files", ("matrix", "many", "a"), 1,
+            "more than 1,000 .toml files", setup=a_thousand_and_one_files),
+    Hostile("paths", "matrix: a folder that is a loop of links", ("matrix", "loop/", "a"), 1,
+            "too many symbolic links", setup=link("loop", "loop")),
 ]
 
 

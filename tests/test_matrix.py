@@ -216,6 +216,16 @@ def test_a_folder_of_sheets_skips_the_other_ruleset_and_what_is_not_a_sheet() ->
     assert len(note) == 1 and "twinblade.toml (sevendag)" in note[0] and "house.toml" in note[0]
 
 
+def test_a_skipped_file_s_control_characters_are_made_visible() -> None:
+    Path("roster").mkdir()
+    Path("roster/kestrel.toml").write_text(KESTREL, "utf-8")
+    Path("roster/brute.toml").write_text(BRUTE, "utf-8")
+    Path("roster/ev\x1bil.toml").write_text(TWINBLADE, "utf-8")
+    result = run("matrix", "roster", "--jobs", "1")
+    assert result.exit_code == 0 and "\x1b" not in result.stderr
+    assert "ev\\x1bil.toml (sevendag)" in result.stderr
+
+
 def test_a_sheet_of_another_ruleset_named_on_its_own_is_one_line() -> None:
     Path("twinblade.toml").write_text(TWINBLADE, "utf-8")
     assert_one_line_error(run("matrix", "a", "b", "twinblade.toml", "--jobs", "1"), 1, "sevendag")

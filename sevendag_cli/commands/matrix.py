@@ -147,9 +147,11 @@ def _animated() -> bool:
 
 def _note_skipped(skipped: list[Skipped], ruleset: str, lang: str) -> None:
     from sevendag_cli.data import listed
+    from sevendag_cli.render.layout import shown  # file names and rulesets: made visible
 
-    files = [Msg("roster.skipped_other", path=s.path, ruleset=s.ruleset).render(lang)
-             if s.ruleset is not None else Msg("roster.skipped_not_sheet", path=s.path).render(lang)
+    files = [shown(Msg("roster.skipped_other", path=s.path, ruleset=s.ruleset).render(lang)
+                   if s.ruleset is not None else
+                   Msg("roster.skipped_not_sheet", path=s.path).render(lang))
              for s in skipped]
     listing = listed(files)
     text = listing.render(lang) if isinstance(listing, Msg) else str(listing)

@@ -201,7 +201,7 @@ def render_matrix(console: Console, roster: Roster, lang: str) -> None:
             why: Any = next((c.why for c in simulated if c.why is not None), None)
             _line(console, t("matrix.simulated", lang, n=len(simulated),
                              runs=count(roster.runs or 0, lang), seed=roster.seed, w=half,
-                             why=why.render(lang) if why is not None else ""))
+                             why=shown(why.render(lang)) if why is not None else ""))
     top = max(c.draw for c in cells)
     if top >= 5e-5:
         _line(console, t("matrix.draws", lang, cap=roster.cap, p=top))

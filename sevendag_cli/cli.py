@@ -50,6 +50,7 @@ COMMANDS: dict[str, str] = {
     "log": "log",
     "fight": "fight",
     "sweep": "sweep",
+    "matrix": "matrix",
     "new": "new",
     "roll": "roll",
     "schema": "schema",

@@ -103,6 +103,23 @@ HELP_FR: dict[str, str] = {
         "Simuler autant de combats par valeur au lieu des probabilités exactes.",
     "Exact odds: most probability left unresolved per value (default 1e-12).":
         "Probabilités exactes : probabilité laissée non résolue par valeur, au plus (par défaut 1e-12).",
+    # matrix
+    "Play every ordered pair of a roster and rank it: P(row beats column), exact where possible.":
+        "Jouer chaque paire ordonnée d'un groupe de combattants et les classer : P(la ligne bat la colonne), "
+        "exacte quand c'est possible.",
+    "Each cell is the fight that fight plays with the row's fighter named first, exact (certified within --tolerance) unless --runs N simulates; a pair too large for exact odds is simulated (100,000 fights). The last column is each fighter's mean over its opponents; the rows are sorted by it.":
+        "Chaque case est le combat que joue fight avec le combattant de la ligne nommé en premier, exact "
+        "(certifié à --tolerance près) sauf si --runs N le simule ; une paire trop grande pour le calcul exact "
+        "est simulée (100 000 combats). La dernière colonne donne la moyenne de chaque combattant sur ses "
+        "adversaires ; les lignes sont classées selon elle.",
+    "Fighter sheets: names as listed by 'rulesets', .toml paths, or folders of sheets (2 to 40 fighters in all).":
+        "Fiches de combattant : noms listés par 'rulesets', chemins .toml, ou dossiers de fiches (de 2 à 40 "
+        "combattants en tout).",
+    "Simulate every matchup with this many fights instead of exact odds.":
+        "Simuler chaque affrontement avec autant de combats, au lieu des probabilités exactes.",
+    "Exact odds: most probability left unresolved in a matchup (default 1e-9).":
+        "Probabilités exactes : probabilité laissée non résolue dans un affrontement, au plus (par défaut 1e-9).",
+    "Worker processes (default: one per CPU).": "Processus de calcul (par défaut : un par processeur).",
     # rulesets
     "List the rulesets and fighters found; show or check them with the subcommands.":
         "Lister les règles et les combattants trouvés ; les afficher ou les vérifier avec les sous-commandes.",
@@ -168,7 +185,7 @@ USAGE_FR = "Utilisation : "
 SUBCOMMAND_METAVAR_FR = "COMMANDE [ARGUMENTS]..."
 ARGUMENTS_FR: dict[str, str] = {
     "fighters": "combattants", "fighter": "combattant", "amount": "montant", "name": "nom",
-    "files": "fichiers", "expressions": "expressions",
+    "files": "fichiers", "expressions": "expressions", "sheets": "fiches",
 }
 """The arguments' names as the help shows them (the value still reaches the same parameter)."""
 

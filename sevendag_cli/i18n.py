@@ -108,6 +108,17 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sim.tail": {"en": "fights still going after round {n} (unresolved): {p:.1e}", "fr": "combats encore en cours après le round {n} (non résolus) : {p:.1e}"},
     "sim.fraction_line": {"en": "{name}, fight played to the end (no round cap): {p}", "fr": "{name}, combat mené à son terme (sans plafond) : {p}"},
     "sim.fraction": {"en": "a fraction with a {n}-digit denominator (see --json)", "fr": "une fraction au dénominateur de {n} chiffres (voir --json)"},
+    # rich_matrix.py
+    "matrix.title": {"en": "Round-robin · {n} fighters, {pairs} matchups · {ruleset}", "fr": "Tournoi · {n} combattants, {pairs} affrontements · {ruleset}"},
+    "matrix.exact": {"en": "Exact odds · round cap {cap} · tolerance {tol}", "fr": "Probabilités exactes · plafond de {cap} rounds · tolérance {tol}"},
+    "matrix.runs": {"en": "{runs} simulated fights per matchup · round cap {cap} · seed {seed}", "fr": "{runs} combats simulés par affrontement · plafond de {cap} rounds · graine {seed}"},
+    "matrix.caption": {"en": "% chance that the row's fighter (named first) beats the column's; rows ranked by their mean over their opponents", "fr": "% de chances que le combattant de la ligne (nommé en premier) batte celui de la colonne ; lignes classées par leur moyenne sur leurs adversaires"},
+    "matrix.mean": {"en": "mean", "fr": "moyenne"},
+    "matrix.legend": {"en": "{rank}: {name}", "fr": "{rank} : {name}"},
+    "matrix.exact_width": {"en": "exact: every cell certified within {w:.1e} (the intervals are in --json)", "fr": "exact : chaque case certifiée à {w:.1e} près (les intervalles sont dans --json)"},
+    "matrix.ci": {"en": "simulated: 95% intervals at most ±{w:.1%} (they are in --json)", "fr": "simulé : intervalles à 95 % d'au plus ±{w:.1%} (ils sont dans --json)"},
+    "matrix.simulated": {"en": "~ {n} matchup(s) simulated ({runs} fights each, seed {seed}; 95% intervals at most ±{w:.1%}): {why}", "fr": "~ {n} affrontement(s) simulé(s) ({runs} combats chacun, graine {seed} ; intervalles à 95 % d'au plus ±{w:.1%}) : {why}"},
+    "matrix.draws": {"en": "draws at the round cap ({cap}): at most {p:.2%} in one matchup", "fr": "matchs nuls au plafond de rounds ({cap}) : au plus {p:.2%} dans un affrontement"},
     # rich_info.py
     "info.rulesets": {"en": "Rulesets", "fr": "Règles"},
     "info.fighters": {"en": "Fighters", "fr": "Combattants"},

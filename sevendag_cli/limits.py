@@ -47,3 +47,8 @@ MAX_WHAT_IF_TEXT = 1000
 
 MAX_SWEEP_POINTS = 200
 """Values one ``sweep --vary`` may take."""
+MAX_ROSTER = 40
+"""Fighters in one ``matrix`` (40 fighters: 1,560 ordered matchups)."""
+
+MAX_FOLDER_SHEETS = 1000
+"""``.toml`` files looked at in one folder named to ``matrix``."""

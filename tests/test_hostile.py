@@ -290,6 +290,16 @@ def listing_works(top: Path, out: Outcome) -> None:
     assert {r["name"] for r in doc["rulesets"]} >= {"d20", "sevendag"}
 
 
+def matrix_of_a_and_b(top: Path, out: Outcome) -> None:
+    assert sorted(json.loads(out.stdout)["fighters"]) == ["A", "B"]
+
+
+def a_thousand_and_one_files() -> None:
+    Path("many").mkdir()
+    for k in range(1001):
+        Path(f"many/s{k}.toml").write_text("", "utf-8")
+
+
 def problems_bounded(top: Path, out: Outcome) -> None:
     lines = out.stdout.splitlines()
     assert len(lines) == MAX_PROBLEMS + 1, len(lines)
@@ -956,6 +966,18 @@ CASES: list[Hostile] = [
     Hostile("endless", "a 1000d1000 weapon: --runs in smaller batches",
             ("fight", "k.toml", "B", "--runs", "20000", "--json"), 0,
             setup=write(k_toml=sheet_a(damage='"1000d1000"')), check=batch_shrunk),
+    # --- matrix: folders of sheets -------------------------------------------------------------
+    Hostile("files", "matrix: a FIFO and a link to /dev/zero among a folder's sheets",
+            ("matrix", "roster", "--json"), 0,
+            setup=both(write(**{"roster/a.toml": A, "roster/b.toml": B}), fifo("roster/p.toml"),
+                       link("roster/z.toml", "/dev/zero")), process=True, check=matrix_of_a_and_b),
+    Hostile("files", "matrix: a sheet that is a FIFO", ("matrix", "pipe.toml", "a"), 1,
+            "pipe.toml: is a named pipe (FIFO), not a fighter file", setup=fifo("pipe.toml"),
+            process=True),
+    Hostile("files", "matrix: a folder of more than 1,000 .toml files", ("matrix", "many", "a"), 1,
+            "more than 1,000 .toml files", setup=a_thousand_and_one_files),
+    Hostile("paths", "matrix: a folder that is a loop of links", ("matrix", "loop/", "a"), 1,
+            "too many symbolic links", setup=link("loop", "loop")),
 ]
 
 

@@ -9,4 +9,6 @@
   and its distributions; :mod:`.odds` — the certified records.
 * :mod:`.exact_d20` / :mod:`.exact_sevendag` — exact fractions of the fight played to the end.
 * :mod:`.stats` — Wilson intervals, histogram summaries.
+* :mod:`.roster` — ``matrix``: a roster's round-robin over worker processes (exact cells
+  from the solvers above, or simulated), ranked.
 """

@@ -1,0 +1,149 @@
+"""``matrix``: a roster's round-robin, every ordered pair, exact where possible, ranked.
+
+The sheets are gathered by :mod:`sevendag_cli.rules.roster` (names, paths,
+folders), the table computed by :mod:`sevendag_cli.sim.roster` (worker
+processes, ``--jobs``), shown by :mod:`sevendag_cli.render.rich_matrix` or
+written by :mod:`sevendag_cli.render.matrix_data`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.failure import handled
+from sevendag_cli.options import (
+    JsonOpt,
+    LangOpt,
+    RulesetOpt,
+    SeedOpt,
+    check_numbers,
+    complete_fighters,
+    pick_ruleset,
+)
+from sevendag_cli.output import make_output, note
+
+if TYPE_CHECKING:
+    from sevendag_cli.rules.roster import Skipped
+
+app = typer.Typer()
+
+
+@app.command("matrix")
+def matrix_cmd(
+    sheets: Annotated[
+        list[str],
+        typer.Argument(help="Fighter sheets: names as listed by 'rulesets', .toml paths, or folders "
+                            "of sheets (2 to 40 fighters in all).",
+                       autocompletion=complete_fighters),
+    ],
+    ruleset: RulesetOpt = None,
+    runs: Annotated[
+        int | None,
+        typer.Option("--runs", "-n", help="Simulate every matchup with this many fights instead of "
+                                          "exact odds."),
+    ] = None,
+    tolerance: Annotated[
+        float | None,
+        typer.Option("--tolerance", help="Exact odds: most probability left unresolved in a "
+                                         "matchup (default 1e-9)."),
+    ] = None,
+    cap: Annotated[
+        int | None,
+        typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", help="Worker processes (default: one per CPU)."),
+    ] = None,
+    seed: SeedOpt = None,
+    json_: JsonOpt = False,
+    lang: LangOpt = None,
+) -> None:
+    """Play every ordered pair of a roster and rank it: P(row beats column), exact where possible.
+
+    Each cell is the fight that fight plays with the row's fighter named first,
+    exact (certified within --tolerance) unless --runs N simulates; a pair too
+    large for exact odds is simulated (100,000 fights). The last column is each
+    fighter's mean over its opponents; the rows are sorted by it.
+
+    Examples: sevendag matrix fighters/  ·  sevendag matrix a b ogre.toml -r d20
+    ·  sevendag matrix roster/ --json  ·  sevendag matrix roster/ --runs 20000
+    """
+    with handled(lang):
+        out = make_output(json_, False, lang, jsonl_allowed=False)
+        from sevendag_cli.sim.odds import check_tolerance
+        from sevendag_cli.sim.roster import MATRIX_TOLERANCE, MAX_JOBS, check_jobs, default_jobs
+
+        check_numbers(cap, runs, seed)
+        if runs is not None and tolerance is not None:
+            raise UsageError(Msg("roster.tolerance_runs"))
+        tol = check_tolerance(MATRIX_TOLERANCE if tolerance is None else tolerance)
+        n_jobs = check_jobs(jobs) if jobs is not None else min(default_jobs(), MAX_JOBS)
+        from sevendag_cli.dice import fresh_seed
+
+        seed = seed if seed is not None else fresh_seed()
+
+        from sevendag_cli.rules.roster import first_sheet, read_sheets, roster_fighters
+
+        docs = read_sheets(sheets)
+        first = first_sheet(docs)
+        rs = pick_ruleset(ruleset, [first] if first is not None else None)
+        fighters, sources, skipped = roster_fighters(rs, docs)
+        if skipped:
+            _note_skipped(skipped, rs.name, out.lang)
+
+        from sevendag_cli.sim.roster import play_roster
+
+        done = [0, len(fighters) * (len(fighters) - 1)]
+        try:
+            if _animated():
+                from sevendag_cli.render.rich_matrix import progress_bar
+
+                with progress_bar(out.lang) as bar:
+                    def report(k: int, total: int) -> None:
+                        done[0] = k
+                        bar(k, total)
+
+                    roster = play_roster(rs, fighters, cap=cap, tolerance=tol, runs=runs,
+                                         seed=seed, jobs=n_jobs, progress=report, sources=sources)
+            else:
+                def count_done(k: int, total: int) -> None:
+                    done[0] = k
+
+                roster = play_roster(rs, fighters, cap=cap, tolerance=tol, runs=runs, seed=seed,
+                                     jobs=n_jobs, progress=count_done, sources=sources)
+        except KeyboardInterrupt:
+            from sevendag_cli.failure import fail
+
+            fail(Msg("roster.interrupted", done=done[0], total=done[1]), 130, out.lang)
+        if out.json:
+            from sevendag_cli.render.matrix_data import matrix_document
+
+            out.data(matrix_document(roster, skipped, out.lang))
+            return
+        from sevendag_cli.render.rich_matrix import render_matrix
+
+        render_matrix(out.console(), roster, out.lang)
+
+
+def _animated() -> bool:
+    """A progress bar only for a person watching: both streams at a terminal, no NO_COLOR."""
+    return sys.stderr.isatty() and sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+def _note_skipped(skipped: list[Skipped], ruleset: str, lang: str) -> None:
+    from sevendag_cli.data import listed
+    from sevendag_cli.text import visible  # file names and rulesets: made visible
+
+    files = [visible(Msg("roster.skipped_other", path=s.path, ruleset=s.ruleset).render(lang)
+                   if s.ruleset is not None else
+                   Msg("roster.skipped_not_sheet", path=s.path).render(lang))
+             for s in skipped]
+    listing = listed(files)
+    text = listing.render(lang) if isinstance(listing, Msg) else str(listing)
+    note("sevendag: " + Msg("roster.skipped", ruleset=ruleset, files=text).render(lang))

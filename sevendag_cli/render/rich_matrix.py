@@ -1,0 +1,235 @@
+"""Rich display of a round-robin (``matrix``): the N×N table as a heat map, and the progress bar.
+
+The table is laid out by hand so that it fits the console (80 columns in a pipe):
+
+* rows in ranking order, each labelled with its rank and name; the columns in
+  the same order, so the diagonal (a fighter against itself: not played) is
+  the diagonal;
+* the columns are headed by the fighters' names when they all fit, else by
+  their ranks (the row labels say who is who; a name cut short there is given
+  in full in a legend below);
+* a roster too wide even so (beyond some 8–10 fighters at 80 columns) is shown
+  in blocks of columns, the mean in the last one;
+* each cell is P(row beats column) in % (one decimal); with colour, its
+  background goes from red (the row loses) through pale yellow (even) to
+  green (the row wins) — without colour (``NO_COLOR``, a pipe) the number
+  alone says it.  A simulated cell in an exact table is marked ``~``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from rich.cells import cell_len
+from rich.color import Color
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+
+from sevendag_cli.i18n import count, t
+from sevendag_cli.render.layout import MIN_WIDTH, print_wrapped
+from sevendag_cli.text import visible
+
+if TYPE_CHECKING:
+    from sevendag_cli.sim.roster import Roster
+
+GAP = 1
+"""Spaces between two columns of numbers (two when headed by names)."""
+MEAN_GAP = 2
+LABEL_MAX = 24
+"""Widest row label (rank and name) before names are cut short (and given in a legend)."""
+LABEL_MIN = 10
+DIAGONAL = "·"
+
+_LOW, _MID, _HIGH = (215, 48, 39), (255, 255, 191), (26, 152, 80)
+
+
+def _heat(p: float) -> Style:
+    """Red (0) through pale yellow (0.5) to green (1); dark text on light cells."""
+    x = min(1.0, max(0.0, p))
+    a, b, f = (_LOW, _MID, x * 2) if x < 0.5 else (_MID, _HIGH, (x - 0.5) * 2)
+    rgb = tuple(round(a[k] + (b[k] - a[k]) * f) for k in range(3))
+    text = "black" if abs(x - 0.5) < 0.3 else "white"
+    return Style(color=text, bgcolor=Color.from_rgb(*rgb))
+
+
+def _short(x: float) -> str:
+    """``1e-9`` rather than ``1e-09``."""
+    import re
+
+    return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{x:g}")
+
+
+def _pct(p: float) -> str:
+    return f"{100 * p:.1f}"
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, ending with ``…`` when cut."""
+    if cell_len(text) <= width:
+        return text
+    out = ""
+    for ch in text:
+        if cell_len(out + ch) > width - 1:
+            break
+        out += ch
+    return out + "…"
+
+
+def _line(console: Console, text: str | Text) -> None:
+    print_wrapped(console, text if isinstance(text, Text) else Text(text), hang=2)
+
+
+class _Grid:
+    """The cells as texts and styles, and the widths they need."""
+
+    def __init__(self, roster: Roster, lang: str) -> None:
+        from sevendag_cli.sim.roster import MIXED, RUNS
+
+        self.n = len(roster.standings)
+        self.names = [visible(s.name) for s in roster.standings]
+        mark = roster.method == MIXED
+        self.cells: list[list[tuple[str, Style | str]]] = []
+        for i, row in enumerate(roster.cells):
+            line: list[tuple[str, Style | str]] = []
+            for j, c in enumerate(row):
+                if c is None or i == j:
+                    line.append((DIAGONAL, "dim"))
+                else:
+                    text = ("~" if mark and c.method == RUNS else "") + _pct(c.win)
+                    line.append((text, _heat(c.win)))
+            self.cells.append(line)
+        self.means: list[tuple[str, Style]] = [(_pct(s.mean), _heat(s.mean))
+                                               for s in roster.standings]
+        self.mean_header = t("matrix.mean", lang)
+        self.cell_w = max(cell_len(x) for row in self.cells for x, _ in row)
+        self.mean_w = max([cell_len(self.mean_header)] + [cell_len(x) for x, _ in self.means])
+        self.rank_w = len(str(self.n))
+
+    def label(self, i: int, width: int) -> Text:
+        rank = f"{i + 1:>{self.rank_w}} "
+        name = _cut(self.names[i], width - len(rank))
+        out = Text(rank, "dim")
+        out.append(name, "bold")
+        out.append(" " * (width - cell_len(rank) - cell_len(name)))
+        return out
+
+    def natural_label(self) -> int:
+        return max(self.rank_w + 1 + cell_len(x) for x in self.names)
+
+
+def _print_block(console: Console, grid: _Grid, columns: list[int], headers: list[str],
+                 widths: list[int], gap: int, label_w: int, with_mean: bool) -> None:
+    """One block of columns: a header line, then one line per row (numbers right-aligned)."""
+    head = Text(" " * label_w)
+    for h, w in zip(headers, widths, strict=True):
+        head.append(" " * (gap + w - cell_len(h)))
+        head.append(h, "bold")
+    if with_mean:
+        head.append(" " * (MEAN_GAP + grid.mean_w - cell_len(grid.mean_header)))
+        head.append(grid.mean_header, "bold")
+    console.print(head, soft_wrap=True)
+    for i in range(grid.n):
+        line = grid.label(i, label_w)
+        for j, w in zip(columns, widths, strict=True):
+            text, style = grid.cells[i][j]
+            line.append(" " * (gap + w - cell_len(text)))
+            line.append(text, style)
+        if with_mean:
+            text, heat = grid.means[i]
+            line.append(" " * (MEAN_GAP + grid.mean_w - cell_len(text)))
+            line.append(text, heat + Style(bold=True))
+        console.print(line, soft_wrap=True)
+
+
+def _table(console: Console, grid: _Grid) -> list[int]:
+    """Print the table to fit the console; returns the rows whose names were cut short."""
+    width = max(console.width, MIN_WIDTH)
+    n = grid.n
+    natural = grid.natural_label()
+    mean_part = MEAN_GAP + grid.mean_w
+    # Headed by the names, if everything fits.
+    named_w = [max(grid.cell_w, cell_len(name)) for name in grid.names]
+    if natural + sum(2 + w for w in named_w) + mean_part <= width:
+        _print_block(console, grid, list(range(n)), grid.names, named_w, 2, natural, True)
+        return []
+    # Headed by the ranks: the labels shrink to fit, down to LABEL_MIN; then in blocks.
+    cols = max(grid.cell_w, grid.rank_w)
+    per_col = GAP + cols
+    label_w = min(natural, LABEL_MAX, width - mean_part - n * per_col)
+    if label_w >= min(natural, LABEL_MIN):
+        blocks = [list(range(n))]
+    else:
+        label_w = min(natural, LABEL_MAX)
+        k = max(1, (width - label_w - mean_part) // per_col)
+        blocks = [list(range(s, min(n, s + k))) for s in range(0, n, k)]
+    for b, block in enumerate(blocks):
+        if b:
+            console.print()
+        _print_block(console, grid, block, [str(j + 1) for j in block], [cols] * len(block), GAP,
+                     label_w, b == len(blocks) - 1)
+    return [i for i in range(n) if grid.rank_w + 1 + cell_len(grid.names[i]) > label_w]
+
+
+def render_matrix(console: Console, roster: Roster, lang: str) -> None:
+    from sevendag_cli.sim.roster import EXACT, RUNS
+
+    n = len(roster.standings)
+    _line(console, Text(t("matrix.title", lang, n=n, pairs=count(n * (n - 1), lang),
+                          ruleset=visible(roster.ruleset)), "bold"))
+    if roster.method == RUNS:
+        _line(console, t("matrix.runs", lang, runs=count(roster.runs or 0, lang), seed=roster.seed,
+                         cap=roster.cap))
+    else:
+        _line(console, t("matrix.exact", lang, cap=roster.cap, tol=_short(roster.tolerance or 0.0)))
+    _line(console, t("matrix.caption", lang))
+    grid = _Grid(roster, lang)
+    cut = _table(console, grid)
+    for i in cut:
+        _line(console, t("matrix.legend", lang, rank=i + 1, name=grid.names[i]))
+    cells = [c for row in roster.cells for c in row if c is not None]
+    exact = [c for c in cells if c.method == EXACT]
+    simulated = [c for c in cells if c.method == RUNS]
+    if exact:
+        _line(console, t("matrix.exact_width", lang, w=max(c.bounds[1] - c.bounds[0] for c in exact)))
+    if simulated:
+        half = max((c.bounds[1] - c.bounds[0]) / 2 for c in simulated)
+        if roster.method == RUNS:
+            _line(console, t("matrix.ci", lang, w=half))
+        else:
+            why: Any = next((c.why for c in simulated if c.why is not None), None)
+            _line(console, t("matrix.simulated", lang, n=len(simulated),
+                             runs=count(roster.runs or 0, lang), seed=roster.seed, w=half,
+                             why=visible(why.render(lang)) if why is not None else ""))
+    top = max(c.draw for c in cells)
+    if top >= 5e-5:
+        _line(console, t("matrix.draws", lang, cap=roster.cap, p=top))
+
+
+@contextmanager
+def progress_bar(lang: str) -> Iterator[Any]:
+    """A transient progress bar on stderr, started at the first report (so that worker
+    processes are forked before its refresh thread exists); yields ``report(done, total)``."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from sevendag_cli.errors import Msg
+
+    state: dict[str, Any] = {}
+
+    def report(done: int, total: int) -> None:
+        progress = state.get("progress")
+        if progress is None:
+            progress = state["progress"] = Progress(
+                "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+            progress.start()
+            state["task"] = progress.add_task(Msg("roster.progress").render(lang), total=total)
+        progress.update(state["task"], completed=done)
+
+    try:
+        yield report
+    finally:
+        if "progress" in state:
+            state["progress"].stop()

@@ -1,0 +1,518 @@
+"""A roster's round-robin (``matrix``): every ordered pair's fight, spread over processes.
+
+Each cell ``[i][j]`` is P(fighter i beats fighter j) in the fight ``fight i j``
+plays (``i`` named first; sheet tactics, no yield, no technique, a draw at the
+round cap), as a :class:`Matchup`:
+
+* **exact** (the default), a certified interval within the tolerance, as
+  ``fight --exact``: Sevendag by the same round-by-round push over the pair's chain
+  (:func:`.push.sevendag_push`, the same numbers as ``fight --exact``); d20 by the
+  hit-point DAG of :class:`.chain_d20.D20Chain` (every state at once, the round
+  cap bounded by a binomial tail, pushed round by round only when the cap
+  matters — the method of the odds from any moment), which agrees with
+  ``fight --exact`` within their intervals and is about ten times faster;
+* **runs**, simulated (:func:`.runner.simulate`): every cell with ``--runs N``,
+  or, in an exact table, a pair too large for the exact solvers (their limits:
+  hit points, fight states, dice), with :data:`FALLBACK_RUNS` fights.  A cell's
+  seed is derived from the table's seed and the two names
+  (:func:`matchup_seed`), so a matchup gives the same numbers whatever else is in
+  the roster.
+
+**What is shared.**  The work is one task per *unordered* pair, which plays both
+orders: d20's round tables (icepool) are built once per pair and mirrored for
+the other order (the same integers ``d20_tables`` gives for it); a Sevendag
+fighter's model (units, allocations) is built once per process.  The roster is
+handed to each worker process once (its initializer), never per task; a task is
+a few pairs of indices, its answer a few floats.
+
+**Processes.**  With ``jobs > 1`` the pairs go to a
+:class:`~concurrent.futures.ProcessPoolExecutor` in chunks (the costliest pairs
+first).  On Linux the workers are forked, after the parent has imported what
+they need (numpy, icepool: once, not once per worker) and before any other
+thread exists; elsewhere they are spawned.  Workers ignore SIGINT: Ctrl-C
+reaches the parent, which stops them and raises ``KeyboardInterrupt``.  A
+worker's error comes back as data (its message), never as a traceback.  Every
+cell depends only on the roster and the options, so the result is the same for
+any number of jobs and any scheduling.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from sevendag_cli.errors import Msg, SevendagError, UsageError
+from sevendag_cli.limits import MAX_ROSTER
+from sevendag_cli.sim.odds import check_tolerance
+
+if TYPE_CHECKING:
+    from sevendag_cli.rules import Fighter, Ruleset
+    from sevendag_cli.sim.chain_d20 import D20Tables
+
+EXACT = "exact"
+RUNS = "runs"
+MIXED = "mixed"
+
+FALLBACK_RUNS = 100_000
+"""Fights simulated for a pair too large for exact odds, in an exact table."""
+
+MATRIX_TOLERANCE = 1e-9
+"""Most mass a cell leaves unresolved, by default (``matrix --tolerance``).  Looser than
+``fight --exact``'s 1e-12: the d20 DAG's rounding bound alone passes 1e-12 for fighters of
+some 60 hit points and more, and the round-by-round push it then needs is 10 to 30 times
+slower; a table shows tenths of a percent."""
+
+MAX_JOBS = 256
+"""Most worker processes ``--jobs`` may ask for."""
+
+MAX_DAG_CELLS = 1_000_000
+"""Most pairs of hit points of a d20 pair solved exactly: the DAG keeps a value for each
+(two lists of floats, some 64 MB at the bound, a second or two of pure Python)."""
+
+_FALLBACK_KEYS = frozenset({
+    "exact.d20.hp", "exact.d20.cells", "roster.d20_cells", "exact.sev.faces", "exact.sev.states",
+    "formula.exact_too_big",
+})
+"""The exact solvers' size limits: a pair beyond them is simulated instead."""
+
+Progress = Callable[[int, int], None]
+"""``progress(matchups done, matchups in all)``."""
+
+
+# --- records ---------------------------------------------------------------------------------
+
+
+class Matchup(msgspec.Struct, frozen=True):
+    """One ordered fight: the row's fighter (named first) against the column's.
+
+    ``win`` is P(row wins): exact, the mass resolved to it (the low end of
+    ``bounds``, certified); simulated, the share of fights won, with ``bounds``
+    its 95% (Wilson) interval.  ``loss`` is P(column wins) in the same fight and
+    ``draw`` P(a draw at the round cap), likewise; ``unresolved`` (exact) is
+    the mass neither, so ``win + loss + draw + unresolved = 1``.
+    """
+
+    method: str  # EXACT or RUNS
+    win: float
+    bounds: tuple[float, float]
+    loss: float
+    draw: float
+    unresolved: float
+    stop: str | None = None  # exact: why the solver stopped (sim.odds)
+    runs: int | None = None  # simulated: fights played, and their seed
+    seed: int | None = None
+    why: Msg | None = None  # simulated in an exact table: the exact solver's refusal
+
+
+class Standing(msgspec.Struct, frozen=True):
+    """A fighter's place in the ranking: the mean of its row over its opponents."""
+
+    name: str
+    source: str  # its sheet
+    mean: float
+    mean_bounds: tuple[float, float] | None  # certified when its whole row is exact, else None
+
+
+class Roster(msgspec.Struct, frozen=True):
+    """The round-robin of a roster, in ranking order (rows and columns alike).
+
+    ``cells[i][j]`` is ``standings[i]`` against ``standings[j]`` (None on the
+    diagonal); ``order[i]`` is the position ``standings[i]`` had in the roster
+    as given.  The rows are sorted by their mean, highest first (ties: as given).
+    """
+
+    ruleset: str
+    engine: str
+    method: str  # EXACT, RUNS or MIXED (some pairs simulated)
+    cap: int
+    tolerance: float | None  # exact cells
+    runs: int | None  # fights per simulated cell (None when no cell was simulated)
+    seed: int | None  # the seed of the simulated cells (None when none was)
+    standings: tuple[Standing, ...]
+    cells: tuple[tuple[Matchup | None, ...], ...]
+    order: tuple[int, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.standings)
+
+    @property
+    def simulated(self) -> int:
+        """How many cells were simulated."""
+        return sum(1 for row in self.cells for c in row if c is not None and c.method == RUNS)
+
+
+# --- one pair, both orders (what a task does) ----------------------------------------------
+
+
+class Setup(msgspec.Struct, frozen=True):
+    """What every task needs: handed to each worker once."""
+
+    ruleset: Any  # Ruleset (a msgspec Struct; Any here so that this module loads no rules)
+    fighters: tuple[Any, ...]
+    cap: int
+    tolerance: float
+    runs: int | None  # simulate every pair with this many fights
+    seed: int
+
+
+class Failure(msgspec.Struct, frozen=True):
+    """A task's error, as data: its message and exit code (exceptions are not sent back)."""
+
+    msg: Msg
+    exit_code: int
+
+
+_SETUP: Setup | None = None
+_MODELS: dict[int, Any] = {}  # Sevendag fighter models of this process, by fighter index
+
+
+def matchup_seed(seed: int, a: str, b: str) -> int:
+    """The seed of the simulated fight ``a`` against ``b``: from the table's seed and the names."""
+    digest = hashlib.sha256(f"{seed}\x1f{a}\x1f{b}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1  # 63 bits: within the seeds' range
+
+
+def _simulated(setup: Setup, i: int, j: int, runs: int, why: Msg | None) -> Matchup:
+    from sevendag_cli.sim.runner import simulate
+
+    a, b = setup.fighters[i], setup.fighters[j]
+    seed = matchup_seed(setup.seed, a.name, b.name)
+    r = simulate(setup.ruleset, a, b, runs, seed, cap=setup.cap)
+    fa, fb = r.fighters
+    return Matchup(RUNS, fa.win_probability, fa.ci95, fb.win_probability, r.draw_probability,
+                   0.0, runs=r.runs, seed=seed, why=why)
+
+
+def _from_odds(odds: Any) -> Matchup:
+    return Matchup(EXACT, odds.win[0], odds.win_bounds[0], odds.win[1], odds.draw,
+                   odds.unresolved, stop=odds.stop)
+
+
+def mirrored(tables: D20Tables) -> D20Tables:
+    """The round tables of the same pair named the other way round (exactly what
+    ``d20_tables(ruleset, b, a)`` gives: D-02 is symmetric, and each attack is the same)."""
+    from sevendag_cli.sim.chain_d20 import D20Tables
+
+    return D20Tables((tables.names[1], tables.names[0]), tables.first_den - tables.first,
+                     tables.first_den, tables.damage_b, tables.den_b, tables.damage_a,
+                     tables.den_a)
+
+
+def _d20_exact(setup: Setup, tables: D20Tables, a: Any, b: Any) -> Matchup:
+    from sevendag_cli.engine.d20.state import initial_state
+    from sevendag_cli.sim.chain_d20 import D20Chain
+
+    if a.hp * b.hp > MAX_DAG_CELLS:
+        raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,
+                             b=b.name, hp_b=b.hp))
+    return _from_odds(D20Chain(tables).odds(initial_state(a, b), setup.cap, setup.tolerance))
+
+
+def _model(setup: Setup, i: int) -> Any:
+    model = _MODELS.get(i)
+    if model is None:
+        from sevendag_cli.sim.sevendag_model import fighter_model
+
+        model = _MODELS[i] = fighter_model(setup.ruleset, setup.fighters[i])
+    return model
+
+
+def sevendag_exact(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
+                   models: tuple[Any, Any] | None = None) -> Matchup:
+    """``fight --exact``'s odds of a Sevendag pair (the same push from the same starts, S-02)."""
+    from sevendag_cli.sim.chain_sevendag import SevendagChain
+    from sevendag_cli.sim.exact_sevendag import initiative_probability
+    from sevendag_cli.sim.push import sevendag_push
+
+    chain = SevendagChain(ruleset, a, b, models)
+    p_a = initiative_probability(ruleset, a, b)
+    starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
+              (chain.state_id(chain.start_key(1)), float(1 - p_a))]
+    push, _ = sevendag_push(chain, starts, cap, tolerance)
+    return _from_odds(push.odds(chain.names, cap, len(push.alive)))
+
+
+def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], Matchup]) -> Matchup:
+    try:
+        return solve()
+    except UsageError as exc:
+        if exc.msg.key not in _FALLBACK_KEYS:
+            raise
+        return _simulated(setup, i, j, FALLBACK_RUNS, exc.msg)
+
+
+def play_pair(setup: Setup, i: int, j: int) -> tuple[Matchup, Matchup]:
+    """Fighters ``i`` against ``j`` and ``j`` against ``i`` (the two cells of the pair)."""
+    if setup.runs is not None:
+        return (_simulated(setup, i, j, setup.runs, None),
+                _simulated(setup, j, i, setup.runs, None))
+    rs, a, b = setup.ruleset, setup.fighters[i], setup.fighters[j]
+    if rs.engine == "d20":
+        from sevendag_cli.sim.chain_d20 import d20_tables
+
+        try:
+            tables = d20_tables(rs, a, b)
+        except UsageError as exc:
+            if exc.msg.key not in _FALLBACK_KEYS:
+                raise
+            return (_simulated(setup, i, j, FALLBACK_RUNS, exc.msg),
+                    _simulated(setup, j, i, FALLBACK_RUNS, exc.msg))
+        return (_exact_or_simulated(setup, i, j, lambda: _d20_exact(setup, tables, a, b)),
+                _exact_or_simulated(setup, j, i, lambda: _d20_exact(setup, mirrored(tables), b, a)))
+    ma, mb = _model(setup, i), _model(setup, j)
+    return (_exact_or_simulated(
+                setup, i, j, lambda: sevendag_exact(rs, a, b, setup.cap, setup.tolerance, (ma, mb))),
+            _exact_or_simulated(
+                setup, j, i, lambda: sevendag_exact(rs, b, a, setup.cap, setup.tolerance, (mb, ma))))
+
+
+ChunkResult = list[tuple[int, int, Matchup, Matchup]] | Failure
+
+
+def play_chunk(pairs: Sequence[tuple[int, int]]) -> ChunkResult:
+    """A task: some pairs of the roster set up in this process (:func:`_init_worker`)."""
+    setup = _SETUP
+    assert setup is not None, "the worker was not set up"
+    out: list[tuple[int, int, Matchup, Matchup]] = []
+    for i, j in pairs:
+        try:
+            ij, ji = play_pair(setup, i, j)
+        except SevendagError as exc:
+            return Failure(exc.msg, exc.exit_code)
+        except Exception as exc:  # a bug or a system failure: one line, not a worker's traceback
+            a, b = setup.fighters[i].name, setup.fighters[j].name
+            return Failure(Msg("roster.failed", a=a, b=b, error=f"{type(exc).__name__}: {exc}"), 1)
+        out.append((i, j, ij, ji))
+    return out
+
+
+def _init_worker(setup: Setup) -> None:
+    """A worker process: Ctrl-C is the parent's to handle; the roster is set once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _set_up(setup)
+
+
+def _set_up(setup: Setup | None) -> None:
+    global _SETUP
+    _SETUP = setup
+    _MODELS.clear()
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+class RosterError(SevendagError):
+    """A task's error, raised again in the parent with its own exit code."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.msg)
+        self.exit_code = failure.exit_code
+
+
+def default_jobs() -> int:
+    """The CPUs this process may use (its affinity where the system tells it)."""
+    counter = getattr(os, "process_cpu_count", None)  # Python 3.13
+    if counter is not None:
+        return int(counter() or 1)
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def check_jobs(jobs: int) -> int:
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise UsageError(Msg("roster.jobs", jobs=jobs, max=MAX_JOBS))
+    return jobs
+
+
+def _cost(setup: Setup, i: int, j: int) -> int:
+    """A rough cost of a pair, to hand out the costliest first (results do not depend on it)."""
+    a, b = setup.fighters[i], setup.fighters[j]
+    if setup.ruleset.engine == "d20":
+        return int(a.hp * b.hp)
+    return int(sum(h.die for h in a.hands) * sum(h.die for h in b.hands))
+
+
+def _chunks(setup: Setup, jobs: int) -> list[list[tuple[int, int]]]:
+    n = len(setup.fighters)
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    pairs.sort(key=lambda p: -_cost(setup, *p))  # stable: ties as given
+    size = max(1, min(8, len(pairs) // (4 * jobs))) if jobs > 1 else 1
+    return [pairs[k:k + size] for k in range(0, len(pairs), size)]
+
+
+def _warm(setup: Setup) -> None:
+    """Import, in the parent, what the workers need: forked, they inherit it (once, not per worker)."""
+    import importlib
+
+    names = ["sevendag_cli.sim.runner"] if setup.runs is not None else (
+        ["sevendag_cli.sim.chain_d20", "sevendag_cli.sim.exact_d20",
+         "sevendag_cli.engine.d20.state"] if setup.ruleset.engine == "d20" else
+        ["sevendag_cli.sim.chain_sevendag", "sevendag_cli.sim.exact_sevendag",
+         "sevendag_cli.sim.push"])
+    for name in names:
+        importlib.import_module(name)
+
+
+def _context() -> Any:
+    import multiprocessing
+
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+Cells = dict[tuple[int, int], Matchup]
+
+
+def _take(result: ChunkResult, cells: Cells) -> int:
+    if isinstance(result, Failure):
+        raise RosterError(result)
+    for i, j, ij, ji in result:
+        cells[(i, j)] = ij
+        cells[(j, i)] = ji
+    return 2 * len(result)
+
+
+def _in_process(setup: Setup, chunks: list[list[tuple[int, int]]], total: int,
+                progress: Progress | None) -> Cells:
+    cells: Cells = {}
+    saved = _SETUP
+    _set_up(setup)
+    try:
+        done = 0
+        if progress is not None:
+            progress(0, total)
+        for chunk in chunks:
+            done += _take(play_chunk(chunk), cells)
+            if progress is not None:
+                progress(done, total)
+    finally:
+        _set_up(saved)
+    return cells
+
+
+def _in_pool(setup: Setup, chunks: list[list[tuple[int, int]]], jobs: int, total: int,
+             progress: Progress | None) -> Cells:
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
+
+    context = _context()
+    if context.get_start_method() == "fork":
+        _warm(setup)
+    cells: Cells = {}
+    executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                   initializer=_init_worker, initargs=(setup,))
+    try:
+        # The workers start here (forked at the first submit, before the progress display
+        # starts its thread), with SIGINT blocked: a Ctrl-C before their initializer ignores
+        # it cannot interrupt them; the parent gets it once unblocked.
+        with _sigint_blocked():
+            pending = {executor.submit(play_chunk, chunk) for chunk in chunks}
+        done = 0
+        if progress is not None:
+            progress(0, total)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                done += _take(future.result(), cells)
+            if progress is not None:
+                progress(done, total)
+    except BrokenProcessPool:
+        _stop(executor)
+        raise SevendagError(Msg("roster.worker_died")) from None
+    except BaseException:  # Ctrl-C, a task's error: stop the workers at once
+        _stop(executor)
+        raise
+    executor.shutdown(wait=True)
+    return cells
+
+
+@contextmanager
+def _sigint_blocked() -> Iterator[None]:
+    mask = getattr(signal, "pthread_sigmask", None)
+    if mask is None:  # no signal masks here (Windows): the initializer is the only guard
+        yield
+        return
+    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        mask(signal.SIG_SETMASK, old)
+
+
+def _stop(executor: Any) -> None:
+    """Cancel what is queued and end the workers now (they may be in a long solve)."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.terminate()
+    executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _standings(setup: Setup, cells: Cells) -> tuple[list[int], list[float], list[tuple[float, float] | None]]:
+    n = len(setup.fighters)
+    means: list[float] = []
+    bounds: list[tuple[float, float] | None] = []
+    for i in range(n):
+        row = [cells[(i, j)] for j in range(n) if j != i]
+        means.append(math.fsum(c.win for c in row) / len(row))
+        if all(c.method == EXACT for c in row):
+            bounds.append((math.fsum(c.bounds[0] for c in row) / len(row),
+                           min(1.0, math.fsum(c.bounds[1] for c in row) / len(row))))
+        else:
+            bounds.append(None)
+    order = sorted(range(n), key=lambda i: (-means[i], i))
+    return order, means, bounds
+
+
+def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | None = None,
+                tolerance: float = MATRIX_TOLERANCE, runs: int | None = None, seed: int = 0,
+                jobs: int = 1, progress: Progress | None = None,
+                sources: Sequence[str] | None = None) -> Roster:
+    """Every ordered pair of ``fighters`` (at least 2, at most ``MAX_ROSTER``), ranked.
+
+    ``runs``: simulate every pair with this many fights (else exact, falling back to
+    :data:`FALLBACK_RUNS` simulated fights for a pair too large); ``seed``: the
+    simulated fights' seed (:func:`matchup_seed`); ``jobs``: processes;
+    ``progress(done, total)`` after each task.  Ctrl-C raises ``KeyboardInterrupt``
+    once the workers are stopped.
+    """
+    n = len(fighters)
+    if not 2 <= n <= MAX_ROSTER:
+        raise UsageError(Msg("roster.size", n=n, max=MAX_ROSTER))
+    names = [f.name for f in fighters]
+    if len(set(names)) != n:
+        twice = next(x for x in names if names.count(x) > 1)
+        raise UsageError(Msg("roster.same_name", name=twice))
+    cap = ruleset.round_cap if cap is None else cap
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+        raise UsageError(Msg("cli.cap", cap=cap))
+    jobs = check_jobs(jobs)
+    setup = Setup(ruleset, tuple(fighters), cap, check_tolerance(tolerance), runs, seed)
+    chunks = _chunks(setup, jobs)
+    total = n * (n - 1)
+    jobs = min(jobs, len(chunks))
+    cells = (_in_pool(setup, chunks, jobs, total, progress) if jobs > 1
+             else _in_process(setup, chunks, total, progress))
+    order, means, bounds = _standings(setup, cells)
+    table = tuple(tuple(None if i == j else cells[(i, j)] for j in order) for i in order)
+    simulated = [c for row in table for c in row if c is not None and c.method == RUNS]
+    method = RUNS if runs is not None else MIXED if simulated else EXACT
+    src = list(sources) if sources is not None else [getattr(f, "path", "") for f in fighters]
+    return Roster(
+        ruleset=ruleset.name, engine=ruleset.engine, method=method, cap=cap,
+        tolerance=None if runs is not None else setup.tolerance,
+        runs=(runs if runs is not None else FALLBACK_RUNS) if simulated else None,
+        seed=seed if simulated else None,
+        standings=tuple(Standing(names[i], src[i], means[i], bounds[i]) for i in order),
+        cells=table, order=tuple(order))

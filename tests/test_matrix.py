@@ -1,0 +1,468 @@
+"""``matrix``: a roster's round-robin (issue 12 §3).
+
+The cells against ``fight --exact`` of each ordered pair, the two orders of a pair
+against each other (p(i,j) + p(j,i) + draws = 1: the fight does not depend on who is
+named first), the ranking, folders and what they skip, the bound, the same JSON for
+any number of jobs, the schema, the fallback to simulation, Ctrl-C and a worker's
+error as one line, and the display at 80 columns in both languages.  The pools stay
+small (2 workers, a handful of pairs).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from rich.console import Console
+
+from sevendag_cli.sim.roster import EXACT, RUNS, Matchup, Roster, Standing
+from tests.helpers import assert_one_line_error, run, run_json
+from tests.test_golden import GOLDEN, check_width, compare
+
+ROOT = Path(__file__).resolve().parent.parent
+
+KESTREL = """ruleset = "d20"
+name = "Kestrel"
+level = 4
+str = 10
+dex = 17
+con = 12
+wis = 12
+bba = 3
+armour = 2
+dodge = 1
+hp = 40
+
+[weapon]
+name = "rapier"
+damage = "1d6"
+crit_range = 18
+"""
+BRUTE = """ruleset = "d20"
+name = "Brute"
+level = 4
+str = 16
+dex = 9
+con = 14
+wis = 8
+bba = 4
+armour = 1
+hp = 55
+
+[weapon]
+name = "great axe"
+damage = "1d12"
+crit_factor = 3
+"""
+# Dual wield, two weapons of different metals (S-12): a third Sevendag fighter.
+TWINBLADE = """ruleset = "sevendag"
+name = "Twinblade"
+speed = 4
+attack = 8
+defence = 5
+[[hands]]
+die = 8
+holds = "sword"
+[[hands]]
+die = 6
+holds = "dagger"
+[items.sword]
+kind = "weapon"
+metal = "iron"
+skill = 13
+[items.dagger]
+kind = "weapon"
+metal = "bronze"
+skill = 15
+"""
+
+
+def d20_roster() -> list[str]:
+    Path("kestrel.toml").write_text(KESTREL, "utf-8")
+    Path("brute.toml").write_text(BRUTE, "utf-8")
+    return ["a", "b", "kestrel.toml", "brute.toml"]
+
+
+def small_d20(name: str, hp: int) -> str:
+    return (f'ruleset = "d20"\nname = "{name}"\nstr = 12\ndex = 12\ncon = 10\nwis = 10\nbba = 2\n'
+            f'hp = {hp}\n\n[weapon]\nname = "dagger"\ndamage = "1d4"\n')
+
+
+def matrix(*args: str) -> Any:
+    return run_json("matrix", *args)
+
+
+def cells(doc: Any) -> list[tuple[int, int]]:
+    n = len(doc["fighters"])
+    return [(i, j) for i in range(n) for j in range(n) if i != j]
+
+
+# --- the cells -----------------------------------------------------------------------------------
+
+
+def test_d20_cells_agree_with_fight_exact_within_their_intervals() -> None:
+    """d20: the matrix's DAG and fight --exact's push are two certified computations of the
+    same number (D-02..D-12): their intervals meet, and the values agree to the tolerance."""
+    doc = matrix(*d20_roster()[:3], "--jobs", "1")
+    assert doc["method"] == EXACT and doc["tolerance"] == 1e-9
+    sheets = doc["sheets"]
+    for i, j in cells(doc):
+        fight = run_json("fight", sheets[i], sheets[j], "--exact")
+        first = fight["fighters"][0]
+        assert first["name"] == doc["fighters"][i]
+        low, high = doc["bounds"][i][j]
+        assert low == doc["win_probability"][i][j] <= high
+        assert max(low, first["bounds"][0]) <= min(high, first["bounds"][1]), (i, j)
+        assert abs(low - first["win_probability"]) <= 1e-9
+        assert doc["methods"][i][j] == EXACT
+
+
+def test_sevendag_cells_are_fight_exact_s_numbers() -> None:
+    """Sevendag: the same push from the same starts (S-02) as fight --exact: the same floats."""
+    Path("twinblade.toml").write_text(TWINBLADE, "utf-8")
+    doc = matrix("brannoc", "ysolde", "twinblade.toml", "--tolerance", "1e-12", "--jobs", "1")
+    for i, j in cells(doc):
+        fight = run_json("fight", doc["sheets"][i], doc["sheets"][j], "--exact")
+        assert doc["win_probability"][i][j] == fight["fighters"][0]["win_probability"]
+        assert doc["bounds"][i][j] == fight["fighters"][0]["bounds"]
+        assert doc["draw_probability"][i][j] == fight["draw_probability"]
+        assert doc["unresolved"][i][j] == fight["unresolved"]
+
+
+@pytest.mark.parametrize("args", [
+    ["a", "b", "kestrel.toml", "brute.toml", "--ruleset", "d20"],
+    ["a", "b", "kestrel.toml", "brute.toml", "--cap", "3"],  # mostly draws: the push at the cap
+    ["brannoc", "ysolde", "twinblade.toml"],
+    ["brannoc", "ysolde", "twinblade.toml", "--cap", "2"],
+    ["a", "b", "kestrel.toml", "--runs", "400", "--seed", "5"],
+])
+def test_the_two_orders_of_a_pair_and_the_draws_sum_to_one(args: list[str]) -> None:
+    """p(i,j) + p(j,i) + draws = 1: each from its own fight (i named first, then j), so this
+    checks that naming a fighter first changes nothing (D-02, S-02) and the mirrored tables."""
+    d20_roster()
+    Path("twinblade.toml").write_text(TWINBLADE, "utf-8")
+    doc = matrix(*args, "--jobs", "1")
+    if "--cap" in args:
+        assert max(doc["draw_probability"][0][1:]) > 0.01  # the draws matter here
+    p, draw, unresolved = doc["win_probability"], doc["draw_probability"], doc["unresolved"]
+    for i, j in cells(doc):
+        if doc["methods"][i][j] == RUNS:  # simulated: each order is its own sample
+            assert abs(p[i][j] + p[j][i] + draw[i][j] - 1) < 0.1
+            continue
+        slack = unresolved[i][j] + unresolved[j][i] + 1e-14
+        assert abs(p[i][j] + p[j][i] + draw[i][j] - 1) <= slack, (i, j)
+        assert abs(draw[i][j] - draw[j][i]) <= slack
+
+
+def test_the_rows_are_ranked_by_their_mean() -> None:
+    doc = matrix(*d20_roster(), "--jobs", "1")
+    names = doc["fighters"]
+    given = ["A", "B", "Kestrel", "Brute"]
+    assert sorted(doc["order"]) == [0, 1, 2, 3]
+    assert [given[k] for k in doc["order"]] == names
+    means = []
+    for i, entry in enumerate(doc["ranking"]):
+        row = [x for x in doc["win_probability"][i] if x is not None]
+        assert doc["win_probability"][i][i] is None
+        assert entry == {"rank": i + 1, "name": names[i], "mean": pytest.approx(sum(row) / 3),
+                         "mean_bounds": entry["mean_bounds"]}
+        low, high = entry["mean_bounds"]
+        assert low == pytest.approx(entry["mean"]) and high >= low
+        means.append(entry["mean"])
+    assert means == sorted(means, reverse=True) and means[0] > means[-1]
+    # the columns follow the rows: the cell of Kestrel against A is Kestrel's fight against A
+    k, a = names.index("Kestrel"), names.index("A")
+    fight = run_json("fight", "kestrel.toml", "a", "--exact")
+    assert doc["win_probability"][k][a] == pytest.approx(fight["fighters"][0]["win_probability"],
+                                                         abs=1e-9)
+
+
+def test_the_same_sheet_twice_is_a_mirror_match() -> None:
+    doc = matrix("a", "b", "a", "--jobs", "1")
+    assert sorted(doc["fighters"]) == ["A", "A (2)", "B"]
+    i, j = doc["fighters"].index("A"), doc["fighters"].index("A (2)")
+    assert doc["win_probability"][i][j] == pytest.approx(0.5, abs=1e-9)
+
+
+# --- folders, bounds, errors ------------------------------------------------------------------------
+
+
+def test_a_folder_of_sheets_skips_the_other_ruleset_and_what_is_not_a_sheet() -> None:
+    folder = Path("roster")
+    folder.mkdir()
+    (folder / "kestrel.toml").write_text(KESTREL, "utf-8")
+    (folder / "brute.toml").write_text(BRUTE, "utf-8")
+    (folder / "twinblade.toml").write_text(TWINBLADE, "utf-8")  # Sevendag: skipped
+    (folder / "house.toml").write_text('engine = "d20"\nname = "house"\n', "utf-8")  # a ruleset
+    (folder / "notes.txt").write_text("not a sheet", "utf-8")  # not .toml: not looked at
+    (folder / "sub.toml").mkdir()  # a folder: not a regular file
+    result = run("matrix", "roster", "a", "--jobs", "1", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    assert sorted(doc["fighters"]) == ["A", "Brute", "Kestrel"]
+    assert doc["ruleset"] == "d20"  # from the first sheet found (brute.toml)
+    assert doc["skipped"] == [{"file": str(Path("roster/house.toml")), "ruleset": None},
+                              {"file": str(Path("roster/twinblade.toml")), "ruleset": "sevendag"}]
+    note = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(note) == 1 and "twinblade.toml (sevendag)" in note[0] and "house.toml" in note[0]
+
+
+def test_a_skipped_file_s_control_characters_are_made_visible() -> None:
+    Path("roster").mkdir()
+    Path("roster/kestrel.toml").write_text(KESTREL, "utf-8")
+    Path("roster/brute.toml").write_text(BRUTE, "utf-8")
+    Path("roster/ev\x1bil.toml").write_text(TWINBLADE, "utf-8")
+    result = run("matrix", "roster", "--jobs", "1")
+    assert result.exit_code == 0 and "\x1b" not in result.stderr
+    assert "ev\\x1bil.toml (sevendag)" in result.stderr
+
+
+def test_a_sheet_of_another_ruleset_named_on_its_own_is_one_line() -> None:
+    Path("twinblade.toml").write_text(TWINBLADE, "utf-8")
+    assert_one_line_error(run("matrix", "a", "b", "twinblade.toml", "--jobs", "1"), 1, "sevendag")
+
+
+def test_more_fighters_than_the_bound_are_refused_before_any_fight() -> None:
+    folder = Path("crowd")
+    folder.mkdir()
+    for k in range(41):
+        (folder / f"f{k:02}.toml").write_text(small_d20(f"F{k}", 5), "utf-8")
+    assert_one_line_error(run("matrix", "crowd", "--jobs", "1"), 2, "from 2 to 40 fighters, not 41")
+    assert_one_line_error(run("matrix", "crowd", "--lang", "fr"), 2, "de 2 à 40 combattants")
+
+
+@pytest.mark.parametrize(("args", "code", "fragment"), [
+    (["a"], 2, "not 1"),
+    (["nobody", "a"], 2, "nobody"),
+    (["a", "b", "--jobs", "0"], 2, "--jobs 0"),
+    (["a", "b", "--runs", "0"], 2, "--runs 0"),
+    (["a", "b", "--runs", "10", "--tolerance", "1e-6"], 2, "--tolerance"),
+    (["a", "b", "--tolerance", "2"], 2, "--tolerance 2"),
+    (["a", "b", "--cap", "0"], 2, "--cap 0"),
+    (["a", "b", "--seed", "-1"], 2, "seed"),
+])
+def test_mistakes_are_one_line(args: list[str], code: int, fragment: str) -> None:
+    assert_one_line_error(run("matrix", *args, "--ruleset", "d20"), code, fragment)
+
+
+def test_a_broken_sheet_in_a_folder_is_one_line() -> None:
+    Path("roster").mkdir()
+    Path("roster/bad.toml").write_text("ruleset = [", "utf-8")
+    assert_one_line_error(run("matrix", "roster", "a", "b"), 1, "bad.toml")
+
+
+def test_a_worker_s_error_is_one_line() -> None:
+    """An error raised while solving (here the engine refusing a sheet's allocation, S-04, when
+    the fighter's model is built) comes back from the worker as one line, not a traceback."""
+    bad = (TWINBLADE.replace('name = "Twinblade"', 'name = "Bad"')
+           .replace("defence = 5\n", 'defence = 5\nallocation = ["attack", "attack"]\n')
+           .replace('[items.dagger]\nkind = "weapon"', '[items.dagger]\nkind = "shield"'))
+    Path("bad.toml").write_text(bad, "utf-8")
+    for jobs in ("1", "2"):
+        result = run("matrix", "brannoc", "ysolde", "bad.toml", "--jobs", jobs)
+        assert_one_line_error(result, 1, "shield")
+
+
+# --- processes ------------------------------------------------------------------------------------
+
+
+def test_one_job_and_two_give_the_same_json() -> None:
+    args = [*d20_roster(), "--json"]
+    one = run("matrix", *args, "--jobs", "1")
+    two = run("matrix", *args, "--jobs", "2")
+    assert one.exit_code == two.exit_code == 0
+    assert one.stdout == two.stdout
+    runs = ["a", "b", "kestrel.toml", "--runs", "300", "--seed", "9", "--json"]
+    assert run("matrix", *runs, "--jobs", "1").stdout == run("matrix", *runs, "--jobs", "2").stdout
+
+
+def test_simulated_cells_have_their_own_seeds() -> None:
+    """A matchup's seed comes from the table's seed and the two names: the same cell whatever
+    else is in the roster."""
+    d20_roster()
+    small = matrix("a", "b", "--runs", "300", "--seed", "4", "--jobs", "1")
+    large = matrix("kestrel.toml", "a", "b", "--runs", "300", "--seed", "4", "--jobs", "1")
+    assert small["seed"] == large["seed"] == 4 and small["method"] == large["method"] == RUNS
+    ia, ib = small["fighters"].index("A"), small["fighters"].index("B")
+    ja, jb = large["fighters"].index("A"), large["fighters"].index("B")
+    assert small["win_probability"][ia][ib] == large["win_probability"][ja][jb]
+    assert small["win_probability"][ia][ib] != small["win_probability"][ib][ia]
+
+
+def test_ctrl_c_stops_the_workers_with_one_line() -> None:
+    """Ctrl-C at a terminal reaches the whole process group, workers included: exit 130, one
+    line, no worker's traceback, no worker left behind."""
+    import pty
+
+    folder = Path("roster")
+    folder.mkdir()
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_matrix import SEVENDAG_SHEETS
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    for name, body in SEVENDAG_SHEETS.items():
+        (folder / f"{name.lower()}.toml").write_text(f'ruleset = "sevendag"\nname = "{name}"\n{body}',
+                                                     "utf-8")
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    child = subprocess.Popen([sys.executable, "-m", "sevendag_cli", "matrix", "roster", "--jobs", "2"],
+                             stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+                             env={**env, "PYTHONPATH": str(ROOT)})
+    os.close(slave)
+    seen = b""
+    deadline = time.monotonic() + 60
+    while b"matchups" not in seen and time.monotonic() < deadline:  # the progress bar: pool started
+        if select.select([master], [], [], 0.1)[0]:
+            seen += os.read(master, 4096)
+    assert b"matchups" in seen
+    os.killpg(child.pid, signal.SIGINT)
+    assert child.wait(timeout=60) == 130
+    while select.select([master], [], [], 0.3)[0]:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    text = seen.decode("utf-8", "replace")
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert text.count("sevendag: error: ") == 1 and "interrupted after" in text
+    leftover = subprocess.run(["pgrep", "-s", str(child.pid)], capture_output=True, text=True)
+    assert leftover.stdout.strip() == ""
+
+
+# --- exact, simulated, mixed: the JSON against its schema ---------------------------------------
+
+
+def schema() -> Any:
+    result = run("schema", "matrix")
+    assert result.exit_code == 0
+    return json.loads(result.stdout)
+
+
+def test_exact_and_simulated_documents_match_the_schema() -> None:
+    validator = jsonschema.Draft202012Validator(schema())
+    exact = matrix(*d20_roster(), "--jobs", "1")
+    runs = matrix("a", "b", "brute.toml", "--runs", "300", "--seed", "2", "--jobs", "1")
+    sev = matrix("brannoc", "ysolde", "brannoc", "--jobs", "1", "--lang", "fr")
+    for doc in (exact, runs, sev):
+        validator.validate(doc)
+    assert exact["seed"] is None and exact["runs"] is None and exact["skipped"] == []
+    assert runs["tolerance"] is None and runs["runs"] == 300
+    assert all(e["mean_bounds"] is None for e in runs["ranking"])
+    assert "P(la ligne bat la colonne)" in sev["note"]
+    for key, bad in (("methods", [[None, "guess"], ["exact", None]]),
+                     ("win_probability", [[None, 1.5], [0.2, None]]),
+                     ("bounds", [[None, [0.1]], [[0.1, 0.2], None]]),
+                     ("method", "guess")):
+        assert not validator.is_valid(dict(exact, **{key: bad})), key
+
+
+def test_a_pair_too_large_for_exact_odds_is_simulated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beyond the exact solvers' limits (here the d20 solver's million pairs of hit points),
+    the pair is simulated and says why; the table is 'mixed', the other pairs exact."""
+    from sevendag_cli.sim import roster
+
+    monkeypatch.setattr(roster, "FALLBACK_RUNS", 300)  # the test's budget, not 100,000
+    giant = small_d20("Colossus", 1001)
+    Path("colossus.toml").write_text(giant, "utf-8")
+    Path("leviathan.toml").write_text(giant.replace("Colossus", "Leviathan")
+                                      .replace("hp = 1001", "hp = 1000"), "utf-8")
+    args = ["colossus.toml", "leviathan.toml", "a", "--cap", "50", "--seed", "3", "--jobs", "1"]
+    result = run("matrix", *args, "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    jsonschema.Draft202012Validator(schema()).validate(doc)
+    assert doc["method"] == "mixed" and doc["seed"] == 3 and doc["runs"] == 300
+    c, v = doc["fighters"].index("Colossus"), doc["fighters"].index("Leviathan")
+    assert doc["methods"][c][v] == doc["methods"][v][c] == RUNS
+    assert sum(m == RUNS for row in doc["methods"] for m in row if m) == 2
+    assert "simulated with 300 fights" in doc["note"]
+    shown = run("matrix", *args)
+    assert "~" in shown.stdout and "1,000,000 pairs of hit points" in shown.stdout
+
+
+# --- the display ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_golden_matrix_at_80_columns(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["matrix", *d20_roster(), "--jobs", "1"]
+    result = run(*args, "--lang", lang)
+    assert result.exit_code == 0, result.stderr
+    text = f"$ sevendag {' '.join(args)}\n{result.stdout}"
+    check_width(text, 80)
+    compare(text, GOLDEN / f"d20-matrix.{lang}.txt")
+
+
+def synthetic(names: list[str], method: str = EXACT) -> Roster:
+    """A roster record to draw (no fight is solved): row i beats column j with (n - i + j) / 2n."""
+    n = len(names)
+
+    def cell(i: int, j: int) -> Matchup | None:
+        if i == j:
+            return None
+        p = (n - i + j) / (2 * n)
+        return Matchup(method, p, (p, p + 1e-12), 1 - p, 0.0, 1e-12)
+
+    return Roster("d20", "d20", method, 1000, 1e-9, None, None,
+                  tuple(Standing(name, f"{name}.toml", 0.5, None) for name in names),
+                  tuple(tuple(cell(i, j) for j in range(n)) for i in range(n)), tuple(range(n)))
+
+
+def draw(roster: Roster, width: int, lang: str = "en") -> str:
+    from sevendag_cli.render.rich_matrix import render_matrix
+
+    console = Console(width=width, record=True, no_color=True, force_terminal=False)
+    with console.capture() as captured:
+        render_matrix(console, roster, lang)
+    return captured.get()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_eight_fighters_with_long_names_fit_80_columns(lang: str) -> None:
+    names = [f"Sir Reginald the {k}th of the Marches" for k in range(8)]
+    text = draw(synthetic(names), 80, lang)
+    check_width(text, 80)
+    lines = text.splitlines()
+    header = next(line for line in lines if line.lstrip().startswith("1 "))
+    assert header.split()[:8] == [str(k) for k in range(1, 9)]  # headed by the ranks
+    legend = [line for line in lines if line.startswith(("1: ", "1 : "))]
+    assert legend and names[0] in legend[0]  # a name cut short is given in full
+
+
+def test_a_large_roster_is_drawn_in_blocks_that_fit() -> None:
+    names = [f"F{k}" for k in range(30)]
+    for width in (80, 60):
+        text = draw(synthetic(names), width)
+        check_width(text, width)
+    heads = [line for line in text.splitlines() if line.split()[:1] == ["1"] and "·" not in line]
+    assert len(heads) > 1  # more than one block of columns
+    assert sum(line.endswith("mean") for line in text.splitlines()) == 1  # in the last block only
+
+
+def test_short_names_head_their_columns_and_colour_shows_with_a_terminal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR")
+    roster = synthetic(["Ann", "Bo", "Cy"])
+    text = draw(roster, 80)
+    assert any(line.split() == ["Ann", "Bo", "Cy", "mean"] for line in text.splitlines())
+    console = Console(width=80, force_terminal=True, color_system="truecolor")
+    from sevendag_cli.render.rich_matrix import render_matrix
+
+    with console.capture() as captured:
+        render_matrix(console, roster, "en")
+    assert "\x1b[" in captured.get() and "48;2;" in captured.get()  # cells have backgrounds

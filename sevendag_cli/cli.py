@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "undo": "table",
     "status": "status",
     "log": "log",
+    "odds": "odds",
     "fight": "fight",
     "new": "new",
     "roll": "roll",

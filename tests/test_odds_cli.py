@@ -449,6 +449,36 @@ def test_damaged_kept_work_is_ignored_and_built_again(damage: Callable[[], Any])
     assert saved()["extra"]["odds"] == good  # built again and saved with the round
 
 
+def test_D02_kept_d20_tables_no_solver_builds_are_refused_when_read_back() -> None:
+    """Kept bytes come back from a file: d20 tables whose weights are not a distribution, or with a
+    damage so large that the odds would fill the memory, are refused (the solver builds its own)."""
+    import msgspec
+
+    from sevendag_cli.engine.d20 import D20FighterState, D20State
+    from sevendag_cli.rules import load_pair, load_ruleset
+    from sevendag_cli.sim.chain_d20 import D20Tables, d20_tables
+
+    rs = load_ruleset("d20")
+    a, b = load_pair(rs, None)
+    good = msgspec.to_builtins(d20_tables(rs, a, b))
+    state = D20State(3, (D20FighterState("A", 30, 45), D20FighterState("B", 41, 50)), None)
+    expected = odds_at(rs, a, b, state)
+    changes: list[Callable[[dict[str, Any]], None]] = [
+        lambda t: t.update(den_a=0),
+        lambda t: t.update(den_a=t["den_a"] + 1),  # the weights no longer sum to it
+        lambda t: t.update(first=t["first_den"] + 1),
+        lambda t: t.update(damage_b=[[10**12, t["den_b"]]]),
+        lambda t: t.update(damage_a=[[-3, t["den_a"]]]),
+    ]
+    for change in changes:
+        bad = json.loads(json.dumps(good))
+        change(bad)
+        data = msgspec.msgpack.encode(bad)
+        with pytest.raises(msgspec.ValidationError):
+            D20Tables.from_bytes(data)
+        assert odds_at(rs, a, b, state, kept=data) == expected
+
+
 # --- fight --odds ------------------------------------------------------------------------------------
 
 

@@ -34,6 +34,8 @@ from sevendag_cli.output import Output, make_dice, make_output, note, renderer, 
 
 if TYPE_CHECKING:
     from sevendag_cli.rules import Fighter, Ruleset
+    from sevendag_cli.sim.moment import OddsSolver
+    from sevendag_cli.sim.swing import OddsPoint
     from sevendag_cli.store import Encounter
 
 app = typer.Typer()
@@ -186,7 +188,7 @@ def init_cmd(
 
 
 def _odds_at_init(enc: Encounter, rs: Ruleset, a: Fighter, b: Fighter,
-                  state: Any) -> tuple[Any, Encounter]:
+                  state: Any) -> tuple[tuple[OddsPoint, OddsSolver], Encounter]:
     """``init --odds``: the odds from the state saved (as ``odds_data.moment_odds``), and the
     encounter keeping the solver's tables."""
     from sevendag_cli.sim.swing import point

@@ -48,6 +48,7 @@ COMMANDS: dict[str, str] = {
     "undo": "table",
     "status": "status",
     "log": "log",
+    "odds": "odds",
     "fight": "fight",
     "sweep": "sweep",
     "matrix": "matrix",

@@ -73,6 +73,26 @@ HELP_FR: dict[str, str] = {
         "Montrer où en est la rencontre, sans la modifier : round, qui attaque, chaque combattant.",
     "Replay the encounter's history round by round, as it was shown, without changing it.":
         "Rejouer l'historique de la rencontre round par round, tel qu'il a été affiché, sans la modifier.",
+    # odds (and --odds of init, round, fight)
+    "Show each fighter's chance to win from where the encounter stands, without changing it.":
+        "Montrer les chances de victoire de chacun à partir d'où en est la rencontre, sans la modifier.",
+    "The odds assume each fighter keeps the sheet's tactic from now on (no yield, no new technique) and that a fight still going at the round cap is a draw.":
+        "Ces chances supposent que chacun s'en tient désormais à la tactique de sa fiche (pas de cession "
+        "de l'initiative, pas de nouvelle technique) et qu'un combat encore en cours au plafond de rounds "
+        "est nul.",
+    "Round cap: a fight still going after it is a draw (default: the encounter ruleset's).":
+        "Plafond de rounds : un combat encore en cours au-delà est nul (par défaut : celui des règles de la rencontre).",
+    "Most probability left unresolved (default 1e-12).":
+        "Probabilité laissée non résolue, au plus (par défaut 1e-12).",
+    "Show each fighter's chance to win from the start, and keep the solver's tables in the encounter (round --odds is then fast).":
+        "Montrer les chances de victoire de chacun dès le départ, et garder les tables du calcul dans la "
+        "rencontre (round --odds est alors rapide).",
+    "Show each fighter's chance to win before and after the round (off by default: the game master decides what the players see).":
+        "Montrer les chances de victoire de chacun avant et après le round (désactivé par défaut : le "
+        "meneur de jeu décide de ce que voient les joueurs).",
+    "Show how each fighter's chance to win swung, round by round (a chart; a list in the JSON).":
+        "Montrer comment les chances de victoire ont évolué, round par round (un graphique ; une liste "
+        "dans le JSON).",
     # fight
     "Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).":
         "Jouer un combat entier étape par étape, en simuler beaucoup (--runs), ou calculer les probabilités exactes (--exact).",
@@ -120,6 +140,8 @@ HELP_FR: dict[str, str] = {
     "Exact odds: most probability left unresolved in a matchup (default 1e-9).":
         "Probabilités exactes : probabilité laissée non résolue dans un affrontement, au plus (par défaut 1e-9).",
     "Worker processes (default: one per CPU).": "Processus de calcul (par défaut : un par processeur).",
+    "With --exact or --odds: most probability left unresolved (default 1e-12).":
+        "Avec --exact ou --odds : probabilité laissée non résolue, au plus (par défaut 1e-12).",
     # rulesets
     "List the rulesets and fighters found; show or check them with the subcommands.":
         "Lister les règles et les combattants trouvés ; les afficher ou les vérifier avec les sous-commandes.",

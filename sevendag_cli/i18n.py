@@ -234,6 +234,22 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sweep.flat": {"en": "No value changes the odds: {field} plays no part in this fight as set.", "fr": "Aucune valeur ne change les probabilités : {field} ne joue aucun rôle dans ce combat tel quel."},
     "log.not_replayed": {"en": "(an older sevendag kept no dice for it: the states after it)",
                          "fr": "(une version antérieure n'en a pas gardé les dés : l'état qui a suivi)"},
+    # issue 11: odds from any moment (render/rich_odds.py)
+    "odds.title": {"en": "Odds from here · {path} · {ruleset}", "fr": "Chances à partir d'ici · {path} · {ruleset}"},
+    "odds.draw": {"en": "draw", "fr": "nul"},
+    "odds.exact": {"en": "exact {interval}", "fr": "exact {interval}"},
+    "odds.cap": {"en": "round cap {cap}: {left} round(s) to go", "fr": "plafond de {cap} rounds : encore {left} round(s)"},
+    "odds.line": {"en": "odds: {odds}", "fr": "chances : {odds}"},
+    "odds.swing_title": {"en": "Odds round by round · round cap {cap} · tolerance {tol:g}",
+                         "fr": "Chances round par round · plafond de {cap} rounds · tolérance {tol:g}"},
+    "odds.legend": {"en": "{a} █ on the left, {b} ░ on the right, a draw · between",
+                    "fr": "{a} █ à gauche, {b} ░ à droite, nul · entre les deux"},
+    "odds.start": {"en": "start", "fr": "début"},
+    "odds.init": {"en": "init", "fr": "init"},
+    "odds.swing": {"en": "biggest swing, {at}: {a} {a0} → {a1}, {b} {b0} → {b1}",
+                   "fr": "plus grand basculement, {at} : {a} {a0} → {a1}, {b} {b0} → {b1}"},
+    "odds.at_round": {"en": "round {n}", "fr": "round {n}"},
+    "odds.at_init": {"en": "the initiative", "fr": "l'initiative"},
 }
 
 

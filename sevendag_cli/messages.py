@@ -506,7 +506,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cli.runs_and_exact": {"en": "--runs and --exact: choose one", "fr": "--runs et --exact : choisir l'un des deux"},
     "cli.dice_one_fight": {"en": "--dice plays one fight; it cannot be used with --runs or --exact",
                            "fr": "--dice joue un seul combat ; impossible avec --runs ou --exact"},
-    "cli.tolerance_exact": {"en": "--tolerance goes with --exact", "fr": "--tolerance va avec --exact"},
+    "cli.tolerance_exact": {"en": "--tolerance goes with --exact or --odds", "fr": "--tolerance va avec --exact ou --odds"},
+    "cli.odds_one_fight": {"en": "--odds shows how the odds swing through one fight played; it cannot be used with --runs or --exact",
+                           "fr": "--odds montre comment les chances évoluent au fil d'un combat joué ; impossible avec --runs ou --exact"},
     "cli.cap": {"en": "--cap {cap}: the round cap is at least 1 and at most {max:,}", "fr": "--cap {cap} : le plafond de rounds vaut au moins 1 et au plus {max:,}"},
     "cli.runs": {"en": "--runs {runs}: give a whole number from 1 to {max:,}",
                  "fr": "--runs {runs} : donner un nombre entier de 1 à {max:,}"},
@@ -585,6 +587,18 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "fr": "Les fractions sont exactes pour le combat mené à son terme, sans plafond de rounds ; elles diffèrent des probabilités plafonnées d'au plus la probabilité de nul."},
     "exact.note.no_fractions": {"en": "No exact fractions: {reason}.",
                                 "fr": "Pas de fractions exactes : {reason}."},
+
+    # --- odds from any moment (odds, round --odds, fight --odds, init --odds) --------------------
+    "exact.note.stop.over": {"en": "The fight is over: nothing is left to chance.",
+                             "fr": "Le combat est terminé : plus rien n'est laissé au hasard."},
+    "exact.assume.sevendag": {"en": "These odds assume each fighter keeps the sheet's tactic from now on: no yield, no new technique (a technique in effect runs its course).",
+                              "fr": "Ces chances supposent que chacun s'en tient désormais à la tactique de sa fiche : pas de cession de l'initiative, pas de nouvelle technique (une technique en cours va à son terme)."},
+    "exact.assume.d20": {"en": "These odds follow the rounds as round plays them (initiative rolled each round, D-02): d20 has no choices to assume.",
+                         "fr": "Ces chances suivent les rounds tels que round les joue (initiative jetée à chaque round, D-02) : le d20 n'a pas de choix à supposer."},
+    "exact.assume.cap": {"en": "A fight still going after round {cap} is a draw (the round cap).",
+                         "fr": "Un combat encore en cours après le round {cap} est nul (le plafond de rounds)."},
+    "exact.swing.moments": {"en": "start: before the initiative (the odds of fight --exact); init: after it, before round 1; then after each round.",
+                            "fr": "début : avant l'initiative (les chances de fight --exact) ; init : après elle, avant le round 1 ; puis après chaque round."},
 
     # --- usage mistakes reported by the option parser (cli.SevendagGroup) -----------------------
     "usage.no_such_option": {"en": "No such option: {option}", "fr": "option inconnue : {option}"},

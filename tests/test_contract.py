@@ -48,11 +48,15 @@ from sevendag_cli.rules import load_pair, load_ruleset
 from sevendag_cli.rules.d20 import DDBand
 from sevendag_cli.rules.sevendag import Metal, Technique, WoundBand
 from sevendag_cli.sim.runner import SimulationResult, simulate
+from sevendag_cli.sim.swing import FighterOdds, OddsPoint, OddsSwing
 from tests.helpers import run_json
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "sevendag_cli" / "schemas"
 HEADER = frozenset({"schema_version", "command", "ruleset", "seed"})
 STATUS_ADDED = frozenset({"encounter", "engine", "elapsed_seconds", "draw", "steps", "last_step"})
+ODDS_BASIS = frozenset({"cap", "tolerance", "assumes"})
+ODDS_ADDED = frozenset({"encounter", "engine", "rounds_left", "stop", "over", "winner", "draw_bounds",
+                        "note"})
 
 
 @dataclasses.dataclass(frozen=True)
@@ -156,6 +160,14 @@ CONTRACT: dict[type, tuple[View, ...]] = {
              omitted={"capped", "initiative", "initiative_rolls", "leader", "choices", "result", "fighter",
                       "amount", "band"}),
     ),
+    # the odds from any moment (render.odds_data): each fighter's, one moment's, a fight's swing
+    FighterOdds: (view(C + "fighterOdds"),),
+    OddsPoint: (
+        view(C + "oddsPoint"),
+        view("fight-event.json#/$defs/odds", added=ODDS_BASIS | {"type"}),
+        view("odds.json#", added=HEADER | ODDS_BASIS | ODDS_ADDED, omitted={"moment"}),
+    ),
+    OddsSwing: (view("fight.json#/$defs/odds", renamed={"points": "odds"}),),
     # the simulation's results (fight --runs --json: the header, the mode, then the generic walk)
     SimulationResult: (view("fight-runs.json#", added=HEADER | {"mode"}, optional=WHAT_IF),),
     # the ruleset's tables (rulesets show --json, one object per record)
@@ -551,3 +563,35 @@ def test_status_log_and_the_encounter_file_write_the_expected_keys(ruleset: str)
                 assert set(line) == (keys if not line["replayed"] else keys - {"fighters", "over", "winner"})
     assert {("init", True), ("round", True), ("wound", True), ("heal", True)} <= kinds
     assert ("round", False) in kinds or ruleset == "d20"  # d20 rounds replay from their seed
+
+
+@pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
+def test_the_odds_outputs_write_the_expected_keys(ruleset: str) -> None:
+    """odds --json, round --odds, init --odds and fight --odds (JSON and JSON lines), against their views."""
+    from tests.helpers import run
+
+    point_view, line_view, odds_view = CONTRACT[OddsPoint]
+    (fighter_view,) = CONTRACT[FighterOdds]
+    (swing_view,) = CONTRACT[OddsSwing]
+    fighter_keys = rendered_keys(FighterOdds, fighter_view)
+    init = run_json("init", "--ruleset", ruleset, "--seed", "3", "--odds")
+    assert set(init["odds"]) == ODDS_BASIS | {"fighters", "draw_probability", "unresolved"}
+    doc = run_json("odds")
+    assert set(doc) == rendered_keys(OddsPoint, odds_view)
+    rnd = run_json("round", "--seed", "4", "--odds", "--no-input")["odds"] if ruleset == "sevendag" else (
+        run_json("round", "--seed", "4", "--odds")["odds"])
+    assert set(rnd) == ODDS_BASIS | {"before", "after", "draw_probability", "unresolved"}
+    for f in (*init["odds"]["fighters"], *doc["fighters"], *rnd["before"], *rnd["after"]):
+        assert set(f) == fighter_keys
+    fight = run_json("fight", "--ruleset", ruleset, "--seed", "5", "--cap", "10", "--odds")
+    assert set(fight) - set(run_json("fight", "--ruleset", ruleset, "--seed", "5", "--cap", "10")) == (
+        rendered_keys(OddsSwing, swing_view))
+    for p in fight["odds"]:
+        assert set(p) == rendered_keys(OddsPoint, point_view)
+        assert all(set(f) == fighter_keys for f in p["fighters"])
+    lines = [json.loads(x) for x in run("fight", "--ruleset", ruleset, "--seed", "5", "--cap", "10", "--odds",
+                                        "--jsonl").stdout.splitlines()]
+    odds_lines = [x for x in lines if x["type"] == "odds"]
+    assert len(odds_lines) == len(fight["odds"])
+    for line in odds_lines:
+        assert set(line) == rendered_keys(OddsPoint, line_view)

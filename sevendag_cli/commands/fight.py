@@ -61,8 +61,13 @@ def fight_cmd(
     ] = None,
     tolerance: Annotated[
         float | None,
-        typer.Option("--tolerance", help="With --exact: most probability left unresolved (default 1e-12)."),
+        typer.Option("--tolerance",
+                     help="With --exact or --odds: most probability left unresolved (default 1e-12)."),
     ] = None,
+    odds: Annotated[
+        bool, typer.Option("--odds", help="Show how each fighter's chance to win swung, round by "
+                           "round (a chart; a list in the JSON).")
+    ] = False,
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,
     lang: LangOpt = None,
@@ -76,15 +81,18 @@ def fight_cmd(
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
     ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
     ·  sevendag fight --exact --tactic Brannoc=all-out --csv
+    ·  sevendag fight --seed 7 --odds
     """
     with handled(lang):
         out = make_output(json_, jsonl, lang, jsonl_allowed=runs is None and not exact)
         if runs is not None and exact:
             raise UsageError(Msg("cli.runs_and_exact"))
+        if odds and (runs is not None or exact):
+            raise UsageError(Msg("cli.odds_one_fight"))
         if (runs is not None or exact) and dice is not None:
             raise UsageError(Msg("cli.dice_one_fight"))
         check_numbers(cap, runs, seed)
-        if tolerance is not None and not exact:
+        if tolerance is not None and not (exact or odds):
             raise UsageError(Msg("cli.tolerance_exact"))
         check_table_options(out, csv_, plot, runs is not None or exact)
         refs = check_fighter_count(fighters)
@@ -109,6 +117,9 @@ def fight_cmd(
             return
         if exact:
             run_exact(rs, a, b, out, cap, tolerance, changes=changes, csv_=csv_, plot=plot)
+            return
+        if odds:
+            play_fight_with_odds(rs, a, b, seed, dice, cap, tolerance, out)
             return
         play_fight(rs, a, b, seed, dice, cap, out, changes=changes)
 
@@ -182,6 +193,40 @@ def play_fight(
 
             print_changes(out.console(), changes, out.lang)
         renderer(out, rs).fight_play(play)
+        report_seed(out, choice)
+
+
+def play_fight_with_odds(
+    rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
+    tolerance: float | None, out: Output,
+) -> None:
+    """``--odds``: the fight ``play_fight`` plays (same seed, same fight), then how the odds swung:
+    before the initiative, after it and after each round (one solver for the whole fight)."""
+    from sevendag_cli.engine import engine_for
+    from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance
+    from sevendag_cli.sim.swing import fight_swing
+
+    tol = check_tolerance(DEFAULT_TOLERANCE if tolerance is None else tolerance)
+    choice = make_dice(seed, dice, False, out, continue_after=True)
+    result = engine_for(rs).fight(rs, a, b, choice.source, cap)
+    swing = fight_swing(rs, a, b, result, cap=cap, tolerance=tol)
+    if out.json:
+        from sevendag_cli.render.data import fight_document
+        from sevendag_cli.render.odds_data import swing_data
+
+        out.data({**fight_document(result, choice.seed), **swing_data(swing)})
+    elif out.jsonl:
+        from sevendag_cli.render.data import fight_events
+        from sevendag_cli.render.odds_data import with_swing_lines
+
+        out.lines(with_swing_lines(fight_events(result, choice.seed), swing))
+    else:
+        from sevendag_cli.render.rich_odds import swing_chart
+
+        r = renderer(out, rs)
+        r.fight(result)
+        r.c.print()
+        swing_chart(r.c, swing, out.lang, rs.engine)
         report_seed(out, choice)
 
 

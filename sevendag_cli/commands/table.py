@@ -34,6 +34,8 @@ from sevendag_cli.output import Output, make_dice, make_output, note, renderer, 
 
 if TYPE_CHECKING:
     from sevendag_cli.rules import Fighter, Ruleset
+    from sevendag_cli.sim.moment import OddsSolver
+    from sevendag_cli.sim.swing import OddsPoint
     from sevendag_cli.store import Encounter
 
 app = typer.Typer()
@@ -118,6 +120,10 @@ def init_cmd(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an encounter that is still in progress.")
     ] = False,
+    odds: Annotated[
+        bool, typer.Option("--odds", help="Show each fighter's chance to win from the start, and "
+                           "keep the solver's tables in the encounter (round --odds is then fast).")
+    ] = False,
     json_: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -152,20 +158,45 @@ def init_cmd(
             state=engine.state_to_data(state),
             log=(init_entry(choice.seed, init.leader, tuple(rec.rolls)),),
         )
+        start_odds = None
         with store.locked(encounter):
             if encounter.exists() and not force:
                 _refuse_overwrite(encounter)
+            if odds:  # the tables are built once here and kept: each round --odds is then a look-up
+                start_odds, enc = _odds_at_init(enc, rs, a, b, state)
             store.save(encounter, enc)
         states = engine.fighter_states(state)
         if out.json:
-            out.data(init_document(init, tuple(rec.rolls), states, rs.name, choice.seed,
-                                   str(encounter)))
+            doc = init_document(init, tuple(rec.rolls), states, rs.name, choice.seed,
+                                str(encounter))
+            if start_odds is not None:
+                from sevendag_cli.render.odds_data import moment_odds
+
+                moment, solver = start_odds
+                doc["odds"] = moment_odds(moment, rs.engine, solver.cap, solver.tolerance)
+            out.data(doc)
             return
         r = renderer(out, rs)
         r.initiative(init)
         r.states(states)
+        if start_odds is not None:
+            from sevendag_cli.render.rich_odds import odds_line
+
+            odds_line(r.c, out.lang, start_odds[0])
         report_seed(out, choice)
         note(t("saved", out.lang, path=encounter))
+
+
+def _odds_at_init(enc: Encounter, rs: Ruleset, a: Fighter, b: Fighter,
+                  state: Any) -> tuple[tuple[OddsPoint, OddsSolver], Encounter]:
+    """``init --odds``: the odds from the state saved (as ``odds_data.moment_odds``), and the
+    encounter keeping the solver's tables."""
+    from sevendag_cli.sim.swing import point
+    from sevendag_cli.table_odds import keeping, solver_for
+
+    solver = solver_for(enc, rs, a, b)
+    kept = solver.keep()
+    return (point(solver(state), state.round), solver), keeping(enc, rs.engine, kept)
 
 
 # --- round ----------------------------------------------------------------------------
@@ -196,13 +227,17 @@ def round_cmd(
     no_input: Annotated[
         bool, typer.Option("--no-input", help="Never ask: use the sheets' tactics.")
     ] = False,
+    odds: Annotated[
+        bool, typer.Option("--odds", help="Show each fighter's chance to win before and after "
+                           "the round (off by default: the game master decides what the players see).")
+    ] = False,
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,
     lang: LangOpt = None,
 ) -> None:
     """Resolve the next round of the encounter, step by step, and save it.
 
-    Example: sevendag round --dice 8,18,17,3,3 --json
+    Example: sevendag round --dice 8,18,17,3,3 --json  ·  sevendag round --odds
     """
     with handled(lang):
         from sevendag_cli import store
@@ -219,6 +254,13 @@ def round_cmd(
                 raise EncounterError(Msg("common.at_path", path=encounter,
                                          message=over_message(state.winner)))
             engine = engine_for(rs)
+            solver = None
+            if odds:  # before anything is rolled: odds that cannot be computed change nothing
+                from sevendag_cli.table_odds import solver_for
+
+                solver = solver_for(enc, rs, a, b)
+                kept = solver.keep()  # built here if the encounter does not keep it yet
+                before = solver(state)
             choices = None
             if rs.engine == "sevendag":
                 interactive = sys.stdin.isatty() and out.rich and not no_input
@@ -230,19 +272,38 @@ def round_cmd(
             result, new_state = engine.play_round(rs, a, b, state, choice.source, choices)
             if choice.entered is not None:
                 choice.entered.check_all_used()
+            moments = None
+            if solver is not None:  # the solver rolls no dice: the entered ones are all the round's
+                from sevendag_cli.render.odds_data import round_odds
+                from sevendag_cli.sim.swing import point
+                from sevendag_cli.table_odds import keeping
+
+                moments = (point(before, state.round), point(solver(new_state), new_state.round))
+                odds_doc = round_odds(*moments, rs.engine, solver.cap, solver.tolerance)
+                enc = keeping(enc, rs.engine, kept)
             entry = round_entry(result, choice.seed, choices)
             store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
         if out.json:
             from sevendag_cli.render.data import round_document
 
-            out.data(round_document(result, rs.name, choice.seed, str(encounter)))
+            doc = round_document(result, rs.name, choice.seed, str(encounter))
+            if moments is not None:
+                doc["odds"] = odds_doc
+            out.data(doc)
         elif out.jsonl:
             from sevendag_cli.render.data import round_events
 
-            out.lines(round_events(result, rs.name, choice.seed))
+            lines = round_events(result, rs.name, choice.seed)
+            if moments is not None:
+                lines.append({"type": "odds", "round": result.number, **odds_doc})
+            out.lines(lines)
         else:
             r = renderer(out, rs)
             r.round(result)
+            if moments is not None:
+                from sevendag_cli.render.rich_odds import odds_line
+
+                odds_line(r.c, out.lang, moments[1], moments[0])
             report_seed(out, choice)
             if result.over:
                 note(t("fight_over", out.lang))

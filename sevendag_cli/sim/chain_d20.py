@@ -47,6 +47,8 @@ from sevendag_cli.sim.odds import (
 
 MAX_HP = 2000
 """Most hit points a fighter may have for exact odds."""
+MAX_KEPT_DAMAGE = 10_000_000
+"""Largest damage (and most damage values) kept tables may hold when read back."""
 
 
 class D20Tables(msgspec.Struct, frozen=True):
@@ -64,6 +66,17 @@ class D20Tables(msgspec.Struct, frozen=True):
     den_a: int
     damage_b: tuple[tuple[int, int], ...]
     den_b: int
+
+    def __post_init__(self) -> None:
+        """Kept bytes come back from a file: tables no solver could have built are refused
+        (decoding raises ``msgspec.ValidationError``, and :class:`~.moment.OddsSolver`
+        ignores the bytes), and no damage is so large that the odds would fill the memory."""
+        if not 0 <= self.first <= self.first_den or self.first_den < 1:
+            raise ValueError("d20 tables: the first attacker's weight is out of range")
+        for dist, den in ((self.damage_a, self.den_a), (self.damage_b, self.den_b)):
+            if den < 1 or len(dist) > MAX_KEPT_DAMAGE or sum(w for _, w in dist) != den \
+                    or not all(0 <= d <= MAX_KEPT_DAMAGE and w > 0 for d, w in dist):
+                raise ValueError("d20 tables: a damage distribution is not one")
 
     def to_bytes(self) -> bytes:
         return msgspec.msgpack.encode(self)

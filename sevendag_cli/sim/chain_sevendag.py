@@ -133,6 +133,19 @@ class OddsTable(msgspec.Struct, frozen=True):
     draw: tuple[float, ...]
     unresolved: tuple[float, ...]
 
+    def __post_init__(self) -> None:
+        """Kept bytes come back from a file: a table no solver could have built is refused
+        (decoding raises ``msgspec.ValidationError``, and :class:`~.moment.OddsSolver`
+        ignores the bytes)."""
+        n = len(self.states)
+        columns = (self.win_a, self.win_b, self.draw, self.unresolved)
+        if any(len(column) != n for column in columns):
+            raise ValueError("an odds table's columns differ in length")
+        if self.horizon < 1 or not 0.0 <= self.tolerance < 1.0:
+            raise ValueError("an odds table's horizon or tolerance is out of range")
+        if not all(0.0 <= x <= 1.0 for column in columns for x in column):  # NaN fails too
+            raise ValueError("an odds table holds a value that is not a probability")
+
     def to_bytes(self) -> bytes:
         return msgspec.msgpack.encode(self)
 

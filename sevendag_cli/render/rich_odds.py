@@ -1,0 +1,183 @@
+"""Rich display of the odds: ``odds`` (from the saved encounter), the line ``round --odds``
+and ``init --odds`` add, and the chart of ``fight --odds``.
+
+Readable without colour: the chart's bars are drawn with a different character per
+fighter (``█`` the first named, on the left; ``░`` the second, on the right; ``·`` a
+draw), colour only doubles them.  Every line fits the console (80 columns in a pipe) and
+wraps under itself (:mod:`sevendag_cli.render.layout`); names are shown with
+:func:`~sevendag_cli.render.layout.shown`.  Reads records only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from sevendag_cli.i18n import label, t
+from sevendag_cli.render.layout import MIN_WIDTH, print_rows, print_wrapped
+from sevendag_cli.render.odds_data import odds_notes
+from sevendag_cli.render.rich_sim import _interval as interval
+from sevendag_cli.sim.odds import Odds
+from sevendag_cli.sim.swing import START, OddsPoint, OddsSwing, rounds_left
+from sevendag_cli.text import visible
+
+A_BAR, B_BAR, DRAW_BAR = "█", "░", "·"
+
+
+def percent(p: float) -> str:
+    return f"{p:.1%}"
+
+
+def _line(console: Console, text: str | Text, hang: int = 2) -> None:
+    print_wrapped(console, text if isinstance(text, Text) else Text(text), hang=hang)
+
+
+def _notes(console: Console, engine: str, cap: int, odds: Odds | None, tolerance: float,
+           lang: str, indent: str = "  ") -> None:
+    for note in odds_notes(engine, cap, odds, tolerance):
+        _line(console, Text(indent + note.render(lang), "dim"))
+
+
+# --- odds: the saved encounter ------------------------------------------------------------------
+
+
+def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounter: str,
+                 odds: Odds, point: OddsPoint, cap: int, tolerance: float) -> None:
+    """``odds``: where the fight stands, each fighter's chance to win from here, and what it assumes."""
+
+    def tr(key: str, **kw: object) -> str:
+        return t(key, lang, **kw)  # t() shows the texts it is given with controls visible
+
+    _line(console, Text(tr("odds.title", path=encounter, ruleset=label(ruleset.label, lang)),
+                        "bold underline"))
+    if state.over:
+        who = (tr("winner", name=state.winner) if state.winner is not None
+               else tr("draw", n=cap))
+        _line(console, Text("  " + tr("status.over", who=who), "bold"), hang=4)
+    else:
+        played = tr("status.no_round") if state.round == 0 else tr("status.rounds", n=state.round)
+        if ruleset.engine == "sevendag":
+            who = tr("status.assaillant", name=state.assaillant, other=state.defenseur)
+        elif state.next_attacker is not None:
+            who = tr("status.next", name=state.next_attacker)
+        else:
+            who = tr("status.initiative_each")
+        _line(console, Text(f"  {played} · {who}"), hang=4)
+    rows: list[tuple[Text, Text]] = []
+    for f in point.fighters:
+        value = Text(f"{percent(f.win_probability):>6}", "bold")
+        if not state.over:
+            value.append(f"  {tr('odds.exact', interval=interval(*f.bounds))}")
+        rows.append((Text(visible(f.name), "bold"), value))
+    draw = Text(f"{percent(point.draw_probability):>6}")
+    if not state.over:
+        draw.append(f"  {tr('odds.exact', interval=interval(*point.draw_bounds))}")
+    rows.append((Text(tr("odds.draw")), draw))
+    print_rows(console, rows)
+    if not state.over:
+        _line(console, Text("  " + tr("odds.cap", cap=cap, left=rounds_left(state, cap))), hang=4)
+    _notes(console, ruleset.engine, cap, odds, tolerance, lang)
+
+
+# --- round --odds, init --odds: one line ----------------------------------------------------------
+
+
+def odds_line(console: Console, lang: str, after: OddsPoint, before: OddsPoint | None = None) -> None:
+    """``odds: Brannoc 52.3% → 38.1%, Ysolde 47.7% → 61.9%`` (before → after), or the odds alone;
+    the draw too when it shows at one decimal."""
+    parts: list[str] = []
+    names = [visible(f.name) for f in after.fighters]
+    pairs: list[tuple[str, float | None, float]] = [
+        (names[i], before.fighters[i].win_probability if before else None,
+         after.fighters[i].win_probability) for i in (0, 1)]
+    draw_before = before.draw_probability if before else None
+    if max(after.draw_probability, draw_before or 0.0) >= 0.0005:
+        pairs.append((t("odds.draw", lang), draw_before, after.draw_probability))
+    for name, x, y in pairs:
+        shown_odds = percent(y) if x is None else f"{percent(x)} → {percent(y)}"
+        parts.append(f"{name} {shown_odds}")
+    text = Text("  ")
+    text.append(t("odds.line", lang, odds=", ".join(parts)), "bold")
+    _line(console, text, hang=4)
+
+
+# --- fight --odds: the swing ------------------------------------------------------------------------
+
+
+def _row_label(p: OddsPoint, lang: str) -> str:
+    if p.moment == START:
+        return t("odds.start", lang)
+    if p.round == 0:
+        return t("odds.init", lang)
+    return str(p.round)
+
+
+def _bar(p: OddsPoint, width: int) -> Text:
+    """Fighter a's share from the left, b's from the right, the draw between (each rounded to a
+    cell; a share that is not nil shows at least one cell)."""
+    pa, pb = p.fighters[0].win_probability, p.fighters[1].win_probability
+
+    def cells(x: float) -> int:
+        return max(1 if x >= 0.005 else 0, round(width * x))
+
+    na, nb = min(width, cells(pa)), cells(pb)
+    nb = min(nb, width - na)
+    nd = width - na - nb
+    if nd and p.draw_probability < 0.005:  # rounding: give the gap to the larger share
+        if pa >= pb:
+            na += nd
+        else:
+            nb += nd
+        nd = 0
+    bar = Text()
+    bar.append(A_BAR * na, "cyan")
+    bar.append(DRAW_BAR * nd, "yellow")
+    bar.append(B_BAR * nb, "magenta")
+    return bar
+
+
+def swing_chart(console: Console, swing: OddsSwing, lang: str, engine: str) -> None:
+    """How the odds swung, one row per moment: the first fighter's chance, a bar, the second's."""
+    points = swing.points
+    if not points:
+        return
+    names = [visible(f.name) for f in points[0].fighters]
+    _line(console, Text(t("odds.swing_title", lang, cap=swing.cap, tol=swing.tolerance),
+                        "bold underline"))
+    _line(console, t("odds.legend", lang, a=names[0], b=names[1]))
+    labels = [_row_label(p, lang) for p in points]
+    pad = max(len(x) for x in labels)
+    width = max(console.width, MIN_WIDTH)
+    bar_width = max(10, min(50, width - pad - 2 - 7 - 7))
+    for p, row in zip(points, labels, strict=True):
+        line = Text(f"{row:>{pad}}  {percent(p.fighters[0].win_probability):>6} ")
+        line.append_text(_bar(p, bar_width))
+        line.append(f" {percent(p.fighters[1].win_probability):>6}")
+        console.print(line, soft_wrap=True)
+    swing_at = _biggest_swing(points)
+    if swing_at is not None:
+        x, y = points[swing_at - 1], points[swing_at]
+        at = t("odds.at_init", lang) if y.round == 0 else t("odds.at_round", lang, n=y.round)
+        _line(console, t("odds.swing", lang, at=at, a=names[0],
+                         a0=percent(x.fighters[0].win_probability),
+                         a1=percent(y.fighters[0].win_probability), b=names[1],
+                         b0=percent(x.fighters[1].win_probability),
+                         b1=percent(y.fighters[1].win_probability)))
+    from sevendag_cli.errors import Msg
+
+    _line(console, Text(Msg("exact.swing.moments").render(lang), "dim"))
+    _notes(console, engine, swing.cap, None, swing.tolerance, lang, indent="")
+
+
+def _biggest_swing(points: tuple[OddsPoint, ...]) -> int | None:
+    """The point after the largest change of a fighter's chance (the first of equals); None when
+    no change shows at one decimal."""
+    best, at = 0.0005, None
+    for i in range(1, len(points)):
+        change = max(abs(points[i].fighters[k].win_probability - points[i - 1].fighters[k].win_probability)
+                     for k in (0, 1))
+        if change > best + 1e-12:
+            best, at = change, i
+    return at

@@ -73,16 +73,14 @@ def fail(message: str | Msg, code: int, lang: str = "en", key: str | None = None
     with the message's stable ``key``.
     """
     if JsonErrors.wanted:
-        import json
+        from sevendag_cli.jsontext import json_text
 
         text = message.render(lang) if isinstance(message, Msg) else message
         if key is None:
             key = error_key(message) if isinstance(message, Msg) else "common.text"
         doc = error_document(key, text, code)  # JSON keeps the raw text: its escaping is safe
-        indent = 2 if sys.stdout.isatty() else None
-        separators = None if indent else (",", ":")
         try:
-            sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=indent, separators=separators) + "\n")
+            sys.stdout.write(json_text(doc, indent=sys.stdout.isatty()) + "\n")
             sys.stdout.flush()
         except (OSError, ValueError):
             pass  # stdout gone: the line on stderr still says it

@@ -5,7 +5,7 @@ document, JSON lines, or the Rich display in a language.  Data go to stdout;
 notes (the seed, "saved to ...") go to stderr, never mixed with the data.
 :func:`make_dice` reads ``--seed``, ``--dice`` and ``--manual`` and builds the
 dice source the engine is given; :func:`report_seed` tells the seed that
-replays the command.  Rich, json and the dice module are imported only when used.
+replays the command.  Rich and the dice module are imported only when used.
 """
 
 from __future__ import annotations
@@ -45,20 +45,17 @@ class Output:
         return not (self.json or self.jsonl)
 
     def data(self, doc: Any) -> None:
-        """One JSON document: indented for a person at a terminal, compact (and fast) in a pipe."""
-        import json
+        """One JSON document: indented for a person at a terminal, compact in a pipe."""
+        from sevendag_cli.jsontext import json_text
 
-        if sys.stdout.isatty():
-            sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
-        else:
-            sys.stdout.write(json.dumps(doc, ensure_ascii=False, separators=(",", ":")) + "\n")
+        sys.stdout.write(json_text(doc, indent=sys.stdout.isatty()) + "\n")
 
     def lines(self, docs: Iterable[dict[str, Any]]) -> None:
         """One compact JSON document per line, each written as soon as it is made."""
-        import json
+        from sevendag_cli.jsontext import json_text
 
         for d in docs:
-            sys.stdout.write(json.dumps(d, ensure_ascii=False, separators=(",", ":")) + "\n")
+            sys.stdout.write(json_text(d) + "\n")
 
     def data_with_list(self, key: str, items: Iterable[Any], rest: Callable[[], dict[str, Any]]) -> None:
         """One JSON document (as :meth:`data`, byte for byte) whose list ``key`` is ``items``.
@@ -68,17 +65,18 @@ class Output:
         called once the items are all made, gives the rest of the document, with
         ``key`` in its place.
         """
-        import json
         import secrets
 
-        indent = 2 if sys.stdout.isatty() else None
-        options: dict[str, Any] = ({"indent": indent} if indent else {"separators": (",", ":")})
-        encoded = [json.dumps(item, ensure_ascii=False, **options) for item in items]
+        from sevendag_cli.jsontext import json_text
+
+        indented = sys.stdout.isatty()
+        indent = 2 if indented else None
+        encoded = [json_text(item, indented) for item in items]
         doc = rest()
         marker = f"@{key}-{secrets.token_hex(16)}@"
         doc[key] = marker
-        text = json.dumps(doc, ensure_ascii=False, **options)
-        at = text.index(json.dumps(marker))
+        text = json_text(doc, indented)
+        at = text.index(json_text(marker))
         head, tail = text[:at], text[at + len(marker) + 2:]
         write = sys.stdout.write
         write(head)
@@ -89,7 +87,7 @@ class Output:
             for i, item in enumerate(encoded):
                 write("," + item if i else item)
             write("]")
-        else:  # as json.dumps nests it: the items one level deeper than the key's line
+        else:  # as the encoder nests it: the items one level deeper than the key's line
             line = head.rsplit("\n", 1)[-1]
             outer = line[:len(line) - len(line.lstrip(" "))]
             inner = outer + " " * indent

@@ -90,29 +90,48 @@ def is_record(obj: object) -> bool:
 
 
 def to_data(obj: Any) -> Any:
-    """Any result object → JSON-compatible data."""
-    if isinstance(obj, Roll):
-        return roll_data(obj)
-    if isinstance(obj, Check):
-        return check_data(obj)
-    if isinstance(obj, Rational) and not isinstance(obj, int):  # a Fraction: exact, as text
-        return str(obj)
-    if is_record(obj):
-        out: dict[str, Any] = {}
-        if isinstance(obj, Event):
-            out["type"] = obj.kind
-        for name in field_names(type(obj)):
-            out[name] = to_data(getattr(obj, name))
-        for name in getattr(type(obj), "json_properties", ()):
-            out[name] = to_data(getattr(obj, name))
-        return out
-    if isinstance(obj, Mapping):
-        return {str(k): to_data(v) for k, v in obj.items()}
-    if isinstance(obj, tuple | list | frozenset | set):
-        return [to_data(v) for v in obj]
-    if obj is None or isinstance(obj, bool | int | float | str):
-        return obj
-    raise TypeError(f"cannot render {type(obj).__name__} as data")  # a bug, not user error
+    """Any result object → JSON-compatible data (one converter per type, found once)."""
+    convert = _CONVERTERS.get(type(obj))
+    if convert is None:
+        convert = _CONVERTERS[type(obj)] = _converter(type(obj))
+    return convert(obj)
+
+
+def _converter(cls: type) -> Callable[[Any], Any]:
+    """How ``to_data`` turns an object of ``cls`` into data: a roll, a check, a fraction (exact,
+    as text), a record (an event gets its ``type``, then the fields and ``json_properties``),
+    a mapping, a sequence, or a plain value."""
+    if issubclass(cls, Roll):
+        return roll_data
+    if issubclass(cls, Check):
+        return check_data
+    if issubclass(cls, Rational) and not issubclass(cls, int):
+        return str
+    if issubclass(cls, Struct) or dataclasses.is_dataclass(cls):
+        kind = cls.kind if issubclass(cls, Event) else None
+        names = (*field_names(cls), *getattr(cls, "json_properties", ()))
+
+        def record(obj: Any) -> dict[str, Any]:
+            out: dict[str, Any] = {"type": kind} if kind is not None else {}
+            for name in names:
+                out[name] = to_data(getattr(obj, name))
+            return out
+
+        return record
+    if issubclass(cls, Mapping):
+        return lambda obj: {str(k): to_data(v) for k, v in obj.items()}
+    if issubclass(cls, tuple | list | frozenset | set):
+        return lambda obj: [to_data(v) for v in obj]
+    if cls is type(None) or issubclass(cls, bool | int | float | str):
+        return _same
+    raise TypeError(f"cannot render {cls.__name__} as data")  # a bug, not user error
+
+
+def _same(obj: Any) -> Any:
+    return obj
+
+
+_CONVERTERS: dict[type, Callable[[Any], Any]] = {}
 
 
 def state_data(state: Any) -> dict[str, Any]:

@@ -125,10 +125,11 @@ def _may_not_dodge(ruleset: D20Ruleset, attacker: D20Fighter, defender: D20Fight
 def endless(ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None:
     """Why the fight of a and b can never end (it would only stop at the round cap), or None."""
     from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
-    from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 
     if isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
         return _d20_endless(ruleset, a, b)
+    from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+
     if (isinstance(ruleset, SevendagRuleset) and isinstance(a, SevendagFighter)
             and isinstance(b, SevendagFighter)):
         if not any(band.out_after for band in ruleset.wounds):

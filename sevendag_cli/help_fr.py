@@ -111,8 +111,8 @@ HELP_FR: dict[str, str] = {
         "ou un engagement par main : Brannoc=attaque,défense.",
     "The table as CSV on stdout (RFC 4180, columns in the README).":
         "Le tableau en CSV sur la sortie standard (RFC 4180, colonnes décrites dans le README).",
-    "Draw the odds in FILE.png or FILE.svg (needs sevendag[plot]).":
-        "Dessiner les probabilités dans FICHIER.png ou FICHIER.svg (demande sevendag[plot]).",
+    "Draw the odds in FILE.png or FILE.svg (needs matplotlib: the plot extra of sevendag).":
+        "Dessiner les probabilités dans FICHIER.png ou FICHIER.svg (demande matplotlib : l'extra plot de sevendag).",
     # sweep
     "Odds of a fight for each value of one sheet field, exact where possible: find the fair value.":
         "Probabilités d'un combat pour chaque valeur d'un champ d'une fiche, exactes si possible : trouver la valeur équilibrée.",

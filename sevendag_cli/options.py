@@ -132,7 +132,8 @@ CsvOpt = Annotated[
 ]
 PlotOpt = Annotated[
     str | None,
-    typer.Option("--plot", help="Draw the odds in FILE.png or FILE.svg (needs sevendag[plot]).",
+    typer.Option("--plot", help="Draw the odds in FILE.png or FILE.svg (needs matplotlib: the plot "
+                              "extra of sevendag).",
                  metavar="FILE"),
 ]
 

@@ -165,7 +165,8 @@ CONTRACT: dict[type, tuple[View, ...]] = {
     OddsPoint: (
         view(C + "oddsPoint"),
         view("fight-event.json#/$defs/odds", added=ODDS_BASIS | {"type"}),
-        view("odds.json#", added=HEADER | ODDS_BASIS | ODDS_ADDED, omitted={"moment"}),
+        view("odds.json#", added=HEADER | ODDS_BASIS | ODDS_ADDED, omitted={"moment"},
+             optional=WHAT_IF),
     ),
     OddsSwing: (view("fight.json#/$defs/odds", renamed={"points": "odds"}),),
     # the simulation's results (fight --runs --json: the header, the mode, then the generic walk)

@@ -76,8 +76,8 @@ def test_fight_exact_csv_parses_back(ruleset: str) -> None:
 
 @pytest.mark.parametrize(("args", "fragment"), [
     (["--exact", "--csv", "--json"], "--csv and --json: choose one"),
-    (["--csv"], "--csv goes with --runs or --exact"),
-    (["--plot", "x.png"], "--plot goes with --runs or --exact"),
+    (["--csv"], "--csv goes with --runs, --exact or --odds"),
+    (["--plot", "x.png"], "--plot goes with --runs, --exact or --odds"),
     (["--exact", "--plot", "x.jpg"], "give a file name ending in .png or .svg"),
 ])
 def test_csv_and_plot_misuse_is_one_line(args: list[str], fragment: str) -> None:

@@ -167,7 +167,9 @@ def test_odds_follow_the_state_a_wound_by_hand_lowers_them() -> None:
     second = run_json("odds")["fighters"][0]["win_probability"]
     assert second < first
     ok("wound", "Brannoc", "--heal", "serious")
-    assert run_json("odds")["fighters"][0]["win_probability"] == first
+    # the same state again; in this one process the pair's chain has numbered more states since,
+    # so the sums run in another order: equal to the last bits of rounding, not bit for bit
+    assert run_json("odds")["fighters"][0]["win_probability"] == pytest.approx(first, abs=1e-12)
 
 
 def test_odds_cap_counts_the_rounds_left_and_a_short_cap_gives_draws() -> None:

@@ -39,6 +39,8 @@ from sevendag_cli.options import (
 from sevendag_cli.output import Output, make_dice, make_output, renderer, report_seed
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from sevendag_cli.rules import Fighter, Ruleset
     from sevendag_cli.rules.whatif import Change
 
@@ -94,7 +96,7 @@ def fight_cmd(
         check_numbers(cap, runs, seed)
         if tolerance is not None and not (exact or odds):
             raise UsageError(Msg("cli.tolerance_exact"))
-        check_table_options(out, csv_, plot, runs is not None or exact)
+        check_table_options(out, csv_, plot, runs is not None or exact or odds)
         refs = check_fighter_count(fighters)
         rs = pick_ruleset(ruleset, refs)
         changes: tuple[Change, ...] = ()
@@ -119,14 +121,15 @@ def fight_cmd(
             run_exact(rs, a, b, out, cap, tolerance, changes=changes, csv_=csv_, plot=plot)
             return
         if odds:
-            play_fight_with_odds(rs, a, b, seed, dice, cap, tolerance, out)
+            play_fight_with_odds(rs, a, b, seed, dice, cap, tolerance, out, changes=changes,
+                                 csv_=csv_, plot=plot)
             return
         play_fight(rs, a, b, seed, dice, cap, out, changes=changes)
 
 
 def check_table_options(out: Output, csv_: bool, plot: str | None, odds: bool) -> None:
-    """``--csv`` and ``--plot`` (odds only; ``--csv`` not with ``--json``/``--jsonl``); matplotlib
-    is looked for before any work."""
+    """``--csv`` and ``--plot`` (with odds only: ``--runs``, ``--exact``, ``--odds``; ``--csv`` not
+    with ``--json``/``--jsonl``); matplotlib is looked for before any work."""
     if csv_ and (out.json or out.jsonl):
         raise UsageError(Msg("cli.csv_and_json", other="--json" if out.json else "--jsonl"))
     for option, given in (("--csv", csv_), ("--plot", plot is not None)):
@@ -139,7 +142,7 @@ def check_table_options(out: Output, csv_: bool, plot: str | None, odds: bool) -
         plotting.require()
 
 
-def what_if_notes(rs: Ruleset, fighters: tuple[Fighter, Fighter], changes: tuple[Change, ...],
+def what_if_notes(rs: Ruleset, fighters: Sequence[Fighter], changes: tuple[Change, ...],
                   out: Output) -> None:
     """On stderr: a change that cannot change the fight, and why (a d20 sheet that states its AC)."""
     from sevendag_cli.output import note
@@ -198,10 +201,13 @@ def play_fight(
 
 def play_fight_with_odds(
     rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
-    tolerance: float | None, out: Output,
+    tolerance: float | None, out: Output, *, changes: tuple[Change, ...] = (), csv_: bool = False,
+    plot: str | None = None,
 ) -> None:
     """``--odds``: the fight ``play_fight`` plays (same seed, same fight), then how the odds swung:
-    before the initiative, after it and after each round (one solver for the whole fight)."""
+    before the initiative, after it and after each round (one solver for the whole fight).
+    ``--csv``: the swing as a table instead of the display (the seed on stderr); ``--plot``: the
+    swing as a picture, whatever stdout has."""
     from sevendag_cli.engine import engine_for
     from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance
     from sevendag_cli.sim.swing import fight_swing
@@ -214,20 +220,36 @@ def play_fight_with_odds(
         from sevendag_cli.render.data import fight_document
         from sevendag_cli.render.odds_data import swing_data
 
-        out.data({**fight_document(result, choice.seed), **swing_data(swing)})
+        out.data(_with_changes({**fight_document(result, choice.seed), **swing_data(swing)},
+                               changes))
     elif out.jsonl:
         from sevendag_cli.render.data import fight_events
         from sevendag_cli.render.odds_data import with_swing_lines
 
-        out.lines(with_swing_lines(fight_events(result, choice.seed), swing))
+        lines = with_swing_lines(fight_events(result, choice.seed), swing)
+        out.lines([_with_changes(lines[0], changes), *lines[1:]])
+    elif csv_:
+        from sevendag_cli.render.csv_out import write_csv
+        from sevendag_cli.render.odds_out import SWING_CSV_COLUMNS, swing_rows
+
+        write_csv(SWING_CSV_COLUMNS, swing_rows(swing))
+        report_seed(out, choice)
     else:
         from sevendag_cli.render.rich_odds import swing_chart
 
         r = renderer(out, rs)
+        if changes:
+            from sevendag_cli.render.whatif import print_changes
+
+            print_changes(r.c, changes, out.lang)
         r.fight(result)
         r.c.print()
         swing_chart(r.c, swing, out.lang, rs.engine)
         report_seed(out, choice)
+    if plot is not None:
+        from sevendag_cli.render.odds_out import plot_swing
+
+        plot_swing(plot, swing, out.lang)
 
 
 # --- --runs and --exact -------------------------------------------------------------------

@@ -17,10 +17,14 @@ import typer
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
+    CsvOpt,
     JsonOpt,
     LangOpt,
+    PlotOpt,
     RulesetOpt,
     SeedOpt,
+    SetOpt,
+    TacticOpt,
     check_numbers,
     complete_fighters,
     pick_ruleset,
@@ -61,7 +65,11 @@ def matrix_cmd(
         typer.Option("--jobs", "-j", help="Worker processes (default: one per CPU)."),
     ] = None,
     seed: SeedOpt = None,
+    set_: SetOpt = None,
+    tactic: TacticOpt = None,
     json_: JsonOpt = False,
+    csv_: CsvOpt = False,
+    plot: PlotOpt = None,
     lang: LangOpt = None,
 ) -> None:
     """Play every ordered pair of a roster and rank it: P(row beats column), exact where possible.
@@ -73,9 +81,17 @@ def matrix_cmd(
 
     Examples: sevendag matrix fighters/  ·  sevendag matrix a b ogre.toml -r d20
     ·  sevendag matrix roster/ --json  ·  sevendag matrix roster/ --runs 20000
+    ·  sevendag matrix a b ogre.toml -r d20 --set Ogre.ac=12 --csv --plot heat.png
     """
     with handled(lang):
         out = make_output(json_, False, lang, jsonl_allowed=False)
+        if csv_ and json_:
+            raise UsageError(Msg("cli.csv_and_json", other="--json"))
+        if plot is not None:  # before any work: the file's kind, and matplotlib
+            from sevendag_cli.render import plot as plotting
+
+            plotting.plot_format(plot)
+            plotting.require()
         from sevendag_cli.sim.odds import check_tolerance
         from sevendag_cli.sim.roster import MATRIX_TOLERANCE, MAX_JOBS, check_jobs, default_jobs
 
@@ -88,14 +104,22 @@ def matrix_cmd(
 
         seed = seed if seed is not None else fresh_seed()
 
-        from sevendag_cli.rules.roster import first_sheet, read_sheets, roster_fighters
+        from sevendag_cli.rules.roster import first_sheet, read_sheets, roster_docs
+        from sevendag_cli.rules.whatif import WhatIf
 
-        docs = read_sheets(sheets)
-        first = first_sheet(docs)
+        what = WhatIf.parse(set_, tactic)
+        read = read_sheets(sheets)
+        first = first_sheet(read)
         rs = pick_ruleset(ruleset, [first] if first is not None else None)
-        fighters, sources, skipped = roster_fighters(rs, docs)
+        docs, skipped = roster_docs(rs, read)
         if skipped:
             _note_skipped(skipped, rs.name, out.lang)
+        fighters, changes = what.load_roster(rs, docs)  # the workers get the changed fighters
+        sources = [path for path, _ in docs]
+        if changes:
+            from sevendag_cli.commands.fight import what_if_notes
+
+            what_if_notes(rs, fighters, changes, out)
 
         from sevendag_cli.sim.roster import play_roster
 
@@ -124,11 +148,34 @@ def matrix_cmd(
         if out.json:
             from sevendag_cli.render.matrix_data import matrix_document
 
-            out.data(matrix_document(roster, skipped, out.lang))
-            return
-        from sevendag_cli.render.rich_matrix import render_matrix
+            doc = matrix_document(roster, skipped, out.lang)
+            if changes:
+                from sevendag_cli.render.whatif import changes_data
 
-        render_matrix(out.console(), roster, out.lang)
+                doc["changes"] = changes_data(changes)
+            out.data(doc)
+        elif csv_:
+            from sevendag_cli.render.csv_out import write_csv
+            from sevendag_cli.render.matrix_out import MATRIX_CSV_COLUMNS, matrix_rows
+
+            write_csv(MATRIX_CSV_COLUMNS, matrix_rows(roster))
+            if roster.seed is not None:  # some cells simulated: the seed that replays them
+                from sevendag_cli.i18n import t
+
+                note(t("seed", out.lang, seed=roster.seed) + f" (--seed {roster.seed})")
+        else:
+            from sevendag_cli.render.rich_matrix import render_matrix
+
+            console = out.console()
+            if changes:
+                from sevendag_cli.render.whatif import print_changes
+
+                print_changes(console, changes, out.lang)
+            render_matrix(console, roster, out.lang)
+        if plot is not None:
+            from sevendag_cli.render.matrix_out import plot_matrix
+
+            plot_matrix(plot, roster, out.lang)
 
 
 def _animated() -> bool:

@@ -15,7 +15,8 @@ user's language)::
                 title=..., x_label="A.ac", y_label="P(win)")          # a sweep, a swing
     plot.bars(path, x=[1, 2, 3], y=[.2, .5, .3], title=..., x_label=..., y_label=...)
     plot.heat_map(path, rows=names, columns=names, values=[[None, .4], [.6, None]],
-                  title=..., value_label="P(row beats column)")          # a matrix
+                  title=..., value_label="P(row beats column)",
+                  marked=[[False, True], [True, False]])                   # a matrix
     plot.report(path, lang)        # "plot written to FILE" on stderr
 
 ``x`` may hold numbers (a numeric axis) or any values (one tick each, in order: dice
@@ -34,6 +35,8 @@ from typing import Any
 from sevendag_cli.errors import Msg, UsageError
 
 FORMATS = ("png", "svg")
+MAX_TICKS = 25
+"""Most labelled ticks on an axis of values that are not numbers (a long fight's rounds)."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +117,9 @@ def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title
             ax.fill_between(positions, list(curve.low), list(curve.high), alpha=0.25,
                             color=line.get_color(), linewidth=0)
     if not _numeric(x):
-        ax.set_xticks(positions, [str(v) for v in x], rotation=45 if len(x) > 8 else 0)
+        step = -(-len(x) // MAX_TICKS)  # a label every ``step`` values: at most MAX_TICKS
+        ax.set_xticks(positions[::step], [str(v) for v in x][::step],
+                      rotation=45 if len(x) > 8 else 0)
     if mark is not None:
         ax.axhline(mark, color="grey", linestyle=":", linewidth=1)
     if percent:
@@ -149,8 +154,10 @@ def bars(path: str | Path, x: Sequence[Any], y: Sequence[float], *, title: str, 
 
 def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
              values: Sequence[Sequence[float | None]], *, title: str, value_label: str,
-             percent: bool = True) -> None:
-    """A grid of values (None: an empty cell, the diagonal of a matrix), each cell labelled."""
+             percent: bool = True, marked: Sequence[Sequence[bool]] | None = None,
+             mark: str = "~") -> None:
+    """A grid of values (None: an empty cell, the diagonal of a matrix), each cell labelled;
+    a cell ``marked[i][j]`` has ``mark`` before its label (a simulated cell of a matrix)."""
     plt = _pyplot()
     import numpy as np
 
@@ -163,9 +170,18 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
     ax.set_yticks(range(len(rows)), list(rows))
     for i, row in enumerate(values):
         for j, v in enumerate(row):
-            if v is not None and len(rows) <= 20:
-                ax.text(j, i, f"{100 * v:.0f}" if percent else f"{v:.2g}", ha="center",
-                        va="center", fontsize=8)
+            if v is None:
+                continue
+            flagged = marked is not None and marked[i][j]
+            if len(rows) <= 20:
+                text = f"{100 * v:.0f}" if percent else f"{v:.2g}"
+                ax.text(j, i, mark + text if flagged else text, ha="center", va="center",
+                        fontsize=8)
+            elif flagged:  # too small for a label: hatched
+                from matplotlib.patches import Rectangle
+
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                                       linewidth=0))
     bar = fig.colorbar(image, ax=ax)
     bar.set_label(value_label)
     if percent:

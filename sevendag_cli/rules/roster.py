@@ -92,10 +92,10 @@ def first_sheet(sheets: list[Sheet]) -> str | None:
     return None
 
 
-def roster_fighters(ruleset: Ruleset, sheets: list[Sheet]
-                    ) -> tuple[list[Fighter], list[str], list[Skipped]]:
-    """The fighters of the roster (at most :data:`MAX_ROSTER`), their files, and what was skipped."""
-    from sevendag_cli.rules import fighter_from_data
+def roster_docs(ruleset: Ruleset, sheets: list[Sheet]
+                ) -> tuple[list[tuple[str, dict[str, Any]]], list[Skipped]]:
+    """The sheets of the roster (at most :data:`MAX_ROSTER`) as (file, data), each named as the
+    roster names it (the second ``Aela``: ``Aela (2)``), not yet read; and what was skipped."""
     from sevendag_cli.terms import fold
 
     kept: list[Sheet] = []
@@ -110,7 +110,7 @@ def roster_fighters(ruleset: Ruleset, sheets: list[Sheet]
         raise UsageError(Msg("roster.size", n=len(kept), max=MAX_ROSTER))
     taken = {fold(n) for s in kept if isinstance(n := s.data.get("name"), str)}
     seen: set[str] = set()
-    fighters: list[Fighter] = []
+    docs: list[tuple[str, dict[str, Any]]] = []
     for s in kept:
         data = s.data
         name = data.get("name")
@@ -122,5 +122,15 @@ def roster_fighters(ruleset: Ruleset, sheets: list[Sheet]
                 data = {**data, "name": f"{name} ({k})"}
                 taken.add(fold(data["name"]))
             seen.add(fold(data["name"]))
-        fighters.append(fighter_from_data(data, s.path, ruleset))
-    return fighters, [s.path for s in kept], skipped
+        docs.append((s.path, data))
+    return docs, skipped
+
+
+def roster_fighters(ruleset: Ruleset, sheets: list[Sheet]
+                    ) -> tuple[list[Fighter], list[str], list[Skipped]]:
+    """The fighters of the roster (at most :data:`MAX_ROSTER`), their files, and what was skipped."""
+    from sevendag_cli.rules import fighter_from_data
+
+    docs, skipped = roster_docs(ruleset, sheets)
+    fighters = [fighter_from_data(data, path, ruleset) for path, data in docs]
+    return fighters, [path for path, _ in docs], skipped

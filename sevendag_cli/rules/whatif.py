@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
@@ -136,11 +137,38 @@ class WhatIf(Struct, frozen=True):
             raise UsageError(self._blame(exc, docs)) from None
         return a, b, changes
 
-    def _blame(self, exc: DataError, docs: Docs) -> Msg:
-        """The refusal of a changed sheet, as the changes' mistake: the one(s) at fault first."""
+    def load_roster(self, ruleset: Ruleset, docs: Docs) -> tuple[list[Fighter], tuple[Change, ...]]:
+        """Every fighter of a roster (``matrix``) with the changes applied, read as sheets; and
+        the changes.  ``docs`` name the fighters as the roster does (``Aela (2)`` for the
+        second ``Aela``), and a change names a fighter the same way.  As :meth:`load_pair`: a
+        sheet wrong as it is is the sheet's problem (exit 1), one the changes make wrong is a
+        usage mistake (exit 2) naming the change."""
+        from sevendag_cli.rules import fighter_from_data
+
+        if not self.assignments:
+            return [fighter_from_data(data, source, ruleset) for source, data in docs], ()
+        try:
+            changed, changes = self.apply(docs, ruleset.engine)
+        except UsageError as exc:
+            if exc.msg.key == "whatif.no_fighter":  # a roster, not a fight
+                raise UsageError(Msg("whatif.no_fighter_roster", **exc.msg.params)) from None
+            raise
+        fighters = []
+        for i, (source, data) in enumerate(changed):
+            try:
+                fighters.append(fighter_from_data(data, source, ruleset))
+            except DataError as exc:
+                fighter_from_data(docs[i][1], docs[i][0], ruleset)  # the sheet itself is wrong
+                raise UsageError(self._blame(exc, docs, i)) from None
+        return fighters, changes
+
+    def _blame(self, exc: DataError, docs: Docs, index: int | None = None) -> Msg:
+        """The refusal of a changed sheet, as the changes' mistake: the one(s) at fault first.
+        ``index``: the sheet refused (else found by its file)."""
         names = [_name(data) for _, data in docs]
         source = str(exc.source)
-        index = next((i for i, (s, _) in enumerate(docs) if s == source), None)
+        if index is None:
+            index = next((i for i, (s, _) in enumerate(docs) if s == source), None)
         mine = [a for a in self.assignments
                 if index is None or _target_index(a, names) in (index, None)]
         key = exc.key or ""
@@ -375,7 +403,7 @@ def vary_values(text: str, limit: int) -> tuple[str, list[str]]:
     return asg.target, values
 
 
-def inert_notes(ruleset: Ruleset, fighters: tuple[Fighter, Fighter],
+def inert_notes(ruleset: Ruleset, fighters: Sequence[Fighter],
                 changes: tuple[Change, ...]) -> list[Msg]:
     """Changes that cannot change the fight, and why: a d20 field that only the AC formula
     reads (``armour``, ``size``), on a sheet that states its AC (D-05: the stated AC wins)."""
@@ -395,3 +423,20 @@ def inert_notes(ruleset: Ruleset, fighters: tuple[Fighter, Fighter],
         if ac is not None and change.field in ac_names and change.field not in elsewhere:
             notes.append(Msg("whatif.ac_stated", name=change.fighter, ac=ac, field=change.field))
     return notes
+
+
+def saved_state_notes(ruleset: Ruleset, changes: tuple[Change, ...]) -> list[Msg]:
+    """``odds``: changes that the saved encounter has already settled, so they change nothing
+    from where it stands: d20 ``hp`` (the encounter keeps each fighter's hit points), and a
+    Sevendag field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
+    if ruleset.engine == "d20":
+        from sevendag_cli.rules.d20 import FORMULA_KEYS
+
+        read: set[str] = set()
+        for key in FORMULA_KEYS:
+            read |= getattr(ruleset, key).names
+        return [Msg("whatif.saved_hp", name=c.fighter) for c in changes
+                if c.field == "hp" and "hp" not in read]
+    speed_only = ruleset.speed_roll.names - {"attack", "defence"}  # type: ignore[union-attr]
+    return [Msg("whatif.saved_speed", name=c.fighter, field=c.field) for c in changes
+            if c.field in speed_only]

@@ -1,0 +1,65 @@
+"""``matrix`` as a CSV table and as a heat map (``--csv``, ``--plot``), from the :class:`Roster`.
+
+CSV (README "CSV"), long format: one row per ordered pair, in ranking order (the row's
+fighter, then its opponents in ranking order; no row for the diagonal)::
+
+    row_rank,row,column_rank,column,method,win_probability,low,high,draw_probability,unresolved
+
+``win_probability`` is P(row beats column) in the fight where the row's fighter is
+named first (exact: the certified lower bound; simulated: the share of fights won),
+``low``/``high`` the certified interval or the Wilson 95% interval, ``method`` ``exact``
+or ``runs``, ``unresolved`` the interval's width (exact; 0 when simulated).
+
+Picture (``--plot``): the N×N heat map of P(row beats column), red (0) through yellow
+to green (1), the diagonal blank, names as labels, a simulated cell marked ``~``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sevendag_cli.sim.roster import Roster
+
+MATRIX_CSV_COLUMNS = ("row_rank", "row", "column_rank", "column", "method", "win_probability",
+                      "low", "high", "draw_probability", "unresolved")
+
+
+def matrix_rows(roster: Roster) -> list[list[Any]]:
+    """One row per ordered pair (``cells[i][j]``, i ≠ j), rows then columns in ranking order."""
+    names = roster.names
+    rows: list[list[Any]] = []
+    for i, line in enumerate(roster.cells):
+        for j, c in enumerate(line):
+            if c is None or i == j:
+                continue
+            rows.append([i + 1, names[i], j + 1, names[j], c.method, c.win, c.bounds[0],
+                         c.bounds[1], c.draw, c.unresolved])
+    return rows
+
+
+def plot_matrix(path: str, roster: Roster, lang: str) -> None:
+    """The heat map of the table, its title the display's (what was computed, and how)."""
+    from sevendag_cli.i18n import count, t
+    from sevendag_cli.render import plot
+    from sevendag_cli.sim.roster import MIXED, RUNS
+    from sevendag_cli.text import visible
+
+    names = [visible(n) for n in roster.names]
+    n = len(names)
+    lines = [t("matrix.title", lang, n=n, pairs=count(n * (n - 1), lang),
+               ruleset=visible(roster.ruleset))]
+    if roster.method == RUNS:
+        lines.append(t("matrix.runs", lang, runs=count(roster.runs or 0, lang), seed=roster.seed,
+                       cap=roster.cap))
+    else:
+        lines.append(t("matrix.exact", lang, cap=roster.cap, tol=f"{roster.tolerance or 0.0:g}"))
+    if roster.method == MIXED:
+        lines.append(t("plot.matrix_simulated", lang, n=roster.simulated,
+                       runs=count(roster.runs or 0, lang)))
+    values = [[None if c is None else c.win for c in row] for row in roster.cells]
+    marked = [[roster.method == MIXED and c is not None and c.method == RUNS for c in row]
+              for row in roster.cells]
+    plot.heat_map(path, names, names, values, title="\n".join(lines),
+                  value_label=t("plot.p_row", lang), marked=marked)
+    plot.report(path, lang)

@@ -54,17 +54,14 @@ def kept_bytes(enc: Encounter) -> bytes | None:
 
 
 def solver_for(enc: Encounter, ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
-               tolerance: float = DEFAULT_TOLERANCE, kept: bool = True) -> OddsSolver:
+               tolerance: float = DEFAULT_TOLERANCE) -> OddsSolver:
     """The odds of any state of the encounter, with what the encounter file keeps.
 
-    ``kept=False``: without it — the fighters are not the encounter's own (``odds --set``).
-    The solver ignores Sevendag work of another pair (its fingerprint covers the fighters'
-    models and constants), but d20 round tables are recognised by the names alone, so a
-    changed pair must never be handed the encounter's."""
+    The solver uses kept work only if it belongs to this ruleset and pair (a fingerprint of
+    both, Sevendag's and d20's alike), so fighters changed by ``odds --set`` get their own."""
     from sevendag_cli.sim.moment import OddsSolver
 
-    return OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance,
-                      kept=kept_bytes(enc) if kept else None)
+    return OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance, kept=kept_bytes(enc))
 
 
 def keeping(enc: Encounter, engine: str, kept: bytes) -> Encounter:

@@ -85,7 +85,7 @@ def odds_cmd(
         if what:
             a, b, changes = _what_if(what, enc, rs, (a, b), out)
         # the work the encounter keeps is its own pair's: never used for a changed one
-        solver = solver_for(enc, rs, a, b, cap=cap, tolerance=tol, kept=not changes)
+        solver = solver_for(enc, rs, a, b, cap=cap, tolerance=tol)
         odds = solver(state)
         moment = point(odds, state.round)
         if out.json:

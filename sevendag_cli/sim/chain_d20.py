@@ -23,6 +23,7 @@ pushed round by round to the cap (:func:`sevendag_cli.sim.push.d20_push`).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from fractions import Fraction
 from functools import reduce
@@ -66,6 +67,7 @@ class D20Tables(msgspec.Struct, frozen=True):
     den_a: int
     damage_b: tuple[tuple[int, int], ...]
     den_b: int
+    fingerprint: str = ""  # the ruleset and pair they belong to (:func:`pair_fingerprint`)
 
     def __post_init__(self) -> None:
         """Kept bytes come back from a file: tables no solver could have built are refused
@@ -102,7 +104,18 @@ def d20_tables(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> D20Tables:
     qa, den_a = _weights(rd.a_attacks.damage)
     qb, den_b = _weights(rd.b_attacks.damage)
     p = rd.p_a_attacks
-    return D20Tables((a.name, b.name), p.numerator, p.denominator, qa, den_a, qb, den_b)
+    return D20Tables((a.name, b.name), p.numerator, p.denominator, qa, den_a, qb, den_b,
+                     pair_fingerprint(ruleset, a, b))
+
+
+def pair_fingerprint(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> str:
+    """What a pair's round tables depend on: the ruleset's rules and both sheets, not where
+    they were read nor the round cap.  Kept tables of another pair (``odds --set``, a sheet
+    edited since) are told apart by it, not by the fighters' names."""
+    from msgspec.structs import replace
+
+    parts = (replace(ruleset, path="", round_cap=1), replace(a, path=""), replace(b, path=""))
+    return hashlib.sha256(msgspec.msgpack.encode(parts)).hexdigest()[:32]
 
 
 class D20Chain:

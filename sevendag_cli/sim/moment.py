@@ -47,11 +47,12 @@ class OddsSolver:
             return self._chain
         kept, self._kept = self._kept, None
         if self.d20:
-            from sevendag_cli.sim.chain_d20 import D20Chain, D20Tables
+            from sevendag_cli.sim.chain_d20 import D20Chain, D20Tables, pair_fingerprint
             from sevendag_cli.sim.chain_d20 import chain_for as d20_chain
 
             tables = _decode(D20Tables, kept)
-            if tables is not None and tables.names == (self.a.name, self.b.name):
+            if tables is not None and tables.fingerprint == pair_fingerprint(self.ruleset, self.a,
+                                                                             self.b):
                 self._chain = D20Chain(tables)
             else:
                 self._chain = d20_chain(self.ruleset, self.a, self.b)

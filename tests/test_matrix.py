@@ -319,14 +319,19 @@ def test_ctrl_c_stops_the_workers_with_one_line() -> None:
                              stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
                              env={**env, "PYTHONPATH": str(ROOT)})
     os.close(slave)
-    seen = b""
-    deadline = time.monotonic() + 60
-    while b"matchups" not in seen and time.monotonic() < deadline:  # the progress bar: pool started
-        if select.select([master], [], [], 0.1)[0]:
-            seen += os.read(master, 4096)
-    assert b"matchups" in seen
-    os.killpg(child.pid, signal.SIGINT)
-    assert child.wait(timeout=60) == 130
+    try:
+        seen = b""
+        deadline = time.monotonic() + 60
+        while b"matchups" not in seen and time.monotonic() < deadline:  # the progress bar: pool started
+            if select.select([master], [], [], 0.1)[0]:
+                seen += os.read(master, 4096)
+        assert b"matchups" in seen
+        os.killpg(child.pid, signal.SIGINT)
+        assert child.wait(timeout=60) == 130
+    finally:  # a failed test leaves no process behind
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
     while select.select([master], [], [], 0.3)[0]:
         try:
             chunk = os.read(master, 4096)

@@ -34,13 +34,13 @@ from sevendag_cli.options import (
     TacticOpt,
     check_fighter_count,
     check_numbers,
+    check_table_options,
     pick_ruleset,
+    what_if_notes,
 )
 from sevendag_cli.output import Output, make_dice, make_output, renderer, report_seed
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
     from sevendag_cli.rules import Fighter, Ruleset
     from sevendag_cli.rules.whatif import Change
 
@@ -125,31 +125,6 @@ def fight_cmd(
                                  csv_=csv_, plot=plot)
             return
         play_fight(rs, a, b, seed, dice, cap, out, changes=changes)
-
-
-def check_table_options(out: Output, csv_: bool, plot: str | None, odds: bool) -> None:
-    """``--csv`` and ``--plot`` (with odds only: ``--runs``, ``--exact``, ``--odds``; ``--csv`` not
-    with ``--json``/``--jsonl``); matplotlib is looked for before any work."""
-    if csv_ and (out.json or out.jsonl):
-        raise UsageError(Msg("cli.csv_and_json", other="--json" if out.json else "--jsonl"))
-    for option, given in (("--csv", csv_), ("--plot", plot is not None)):
-        if given and not odds:
-            raise UsageError(Msg("cli.table_only", option=option))
-    if plot is not None:
-        from sevendag_cli.render import plot as plotting
-
-        plotting.plot_format(plot)
-        plotting.require()
-
-
-def what_if_notes(rs: Ruleset, fighters: Sequence[Fighter], changes: tuple[Change, ...],
-                  out: Output) -> None:
-    """On stderr: a change that cannot change the fight, and why (a d20 sheet that states its AC)."""
-    from sevendag_cli.output import note
-    from sevendag_cli.rules.whatif import inert_notes
-
-    for message in inert_notes(rs, fighters, changes):
-        note(f"sevendag: {message.render(out.lang)}")
 
 
 def _with_changes(doc: dict[str, Any], changes: tuple[Change, ...]) -> dict[str, Any]:

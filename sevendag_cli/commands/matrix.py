@@ -26,8 +26,10 @@ from sevendag_cli.options import (
     SetOpt,
     TacticOpt,
     check_numbers,
+    check_table_options,
     complete_fighters,
     pick_ruleset,
+    what_if_notes,
 )
 from sevendag_cli.output import make_output, note
 
@@ -85,13 +87,7 @@ def matrix_cmd(
     """
     with handled(lang):
         out = make_output(json_, False, lang, jsonl_allowed=False)
-        if csv_ and json_:
-            raise UsageError(Msg("cli.csv_and_json", other="--json"))
-        if plot is not None:  # before any work: the file's kind, and matplotlib
-            from sevendag_cli.render import plot as plotting
-
-            plotting.plot_format(plot)
-            plotting.require()
+        check_table_options(out, csv_, plot)  # before any work: the file's kind, and matplotlib
         from sevendag_cli.sim.odds import check_tolerance
         from sevendag_cli.sim.roster import MATRIX_TOLERANCE, MAX_JOBS, check_jobs, default_jobs
 
@@ -116,10 +112,7 @@ def matrix_cmd(
             _note_skipped(skipped, rs.name, out.lang)
         fighters, changes = what.load_roster(rs, docs)  # the workers get the changed fighters
         sources = [path for path, _ in docs]
-        if changes:
-            from sevendag_cli.commands.fight import what_if_notes
-
-            what_if_notes(rs, fighters, changes, out)
+        what_if_notes(rs, fighters, changes, out)
 
         from sevendag_cli.sim.roster import play_roster
 

@@ -26,6 +26,8 @@ from sevendag_cli.options import (
     SetOpt,
     TacticOpt,
     check_numbers,
+    check_table_options,
+    what_if_notes,
 )
 from sevendag_cli.output import Output, make_output
 
@@ -73,8 +75,7 @@ def odds_cmd(
         from sevendag_cli.table_odds import solver_for
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
-        if csv_ and json_:
-            raise UsageError(Msg("cli.csv_and_json", other="--json"))
+        check_table_options(out, csv_, None)
         check_numbers(cap, None, None)
         tol = check_tolerance(DEFAULT_TOLERANCE if tolerance is None else tolerance)
         from sevendag_cli.rules.whatif import WhatIf
@@ -118,7 +119,6 @@ def _what_if(what: WhatIf, enc: Encounter, rs: Ruleset, fighters: tuple[Fighter,
              out: Output) -> tuple[Fighter, Fighter, tuple[Change, ...]]:
     """The encounter's two fighters with the what-ifs applied to its embedded sheets (the file
     is not changed); a change that cannot matter from the saved state is said on stderr."""
-    from sevendag_cli.commands.fight import what_if_notes
     from sevendag_cli.output import note
     from sevendag_cli.rules.whatif import saved_state_notes
 

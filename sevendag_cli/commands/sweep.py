@@ -27,7 +27,9 @@ from sevendag_cli.options import (
     TacticOpt,
     check_fighter_count,
     check_numbers,
+    check_table_options,
     pick_ruleset,
+    what_if_notes,
 )
 from sevendag_cli.output import Output, make_output
 
@@ -76,13 +78,7 @@ def sweep_cmd(
     """
     with handled(lang):
         out = make_output(json_, False, lang)
-        if csv_ and json_:
-            raise UsageError(Msg("cli.csv_and_json", other="--json"))
-        if plot is not None:
-            from sevendag_cli.render import plot as plotting
-
-            plotting.plot_format(plot)
-            plotting.require()
+        check_table_options(out, csv_, plot)
         check_numbers(cap, None, seed)
         if runs is not None:
             if tolerance is not None:
@@ -104,19 +100,10 @@ def sweep_cmd(
             pa, pb, applied = what.plus(target, text).load_pair(rs, docs)
             return pa, pb, applied[-1].value
 
-        first = what.plus(target, values[0]).load_pair(rs, docs)
-        _notes(rs, first, out)
+        first_a, first_b, first_changes = what.plus(target, values[0]).load_pair(rs, docs)
+        what_if_notes(rs, (first_a, first_b), first_changes, out)
         run_sweep(rs, target, values, load, (a.name, b.name), changes, out, fair=fair, runs=runs,
                   seed=seed, cap=cap, tolerance=tolerance, csv_=csv_, plot=plot)
-
-
-def _notes(rs: Any, loaded: tuple[Any, Any, Any], out: Output) -> None:
-    from sevendag_cli.output import note
-    from sevendag_cli.rules.whatif import inert_notes
-
-    a, b, changes = loaded
-    for message in inert_notes(rs, (a, b), changes):
-        note(f"sevendag: {message.render(out.lang)}")
 
 
 def run_sweep(rs: Any, target: str, values: list[str], load: Any, names: tuple[str, str],

@@ -39,6 +39,7 @@ from sevendag_cli.options import (
     what_if_notes,
 )
 from sevendag_cli.output import Output, make_dice, make_output, renderer, report_seed
+from sevendag_cli.render.whatif import print_changes, with_changes
 
 if TYPE_CHECKING:
     from sevendag_cli.rules import Fighter, Ruleset
@@ -127,15 +128,6 @@ def fight_cmd(
         play_fight(rs, a, b, seed, dice, cap, out, changes=changes)
 
 
-def _with_changes(doc: dict[str, Any], changes: tuple[Change, ...]) -> dict[str, Any]:
-    """A document with its ``changes`` (only when there are: outputs without what-ifs keep their bytes)."""
-    if not changes:
-        return doc
-    from sevendag_cli.render.whatif import changes_data
-
-    return {**doc, "changes": changes_data(changes)}
-
-
 def play_fight(
     rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
     out: Output, *, changes: tuple[Change, ...] = (),
@@ -154,7 +146,7 @@ def play_fight(
         from sevendag_cli.render.data import fight_document, round_data
 
         def rest() -> dict[str, Any]:
-            doc = _with_changes(fight_document(play.result(), choice.seed), changes)
+            doc = with_changes(fight_document(play.result(), choice.seed), changes)
             doc["rounds_played"] = play.played
             return doc
 
@@ -164,13 +156,11 @@ def play_fight(
 
         lines = fight_event_stream(play, choice.seed)
         first = next(lines)
-        out.lines(itertools.chain([_with_changes(first, changes)], lines))
+        out.lines(itertools.chain([with_changes(first, changes)], lines))
     else:
-        if changes:
-            from sevendag_cli.render.whatif import print_changes
-
-            print_changes(out.console(), changes, out.lang)
-        renderer(out, rs).fight_play(play)
+        r = renderer(out, rs)
+        print_changes(r.c, changes, out.lang)
+        r.fight_play(play)
         report_seed(out, choice)
 
 
@@ -195,14 +185,14 @@ def play_fight_with_odds(
         from sevendag_cli.render.data import fight_document
         from sevendag_cli.render.odds_data import swing_data
 
-        out.data(_with_changes({**fight_document(result, choice.seed), **swing_data(swing)},
+        out.data(with_changes({**fight_document(result, choice.seed), **swing_data(swing)},
                                changes))
     elif out.jsonl:
         from sevendag_cli.render.data import fight_events
         from sevendag_cli.render.odds_data import with_swing_lines
 
         lines = with_swing_lines(fight_events(result, choice.seed), swing)
-        out.lines([_with_changes(lines[0], changes), *lines[1:]])
+        out.lines([with_changes(lines[0], changes), *lines[1:]])
     elif csv_:
         from sevendag_cli.render.csv_out import write_csv
         from sevendag_cli.render.odds_out import SWING_CSV_COLUMNS, swing_rows
@@ -213,10 +203,7 @@ def play_fight_with_odds(
         from sevendag_cli.render.rich_odds import swing_chart
 
         r = renderer(out, rs)
-        if changes:
-            from sevendag_cli.render.whatif import print_changes
-
-            print_changes(r.c, changes, out.lang)
+        print_changes(r.c, changes, out.lang)
         r.fight(result)
         r.c.print()
         swing_chart(r.c, swing, out.lang, rs.engine)
@@ -250,7 +237,7 @@ def run_simulation(
         from sevendag_cli.render.data import header, to_data
 
         doc = {**header("fight", rs.name, seed), "mode": "runs", **to_data(result)}
-        out.data(_with_changes(doc, changes))
+        out.data(with_changes(doc, changes))
     elif csv_:
         from sevendag_cli.render.csv_out import write_csv
         from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS, runs_rows
@@ -261,10 +248,7 @@ def run_simulation(
         from sevendag_cli.render.rich_sim import render_simulation
 
         console = out.console()
-        if changes:
-            from sevendag_cli.render.whatif import print_changes
-
-            print_changes(console, changes, out.lang)
+        print_changes(console, changes, out.lang)
         render_simulation(console, result, out.lang, rs)
     if plot is not None:
         from sevendag_cli.render.fight_out import plot_rounds
@@ -307,7 +291,7 @@ def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output, cap: int | None 
     result = exact_fight(rs, a, b, cap=cap,
                          tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
     if out.json:
-        out.data(_with_changes(exact_document(rs.name, result, out.lang), changes))
+        out.data(with_changes(exact_document(rs.name, result, out.lang), changes))
     elif csv_:
         from sevendag_cli.render.csv_out import write_csv
         from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS, exact_rows
@@ -317,10 +301,7 @@ def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output, cap: int | None 
         from sevendag_cli.render.rich_sim import render_exact
 
         console = out.console()
-        if changes:
-            from sevendag_cli.render.whatif import print_changes
-
-            print_changes(console, changes, out.lang)
+        print_changes(console, changes, out.lang)
         render_exact(console, result, out.lang, rs)
     if plot is not None:
         from sevendag_cli.render.fight_out import plot_rounds

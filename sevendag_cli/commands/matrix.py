@@ -32,6 +32,7 @@ from sevendag_cli.options import (
     what_if_notes,
 )
 from sevendag_cli.output import make_output, note
+from sevendag_cli.render.whatif import print_changes, with_changes
 
 if TYPE_CHECKING:
     from sevendag_cli.rules.roster import Skipped
@@ -142,11 +143,7 @@ def matrix_cmd(
             from sevendag_cli.render.matrix_data import matrix_document
 
             doc = matrix_document(roster, skipped, out.lang)
-            if changes:
-                from sevendag_cli.render.whatif import changes_data
-
-                doc["changes"] = changes_data(changes)
-            out.data(doc)
+            out.data(with_changes(doc, changes))
         elif csv_:
             from sevendag_cli.render.csv_out import write_csv
             from sevendag_cli.render.matrix_out import MATRIX_CSV_COLUMNS, matrix_rows
@@ -160,10 +157,7 @@ def matrix_cmd(
             from sevendag_cli.render.rich_matrix import render_matrix
 
             console = out.console()
-            if changes:
-                from sevendag_cli.render.whatif import print_changes
-
-                print_changes(console, changes, out.lang)
+            print_changes(console, changes, out.lang)
             render_matrix(console, roster, out.lang)
         if plot is not None:
             from sevendag_cli.render.matrix_out import plot_matrix

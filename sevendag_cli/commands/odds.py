@@ -30,6 +30,7 @@ from sevendag_cli.options import (
     what_if_notes,
 )
 from sevendag_cli.output import Output, make_output
+from sevendag_cli.render.whatif import print_changes, with_changes
 
 if TYPE_CHECKING:
     from sevendag_cli.rules import Fighter, Ruleset
@@ -93,11 +94,7 @@ def odds_cmd(
             from sevendag_cli.render.odds_data import odds_document
 
             doc = odds_document(state, rs, str(encounter), odds, moment, solver.cap, tol, out.lang)
-            if changes:
-                from sevendag_cli.render.whatif import changes_data
-
-                doc["changes"] = changes_data(changes)
-            out.data(doc)
+            out.data(with_changes(doc, changes))
             return
         if csv_:
             from sevendag_cli.render.csv_out import write_csv
@@ -108,10 +105,7 @@ def odds_cmd(
         from sevendag_cli.render.rich_odds import odds_display
 
         console = out.console()
-        if changes:
-            from sevendag_cli.render.whatif import print_changes
-
-            print_changes(console, changes, out.lang)
+        print_changes(console, changes, out.lang)
         odds_display(console, out.lang, rs, state, str(encounter), odds, moment, solver.cap, tol)
 
 

@@ -24,6 +24,14 @@ def changes_data(changes: Sequence[Change]) -> list[dict[str, Any]]:
             for c in changes]
 
 
+def with_changes(doc: dict[str, Any], changes: Sequence[Change]) -> dict[str, Any]:
+    """A document with its ``changes`` last (only when there are: outputs without what-ifs keep
+    their bytes)."""
+    if not changes:
+        return doc
+    return {**doc, "changes": changes_data(changes)}
+
+
 def _value(value: Any) -> str:
     from sevendag_cli.text import visible
 

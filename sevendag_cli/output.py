@@ -190,4 +190,9 @@ def _ask_die(label: str, lang: str = "en") -> str:
 def report_seed(out: Output, choice: DiceChoice) -> None:
     """After a command succeeds: the seed that replays it (the JSON carries it too)."""
     if out.rich and choice.seed is not None:
-        note(t("seed", out.lang, seed=choice.seed) + f" (--seed {choice.seed})")
+        note_seed(choice.seed, out.lang)
+
+
+def note_seed(seed: int, lang: str) -> None:
+    """The seed that replays a command, on stderr: ``seed 5 (--seed 5)``."""
+    note(t("seed", lang, seed=seed) + f" (--seed {seed})")

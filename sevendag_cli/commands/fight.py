@@ -38,7 +38,7 @@ from sevendag_cli.options import (
     pick_ruleset,
     what_if_notes,
 )
-from sevendag_cli.output import Output, make_dice, make_output, renderer, report_seed
+from sevendag_cli.output import Output, make_dice, make_output, note_seed, renderer, report_seed
 from sevendag_cli.render.whatif import print_changes, with_changes
 
 if TYPE_CHECKING:
@@ -243,7 +243,7 @@ def run_simulation(
         from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS, runs_rows
 
         write_csv(FIGHT_CSV_COLUMNS, runs_rows(result))
-        sys.stderr.write(t("seed", out.lang, seed=seed) + f" (--seed {seed})\n")
+        note_seed(seed, out.lang)
     else:
         from sevendag_cli.render.rich_sim import render_simulation
 

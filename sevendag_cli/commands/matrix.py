@@ -31,7 +31,7 @@ from sevendag_cli.options import (
     pick_ruleset,
     what_if_notes,
 )
-from sevendag_cli.output import make_output, note
+from sevendag_cli.output import make_output, note, note_seed
 from sevendag_cli.render.whatif import print_changes, with_changes
 
 if TYPE_CHECKING:
@@ -150,9 +150,7 @@ def matrix_cmd(
 
             write_csv(MATRIX_CSV_COLUMNS, matrix_rows(roster))
             if roster.seed is not None:  # some cells simulated: the seed that replays them
-                from sevendag_cli.i18n import t
-
-                note(t("seed", out.lang, seed=roster.seed) + f" (--seed {roster.seed})")
+                note_seed(roster.seed, out.lang)
         else:
             from sevendag_cli.render.rich_matrix import render_matrix
 

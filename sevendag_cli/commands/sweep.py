@@ -31,7 +31,7 @@ from sevendag_cli.options import (
     pick_ruleset,
     what_if_notes,
 )
-from sevendag_cli.output import Output, make_output
+from sevendag_cli.output import Output, make_output, note_seed
 
 app = typer.Typer()
 
@@ -138,9 +138,8 @@ def run_sweep(rs: Any, target: str, values: list[str], load: Any, names: tuple[s
     if plot is not None:
         draw(plot, result, out.lang)
     if runs is not None and not out.json:
-        from sevendag_cli.i18n import t
-
-        sys.stderr.write(t("seed", out.lang, seed=seed) + f" (--seed {seed})\n")
+        assert seed is not None
+        note_seed(seed, out.lang)
 
 
 def _with_progress(work: Any, total: int, lang: str) -> Any:

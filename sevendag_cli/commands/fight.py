@@ -230,7 +230,11 @@ def run_simulation(
 
     seed = check_seed(seed) if seed is not None else fresh_seed()
     if sys.stderr.isatty() and out.rich:
-        result = _with_progress(rs, a, b, runs, seed, cap, simulate, out.lang)
+        from sevendag_cli.render.progress import with_progress
+
+        result = with_progress(lambda progress: simulate(rs, a, b, runs, seed, cap=cap,
+                                                         progress=progress),
+                               runs, Msg("cli.progress").render(out.lang))
     else:
         result = simulate(rs, a, b, runs, seed, cap=cap)
     if out.json:
@@ -259,25 +263,6 @@ def run_simulation(
         message = Msg("cli.interrupted_runs", done=result.runs, requested=result.requested_runs)
         sys.stderr.write(f"sevendag: {message.render(out.lang)}\n")
         raise typer.Exit(130)
-
-
-def _with_progress(
-    rs: Ruleset, a: Fighter, b: Fighter, runs: int, seed: int, cap: int | None, simulate: Any,
-    lang: str,
-) -> Any:
-    """The simulation with a Rich progress bar on stderr (only at a terminal)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    console = Console(stderr=True)
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=console, transient=True) as progress:
-        task = progress.add_task(Msg("cli.progress").render(lang), total=runs)
-
-        def advance(done: int) -> None:
-            progress.update(task, completed=done)
-
-        return simulate(rs, a, b, runs, seed, cap=cap, progress=advance)
 
 
 def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output, cap: int | None = None,

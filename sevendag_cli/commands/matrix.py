@@ -120,9 +120,9 @@ def matrix_cmd(
         done = [0, len(fighters) * (len(fighters) - 1)]
         try:
             if _animated():
-                from sevendag_cli.render.rich_matrix import progress_bar
+                from sevendag_cli.render.progress import bar_at_first_report
 
-                with progress_bar(out.lang) as bar:
+                with bar_at_first_report(Msg("roster.progress").render(out.lang)) as bar:
                     def report(k: int, total: int) -> None:
                         done[0] = k
                         bar(k, total)

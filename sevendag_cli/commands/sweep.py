@@ -121,7 +121,12 @@ def run_sweep(rs: Any, target: str, values: list[str], load: Any, names: tuple[s
                      tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance, runs=runs,
                      seed=seed, fair=fair, progress=progress)
 
-    result = _with_progress(work, len(values), out.lang) if sys.stderr.isatty() else work()
+    if sys.stderr.isatty():
+        from sevendag_cli.render.progress import with_progress
+
+        result = with_progress(work, len(values), Msg("sweep.progress").render(out.lang))
+    else:
+        result = work()
     if out.json:
         from sevendag_cli.render.sweep_data import sweep_document
 
@@ -140,17 +145,6 @@ def run_sweep(rs: Any, target: str, values: list[str], load: Any, names: tuple[s
     if runs is not None and not out.json:
         assert seed is not None
         note_seed(seed, out.lang)
-
-
-def _with_progress(work: Any, total: int, lang: str) -> Any:
-    """The sweep with a Rich progress bar of its values on stderr (only at a terminal)."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                  TimeRemainingColumn(), console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(Msg("sweep.progress").render(lang), total=total)
-        return work(lambda done: bar.update(task, completed=done))
 
 
 def draw(path: str, result: Any, lang: str) -> None:

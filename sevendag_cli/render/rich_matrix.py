@@ -1,4 +1,4 @@
-"""Rich display of a round-robin (``matrix``): the N×N table as a heat map, and the progress bar.
+"""Rich display of a round-robin (``matrix``): the N×N table as a heat map.
 
 The table is laid out by hand so that it fits the console (80 columns in a pipe):
 
@@ -18,8 +18,6 @@ The table is laid out by hand so that it fits the console (80 columns in a pipe)
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from rich.cells import cell_len
@@ -206,30 +204,3 @@ def render_matrix(console: Console, roster: Roster, lang: str) -> None:
     top = max(c.draw for c in cells)
     if top >= 5e-5:
         _line(console, t("matrix.draws", lang, cap=roster.cap, p=top))
-
-
-@contextmanager
-def progress_bar(lang: str) -> Iterator[Any]:
-    """A transient progress bar on stderr, started at the first report (so that worker
-    processes are forked before its refresh thread exists); yields ``report(done, total)``."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    from sevendag_cli.errors import Msg
-
-    state: dict[str, Any] = {}
-
-    def report(done: int, total: int) -> None:
-        progress = state.get("progress")
-        if progress is None:
-            progress = state["progress"] = Progress(
-                "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                TimeRemainingColumn(), console=Console(stderr=True), transient=True)
-            progress.start()
-            state["task"] = progress.add_task(Msg("roster.progress").render(lang), total=total)
-        progress.update(state["task"], completed=done)
-
-    try:
-        yield report
-    finally:
-        if "progress" in state:
-            state["progress"].stop()

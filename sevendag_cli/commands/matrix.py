@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -119,22 +121,19 @@ def matrix_cmd(
 
         done = [0, len(fighters) * (len(fighters) - 1)]
         try:
+            shown: AbstractContextManager[Callable[[int, int], None] | None] = nullcontext()
             if _animated():
                 from sevendag_cli.render.progress import bar_at_first_report
 
-                with bar_at_first_report(Msg("roster.progress").render(out.lang)) as bar:
-                    def report(k: int, total: int) -> None:
-                        done[0] = k
+                shown = bar_at_first_report(Msg("roster.progress").render(out.lang))
+            with shown as bar:
+                def report(k: int, total: int) -> None:
+                    done[0] = k
+                    if bar is not None:
                         bar(k, total)
 
-                    roster = play_roster(rs, fighters, cap=cap, tolerance=tol, runs=runs,
-                                         seed=seed, jobs=n_jobs, progress=report, sources=sources)
-            else:
-                def count_done(k: int, total: int) -> None:
-                    done[0] = k
-
                 roster = play_roster(rs, fighters, cap=cap, tolerance=tol, runs=runs, seed=seed,
-                                     jobs=n_jobs, progress=count_done, sources=sources)
+                                     jobs=n_jobs, progress=report, sources=sources)
         except KeyboardInterrupt:
             from sevendag_cli.failure import fail
 

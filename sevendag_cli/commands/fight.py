@@ -35,6 +35,7 @@ from sevendag_cli.options import (
     check_fighter_count,
     check_numbers,
     check_table_options,
+    load_pair_what_if,
     pick_ruleset,
     what_if_notes,
 )
@@ -100,16 +101,8 @@ def fight_cmd(
         check_table_options(out, csv_, plot, runs is not None or exact or odds)
         refs = check_fighter_count(fighters)
         rs = pick_ruleset(ruleset, refs)
-        changes: tuple[Change, ...] = ()
-        if set_ or tactic:
-            from sevendag_cli.options import load_pair_what_if
-
-            a, b, changes = load_pair_what_if(rs, refs, set_, tactic)
-            what_if_notes(rs, (a, b), changes, out)
-        else:
-            from sevendag_cli.rules import load_pair
-
-            a, b = load_pair(rs, refs)
+        a, b, changes = load_pair_what_if(rs, refs, set_, tactic)  # none: the sheets as they are
+        what_if_notes(rs, (a, b), changes, out)
         from sevendag_cli.rules.bounds import endless
 
         never = endless(rs, a, b)

@@ -72,6 +72,10 @@ RulesetOpt = Annotated[
     typer.Option("--ruleset", "-r", help="Ruleset name or file (default: the sheets' own, else sevendag).",
                  autocompletion=complete_rulesets),
 ]
+CapOpt = Annotated[
+    int | None,
+    typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
+]
 FightersArg = Annotated[
     list[str] | None,
     typer.Argument(help="Two fighters: names as listed by 'rulesets', file names or .toml paths; "

@@ -21,6 +21,7 @@ from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.i18n import count, t
 from sevendag_cli.options import (
+    CapOpt,
     CsvOpt,
     DiceOpt,
     FightersArg,
@@ -59,10 +60,7 @@ def fight_cmd(
         int | None, typer.Option("--runs", "-n", help="Simulate this many fights and report the odds.")
     ] = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact odds, within --tolerance.")] = False,
-    cap: Annotated[
-        int | None,
-        typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
-    ] = None,
+    cap: CapOpt = None,
     tolerance: Annotated[
         float | None,
         typer.Option("--tolerance",

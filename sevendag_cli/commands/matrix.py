@@ -19,6 +19,7 @@ import typer
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
+    CapOpt,
     CsvOpt,
     JsonOpt,
     LangOpt,
@@ -61,10 +62,7 @@ def matrix_cmd(
         typer.Option("--tolerance", help="Exact odds: most probability left unresolved in a "
                                          "matchup (default 1e-9)."),
     ] = None,
-    cap: Annotated[
-        int | None,
-        typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
-    ] = None,
+    cap: CapOpt = None,
     jobs: Annotated[
         int | None,
         typer.Option("--jobs", "-j", help="Worker processes (default: one per CPU)."),

@@ -16,6 +16,7 @@ import typer
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
+    CapOpt,
     CsvOpt,
     FightersArg,
     JsonOpt,
@@ -54,10 +55,7 @@ def sweep_cmd(
         typer.Option("--runs", "-n", help="Simulate this many fights per value instead of exact odds."),
     ] = None,
     seed: SeedOpt = None,
-    cap: Annotated[
-        int | None,
-        typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
-    ] = None,
+    cap: CapOpt = None,
     tolerance: Annotated[
         float | None,
         typer.Option("--tolerance", help="Exact odds: most probability left unresolved per value "

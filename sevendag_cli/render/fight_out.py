@@ -31,13 +31,19 @@ def runs_rows(result: Any) -> list[list[Any]]:
     return rows
 
 
-def exact_rows(result: Any) -> list[list[Any]]:
-    """``--exact``: each fighter's certified interval, then the draw's."""
-    rows: list[list[Any]] = [["win", f.name, f.win_probability, f.bounds[0], f.bounds[1], None]
-                             for f in result.fighters]
-    rows.append(["draw", None, result.draw_probability, result.draw_bounds[0],
-                 result.draw_bounds[1], None])
+def outcome_rows(odds: Any) -> list[list[Any]]:
+    """``outcome,fighter,probability,low,high`` of certified odds (``fight --exact``, or the odds
+    from one moment): each fighter's win, then the draw."""
+    rows: list[list[Any]] = [["win", f.name, f.win_probability, f.bounds[0], f.bounds[1]]
+                             for f in odds.fighters]
+    low, high = odds.draw_bounds
+    rows.append(["draw", None, odds.draw_probability, low, high])
     return rows
+
+
+def exact_rows(result: Any) -> list[list[Any]]:
+    """``--exact``: each fighter's certified interval, then the draw's (no count of fights)."""
+    return [[*row, None] for row in outcome_rows(result)]
 
 
 def plot_rounds(path: str, histogram: Any, total: float, title: str, lang: str) -> None:

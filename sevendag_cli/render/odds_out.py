@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sevendag_cli.render.fight_out import outcome_rows
+
 if TYPE_CHECKING:
     from sevendag_cli.sim.swing import OddsPoint, OddsSwing
 
@@ -26,22 +28,14 @@ ODDS_CSV_COLUMNS = ("round", "outcome", "fighter", "probability", "low", "high")
 SWING_CSV_COLUMNS = ("round", "moment", "outcome", "fighter", "probability", "low", "high")
 
 
-def _outcomes(p: OddsPoint) -> list[list[Any]]:
-    rows: list[list[Any]] = [["win", f.name, f.win_probability, f.bounds[0], f.bounds[1]]
-                             for f in p.fighters]
-    low, high = p.draw_bounds
-    rows.append(["draw", None, p.draw_probability, low, high])
-    return rows
-
-
 def odds_rows(p: OddsPoint) -> list[list[Any]]:
     """``odds --csv``: each fighter's odds from the saved encounter, then the draw's."""
-    return [[p.round, *row] for row in _outcomes(p)]
+    return [[p.round, *row] for row in outcome_rows(p)]
 
 
 def swing_rows(swing: OddsSwing) -> list[list[Any]]:
     """``fight --odds --csv``: each moment's rows, in the order of the fight."""
-    return [[p.round, p.moment, *row] for p in swing.points for row in _outcomes(p)]
+    return [[p.round, p.moment, *row] for p in swing.points for row in outcome_rows(p)]
 
 
 def plot_swing(path: str, swing: OddsSwing, lang: str) -> None:

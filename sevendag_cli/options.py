@@ -16,9 +16,6 @@ import typer
 from sevendag_cli.errors import Msg, UsageError
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from sevendag_cli.output import Output
     from sevendag_cli.rules import Fighter, Ruleset
     from sevendag_cli.rules.whatif import Change
 
@@ -155,31 +152,6 @@ def load_pair_what_if(
 
     what = WhatIf.parse(sets, tactics)
     return what.load_pair(ruleset, pair_docs(ruleset, fighters))
-
-
-def check_table_options(out: Output, csv_: bool, plot: str | None, odds: bool = True) -> None:
-    """``--csv`` and ``--plot`` (only where there are odds: ``odds`` tells; ``--csv`` not with
-    ``--json``/``--jsonl``); matplotlib is looked for before any work."""
-    if csv_ and (out.json or out.jsonl):
-        raise UsageError(Msg("cli.csv_and_json", other="--json" if out.json else "--jsonl"))
-    for option, given in (("--csv", csv_), ("--plot", plot is not None)):
-        if given and not odds:
-            raise UsageError(Msg("cli.table_only", option=option))
-    if plot is not None:
-        from sevendag_cli.render import plot as plotting
-
-        plotting.plot_format(plot)
-        plotting.require()
-
-
-def what_if_notes(rs: Ruleset, fighters: Sequence[Fighter], changes: tuple[Change, ...],
-                  out: Output) -> None:
-    """On stderr: a change that cannot change the fight, and why (a d20 sheet that states its AC)."""
-    from sevendag_cli.output import note
-    from sevendag_cli.rules.whatif import inert_notes
-
-    for message in inert_notes(rs, fighters, changes):
-        note(f"sevendag: {message.render(out.lang)}")
 
 
 def check_numbers(cap: int | None, runs: int | None, seed: int | None) -> None:

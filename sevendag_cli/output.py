@@ -19,12 +19,15 @@ from sevendag_cli.i18n import detect_lang, t
 from sevendag_cli.text import visible
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rich.console import Console
 
     from sevendag_cli.dice import DiceSource, EnteredDice
     from sevendag_cli.options import Lang
     from sevendag_cli.render.rich_render import RichRenderer
-    from sevendag_cli.rules import Ruleset
+    from sevendag_cli.rules import Fighter, Ruleset
+    from sevendag_cli.rules.whatif import Change
 
 
 class Output:
@@ -120,6 +123,30 @@ def make_output(json_: bool, jsonl: bool, lang: Lang | None, jsonl_allowed: bool
 def note(message: str) -> None:
     """A message for the user, on stderr (never mixed with data on stdout); one line per line."""
     sys.stderr.write(visible(message) + "\n")
+
+
+def check_table_options(out: Output, csv_: bool, plot: str | None, odds: bool = True) -> None:
+    """``--csv`` and ``--plot`` (only where there are odds: ``odds`` tells; ``--csv`` not with
+    ``--json``/``--jsonl``); matplotlib is looked for before any work."""
+    if csv_ and (out.json or out.jsonl):
+        raise UsageError(Msg("cli.csv_and_json", other="--json" if out.json else "--jsonl"))
+    for option, given in (("--csv", csv_), ("--plot", plot is not None)):
+        if given and not odds:
+            raise UsageError(Msg("cli.table_only", option=option))
+    if plot is not None:
+        from sevendag_cli.render import plot as plotting
+
+        plotting.plot_format(plot)
+        plotting.require()
+
+
+def what_if_notes(rs: Ruleset, fighters: Sequence[Fighter], changes: tuple[Change, ...],
+                  out: Output) -> None:
+    """On stderr: a change that cannot change the fight, and why (a d20 sheet that states its AC)."""
+    from sevendag_cli.rules.whatif import inert_notes
+
+    for message in inert_notes(rs, fighters, changes):
+        note(f"sevendag: {message.render(out.lang)}")
 
 
 def renderer(out: Output, ruleset: Ruleset) -> RichRenderer:

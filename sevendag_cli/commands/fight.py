@@ -35,12 +35,19 @@ from sevendag_cli.options import (
     TacticOpt,
     check_fighter_count,
     check_numbers,
-    check_table_options,
     load_pair_what_if,
     pick_ruleset,
+)
+from sevendag_cli.output import (
+    Output,
+    check_table_options,
+    make_dice,
+    make_output,
+    note_seed,
+    renderer,
+    report_seed,
     what_if_notes,
 )
-from sevendag_cli.output import Output, make_dice, make_output, note_seed, renderer, report_seed
 from sevendag_cli.render.whatif import print_changes, with_changes
 
 if TYPE_CHECKING:

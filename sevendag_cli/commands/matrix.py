@@ -29,12 +29,10 @@ from sevendag_cli.options import (
     SetOpt,
     TacticOpt,
     check_numbers,
-    check_table_options,
     complete_fighters,
     pick_ruleset,
-    what_if_notes,
 )
-from sevendag_cli.output import make_output, note, note_seed
+from sevendag_cli.output import check_table_options, make_output, note, note_seed, what_if_notes
 from sevendag_cli.render.whatif import print_changes, with_changes
 
 if TYPE_CHECKING:

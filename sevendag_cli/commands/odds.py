@@ -26,10 +26,8 @@ from sevendag_cli.options import (
     SetOpt,
     TacticOpt,
     check_numbers,
-    check_table_options,
-    what_if_notes,
 )
-from sevendag_cli.output import Output, make_output
+from sevendag_cli.output import Output, check_table_options, make_output, what_if_notes
 from sevendag_cli.render.whatif import print_changes, with_changes
 
 if TYPE_CHECKING:

@@ -28,11 +28,9 @@ from sevendag_cli.options import (
     TacticOpt,
     check_fighter_count,
     check_numbers,
-    check_table_options,
     pick_ruleset,
-    what_if_notes,
 )
-from sevendag_cli.output import Output, make_output, note_seed
+from sevendag_cli.output import Output, check_table_options, make_output, note_seed, what_if_notes
 
 app = typer.Typer()
 

@@ -1,16 +1,33 @@
-"""Helpers for CLI tests: run the app, snapshot the folder."""
+"""Helpers for CLI tests: run the app, snapshot the folder, validate a document, write the
+files a test needs (a house ruleset, an edited sheet), parse CSV, compare golden files."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import os
+import re
+from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+import pytest
 from typer.testing import CliRunner, Result
 
 from sevendag_cli.cli import app
+from sevendag_cli.commands.schema import bundled_schema
+from sevendag_cli.data import bundled_dir
 
 runner = CliRunner()
+
+BUNDLED = Path(__file__).resolve().parent.parent / "rulesets"
+"""The bundled rulesets (and ``fighters/``)."""
+ENCOUNTER = Path("encounter.sevendag.json")
+"""The encounter file of a test (in its own folder)."""
+GOLDEN = Path(__file__).parent / "golden"
 
 
 def run(*args: str, input: str | None = None) -> Result:
@@ -23,12 +40,28 @@ def run_json(*args: str) -> Any:
     return json.loads(result.stdout)
 
 
+def ok(*args: str, input: str | None = None) -> str:
+    """A command that succeeds: its stdout."""
+    result = run(*args, input=input)
+    assert result.exit_code == 0, (args, result.stderr)
+    return result.stdout
+
+
 def snapshot(folder: Path) -> dict[str, bytes]:
     return {
         str(p.relative_to(folder)): p.read_bytes()
         for p in sorted(folder.rglob("*"))
         if p.is_file() and not p.name.endswith(".lock")
     }
+
+
+def folder_state(folder: Path) -> dict[str, tuple[bytes, int, int]]:
+    """Every file of the folder: bytes, mode, modification time (lock files included)."""
+    out = {}
+    for p in sorted(folder.iterdir()):
+        st = p.stat()
+        out[p.name] = (p.read_bytes() if p.is_file() else b"", st.st_mode, st.st_mtime_ns)
+    return out
 
 
 def assert_one_line_error(result: Result, code: int | None = None, fragment: str = "") -> None:
@@ -41,3 +74,90 @@ def assert_one_line_error(result: Result, code: int | None = None, fragment: str
     assert len(lines) == 1, err
     assert lines[0].startswith("sevendag: error: "), err
     assert fragment.lower() in lines[0].lower(), (fragment, err)
+
+
+# --- JSON against the schema ``sevendag schema NAME`` prints ------------------------------------
+
+
+@cache
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    """The schema as ``sevendag schema NAME`` prints it (self-contained: no registry)."""
+    schema = bundled_schema(name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def validate(name: str, doc: Any) -> None:
+    _validator(name).validate(doc)
+
+
+# --- files a test writes in its folder ----------------------------------------------------------
+
+
+def house_ruleset(**options: str) -> None:
+    """The Sevendag ruleset with fumble_grants_crit on (S-10) and ``options`` changed, as house.toml."""
+    text = (BUNDLED / "sevendag.toml").read_text("utf-8")
+    text = text.replace("fumble_grants_crit = false", "fumble_grants_crit = true")
+    for key, value in options.items():
+        lines = text.splitlines()
+        lines = [f"{key} = {value}" if line.startswith(f"{key} =") else line for line in lines]
+        text = "\n".join(lines) + "\n"
+    Path("house.toml").write_text(text.replace('name = "sevendag"', 'name = "house"', 1), "utf-8")
+
+
+def edited_sheet(stem: str, *swaps: tuple[str, str]) -> str:
+    """A copy of a bundled sheet with some lines changed, in the test's folder."""
+    text = (bundled_dir() / "fighters" / f"{stem}.toml").read_text("utf-8")
+    for old, new in swaps:
+        assert old in text
+        text = text.replace(old, new, 1)
+    path = Path(f"{stem}-edited.toml")
+    path.write_text(text, "utf-8")
+    return str(path)
+
+
+def parse_csv(data: bytes) -> list[list[str]]:
+    """RFC 4180 bytes (CRLF line ends, nothing else) read back by the csv module."""
+    text = data.decode("utf-8")
+    assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+# --- golden displays ------------------------------------------------------------------------------
+
+TAG_AT_START = re.compile(r"^\s*\[[SDC]-[0-9]{2}")
+
+Step = list[str] | Callable[[], None]
+"""A command's arguments (run with ``--lang``, its stdout kept), or something to do first."""
+
+
+def render(steps: list[Step], lang: str) -> str:
+    """The commands' outputs, each after its ``$ sevendag …`` line."""
+    out = []
+    for step in steps:
+        if callable(step):
+            step()
+            continue
+        out.append(f"$ sevendag {' '.join(step)}\n{ok(*step, '--lang', lang)}")
+    return "\n".join(out)
+
+
+def check_width(text: str, width: int) -> None:
+    """What reads badly at ``width`` columns: too wide, a tag starting a line, trailing spaces."""
+    assert "\x1b[" not in text
+    assert "\x1f" not in text and "\x1e" not in text  # the layout's glue never reaches the terminal
+    for line in text.splitlines():
+        if line.startswith("$ sevendag "):
+            continue
+        assert len(line) <= width, (width, line)
+        assert not TAG_AT_START.match(line), line
+        assert line == line.rstrip(), repr(line)
+
+
+def compare(text: str, path: Path) -> None:
+    """``text`` is the golden file's (``SEVENDAG_UPDATE_GOLDEN=1``: written instead)."""
+    if os.environ.get("SEVENDAG_UPDATE_GOLDEN") or not path.exists():
+        path.write_text(text, "utf-8")
+        if not os.environ.get("SEVENDAG_UPDATE_GOLDEN"):
+            pytest.fail(f"{path.name} did not exist: written, review it and run again")
+    assert text == path.read_text("utf-8")

@@ -14,29 +14,31 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import re
 import stat
 import sys
 import xml.etree.ElementTree as ET
-from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
-from sevendag_cli.commands.schema import bundled_schema
-from sevendag_cli.data import bundled_dir
 from sevendag_cli.render.matrix_out import MATRIX_CSV_COLUMNS
 from sevendag_cli.render.odds_out import ODDS_CSV_COLUMNS, SWING_CSV_COLUMNS
-from tests.helpers import assert_one_line_error, run, run_json
+from tests.helpers import (
+    ENCOUNTER,
+    assert_one_line_error,
+    edited_sheet,
+    folder_state,
+    ok,
+    parse_csv,
+    run,
+    run_json,
+    validate,
+)
 
-FIGHTERS = bundled_dir() / "fighters"
-ENCOUNTER = Path("encounter.sevendag.json")
 PNG = b"\x89PNG\r\n\x1a\n"
 
 TWINBLADE = """ruleset = "sevendag"
@@ -61,51 +63,11 @@ skill = 15
 """
 
 
-@cache
-def _validator(name: str) -> jsonschema.Draft202012Validator:
-    """The schema as ``sevendag schema NAME`` prints it (self-contained: no registry)."""
-    schema = bundled_schema(name)
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
-
-
-def validate(name: str, doc: Any) -> None:
-    _validator(name).validate(doc)
-
-
-def ok(*args: str) -> str:
-    result = run(*args)
-    assert result.exit_code == 0, (args, result.stderr)
-    return result.stdout
-
-
-def edited(stem: str, *swaps: tuple[str, str]) -> str:
-    """A copy of a bundled sheet with some lines changed, in the test's folder."""
-    text = (FIGHTERS / f"{stem}.toml").read_text("utf-8")
-    for old, new in swaps:
-        assert old in text
-        text = text.replace(old, new, 1)
-    path = Path(f"{stem}-edited.toml")
-    path.write_text(text, "utf-8")
-    return str(path)
-
-
-def parse(data: bytes) -> list[list[str]]:
-    text = data.decode("utf-8")
-    assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
-    return list(csv.reader(io.StringIO(text, newline="")))
-
-
 def close(fields: list[str], numbers: list[float]) -> bool:
     """CSV fields that read back as these numbers (to the rounding of a solver whose chain another
     question of the same process numbered otherwise: ``same_odds``)."""
     return len(fields) == len(numbers) and all(
         float(x) == pytest.approx(y, abs=1e-12) for x, y in zip(fields, numbers, strict=True))
-
-
-def folder_state(folder: Path) -> dict[str, tuple[bytes, int, int]]:
-    return {p.name: (p.read_bytes() if p.is_file() else b"", p.stat().st_mode, p.stat().st_mtime_ns)
-            for p in sorted(folder.iterdir())}
 
 
 # --- odds --set / --tactic --------------------------------------------------------------------------
@@ -141,7 +103,7 @@ def same_odds(x: dict[str, Any], y: dict[str, Any]) -> None:
 
 
 def _edited_pair(edits: list[tuple[str, list[tuple[str, str]]]]) -> list[str]:
-    return [edited(stem, *swaps) for stem, swaps in edits]
+    return [edited_sheet(stem, *swaps) for stem, swaps in edits]
 
 
 @pytest.mark.parametrize(("ruleset", "pair", "what_ifs", "edits", "judgements"), ODDS_CASES)
@@ -341,7 +303,7 @@ def test_fight_odds_with_what_ifs_start_from_fight_exact_with_them(
 def test_matrix_csv_is_one_row_per_ordered_pair_in_ranking_order(args: list[str]) -> None:
     result = run("matrix", *args, "--jobs", "1", "--csv")
     assert result.exit_code == 0, result.stderr
-    rows = parse(result.stdout_bytes)
+    rows = parse_csv(result.stdout_bytes)
     doc = run_json("matrix", *args, "--jobs", "1")
     names, n = doc["fighters"], len(doc["fighters"])
     assert tuple(rows[0]) == MATRIX_CSV_COLUMNS and len(rows) == 1 + n * (n - 1)
@@ -361,7 +323,7 @@ def test_matrix_csv_is_one_row_per_ordered_pair_in_ranking_order(args: list[str]
 def test_odds_csv_is_each_fighter_then_the_draw(ruleset: str) -> None:
     ok("init", "-r", ruleset, "--seed", "8")
     ok("round", "--seed", "9", "--no-input")
-    rows = parse(run("odds", "--csv").stdout_bytes)
+    rows = parse_csv(run("odds", "--csv").stdout_bytes)
     doc = run_json("odds")
     assert tuple(rows[0]) == ODDS_CSV_COLUMNS and len(rows) == 4
     for row, f in zip(rows[1:3], doc["fighters"], strict=True):
@@ -377,7 +339,7 @@ def test_fight_odds_csv_is_each_moment_s_fighters_then_the_draw(ruleset: str) ->
     args = ["fight", "-r", ruleset, "--seed", "5", "--odds", "--cap", "30"]
     result = run(*args, "--csv")
     assert result.exit_code == 0 and "seed 5 (--seed 5)" in result.stderr
-    rows = parse(result.stdout_bytes)
+    rows = parse_csv(result.stdout_bytes)
     doc = run_json(*args)
     assert tuple(rows[0]) == SWING_CSV_COLUMNS and len(rows) == 1 + 3 * len(doc["odds"])
     for k, p in enumerate(doc["odds"]):

@@ -15,15 +15,9 @@ import pytest
 
 from sevendag_cli.render.csv_out import csv_text, plain
 from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS
-from tests.helpers import assert_one_line_error, run, run_json
+from tests.helpers import assert_one_line_error, parse_csv, run, run_json
 
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def parse(data: bytes) -> list[list[str]]:
-    text = data.decode("utf-8")
-    assert text.endswith("\r\n") and "\n" not in text.replace("\r\n", "")
-    return list(csv.reader(io.StringIO(text, newline="")))
 
 
 # --- the CSV module -------------------------------------------------------------------------------
@@ -50,7 +44,7 @@ def test_rfc_4180_quoting_and_plain_numbers() -> None:
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_fight_runs_csv_parses_back(ruleset: str) -> None:
     args = ["fight", "--ruleset", ruleset, "--runs", "3000", "--seed", "5"]
-    rows = parse(run(*args, "--csv").stdout_bytes)
+    rows = parse_csv(run(*args, "--csv").stdout_bytes)
     doc = run_json(*args)
     assert tuple(rows[0]) == FIGHT_CSV_COLUMNS and len(rows) == 4
     for row, f in zip(rows[1:3], doc["fighters"], strict=True):
@@ -64,7 +58,7 @@ def test_fight_runs_csv_parses_back(ruleset: str) -> None:
 
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_fight_exact_csv_parses_back(ruleset: str) -> None:
-    rows = parse(run("fight", "--ruleset", ruleset, "--exact", "--csv").stdout_bytes)
+    rows = parse_csv(run("fight", "--ruleset", ruleset, "--exact", "--csv").stdout_bytes)
     doc = run_json("fight", "--ruleset", ruleset, "--exact")
     assert tuple(rows[0]) == FIGHT_CSV_COLUMNS
     for row, f in zip(rows[1:3], doc["fighters"], strict=True):

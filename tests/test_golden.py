@@ -10,20 +10,20 @@ A change in the display must be deliberate: regenerate with
 
 from __future__ import annotations
 
-import os
-import re
 import shutil
-from pathlib import Path
 
 import pytest
 
 from sevendag_cli.data import bundled_dir
-from tests.helpers import run
+from tests.helpers import GOLDEN, Step, check_width, compare, render
 
-GOLDEN = Path(__file__).parent / "golden"
-TAG_AT_START = re.compile(r"^\s*\[[SDC]-[0-9]{2}")
 
-SCENARIOS: dict[str, list[list[str]]] = {
+def bundled_copy(name: str) -> Step:
+    """A bundled ruleset copied here, so that the path shown is the same everywhere."""
+    return lambda: shutil.copy(bundled_dir() / name, name)
+
+
+SCENARIOS: dict[str, list[Step]] = {
     "d20-table": [
         ["init", "--ruleset", "d20", "--dice", "19,5"],
         ["round", "--dice", "8,18,17,3,3"],
@@ -63,45 +63,13 @@ SCENARIOS: dict[str, list[list[str]]] = {
         ["round", "--dice", "4,15,17,19,3,8,10"],  # B attacks: save 19 > DD 3 + 4: halved
     ],
     # (a copy in the test's folder, named by its file: the path shown is the same everywhere)
-    "sevendag-show": [["cp", "sevendag.toml"], ["rulesets", "show", "sevendag.toml"]],
-    "d20-show": [["cp", "d20.toml"], ["rulesets", "show", "d20.toml"]],
+    "sevendag-show": [bundled_copy("sevendag.toml"), ["rulesets", "show", "sevendag.toml"]],
+    "d20-show": [bundled_copy("d20.toml"), ["rulesets", "show", "d20.toml"]],
 }
 
 NARROW = ("d20-table", "sevendag-table", "sevendag-fight", "sevendag-runs", "roll", "d20-show",
           "sevendag-sweep")
 """Scenarios also snapshotted at 60 columns: still usable."""
-
-
-def render(steps: list[list[str]], lang: str) -> str:
-    out = []
-    for args in steps:
-        if args[0] == "cp":  # a bundled ruleset copied here
-            shutil.copy(bundled_dir() / args[1], args[1])
-            continue
-        result = run(*args, "--lang", lang)
-        assert result.exit_code == 0, (args, result.stderr)
-        out.append(f"$ sevendag {' '.join(args)}\n{result.stdout}")
-    return "\n".join(out)
-
-
-def check_width(text: str, width: int) -> None:
-    """What reads badly at ``width`` columns: too wide, a tag starting a line, trailing spaces."""
-    assert "\x1b[" not in text
-    assert "\x1f" not in text and "\x1e" not in text  # the layout's glue never reaches the terminal
-    for line in text.splitlines():
-        if line.startswith("$ sevendag "):
-            continue
-        assert len(line) <= width, (width, line)
-        assert not TAG_AT_START.match(line), line
-        assert line == line.rstrip(), repr(line)
-
-
-def compare(text: str, path: Path) -> None:
-    if os.environ.get("SEVENDAG_UPDATE_GOLDEN") or not path.exists():
-        path.write_text(text, "utf-8")
-        if not os.environ.get("SEVENDAG_UPDATE_GOLDEN"):
-            pytest.fail(f"{path.name} did not exist: written, review it and run again")
-    assert text == path.read_text("utf-8")
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -33,44 +33,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sevendag_cli import store
-from sevendag_cli.commands.schema import bundled_schema
 from sevendag_cli.commands.table import open_encounter
 from sevendag_cli.sim.moment import odds_at
-from tests.helpers import assert_one_line_error, run, run_json
-from tests.test_golden import check_width, compare
-
-GOLDEN = Path(__file__).parent / "golden"
-ENCOUNTER = Path("encounter.sevendag.json")
-BUNDLED = Path(__file__).resolve().parent.parent / "rulesets"
-
-
-@cache
-def _validator(name: str) -> jsonschema.Draft202012Validator:
-    """The schema as ``sevendag schema NAME`` prints it (self-contained: no registry)."""
-    schema = bundled_schema(name)
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
-
-
-def validate(name: str, doc: Any) -> None:
-    _validator(name).validate(doc)
-
-
-def ok(*args: str, input: str | None = None) -> str:
-    result = run(*args, input=input)
-    assert result.exit_code == 0, (args, result.stderr)
-    return result.stdout
-
-
-def house_ruleset(**options: str) -> None:
-    """The Sevendag ruleset with fumble_grants_crit on (S-10) and ``options`` changed, as house.toml."""
-    text = (BUNDLED / "sevendag.toml").read_text("utf-8")
-    text = text.replace("fumble_grants_crit = false", "fumble_grants_crit = true")
-    for key, value in options.items():
-        lines = text.splitlines()
-        lines = [f"{key} = {value}" if line.startswith(f"{key} =") else line for line in lines]
-        text = "\n".join(lines) + "\n"
-    Path("house.toml").write_text(text.replace('name = "sevendag"', 'name = "house"', 1), "utf-8")
+from tests.helpers import (
+    BUNDLED,
+    ENCOUNTER,
+    GOLDEN,
+    Step,
+    assert_one_line_error,
+    check_width,
+    compare,
+    folder_state,
+    house_ruleset,
+    ok,
+    render,
+    run,
+    run_json,
+    validate,
+)
 
 
 def fighters(doc_fighters: list[dict[str, Any]]) -> list[tuple[str, float, list[float]]]:
@@ -89,14 +69,6 @@ def saved() -> dict[str, Any]:
 
 
 # --- odds: read only, the solver's answer for the saved state ------------------------------------
-
-
-def folder_state(folder: Path) -> dict[str, tuple[bytes, int, int]]:
-    out = {}
-    for p in sorted(folder.iterdir()):
-        st_ = p.stat()
-        out[p.name] = (p.read_bytes() if p.is_file() else b"", st_.st_mode, st_.st_mtime_ns)
-    return out
 
 
 @pytest.mark.parametrize("kept", [False, True])
@@ -631,8 +603,6 @@ def _fixture(ruleset: str, cap: int | None) -> tuple[Any, Any, Any, Any, Any]:
 # --- what the game master sees, at 80 columns (and the chart at 60) ----------------------------------
 
 
-Step = list[str] | Callable[[], None]
-
 SCENARIOS: dict[str, list[Step]] = {
     # a drop, an iron guard with a round left, a granted critical, wounds; then the odds when over
     "sevendag-odds": [
@@ -665,16 +635,6 @@ def fresh_chains(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(chain_sevendag, "_CACHE", {})
     monkeypatch.setattr(chain_d20, "_CACHE", {})
-
-
-def render(steps: list[Step], lang: str) -> str:
-    out = []
-    for step in steps:
-        if callable(step):
-            step()
-            continue
-        out.append(f"$ sevendag {' '.join(step)}\n{ok(*step, '--lang', lang)}")
-    return "\n".join(out)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -17,7 +17,6 @@ import json
 import os
 import stat
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -25,20 +24,21 @@ import jsonschema
 import pytest
 
 from sevendag_cli import store
-from sevendag_cli.commands.schema import bundled_schema
-from tests.helpers import assert_one_line_error, run, run_json
-from tests.test_golden import check_width, compare
-
-GOLDEN = Path(__file__).parent / "golden"
-ENCOUNTER = Path("encounter.sevendag.json")
-BUNDLED = Path(__file__).resolve().parent.parent / "rulesets"
-
-
-def house_ruleset() -> None:
-    """The Sevendag ruleset with fumble_grants_crit on (S-10), as a house ruleset beside us."""
-    text = (BUNDLED / "sevendag.toml").read_text("utf-8")
-    text = text.replace("fumble_grants_crit = false", "fumble_grants_crit = true")
-    Path("house.toml").write_text(text.replace('name = "sevendag"', 'name = "house"', 1), "utf-8")
+from tests.helpers import (
+    BUNDLED,
+    ENCOUNTER,
+    GOLDEN,
+    Step,
+    assert_one_line_error,
+    check_width,
+    compare,
+    folder_state,
+    house_ruleset,
+    render,
+    run,
+    run_json,
+    validate,
+)
 
 
 def make_version_1() -> None:
@@ -48,8 +48,6 @@ def make_version_1() -> None:
     doc["log"] = [{k: v for k, v in e.items() if k not in ("dice", "choices")} for e in doc["log"]]
     ENCOUNTER.write_text(json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True) + "\n", "utf-8")
 
-
-Step = list[str] | Callable[[], None]
 
 SCENARIOS: dict[str, list[Step]] = {
     # a drop, a technique with a round left, a granted critical (house ruleset), then wounds and a heal
@@ -91,18 +89,6 @@ SCENARIOS: dict[str, list[Step]] = {
 }
 
 
-def render(steps: list[Step], lang: str) -> str:
-    out = []
-    for step in steps:
-        if callable(step):
-            step()
-            continue
-        result = run(*step, "--lang", lang)
-        assert result.exit_code == 0, (step, result.stderr)
-        out.append(f"$ sevendag {' '.join(step)}\n{result.stdout}")
-    return "\n".join(out)
-
-
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_golden_status_and_log_at_80_columns(name: str, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -113,18 +99,6 @@ def test_golden_status_and_log_at_80_columns(name: str, lang: str, monkeypatch: 
 
 
 # --- status --------------------------------------------------------------------------------------
-
-
-@cache
-def plain(name: str) -> jsonschema.Draft202012Validator:
-    """A validator of the schema ``sevendag schema NAME`` prints (self-contained: no registry)."""
-    schema = bundled_schema(name)
-    jsonschema.Draft202012Validator.check_schema(schema)
-    return jsonschema.Draft202012Validator(schema)
-
-
-def validate(name: str, doc: Any) -> None:
-    plain(name).validate(doc)
 
 
 def test_status_sevendag_json_tells_who_attacks_drops_techniques_and_criticals() -> None:
@@ -303,15 +277,6 @@ def test_a_sevendag_round_s_choices_are_recorded_and_replayed() -> None:
 
 
 # --- read only -----------------------------------------------------------------------------------------
-
-
-def folder_state(folder: Path) -> dict[str, tuple[bytes, int, int]]:
-    """Every file of the folder: bytes, mode, modification time (lock files included)."""
-    out = {}
-    for p in sorted(folder.iterdir()):
-        st = p.stat()
-        out[p.name] = (p.read_bytes() if p.is_file() else b"", st.st_mode, st.st_mtime_ns)
-    return out
 
 
 @pytest.mark.parametrize("args", [["status"], ["status", "--json"], ["log"], ["log", "--json"],

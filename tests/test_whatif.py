@@ -15,7 +15,7 @@ from sevendag_cli.data import bundled_dir
 from sevendag_cli.errors import UsageError
 from sevendag_cli.rules import load_ruleset, pair_docs
 from sevendag_cli.rules.whatif import Assignment, WhatIf, typed_value
-from tests.helpers import assert_one_line_error, run, run_json
+from tests.helpers import assert_one_line_error, edited_sheet, run, run_json
 
 FIGHTERS = bundled_dir() / "fighters"
 
@@ -25,22 +25,13 @@ def valid(name: str, doc: Any) -> None:
     assert not errors, errors[0].message
 
 
-def edited_sheet(stem: str, old: str, new: str) -> str:
-    """A copy of a bundled sheet with one line changed, in the test's folder."""
-    text = (FIGHTERS / f"{stem}.toml").read_text("utf-8")
-    assert old in text
-    path = Path(f"{stem}-edited.toml")
-    path.write_text(text.replace(old, new, 1), "utf-8")
-    return str(path)
-
-
 # --- the same as editing the file -------------------------------------------------------------
 
 
 @pytest.mark.parametrize("mode", [["--exact"], ["--runs", "3000", "--seed", "4"], ["--seed", "9"]])
 def test_a_set_gives_what_the_edited_sheet_gives(mode: list[str]) -> None:
     """Every mode of fight: --set B.hp=30 is the fight of a sheet with hp = 30 (D-14 pair)."""
-    edited = edited_sheet("b", "hp = 50", "hp = 30")
+    edited = edited_sheet("b", ("hp = 50", "hp = 30"))
     by_file = run_json("fight", str(FIGHTERS / "a.toml"), edited, "--ruleset", "d20", *mode)
     by_set = run_json("fight", "A", "B", "--ruleset", "d20", "--set", "B.hp=30", *mode)
     assert by_set.pop("changes") == [{"fighter": "B", "field": "hp", "value": 30, "previous": 50}]
@@ -53,7 +44,7 @@ def test_a_set_gives_what_the_edited_sheet_gives(mode: list[str]) -> None:
 
 def test_nested_fields_of_items_and_hands() -> None:
     """S-17, S-04: a metal and a hand's die are keys of tables and arrays of the sheet."""
-    edited = edited_sheet("brannoc", 'metal = "iron"', 'metal = "steel"')
+    edited = edited_sheet("brannoc", ('metal = "iron"', 'metal = "steel"'))
     edited = Path(edited).read_text("utf-8").replace("die = 10", "die = 12", 1)
     Path("brannoc-edited.toml").write_text(edited, "utf-8")
     by_file = run_json("fight", "brannoc-edited.toml", "Ysolde", "--exact")
@@ -67,7 +58,7 @@ def test_nested_fields_of_items_and_hands() -> None:
 
 def test_a_formula_field_takes_its_text_and_the_last_set_wins() -> None:
     """D-07: the weapon's damage formula; a second --set of the same field replaces the first."""
-    edited = edited_sheet("a", 'damage = "1d6"', 'damage = "1d8"')
+    edited = edited_sheet("a", ('damage = "1d6"', 'damage = "1d8"'))
     by_file = run_json("fight", edited, "B", "-r", "d20", "--exact")
     doc = run_json("fight", "A", "B", "-r", "d20", "--exact", "--set", "A.weapon.damage=2d4",
                    "--set", "A.weapon.damage=1d8")
@@ -107,7 +98,7 @@ def test_the_engine_api_is_one_call() -> None:
 
 
 def test_a_tactic_is_the_sheet_with_that_tactic() -> None:
-    edited = edited_sheet("brannoc", 'tactic = "weapons-attack"', 'tactic = "all-out"')
+    edited = edited_sheet("brannoc", ('tactic = "weapons-attack"', 'tactic = "all-out"'))
     by_file = run_json("fight", edited, "Ysolde", "--exact")
     doc = run_json("fight", "--exact", "--tactic", "Brannoc=all-out")
     assert doc.pop("changes") == [{"fighter": "Brannoc", "field": "tactic", "value": "all-out",
@@ -182,7 +173,7 @@ def test_refusals_are_in_french_too() -> None:
 
 
 def test_a_broken_sheet_is_still_the_sheet_s_problem() -> None:
-    edited = edited_sheet("b", "hp = 50", 'hp = "many"')
+    edited = edited_sheet("b", ("hp = 50", 'hp = "many"'))
     assert_one_line_error(run("fight", "A", edited, "-r", "d20", "--set", "B.str=10"), 1, "hp")
 
 

@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from sevendag_cli.engine import sevendag as engine
+from sevendag_cli.rules import D20Fighter, D20Ruleset, load_pair, load_ruleset
 from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 from tests.records import replace
 
@@ -35,17 +36,36 @@ class _PrefixDice:
         raise _Branch(sides)
 
 
-def every_face(call: Callable[[Any], Any]) -> Iterator[tuple[Any, Fraction]]:
-    """Every outcome of ``call(dice)`` with its exact probability."""
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+def every_face(call: Callable[[Any], Any], limit: int | None = None,
+               certain: Any = Fraction(1)) -> Iterator[tuple[Any, Any]]:
+    """Every outcome of ``call(dice)`` with its exact probability (``certain`` is 1: a
+    Fraction, or 1.0 for floats); outcomes that need more than ``limit`` dice are dropped."""
+    stack: list[tuple[tuple[int, ...], Any]] = [((), certain)]
     while stack:
         prefix, p = stack.pop()
         try:
             result = call(_PrefixDice(prefix))
         except _Branch as b:
-            stack.extend(((*prefix, f), p / b.sides) for f in range(1, b.sides + 1))
+            if limit is None or len(prefix) < limit:
+                stack.extend(((*prefix, f), p / b.sides) for f in range(1, b.sides + 1))
             continue
         yield result, p
+
+
+def distribution(call: Callable[[Any], Any]) -> dict[Any, Fraction]:
+    """The exact distribution of ``call(dice)``'s outcomes."""
+    out: dict[Any, Fraction] = {}
+    for result, p in every_face(call):
+        out[result] = out.get(result, Fraction(0)) + p
+    return out
+
+
+def d14_pair() -> tuple[D20Ruleset, D20Fighter, D20Fighter]:
+    """The bundled d20 ruleset and its example pair, A and B (D-14)."""
+    rs = load_ruleset("d20")
+    a, b = load_pair(rs, None)
+    assert isinstance(rs, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter)
+    return rs, a, b
 
 
 def canonical(rs: SevendagRuleset, st: engine.SevendagState) -> engine.SevendagState:
@@ -61,14 +81,7 @@ def canonical(rs: SevendagRuleset, st: engine.SevendagState) -> engine.SevendagS
 def engine_round(rs: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
                  state: engine.SevendagState) -> dict[engine.SevendagState, Fraction]:
     """One round of the engine from ``state`` (sheet tactics): each next state and its probability."""
-    out: dict[engine.SevendagState, Fraction] = {}
-
-    def play(d: Any) -> engine.SevendagState:
-        return engine.play_round(rs, a, b, state, d)[1]
-
-    for new, p in every_face(play):
-        out[new] = out.get(new, Fraction(0)) + p
-    return out
+    return distribution(lambda d: engine.play_round(rs, a, b, state, d)[1])
 
 
 def engine_push(rs: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,

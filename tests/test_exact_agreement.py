@@ -33,15 +33,14 @@ from sevendag_cli.engine.sevendag import (
     SevendagState,
     initial_state,
 )
-from sevendag_cli.rules import D20Fighter, D20Ruleset, SevendagFighter, SevendagRuleset, load_pair
-from sevendag_cli.rules import load_ruleset as _load_ruleset
+from sevendag_cli.rules import D20Fighter, D20Ruleset, SevendagFighter, SevendagRuleset
 from sevendag_cli.rules.sevendag import WoundBand
 from sevendag_cli.sim.chain_d20 import chain_for
 from sevendag_cli.sim.chain_sevendag import SevendagChain
 from sevendag_cli.sim.exact_fight import ExactFight, exact_fight
 from sevendag_cli.sim.moment import odds_at
 from sevendag_cli.sim.runner import SimulationResult, simulate
-from tests.exact_helpers import engine_push, engine_round
+from tests.exact_helpers import d14_pair, engine_push, engine_round
 from tests.records import replace
 from tests.sevendag_helpers import RS
 from tests.test_sim_sevendag import TINY_X, TINY_Y, TINY_Z, bundled, dual, greatsword, sword_shield
@@ -293,12 +292,6 @@ def test_S19_round_cap_draws_agree_with_a_million_runs() -> None:
     _check_common(exact, sim)
 
 
-def _d20() -> tuple[D20Ruleset, D20Fighter, D20Fighter]:
-    rs = _load_ruleset("d20")
-    a, b = load_pair(rs, None)
-    assert isinstance(rs, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter)
-    return rs, a, b
-
 
 def _check_d20(rs: D20Ruleset, a: D20Fighter, b: D20Fighter, exact: ExactFight,
                sim: SimulationResult) -> None:
@@ -319,14 +312,14 @@ def _check_d20(rs: D20Ruleset, a: D20Fighter, b: D20Fighter, exact: ExactFight,
 def test_D02_D12_exact_agrees_with_a_million_runs() -> None:
     """D-02 .. D-12 (D-14 pair): initiative every round, hits, saves, damage, the hit points
     left by the winner and the damage dealt, against 1,000,000 vectorised fights."""
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     _check_d20(rs, a, b, exact_fight(rs, a, b), simulate(rs, a, b, RUNS, seed=11))
 
 
 def test_D12_from_a_mid_fight_state_near_the_cap_agrees_with_a_million_runs() -> None:
     """D-12 / round cap from a mid-fight state (A 20 HP, B 31 HP, 4 rounds before the cap):
     the odds from that state against 1,000,000 fights started there with a cap of 4 rounds."""
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     state = D20State(rs.round_cap - 4, (D20FighterState("A", 20, 45), D20FighterState("B", 31, 50)),
                      None)
     odds = odds_at(rs, a, b, state)

@@ -26,8 +26,6 @@ from sevendag_cli.engine.sevendag import (
     initial_state,
 )
 from sevendag_cli.errors import EncounterError, UsageError
-from sevendag_cli.rules import D20Fighter, D20Ruleset, load_pair
-from sevendag_cli.rules import load_ruleset as _load_ruleset
 from sevendag_cli.sim.chain_d20 import D20Chain, D20Tables, d20_odds, d20_tables
 from sevendag_cli.sim.chain_d20 import chain_for as d20_chain
 from sevendag_cli.sim.chain_sevendag import chain_for, sevendag_odds
@@ -36,6 +34,7 @@ from sevendag_cli.sim.exact_sevendag import initiative_probability
 from sevendag_cli.sim.moment import OddsSolver, odds_at
 from sevendag_cli.sim.odds import Odds, binomial_cdf_upper, check_tolerance
 from sevendag_cli.sim.push import d20_push, sevendag_push
+from tests.exact_helpers import d14_pair
 from tests.helpers import assert_one_line_error, run, run_json
 from tests.records import replace
 from tests.sevendag_helpers import RS
@@ -44,12 +43,6 @@ from tests.test_sim_sevendag import bundled, penalty_free
 PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TOL = 1e-9
 
-
-def _d20() -> tuple[D20Ruleset, D20Fighter, D20Fighter]:
-    rs = _load_ruleset("d20")
-    a, b = load_pair(rs, None)
-    assert isinstance(rs, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter)
-    return rs, a, b
 
 
 def assert_consistent(odds: Odds, tolerance: float = TOL) -> None:
@@ -258,7 +251,7 @@ def d20_states(draw: st.DrawFn) -> D20State:
 @PROPS
 @given(d20_states())
 def test_D12_odds_from_any_state_are_probabilities(state: D20State) -> None:
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     odds = d20_odds(rs, a, b, state, tolerance=TOL)
     assert_consistent(odds)
 
@@ -267,7 +260,7 @@ def test_D12_odds_from_any_state_are_probabilities(state: D20State) -> None:
 @given(d20_states(), st.integers(1, 10), st.sampled_from([0, 1]))
 def test_D12_more_hit_points_never_lower_a_fighters_odds(state: D20State, more: int,
                                                          who: int) -> None:
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     fs = state.fighters[who]
     richer = replace(fs, hp=min(fs.max_hp, fs.hp + more))
     fighters = (richer, state.fighters[1]) if who == 0 else (state.fighters[0], richer)
@@ -280,14 +273,14 @@ def test_D12_more_hit_points_never_lower_a_fighters_odds(state: D20State, more: 
 @given(d20_states(), st.sampled_from(["A", "B", None]))
 def test_D12_after_a_finished_fight_the_odds_are_1_and_0(state: D20State,
                                                          winner: str | None) -> None:
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     odds = d20_odds(rs, a, b, replace(state, over=True, winner=winner, capped=winner is None))
     assert odds.win == (1.0 if winner == "A" else 0.0, 1.0 if winner == "B" else 0.0)
     assert odds.finished and odds.unresolved == 0.0
 
 
 def test_D02_odds_of_the_first_state_equal_fight_exact() -> None:
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     exact = exact_fight(rs, a, b)
     odds = d20_odds(rs, a, b, d20_initial(a, b))
     assert abs(odds.win[0] - exact.fighters[0].win_probability) <= \
@@ -300,7 +293,7 @@ def test_D02_odds_of_the_first_state_equal_fight_exact() -> None:
 def test_D02_D12_the_v_table_and_the_push_agree(first: str | None) -> None:
     """From (A 17, B 23), attacker known or not: the V-table (no cap, the cap bounded) and the
     round-by-round push over the grid give the same odds."""
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     chain = d20_chain(rs, a, b)
     state = D20State(30, (D20FighterState("A", 17, 45), D20FighterState("B", 23, 50)), first)
     odds = chain.odds(state, rs.round_cap, 1e-12)
@@ -311,7 +304,7 @@ def test_D02_D12_the_v_table_and_the_push_agree(first: str | None) -> None:
 
 def test_D02_tables_kept_as_bytes_answer_the_same() -> None:
     """The pair's tables survive msgpack: a later process answers without icepool."""
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     tables = d20_tables(rs, a, b)
     again = D20Tables.from_bytes(tables.to_bytes())
     assert again == tables
@@ -322,7 +315,7 @@ def test_D02_tables_kept_as_bytes_answer_the_same() -> None:
 
 def test_D12_nobody_can_hurt_anybody_is_a_draw() -> None:
     """D-09/D-10 with min_damage 0 and no way to hit: every fight is a draw at the cap."""
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     rs0 = replace(rs, min_damage=0)
     a0, b0 = replace(a, str=1, con=30), replace(b, str=1, con=30)  # VIG above any damage
     odds = d20_odds(rs0, a0, b0, d20_initial(a0, b0))
@@ -432,12 +425,12 @@ def test_S19_kept_odds_answer_like_the_push_and_are_checked() -> None:
             assert lx <= hy and ly <= hx
     other = OddsSolver(RS, YSOLDE, BRANNOC, kept=kept)  # the pair the other way round
     assert other._get() is not None and other._lookup is None
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     assert odds_at(rs, a, b, d20_initial(a, b), kept=kept).unresolved <= 1e-12  # not d20's
 
 
 def test_D02_kept_tables_skip_icepool() -> None:
-    rs, a, b = _d20()
+    rs, a, b = d14_pair()
     kept = OddsSolver(rs, a, b).keep()
     assert D20Tables.from_bytes(kept) == d20_tables(rs, a, b)
     state = D20State(3, (D20FighterState("A", 12, 45), D20FighterState("B", 9, 50)), "A")

@@ -29,6 +29,7 @@ from sevendag_cli.sim.exact_d20 import (
 from sevendag_cli.sim.runner import MAX_RUNS, SimulationResult, simulate
 from sevendag_cli.sim.stats import Histogram, summarize, wilson
 from sevendag_cli.sim.vector_d20 import VecFormula, sample_attacks, simulate_d20_batch
+from tests.exact_helpers import distribution
 from tests.records import replace
 
 # --- fixtures -------------------------------------------------------------------
@@ -266,58 +267,16 @@ def test_exact_matches_float_markov_chain(hp_a: int, hp_b: int, weapon_a: dict[s
     assert float(r.rounds_mean) == pytest.approx(rounds, rel=1e-12)
 
 
-class _Branch(Exception):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _Prefix:
-    """Plays the given faces, then asks for a branch: enumerates the engine's roll tree."""
-
-    def __init__(self, faces: tuple[int, ...]) -> None:
-        self.faces = faces
-        self.i = 0
-
-    def face(self, sides: int, purpose: str, fighter: str | None) -> int:
-        if self.i == len(self.faces):
-            raise _Branch(sides)
-        f = self.faces[self.i]
-        self.i += 1
-        return f
-
-
 def _engine_attack_distribution(
     rs: D20Ruleset, att: D20Fighter, dfd: D20Fighter
 ) -> dict[int, Fraction]:
     """Every branch of the step-by-step engine's resolve_attack, weighted exactly."""
-    out: dict[int, Fraction] = {}
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        faces, p = stack.pop()
-        src: DiceSource = _Prefix(faces)
-        try:
-            _, damage = engine.resolve_attack(rs, att, dfd, src)
-        except _Branch as br:
-            for f in range(1, br.sides + 1):
-                stack.append(((*faces, f), p / br.sides))
-            continue
-        out[damage] = out.get(damage, Fraction(0)) + p
-    return out
+    return distribution(lambda d: engine.resolve_attack(rs, att, dfd, d)[1])
 
 
 def _enumerate_formula(text: str, env: dict[str, int]) -> dict[int, Fraction]:
     """Every face sequence of Formula.evaluate (the engine's evaluator), weighted exactly."""
-    out: dict[int, Fraction] = {}
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        faces, p = stack.pop()
-        try:
-            value = parse(text).evaluate(env, _Prefix(faces)).value
-        except _Branch as br:
-            stack.extend(((*faces, f), p / br.sides) for f in range(1, br.sides + 1))
-            continue
-        out[value] = out.get(value, Fraction(0)) + p
-    return out
+    return distribution(lambda d: parse(text).evaluate(env, d).value)
 
 
 FORMULAS = ["1d20 + mod(dex)", "max(1d20, 1d20) + 2", "(1d6 * 2) // 3", "10 // 1d3 - bba",
@@ -347,17 +306,12 @@ def test_formula_distributions_c03(text: str) -> None:
 
 def _enumerate_joint(text: str, env: dict[str, int]) -> dict[tuple[int | None, int], Fraction]:
     """Every face sequence of Formula.evaluate, as (natural, value), weighted exactly."""
-    out: dict[tuple[int | None, int], Fraction] = {}
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
-    while stack:
-        faces, p = stack.pop()
-        try:
-            ev = parse(text).evaluate(env, _Prefix(faces))
-        except _Branch as br:
-            stack.extend(((*faces, f), p / br.sides) for f in range(1, br.sides + 1))
-            continue
-        out[(ev.natural, ev.value)] = out.get((ev.natural, ev.value), Fraction(0)) + p
-    return out
+
+    def joint(d: DiceSource) -> tuple[int | None, int]:
+        ev = parse(text).evaluate(env, d)
+        return ev.natural, ev.value
+
+    return distribution(joint)
 
 
 NATURAL_FORMULAS = ["2d20kh1 + 2", "2d20kl1 - 1", "3d4kh2", "3d4dl1 + 1d4", "1d6! + 1", "2d6!kh1",

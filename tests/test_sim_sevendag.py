@@ -18,7 +18,7 @@ reproducible.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -46,6 +46,7 @@ from sevendag_cli.sim.vector_sevendag import (
     judge,
     simulate_sevendag_batch,
 )
+from tests.exact_helpers import every_face
 from tests.sevendag_helpers import RS, make
 
 FAMILY = 80
@@ -487,40 +488,6 @@ def test_S02_S19_simulation_interval_covers_exact(name: str) -> None:
 # Brute force: every die face of every round, through the step-by-step engine itself.
 
 
-class _Branch(Exception):
-    def __init__(self, sides: int) -> None:
-        self.sides = sides
-
-
-class _PrefixDice:
-    """Faces from a prefix; the first die beyond it raises _Branch (its number of sides)."""
-
-    def __init__(self, prefix: tuple[int, ...]) -> None:
-        self.prefix = prefix
-        self.i = 0
-
-    def face(self, sides: int, purpose: str, fighter: str | None) -> int:
-        if self.i < len(self.prefix):
-            self.i += 1
-            return self.prefix[self.i - 1]
-        raise _Branch(sides)
-
-
-def _every_face(call: Callable[[_PrefixDice], Any], limit: int | None = None
-                ) -> Iterator[tuple[Any, float]]:
-    """Every outcome of ``call`` with its probability (prefixes longer than limit dropped)."""
-    stack: list[tuple[tuple[int, ...], float]] = [((), 1.0)]
-    while stack:
-        prefix, p = stack.pop()
-        try:
-            result = call(_PrefixDice(prefix))
-        except _Branch as b:
-            if limit is None or len(prefix) < limit:
-                stack.extend(((*prefix, f), p / b.sides) for f in range(1, b.sides + 1))
-            continue
-        yield result, p
-
-
 def _canonical(rs: SevendagRuleset, st: engine.SevendagState) -> engine.SevendagState:
     """Forget what cannot matter: the round number, wound order, wounds of inert bands."""
     order = {w.name: i for i, w in enumerate(rs.wounds)}
@@ -537,7 +504,7 @@ def brute_force(rs: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
     """(P(a wins), E[rounds], mass left) by pushing the state distribution round by round."""
     rs = replace(rs, round_cap=10**9)
     start: dict[engine.SevendagState, float] = {}
-    for (_, st), p in _every_face(lambda d: engine.start(rs, a, b, d), limit=2):
+    for (_, st), p in every_face(lambda d: engine.start(rs, a, b, d), limit=2, certain=1.0):
         first = _canonical(rs, st)
         start[first] = start.get(first, 0.0) + p
     total = sum(start.values())  # condition on the first speed rolls not tying (S-02)
@@ -552,10 +519,10 @@ def brute_force(rs: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
             if st not in memo:
                 acc: dict[Any, float] = {}
 
-                def play(d: _PrefixDice, st: engine.SevendagState = st) -> Any:
+                def play(d: Any, st: engine.SevendagState = st) -> Any:
                     return engine.play_round(rs, a, b, st, d)
 
-                for (_, nst), q in _every_face(play):
+                for (_, nst), q in every_face(play, certain=1.0):
                     key: Any = ("over", nst.winner) if nst.over else _canonical(rs, nst)
                     acc[key] = acc.get(key, 0.0) + q
                 memo[st] = acc

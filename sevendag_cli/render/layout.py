@@ -170,6 +170,11 @@ def print_wrapped(console: Console, text: Text, hang: int = 4, cont: int | None 
         console.print(line, soft_wrap=True)
 
 
+def print_line(console: Console, text: str | Text, hang: int = 2) -> None:
+    """One line of a display (a plain string as it is), wrapped under itself."""
+    print_wrapped(console, text if isinstance(text, Text) else Text(text), hang=hang)
+
+
 def print_rows(
     console: Console, rows: Sequence[tuple[Text, Text]], indent: int = 1, gap: int = 2,
 ) -> None:

@@ -27,7 +27,7 @@ from rich.style import Style
 from rich.text import Text
 
 from sevendag_cli.i18n import count, t
-from sevendag_cli.render.layout import MIN_WIDTH, print_wrapped
+from sevendag_cli.render.layout import MIN_WIDTH, print_line
 from sevendag_cli.text import visible
 
 if TYPE_CHECKING:
@@ -74,10 +74,6 @@ def _cut(text: str, width: int) -> str:
             break
         out += ch
     return out + "…"
-
-
-def _line(console: Console, text: str | Text) -> None:
-    print_wrapped(console, text if isinstance(text, Text) else Text(text), hang=2)
 
 
 class _Grid:
@@ -175,32 +171,32 @@ def render_matrix(console: Console, roster: Roster, lang: str) -> None:
     from sevendag_cli.sim.roster import EXACT, RUNS
 
     n = len(roster.standings)
-    _line(console, Text(t("matrix.title", lang, n=n, pairs=count(n * (n - 1), lang),
+    print_line(console, Text(t("matrix.title", lang, n=n, pairs=count(n * (n - 1), lang),
                           ruleset=visible(roster.ruleset)), "bold"))
     if roster.method == RUNS:
-        _line(console, t("matrix.runs", lang, runs=count(roster.runs or 0, lang), seed=roster.seed,
+        print_line(console, t("matrix.runs", lang, runs=count(roster.runs or 0, lang), seed=roster.seed,
                          cap=roster.cap))
     else:
-        _line(console, t("matrix.exact", lang, cap=roster.cap, tol=_short(roster.tolerance or 0.0)))
-    _line(console, t("matrix.caption", lang))
+        print_line(console, t("matrix.exact", lang, cap=roster.cap, tol=_short(roster.tolerance or 0.0)))
+    print_line(console, t("matrix.caption", lang))
     grid = _Grid(roster, lang)
     cut = _table(console, grid)
     for i in cut:
-        _line(console, t("matrix.legend", lang, rank=i + 1, name=grid.names[i]))
+        print_line(console, t("matrix.legend", lang, rank=i + 1, name=grid.names[i]))
     cells = [c for row in roster.cells for c in row if c is not None]
     exact = [c for c in cells if c.method == EXACT]
     simulated = [c for c in cells if c.method == RUNS]
     if exact:
-        _line(console, t("matrix.exact_width", lang, w=max(c.bounds[1] - c.bounds[0] for c in exact)))
+        print_line(console, t("matrix.exact_width", lang, w=max(c.bounds[1] - c.bounds[0] for c in exact)))
     if simulated:
         half = max((c.bounds[1] - c.bounds[0]) / 2 for c in simulated)
         if roster.method == RUNS:
-            _line(console, t("matrix.ci", lang, w=half))
+            print_line(console, t("matrix.ci", lang, w=half))
         else:
             why: Any = next((c.why for c in simulated if c.why is not None), None)
-            _line(console, t("matrix.simulated", lang, n=len(simulated),
+            print_line(console, t("matrix.simulated", lang, n=len(simulated),
                              runs=count(roster.runs or 0, lang), seed=roster.seed, w=half,
                              why=visible(why.render(lang)) if why is not None else ""))
     top = max(c.draw for c in cells)
     if top >= 5e-5:
-        _line(console, t("matrix.draws", lang, cap=roster.cap, p=top))
+        print_line(console, t("matrix.draws", lang, cap=roster.cap, p=top))

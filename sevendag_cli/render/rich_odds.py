@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.text import Text
 
 from sevendag_cli.i18n import label, t
-from sevendag_cli.render.layout import MIN_WIDTH, print_rows, print_wrapped
+from sevendag_cli.render.layout import MIN_WIDTH, print_line, print_rows
 from sevendag_cli.render.odds_data import odds_notes
 from sevendag_cli.render.rich_sim import _interval as interval
 from sevendag_cli.sim.odds import Odds
@@ -30,14 +30,10 @@ def percent(p: float) -> str:
     return f"{p:.1%}"
 
 
-def _line(console: Console, text: str | Text, hang: int = 2) -> None:
-    print_wrapped(console, text if isinstance(text, Text) else Text(text), hang=hang)
-
-
 def _notes(console: Console, engine: str, cap: int, odds: Odds | None, tolerance: float,
            lang: str, indent: str = "  ") -> None:
     for note in odds_notes(engine, cap, odds, tolerance):
-        _line(console, Text(indent + note.render(lang), "dim"))
+        print_line(console, Text(indent + note.render(lang), "dim"))
 
 
 # --- odds: the saved encounter ------------------------------------------------------------------
@@ -50,12 +46,12 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
     def tr(key: str, **kw: object) -> str:
         return t(key, lang, **kw)  # t() shows the texts it is given with controls visible
 
-    _line(console, Text(tr("odds.title", path=encounter, ruleset=label(ruleset.label, lang)),
+    print_line(console, Text(tr("odds.title", path=encounter, ruleset=label(ruleset.label, lang)),
                         "bold underline"))
     if state.over:
         who = (tr("winner", name=state.winner) if state.winner is not None
                else tr("draw", n=cap))
-        _line(console, Text("  " + tr("status.over", who=who), "bold"), hang=4)
+        print_line(console, Text("  " + tr("status.over", who=who), "bold"), hang=4)
     else:
         played = tr("status.no_round") if state.round == 0 else tr("status.rounds", n=state.round)
         if ruleset.engine == "sevendag":
@@ -64,7 +60,7 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
             who = tr("status.next", name=state.next_attacker)
         else:
             who = tr("status.initiative_each")
-        _line(console, Text(f"  {played} · {who}"), hang=4)
+        print_line(console, Text(f"  {played} · {who}"), hang=4)
     rows: list[tuple[Text, Text]] = []
     for f in point.fighters:
         value = Text(f"{percent(f.win_probability):>6}", "bold")
@@ -77,7 +73,7 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
     rows.append((Text(tr("odds.draw")), draw))
     print_rows(console, rows)
     if not state.over:
-        _line(console, Text("  " + tr("odds.cap", cap=cap, left=rounds_left(state, cap))), hang=4)
+        print_line(console, Text("  " + tr("odds.cap", cap=cap, left=rounds_left(state, cap))), hang=4)
     _notes(console, ruleset.engine, cap, odds, tolerance, lang)
 
 
@@ -100,7 +96,7 @@ def odds_line(console: Console, lang: str, after: OddsPoint, before: OddsPoint |
         parts.append(f"{name} {shown_odds}")
     text = Text("  ")
     text.append(t("odds.line", lang, odds=", ".join(parts)), "bold")
-    _line(console, text, hang=4)
+    print_line(console, text, hang=4)
 
 
 # --- fight --odds: the swing ------------------------------------------------------------------------
@@ -144,9 +140,9 @@ def swing_chart(console: Console, swing: OddsSwing, lang: str, engine: str) -> N
     if not points:
         return
     names = [visible(f.name) for f in points[0].fighters]
-    _line(console, Text(t("odds.swing_title", lang, cap=swing.cap, tol=swing.tolerance),
+    print_line(console, Text(t("odds.swing_title", lang, cap=swing.cap, tol=swing.tolerance),
                         "bold underline"))
-    _line(console, t("odds.legend", lang, a=names[0], b=names[1]))
+    print_line(console, t("odds.legend", lang, a=names[0], b=names[1]))
     labels = [_row_label(p, lang) for p in points]
     pad = max(len(x) for x in labels)
     width = max(console.width, MIN_WIDTH)
@@ -160,14 +156,14 @@ def swing_chart(console: Console, swing: OddsSwing, lang: str, engine: str) -> N
     if swing_at is not None:
         x, y = points[swing_at - 1], points[swing_at]
         at = t("odds.at_init", lang) if y.round == 0 else t("odds.at_round", lang, n=y.round)
-        _line(console, t("odds.swing", lang, at=at, a=names[0],
+        print_line(console, t("odds.swing", lang, at=at, a=names[0],
                          a0=percent(x.fighters[0].win_probability),
                          a1=percent(y.fighters[0].win_probability), b=names[1],
                          b0=percent(x.fighters[1].win_probability),
                          b1=percent(y.fighters[1].win_probability)))
     from sevendag_cli.errors import Msg
 
-    _line(console, Text(Msg("exact.swing.moments").render(lang), "dim"))
+    print_line(console, Text(Msg("exact.swing.moments").render(lang), "dim"))
     _notes(console, engine, swing.cap, None, swing.tolerance, lang, indent="")
 
 

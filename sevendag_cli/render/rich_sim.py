@@ -16,16 +16,12 @@ from rich.table import Table
 from rich.text import Text
 
 from sevendag_cli.i18n import count, label, t
-from sevendag_cli.render.layout import print_wrapped
+from sevendag_cli.render.layout import print_line
 from sevendag_cli.text import visible, visible_data
 
 
 def w(lang: str, key: str, **kw: Any) -> str:
     return t(f"sim.{key}", lang, **kw)
-
-
-def _line(console: Console, text: str | Text) -> None:
-    print_wrapped(console, text if isinstance(text, Text) else Text(text), hang=2)
 
 
 def _table(headers: list[str], rows: list[list[Text | str]]) -> Table:
@@ -43,19 +39,19 @@ def _table(headers: list[str], rows: list[list[Text | str]]) -> Table:
 
 def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) -> None:
     result, ruleset = visible_data(result), visible_data(ruleset)
-    _line(console, Text(w(lang, "runs", runs=count(result.runs, lang), seed=result.seed), "bold"))
+    print_line(console, Text(w(lang, "runs", runs=count(result.runs, lang), seed=result.seed), "bold"))
     rows: list[list[Text | str]] = [
         [Text(visible(f.name), "bold"), count(f.wins, lang), f"{f.win_probability:.2%}",
          f"{100 * f.ci95[0]:.2f}–{100 * f.ci95[1]:.2f}%"] for f in result.fighters]
     console.print(_table([w(lang, col) for col in ("fighter", "wins", "p", "ci")], rows))
     _ruleset_tables(console, result.fighters, result.d20.fighters if result.d20 is not None else None,
                     result.sevendag.fighters if result.sevendag is not None else None, lang, ruleset)
-    _line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
+    print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
                    f"({result.draw_probability:.2%})")
     r = result.rounds
-    _line(console, w(lang, "rounds", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90, max=r.max))
+    print_line(console, w(lang, "rounds", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90, max=r.max))
     if result.first_striker_won is not None:
-        _line(console, w(lang, "firstwon", p=result.first_striker_won))
+        print_line(console, w(lang, "firstwon", p=result.first_striker_won))
     histogram(console, r.histogram, w(lang, "hist"))
 
 
@@ -101,7 +97,7 @@ def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows
     total = sum(v for _, v in rows) or 1
     pad = max(len(name) for name, _ in rows)
     width = max(10, min(width, console.width - pad - 8))
-    _line(console, Text(title, "bold underline"))
+    print_line(console, Text(title, "bold underline"))
     for name, v in rows:
         bar = "█" * max(1 if v else 0, round(width * v / peak))
         console.print(Text.assemble(f"{name:>{pad}} ", (bar, "cyan"), f" {v / total:.1%}"),
@@ -129,18 +125,18 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
     from sevendag_cli.render.sim_data import exact_note
 
     result, ruleset = visible_data(result), visible_data(ruleset)
-    _line(console, Text(w(lang, "exact_title", cap=result.cap, tol=result.tolerance), "bold"))
+    print_line(console, Text(w(lang, "exact_title", cap=result.cap, tol=result.tolerance), "bold"))
     rows: list[list[Text | str]] = [
         [Text(visible(f.name), "bold"), f"{f.win_probability:.4%}", _interval(*f.bounds)]
         for f in result.fighters]
     console.print(_table([w(lang, col) for col in ("fighter", "p", "p_exact")], rows))
     _ruleset_tables(console, result.fighters, result.d20, result.sevendag, lang, ruleset)
-    _line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
+    print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
                    f"{_interval(*result.draw_bounds)}")
     r = result.rounds
-    _line(console, w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
+    print_line(console, w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
     if result.first_striker_won is not None:
-        _line(console, w(lang, "firstwon_exact", p=result.first_striker_won))
+        print_line(console, w(lang, "firstwon_exact", p=result.first_striker_won))
     # The display stops where the rest would show as 0.0%; the JSON has every round.
     bars = list(r.histogram)
     rest = r.tail
@@ -148,14 +144,14 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
         rest += bars.pop()[1]
     histogram(console, bars, w(lang, "hist"))
     if rest > 0:
-        _line(console, w(lang, "after", p=rest, n=bars[-1][0] if bars else 0))
+        print_line(console, w(lang, "after", p=rest, n=bars[-1][0] if bars else 0))
     if r.tail > 0:
-        _line(console, w(lang, "tail", p=r.tail, n=r.histogram[-1][0] if r.histogram else 0))
+        print_line(console, w(lang, "tail", p=r.tail, n=r.histogram[-1][0] if r.histogram else 0))
     fr = result.fractions
     if fr is not None:
         for f, p in zip(result.fighters, fr.win_probability, strict=True):
             text = str(p)
             brief = text if len(text) <= MAX_FRACTION else w(lang, "fraction", n=len(text.partition("/")[2]))
-            _line(console, w(lang, "fraction_line", name=visible(f.name), p=brief))
+            print_line(console, w(lang, "fraction_line", name=visible(f.name), p=brief))
     for note in exact_note(result):
-        _line(console, Text(note.render(lang), "dim"))
+        print_line(console, Text(note.render(lang), "dim"))

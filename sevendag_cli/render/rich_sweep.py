@@ -17,13 +17,9 @@ from rich.table import Table
 from rich.text import Text
 
 from sevendag_cli.i18n import count, t
-from sevendag_cli.render.layout import print_wrapped
+from sevendag_cli.render.layout import print_line
 from sevendag_cli.render.whatif import print_changes
 from sevendag_cli.text import visible
-
-
-def _line(console: Console, text: str | Text) -> None:
-    print_wrapped(console, text if isinstance(text, Text) else Text(text), hang=2)
 
 
 def _value(value: Any) -> str:
@@ -45,7 +41,7 @@ def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None
     else:
         title = t("sweep.title_runs", lang, field=field, runs=count(result.runs, lang),
                   seed=result.seed, cap=result.cap)
-    _line(console, Text(title, "bold"))
+    print_line(console, Text(title, "bold"))
     print_changes(console, changes, lang)
     points = result.points
     names = [visible(f.name) for f in points[0].fighters]
@@ -65,14 +61,14 @@ def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None
     bars(console, result, names, lang)
     fair = None if result.unchanged else result.fair  # every value is as fair: the note says it
     if fair is not None:
-        _line(console, Text(t("sweep.fair", lang, field=field, value=_value(fair.value), a=names[0],
+        print_line(console, Text(t("sweep.fair", lang, field=field, value=_value(fair.value), a=names[0],
                               pa=fair.win_probability[0], b=names[1], pb=fair.win_probability[1],
                               gap=100 * fair.gap), "bold"))
         if fair.between is not None:
-            _line(console, t("sweep.fair_between", lang, field=field, lo=fair.between[0],
+            print_line(console, t("sweep.fair_between", lang, field=field, lo=fair.between[0],
                              hi=fair.between[1]))
     if result.unchanged:
-        _line(console, Text(t("sweep.flat", lang, field=field), "dim"))
+        print_line(console, Text(t("sweep.flat", lang, field=field), "dim"))
 
 
 def fitted_table(headers: list[str], rows: list[list[Text | str]], width: int) -> Table:
@@ -107,7 +103,7 @@ def bars(console: Console, result: Any, names: list[str], lang: str, width: int 
     mark = t("sweep.fair_mark", lang)
     room = console.width - pad - 1 - 7 - (len(mark) + 1 if fair_value is not None else 0)
     width = max(10, min(width, room))
-    _line(console, Text(t("sweep.bars", lang, a=names[0], b=names[1]), "bold underline"))
+    print_line(console, Text(t("sweep.bars", lang, a=names[0], b=names[1]), "bold underline"))
     middle = width // 2
     for label, p in zip(labels, points, strict=True):
         pa, pb = (f.win_probability for f in p.fighters)

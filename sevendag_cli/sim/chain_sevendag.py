@@ -79,6 +79,7 @@ from sevendag_cli.sim.sevendag_model import (
     granted_unit,
     judge,
 )
+from sevendag_cli.sim.weights import convolve
 
 MAX_FACES = 250_000
 """Most (sum of a's dice faces) x (sum of b's): the size of one exchange's enumeration."""
@@ -166,16 +167,6 @@ LOW, MID, HIGH = 0, 1, 2
 
 
 # --- dice ------------------------------------------------------------------------------
-
-
-def convolve(x: Counts, y: Counts, sign: int = 1) -> Counts:
-    """The distribution of x + sign * y, as integer weights."""
-    out: Counts = {}
-    for u, pu in x.items():
-        for v, pv in y.items():
-            k = u + sign * v
-            out[k] = out.get(k, 0) + pu * pv
-    return out
 
 
 def _add_into(total: Counts, x: Counts) -> None:

@@ -59,6 +59,7 @@ from sevendag_cli.formula import (
 )
 from sevendag_cli.rules.bounds import check_exact
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
+from sevendag_cli.sim.weights import Weights, convolve
 
 MAX_WORK = 1_000_000_000
 """Most work the exact solver accepts, in hp_a * hp_b * (hp_a + hp_b) * largest damage
@@ -145,10 +146,6 @@ def _die_of(node: Node, env: Mapping[str, int], replaced: tuple[Dice, DieOrInt] 
                 return icepool.highest(*dice) if len(dice) > 1 else dice[0]
             return dice[0].map(lambda v: (v - 10) // 2)
     raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
-
-
-Weights = dict[int, int]
-"""A finite distribution as integer weights: value -> weight (probability = weight / sum)."""
 
 
 def formula_weights(formula: Formula, env: Mapping[str, int]) -> Weights:
@@ -245,16 +242,6 @@ def _p_greater(x: Weights, threshold: Weights) -> Fraction:
 
 def _p_above(x: Weights, level: int) -> Fraction:
     return Fraction(sum(q for v, q in x.items() if v > level), sum(x.values()))
-
-
-def convolve(x: Weights, y: Weights, sign: int = 1) -> Weights:
-    """The distribution of x + sign * y, as integer weights."""
-    out: Weights = {}
-    for u, pu in x.items():
-        for v, pv in y.items():
-            k = u + sign * v
-            out[k] = out.get(k, 0) + pu * pv
-    return out
 
 
 def _map(x: Weights, f: Callable[[int], int]) -> Weights:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable
 from fractions import Fraction
 from functools import reduce
 from operator import mul
@@ -118,6 +119,53 @@ def pair_fingerprint(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> str:
     return hashlib.sha256(msgspec.msgpack.encode(parts)).hexdigest()[:32]
 
 
+class _JumpGrid:
+    """``F`` on [1, ha] x [1, hb] hit points by one pass over the jump chain of a d20 pair (the
+    rounds that deal damage): ``F(h, g) = base(g) + sum ja(d) F(h, g - d) + sum jb(d) F(h - d, g)``,
+    a fighter at 0 or below counting 0; computed once, grown when asked for more."""
+
+    def __init__(self, ja_rev: list[float], jb_rev: list[float],
+                 base: Callable[[int], float]) -> None:
+        self.ja_rev, self.jb_rev = ja_rev, jb_rev
+        self.base = base
+        self.rows: list[list[float]] = [[]]  # rows[ha][hb] = F(ha, hb); index 0 unused
+        self.cols: list[list[float]] = [[]]  # cols[hb][ha], the same values
+        self.width = 0  # hb computed so far (every row)
+
+    def _grow(self, ha: int, hb: int) -> None:
+        ha0 = len(self.rows) - 1
+        if ha <= ha0 and hb <= self.width:
+            return
+        new_w = max(hb, self.width)
+        new_h = max(ha, ha0)
+        bases = [0.0] + [self.base(g) for g in range(1, new_w + 1)]
+        ja_rev, jb_rev = self.ja_rev, self.jb_rev
+        na, nb = len(ja_rev), len(jb_rev)
+        while len(self.cols) <= new_w:
+            self.cols.append([0.0])
+        for h in range(1, new_h + 1):
+            if h >= len(self.rows):
+                self.rows.append([0.0])
+            row = self.rows[h]
+            start = len(row)
+            for g in range(start, new_w + 1):
+                col = self.cols[g]
+                k = min(na, g - 1)
+                v = bases[g]
+                if k:
+                    v += sum(map(mul, ja_rev[na - k:], row[g - k:g]))
+                k = min(nb, h - 1)
+                if k:
+                    v += sum(map(mul, jb_rev[nb - k:], col[h - k:h]))
+                row.append(v)
+                col.append(v)
+        self.width = new_w
+
+    def value(self, ha: int, hb: int) -> float:
+        self._grow(ha, hb)
+        return self.rows[ha][hb]
+
+
 class D20Chain:
     """Odds of every state of one d20 pair, from its tables (pure Python, kept per pair)."""
 
@@ -146,48 +194,26 @@ class D20Chain:
         self.jb_rev = [jb.get(d, 0.0) for d in range(self.top_b, 0, -1)]
         self.ja, self.jb = ja, jb
         self.terms = len(ja) + len(jb)
-        self.rows: list[list[float]] = [[]]  # rows[ha][hb] = V(ha, hb); index 0 unused
-        self.cols: list[list[float]] = [[]]  # cols[hb][ha], the same values
-        self.width = 0  # hb computed so far (every row)
+        self._wins = _JumpGrid(self.ja_rev, self.jb_rev, self._tail_a)  # V, kept and grown
 
     def _tail_a(self, hb: int) -> float:
         """P(a's damage drops b from hb hit points | a damaging round)."""
         return math.fsum(p for d, p in self.ja.items() if d >= hb)
 
-    def _grow(self, ha: int, hb: int) -> None:
-        """Compute V on [1, ha] x [1, hb] (kept; grown when asked for more)."""
-        ha0 = len(self.rows) - 1
-        if ha <= ha0 and hb <= self.width:
-            return
-        new_w = max(hb, self.width)
-        new_h = max(ha, ha0)
-        tails = [0.0] + [self._tail_a(h) for h in range(1, new_w + 1)]
-        ja_rev, jb_rev = self.ja_rev, self.jb_rev
-        na, nb = len(ja_rev), len(jb_rev)
-        while len(self.cols) <= new_w:
-            self.cols.append([0.0])
-        for h in range(1, new_h + 1):
-            if h >= len(self.rows):
-                self.rows.append([0.0])
-            row = self.rows[h]
-            start = len(row)
-            for g in range(start, new_w + 1):
-                col = self.cols[g]
-                k = min(na, g - 1)
-                v = tails[g]
-                if k:
-                    v += sum(map(mul, ja_rev[na - k:], row[g - k:g]))
-                k = min(nb, h - 1)
-                if k:
-                    v += sum(map(mul, jb_rev[nb - k:], col[h - k:h]))
-                row.append(v)
-                col.append(v)
-        self.width = new_w
-
     def value(self, ha: int, hb: int) -> float:
         """P(a wins) from (ha, hb) hit points with no round cap, between rounds."""
-        self._grow(ha, hb)
-        return self.rows[ha][hb]
+        return self._wins.value(ha, hb)
+
+    def rounds_mean(self, ha: int, hb: int) -> float:
+        """Expected rounds of the fight from (ha, hb) hit points, played to the end (no cap).
+
+        Each state of the jump chain lasts ``1 / (1 - s)`` rounds on average, then moves on
+        by a's or b's damage, so ``E(ha, hb) = 1/(1 - s) + sum ja(d) E(ha, hb - d) + sum
+        jb(d) E(ha - d, hb)``, a state that ends the fight counting 0: the same pass as
+        :meth:`value`'s, not kept.
+        """
+        stay = 1.0 / (1.0 - self.s)
+        return _JumpGrid(self.ja_rev, self.jb_rev, lambda hb: stay).value(ha, hb)
 
     def error(self, ha: int, hb: int) -> float:
         """A bound on the rounding error of :meth:`value` (each level adds one rounded sum)."""
@@ -207,6 +233,20 @@ class D20Chain:
             terms.append(p * nxt)
         return math.fsum(terms), self.error(ha, hb) + gamma(3)
 
+    def uncapped_odds(self, ha: int, hb: int, fixed: int | None, rounds: int) -> Odds:
+        """The odds within ``rounds`` rounds from (ha, hb) hit points as the fight's with no cap,
+        certified: the cap's share is bounded, not computed (``fixed``: the fighter who attacks
+        the next round, else the next round rolls initiative)."""
+        if fixed is None:
+            v, err = self.value(ha, hb), self.error(ha, hb)
+            free_rounds = rounds
+        else:
+            v, err = self.after_attack(fixed, ha, hb)
+            free_rounds = rounds - 1
+        # The cap is reached only if fewer than ha + hb - 1 of the free rounds deal damage.
+        beyond = binomial_cdf_upper(free_rounds, 1.0 - self.s, ha + hb - 2)
+        return certified(self.names, v, 1.0 - v, 0.0, err + beyond, rounds, TOLERANCE)
+
     def odds(self, state: D20State, cap: int, tolerance: float = DEFAULT_TOLERANCE) -> Odds:
         names = tuple(f.name for f in state.fighters)
         if names != self.names:
@@ -225,15 +265,7 @@ class D20Chain:
         if not self.moves:  # nobody can ever deal damage: a draw at the cap (D-12, cap)
             return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds, COMPLETE)
         fixed = None if state.next_attacker is None else self.names.index(state.next_attacker)
-        if fixed is None:
-            v, err = self.value(ha, hb), self.error(ha, hb)
-            free_rounds = rounds
-        else:
-            v, err = self.after_attack(fixed, ha, hb)
-            free_rounds = rounds - 1
-        # The cap is reached only if fewer than ha + hb - 1 of the free rounds deal damage.
-        beyond = binomial_cdf_upper(free_rounds, 1.0 - self.s, ha + hb - 2)
-        odds = certified(self.names, v, 1.0 - v, 0.0, err + beyond, rounds, TOLERANCE)
+        odds = self.uncapped_odds(ha, hb, fixed, rounds)
         if odds.unresolved > tolerance:  # the cap (or the tolerance) needs the rounds themselves
             from sevendag_cli.sim.push import d20_push
 

@@ -159,53 +159,18 @@ def _d20_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int,
                tolerance: float) -> SweepPoint | None:
     """d20 from the start, as the odds from any moment (None: the cap matters, push instead)."""
     from sevendag_cli.sim.chain_d20 import MAX_HP, chain_for
-    from sevendag_cli.sim.odds import TOLERANCE, binomial_cdf_upper, certified
 
     if max(a.hp, b.hp) > MAX_HP:
         return None
     chain = chain_for(ruleset, a, b)
     if not chain.moves:
         return None
-    v, err = chain.value(a.hp, b.hp), chain.error(a.hp, b.hp)
-    beyond = binomial_cdf_upper(cap, 1.0 - chain.s, a.hp + b.hp - 2)  # P(the cap is reached)
-    odds = certified(chain.names, v, 1.0 - v, 0.0, err + beyond, cap, TOLERANCE)
+    odds = chain.uncapped_odds(a.hp, b.hp, None, cap)
     if odds.unresolved > tolerance:
         return None
     bounds = odds.win_bounds
     fighters = tuple(PointFighter(chain.names[i], odds.win[i], bounds[i], None) for i in (0, 1))
-    return SweepPoint(value, (fighters[0], fighters[1]), odds.draw, d20_rounds_mean(chain, a.hp, b.hp))
-
-
-def d20_rounds_mean(chain: Any, ha: int, hb: int) -> float:
-    """Expected rounds of the d20 fight from (ha, hb) hit points, played to the end.
-
-    Over the jump chain of :class:`.chain_d20.D20Chain` (the rounds that deal damage):
-    each state lasts ``1 / (1 - s)`` rounds on average, then moves on by a's or b's
-    damage, so ``E(ha, hb) = 1/(1 - s) + sum ja(d) E(ha, hb - d) + sum jb(d) E(ha - d, hb)``,
-    a state that ends the fight counting 0 — one pass in increasing hit points.
-    """
-    from operator import mul
-
-    stay = 1.0 / (1.0 - chain.s)
-    ja_rev, jb_rev = chain.ja_rev, chain.jb_rev
-    na, nb = len(ja_rev), len(jb_rev)
-    rows: list[list[float]] = [[0.0] * (hb + 1)]
-    cols: list[list[float]] = [[0.0] for _ in range(hb + 1)]
-    for h in range(1, ha + 1):
-        row = [0.0]
-        for g in range(1, hb + 1):
-            col = cols[g]
-            e = stay
-            k = min(na, g - 1)
-            if k:
-                e += sum(map(mul, ja_rev[na - k:], row[g - k:g]))
-            k = min(nb, h - 1)
-            if k:
-                e += sum(map(mul, jb_rev[nb - k:], col[h - k:h]))
-            row.append(e)
-            col.append(e)
-        rows.append(row)
-    return rows[ha][hb]
+    return SweepPoint(value, (fighters[0], fighters[1]), odds.draw, chain.rounds_mean(a.hp, b.hp))
 
 
 def _simulated_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, runs: int,

@@ -84,11 +84,6 @@ def field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-def is_record(obj: object) -> bool:
-    """A record instance (not a class): a Struct, or a dataclass."""
-    return isinstance(obj, Struct) or (dataclasses.is_dataclass(obj) and not isinstance(obj, type))
-
-
 def to_data(obj: Any) -> Any:
     """Any result object → JSON-compatible data (one converter per type, found once)."""
     convert = _CONVERTERS.get(type(obj))

@@ -77,10 +77,6 @@ class OddsSwing(msgspec.Struct, frozen=True):
     assumes: tuple[str, ...]
     points: tuple[OddsPoint, ...]
 
-    def series(self, fighter: int) -> list[tuple[int, str, float]]:
-        """(round, moment, win probability) of fighter 0 or 1 at every point (for a plot)."""
-        return [(p.round, p.moment, p.fighters[fighter].win_probability) for p in self.points]
-
 
 def fighters_of(odds: Odds) -> tuple[FighterOdds, FighterOdds]:
     bounds = odds.win_bounds

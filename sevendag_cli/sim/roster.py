@@ -422,12 +422,15 @@ def _in_pool(setup: Setup, chunks: list[list[tuple[int, int]]], jobs: int, total
         done = 0
         if progress is not None:
             progress(0, total)
-        while pending:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                done += _take(future.result(), cells)
-            if progress is not None:
-                progress(done, total)
+        with _sigint_as_flag() as interrupted:
+            while pending:
+                finished, pending = wait(pending, timeout=_POLL, return_when=FIRST_COMPLETED)
+                if interrupted():
+                    raise KeyboardInterrupt
+                for future in finished:
+                    done += _take(future.result(), cells)
+                if finished and progress is not None:
+                    progress(done, total)
     except BrokenProcessPool:
         _stop(executor)
         raise SevendagError(Msg("roster.worker_died")) from None
@@ -449,6 +452,31 @@ def _sigint_blocked() -> Iterator[None]:
         yield
     finally:
         mask(signal.SIG_SETMASK, old)
+
+
+_POLL = 0.1  # seconds between two looks at the Ctrl-C flag while the workers run
+
+
+@contextmanager
+def _sigint_as_flag() -> Iterator[Callable[[], bool]]:
+    """Ctrl-C sets a flag instead of raising, while the pool is waited on.
+
+    A ``KeyboardInterrupt`` raised at an arbitrary point of ``concurrent.futures.wait``
+    can leave a future's lock held (a signal between acquiring a lock and entering the
+    ``with`` block that releases it); the executor's shutdown then waits on that lock
+    for ever.  The caller looks at the flag between two waits and raises itself.
+    """
+    import threading
+
+    hit: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False  # signal handlers belong to the main thread: nothing to catch
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: hit.append(True))
+    try:
+        yield lambda: bool(hit)
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler if previous is None else previous)
 
 
 def _stop(executor: Any) -> None:

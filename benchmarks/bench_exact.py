@@ -27,19 +27,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-PRELUDE = f"""
-import json, resource, sys, time
-sys.path.insert(0, {str(ROOT)!r})
-def clock():
-    return time.process_time(), time.perf_counter()
-def since(t):
-    c, w = clock()
-    return (c - t[0]) * 1000, (w - t[1]) * 1000
-"""
+from _common import PRELUDE
 
 # What `round` has imported and done before it could ask for odds.
 ROUND_PRELUDE = """

@@ -33,15 +33,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from _common import PRELUDE, ROOT, command_cpu
 
 D20_SHEETS = {
     # name: (level, str, dex, con, wis, bba, armour, dodge, hp, weapon lines)
@@ -188,16 +186,6 @@ def write_rosters(folder: Path) -> tuple[Path, Path]:
     return d20, sev
 
 
-PRELUDE = f"""
-import json, os, sys, time
-sys.path.insert(0, {str(ROOT)!r})
-def clock():
-    return time.process_time(), time.perf_counter()
-def since(t):
-    c, w = clock()
-    return (c - t[0]) * 1000, (w - t[1]) * 1000
-"""
-
 SPLIT = """
 t = clock()
 import sevendag_cli.cli
@@ -297,13 +285,8 @@ def child(code: str, folder: Path, mode: str, jobs: int) -> dict[str, object]:
 
 def whole(folder: Path, jobs: int) -> tuple[float, float]:
     """``sevendag matrix FOLDER --json --jobs N``: wall and CPU (with its workers), in ms."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "sevendag_cli", "matrix", str(folder), "--json",
-                    "--jobs", str(jobs)], check=True, capture_output=True, cwd=ROOT)
-    wall = (time.perf_counter() - t) * 1000
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    cpu, wall, _ = command_cpu(["matrix", str(folder), "--json", "--jobs", str(jobs)], check=True,
+                               cwd=ROOT)
     return cpu, wall
 
 

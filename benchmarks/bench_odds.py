@@ -21,16 +21,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from _common import ROOT, command_cpu
+
 ENCOUNTER = "encounter.sevendag.json"
 
 # name: (template encounter to start from or None, the command's arguments)
@@ -140,15 +139,9 @@ def in_process(templates: dict[str, bytes], base: Path, env: dict[str, str], rep
 
 def run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
     """CPU (user + system of the child) and wall time of one command, in ms."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "sevendag_cli", *args], cwd=cwd, env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    wall = (time.perf_counter() - start) * 1000
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu, wall, done = command_cpu(args, cwd=cwd, env=env)
     if done.returncode != 0:
         raise SystemExit(f"sevendag {' '.join(args)}: {done.stderr.strip()}")
-    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
     return cpu, wall
 
 

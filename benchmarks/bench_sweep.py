@@ -26,19 +26,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-PRELUDE = f"""
-import json, sys, time
-sys.path.insert(0, {str(ROOT)!r})
-def clock():
-    return time.process_time(), time.perf_counter()
-def since(t):
-    c, w = clock()
-    return (c - t[0]) * 1000, (w - t[1]) * 1000
-"""
+from _common import PRELUDE, ROOT, command_cpu
 
 SETUP = """
 import numpy, icepool  # imported once per command; not the sweep
@@ -109,16 +98,7 @@ def child(code: str, env: dict[str, str]) -> tuple[float, float]:
 
 def command(env: dict[str, str]) -> tuple[float, float]:
     """The whole command in a fresh process: the child's CPU time and the wall time."""
-    import resource
-    import time
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "sevendag_cli", *COMMAND], env=env, capture_output=True,
-                   check=True, cwd=ROOT)
-    wall = (time.perf_counter() - start) * 1000
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1000
+    cpu, wall, _ = command_cpu(COMMAND, env=env, check=True, cwd=ROOT)
     return cpu, wall
 
 

@@ -10,6 +10,7 @@ replays the command.  Rich and the dice module are imported only when used.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -68,15 +69,13 @@ class Output:
         called once the items are all made, gives the rest of the document, with
         ``key`` in its place.
         """
-        import secrets
-
         from sevendag_cli.jsontext import json_text
 
         indented = sys.stdout.isatty()
         indent = 2 if indented else None
         encoded = [json_text(item, indented) for item in items]
         doc = rest()
-        marker = f"@{key}-{secrets.token_hex(16)}@"
+        marker = f"@{key}-{os.urandom(16).hex()}@"  # no text of the items can forge it
         doc[key] = marker
         text = json_text(doc, indented)
         at = text.index(json_text(marker))

@@ -161,3 +161,26 @@ def compare(text: str, path: Path) -> None:
         if not os.environ.get("SEVENDAG_UPDATE_GOLDEN"):
             pytest.fail(f"{path.name} did not exist: written, review it and run again")
     assert text == path.read_text("utf-8")
+
+
+# Dual wield, two weapons of different metals (S-12): a third Sevendag fighter, for rosters.
+TWINBLADE = """ruleset = "sevendag"
+name = "Twinblade"
+speed = 4
+attack = 8
+defence = 5
+[[hands]]
+die = 8
+holds = "sword"
+[[hands]]
+die = 6
+holds = "dagger"
+[items.sword]
+kind = "weapon"
+metal = "iron"
+skill = 13
+[items.dagger]
+kind = "weapon"
+metal = "bronze"
+skill = 15
+"""

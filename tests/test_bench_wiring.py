@@ -29,6 +29,7 @@ from sevendag_cli.render.matrix_out import MATRIX_CSV_COLUMNS
 from sevendag_cli.render.odds_out import ODDS_CSV_COLUMNS, SWING_CSV_COLUMNS
 from tests.helpers import (
     ENCOUNTER,
+    TWINBLADE,
     assert_one_line_error,
     edited_sheet,
     folder_state,
@@ -41,26 +42,6 @@ from tests.helpers import (
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
-TWINBLADE = """ruleset = "sevendag"
-name = "Twinblade"
-speed = 4
-attack = 8
-defence = 5
-[[hands]]
-die = 8
-holds = "sword"
-[[hands]]
-die = 6
-holds = "dagger"
-[items.sword]
-kind = "weapon"
-metal = "iron"
-skill = 13
-[items.dagger]
-kind = "weapon"
-metal = "bronze"
-skill = 15
-"""
 
 
 def close(fields: list[str], numbers: list[float]) -> bool:

@@ -25,7 +25,7 @@ import pytest
 from rich.console import Console
 
 from sevendag_cli.sim.roster import EXACT, RUNS, Matchup, Roster, Standing
-from tests.helpers import assert_one_line_error, run, run_json
+from tests.helpers import TWINBLADE, assert_one_line_error, run, run_json
 from tests.test_golden import GOLDEN, check_width, compare
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,27 +62,6 @@ hp = 55
 name = "great axe"
 damage = "1d12"
 crit_factor = 3
-"""
-# Dual wield, two weapons of different metals (S-12): a third Sevendag fighter.
-TWINBLADE = """ruleset = "sevendag"
-name = "Twinblade"
-speed = 4
-attack = 8
-defence = 5
-[[hands]]
-die = 8
-holds = "sword"
-[[hands]]
-die = 6
-holds = "dagger"
-[items.sword]
-kind = "weapon"
-metal = "iron"
-skill = 13
-[items.dagger]
-kind = "weapon"
-metal = "bronze"
-skill = 15
 """
 
 

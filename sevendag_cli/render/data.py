@@ -11,7 +11,6 @@ each command are assembled here too, so the contract lives in one place
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from numbers import Rational
 from typing import TYPE_CHECKING, Any
@@ -78,7 +77,9 @@ def field_names(cls: type) -> tuple[str, ...]:
     names = _FIELDS.get(cls)
     if names is None:
         struct_fields: tuple[str, ...] | None = getattr(cls, "__struct_fields__", None)
-        if struct_fields is None:
+        if struct_fields is None:  # a dataclass: the simulation's (imported here: start-up)
+            import dataclasses
+
             struct_fields = tuple(f.name for f in dataclasses.fields(cls))
         names = _FIELDS[cls] = struct_fields
     return names
@@ -102,7 +103,7 @@ def _converter(cls: type) -> Callable[[Any], Any]:
         return check_data
     if issubclass(cls, Rational) and not issubclass(cls, int):
         return str
-    if issubclass(cls, Struct) or dataclasses.is_dataclass(cls):
+    if issubclass(cls, Struct) or hasattr(cls, "__dataclass_fields__"):
         kind = cls.kind if issubclass(cls, Event) else None
         names = (*field_names(cls), *getattr(cls, "json_properties", ()))
 

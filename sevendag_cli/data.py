@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -83,6 +83,8 @@ def parse_toml(raw: bytes, source: str) -> dict[str, Any]:
         raise DataError(source, None, Msg("data.not_utf8", offset=exc.start)) from None
     if toml_depth(text, MAX_DATA_DEPTH) > MAX_DATA_DEPTH:  # before tomllib recurses or slows
         raise DataError(source, None, Msg("data.too_deep", limit=MAX_DATA_DEPTH))
+    import tomllib  # here, not at the top: a command that reads no TOML never pays for it
+
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -113,23 +115,27 @@ def _check_bounds(doc: dict[str, Any], source: str) -> None:
             raise DataError(source, key or None, Msg("data.int_limit", limit=INT_LIMIT))
 
 
-# Tokens of a TOML text, for its nesting depth: strings and comments are skipped whole.
-_TOML_TOKEN = re.compile(
-    r"""(?P<line> ^[ \t]*  # a whole line of "key = scalar", or blank: nothing nested (fast path)
-         (?: [A-Za-z0-9_-]+ [ \t]*=[ \t]* (?: "(?:[^"\\\n]|\\.)*" | '[^'\n]*' | [A-Za-z0-9_+:.-]+ ) [ \t]* )?
-         (?: \#[^\n]* )? \r?\n )
-    | [ \t\r]*(?:
-        (?P<str> "{3}(?:[^"\\]|\\[\s\S]|"(?!""))*"{3,5}
-               | '{3}[\s\S]*?'{3,5}
-               | "(?:[^"\\\n]|\\.)*"
-               | '[^'\n]*' )
-      | \#[^\n]*
-      | (?P<op> [\[\]{}.=,\n] )
-      | [^\s\[\]{}.=,"'\#]+
-      | (?P<bad> [\s\S] )
-    )""",
-    re.VERBOSE | re.MULTILINE,
-)
+@cache
+def _toml_tokens() -> re.Pattern[str]:
+    """Tokens of a TOML text, for its nesting depth: strings and comments are skipped whole
+    (compiled when first needed: a command that reads no TOML never pays for it)."""
+    return re.compile(
+        r"""(?P<line> ^[ \t]*  # a whole line of "key = scalar", or blank: nothing nested (fast path)
+             (?: [A-Za-z0-9_-]+ [ \t]*=[ \t]*
+                 (?: "(?:[^"\\\n]|\\.)*" | '[^'\n]*' | [A-Za-z0-9_+:.-]+ ) [ \t]* )?
+             (?: \#[^\n]* )? \r?\n )
+        | [ \t\r]*(?:
+            (?P<str> "{3}(?:[^"\\]|\\[\s\S]|"(?!""))*"{3,5}
+                   | '{3}[\s\S]*?'{3,5}
+                   | "(?:[^"\\\n]|\\.)*"
+                   | '[^'\n]*' )
+          | \#[^\n]*
+          | (?P<op> [\[\]{}.=,\n] )
+          | [^\s\[\]{}.=,"'\#]+
+          | (?P<bad> [\s\S] )
+        )""",
+        re.VERBOSE | re.MULTILINE,
+    )
 
 
 def toml_depth(text: str, limit: int) -> int:
@@ -145,7 +151,7 @@ def toml_depth(text: str, limit: int) -> int:
     parts = 1  # parts of the dotted key being read
     value_at = 1  # depth of the container the current value goes in
     array_header = at_start = True
-    for m in _TOML_TOKEN.finditer(text):
+    for m in _toml_tokens().finditer(text):
         op = "\n" if m.group("line") is not None else m.group("op")
         if op is None:
             at_start = at_start and m.group("bad") is not None
@@ -187,7 +193,7 @@ def toml_depth(text: str, limit: int) -> int:
     return deepest
 
 
-def _toml_problem(exc: tomllib.TOMLDecodeError) -> Msg:
+def _toml_problem(exc: ValueError) -> Msg:
     """What tomllib says (in English), with its line and column in the user's language."""
     m = re.fullmatch(r"(.*) \(at line (\d+), column (\d+)\)", str(exc), re.S)
     if m:

@@ -223,15 +223,17 @@ ResultNode = NumResult | FieldResult | DiceResult | NegResult | OpResult | CallR
 
 def result_nodes(node: ResultNode) -> list[ResultNode]:
     """Every node of an evaluation tree, parents first, left to right (the formula's order)."""
-    out: list[ResultNode] = [node]
-    match node:
-        case NegResult(operand):
-            out += result_nodes(operand)
-        case OpResult(_, left, right):
-            out += result_nodes(left) + result_nodes(right)
-        case CallResult(_, args):
-            for arg in args:
-                out += result_nodes(arg)
+    out: list[ResultNode] = []
+    stack: list[ResultNode] = [node]
+    while stack:  # a stack, not recursion: this runs for every check of a fight's JSON
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, OpResult):
+            stack += (node.right, node.left)
+        elif isinstance(node, NegResult):
+            stack.append(node.operand)
+        elif isinstance(node, CallResult):
+            stack += reversed(node.args)
     return out
 
 

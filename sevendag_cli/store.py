@@ -35,11 +35,11 @@ file is ``sevendag schema encounter``.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
 import stat
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -264,7 +264,7 @@ def _check_target(path: Path, *, write: bool) -> os.stat_result | None:
 
 
 def _temporary_name(target: Path) -> re.Pattern[str]:
-    """The names ``tempfile.mkstemp`` gives this file's temporary files (8 random characters)."""
+    """The names :func:`_temporary` gives this file's temporary files (8 random characters)."""
     return re.compile(re.escape(f".{target.name}.") + r"[a-z0-9_]{8}\.tmp")
 
 
@@ -288,6 +288,23 @@ def _umask() -> int:
 def write_text_atomic(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) atomically: :func:`write_bytes_atomic`."""
     write_bytes_atomic(path, text.encode("utf-8"))
+
+
+_TEMP_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def _temporary(target: Path) -> tuple[int, str]:
+    """A new file beside ``target``, open for writing, readable by its owner only: ``.NAME.XXXXXXXX.tmp``
+    (as ``tempfile.mkstemp`` makes them, without importing it: start-up)."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        letters = "".join(_TEMP_LETTERS[b % len(_TEMP_LETTERS)] for b in os.urandom(8))
+        name = str(target.parent / f".{target.name}.{letters}.tmp")
+        try:
+            return os.open(name, flags, 0o600), name
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(target.parent))
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
@@ -315,7 +332,7 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
         mode = 0o666 & ~_umask()
     folder = target.parent
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+        fd, tmp = _temporary(target)
     except (OSError, ValueError) as exc:
         message = Msg("store.cannot_write", path=path, folder=folder, reason=os_reason(exc))
         raise EncounterError(message) from None

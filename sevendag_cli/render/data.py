@@ -45,15 +45,10 @@ SCHEMA_VERSION = 1
 
 
 def roll_data(r: Roll) -> dict[str, Any]:
-    return {
-        "purpose": r.purpose,
-        "die": r.die,
-        "sides": r.sides,
-        "face": r.face,
-        "fighter": r.fighter,
-        "highest": r.is_max,
-        "lowest": r.is_min,
-    }
+    # Roll.die, is_max and is_min written out: this runs for every die of a fight's JSON.
+    face, sides = r.face, r.sides
+    return {"purpose": r.purpose, "die": f"d{sides}", "sides": sides, "face": face,
+            "fighter": r.fighter, "highest": face == sides, "lowest": face == 1}
 
 
 def check_data(c: Check) -> dict[str, Any]:
@@ -110,14 +105,15 @@ def _converter(cls: type) -> Callable[[Any], Any]:
         def record(obj: Any) -> dict[str, Any]:
             out: dict[str, Any] = {"type": kind} if kind is not None else {}
             for name in names:
-                out[name] = to_data(getattr(obj, name))
+                value = getattr(obj, name)
+                out[name] = value if type(value) in _PLAIN else to_data(value)
             return out
 
         return record
     if issubclass(cls, Mapping):
         return lambda obj: {str(k): to_data(v) for k, v in obj.items()}
     if issubclass(cls, tuple | list | frozenset | set):
-        return lambda obj: [to_data(v) for v in obj]
+        return lambda obj: [v if type(v) in _PLAIN else to_data(v) for v in obj]
     if cls is type(None) or issubclass(cls, bool | int | float | str):
         return _same
     raise TypeError(f"cannot render {cls.__name__} as data")  # a bug, not user error
@@ -125,6 +121,10 @@ def _converter(cls: type) -> Callable[[Any], Any]:
 
 def _same(obj: Any) -> Any:
     return obj
+
+
+# The types that are data as they are (no lookup, no call: the common case of a record's field).
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 _CONVERTERS: dict[type, Callable[[Any], Any]] = {}
@@ -259,31 +259,35 @@ def wound_document(result: WoundResult, ruleset: str, encounter: str) -> dict[st
 
 def die_data(die: Die) -> dict[str, Any]:
     """One die of a group: its total, kept or dropped, exploded, and its rolls (first face first)."""
-    return {"value": die.value, "kept": die.kept, "exploded": die.exploded,
-            "rolls": [roll_data(r) for r in die.rolls]}
+    rolls = die.rolls
+    return {"value": die.value, "kept": die.kept, "exploded": len(rolls) > 1,
+            "rolls": [roll_data(r) for r in rolls]}
 
 
 def tree_data(node: ResultNode) -> dict[str, Any]:
     """A formula's evaluation tree: every node with its ``type`` and ``value`` (schema: common.json)."""
-    match node:
-        case NumResult(value):
-            return {"type": "number", "value": value}
-        case FieldResult(name, value):
-            return {"type": "field", "value": value, "name": name}
-        case DiceResult(dice, rolled, value):
-            select = {"mode": dice.select, "count": dice.select_count} if dice.select else None
-            return {"type": "dice", "value": value, "notation": dice.notation, "count": dice.count,
-                    "sides": dice.sides, "explode": dice.explode, "select": select,
-                    "dice": [die_data(d) for d in rolled]}
-        case NegResult(operand, value):
-            return {"type": "negate", "value": value, "operand": tree_data(operand)}
-        case OpResult(op, left, right, value):
-            return {"type": "operation", "value": value, "op": op, "left": tree_data(left),
-                    "right": tree_data(right)}
-        case CallResult(function, args, value):
-            return {"type": "call", "value": value, "function": function,
-                    "args": [tree_data(a) for a in args]}
-    raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
+    return _TREE[type(node)](node)
+
+
+def _dice_data(node: DiceResult) -> dict[str, Any]:
+    dice = node.dice
+    select = {"mode": dice.select, "count": dice.select_count} if dice.select else None
+    return {"type": "dice", "value": node.value, "notation": dice.notation, "count": dice.count,
+            "sides": dice.sides, "explode": dice.explode, "select": select,
+            "dice": [die_data(d) for d in node.rolled]}
+
+
+# One converter per node type (a dict, not a match: this runs for every check of a fight's JSON).
+_TREE: dict[type, Callable[[Any], dict[str, Any]]] = {
+    NumResult: lambda n: {"type": "number", "value": n.value},
+    FieldResult: lambda n: {"type": "field", "value": n.value, "name": n.name},
+    DiceResult: _dice_data,
+    NegResult: lambda n: {"type": "negate", "value": n.value, "operand": tree_data(n.operand)},
+    OpResult: lambda n: {"type": "operation", "value": n.value, "op": n.op, "left": tree_data(n.left),
+                         "right": tree_data(n.right)},
+    CallResult: lambda n: {"type": "call", "value": n.value, "function": n.function,
+                           "args": [tree_data(a) for a in n.args]},
+}
 
 
 def rolled_data(r: Rolled) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import pytest
 
 from sevendag_cli.render.csv_out import csv_text, plain
 from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS
-from tests.helpers import assert_one_line_error, parse_csv, run, run_json
+from tests.helpers import assert_one_line_error, edited_sheet, parse_csv, run, run_json
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -31,11 +31,28 @@ def test_rfc_4180_quoting_and_plain_numbers() -> None:
     assert '"Sir ""Bob"", the 2nd",0.25,1234567,true,\r\n' in text
     rows = list(csv.reader(io.StringIO(text, newline="")))
     assert rows[1] == ['Sir "Bob", the 2nd', "0.25", "1234567", "true", ""]
-    assert rows[2] == ["line\nbreak", "1e-13", "-3", "false", ""]
+    assert rows[2] == ["line\\nbreak", "1e-13", "-3", "false", ""]  # made visible, as displayed
     assert float(rows[2][1]) == 1e-13
     assert plain(0.1 + 0.2) == "0.30000000000000004"  # every digit: parses back to the same float
     with pytest.raises(ValueError):
         csv_text(["a", "b"], [[1]])
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("=HYPERLINK(\"http://x\")", "'=HYPERLINK(\"http://x\")"),
+    ("+1", "'+1"), ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"),
+    ("\t=1", "\\t=1"), ("\r=1", "\\r=1"),  # escaped: no longer a formula's start
+    ("ev\x1bil", "ev\\x1bil"), ("A (2)", "A (2)"), ("1d8+2", "1d8+2"), ("", ""),
+])
+def test_text_from_files_cannot_become_a_formula_or_a_terminal_escape(text: str, written: str) -> None:
+    assert plain(text) == written
+    assert plain(-3) == "-3" and plain(-0.5) == "-0.5"  # numbers are numbers, never guarded
+
+
+def test_a_hostile_fighter_name_in_a_csv_table() -> None:
+    bad = edited_sheet("a", ('name = "A"', r'name = "=cmd|\u001b[2J"'))
+    rows = parse_csv(run("fight", bad, "b", "--ruleset", "d20", "--exact", "--csv").stdout_bytes)
+    assert rows[1][1] == r"'=cmd|\x1b[2J"
 
 
 # --- fight --runs / --exact --csv -----------------------------------------------------------------

@@ -12,6 +12,13 @@ Values are written plainly, never as the display shows them: a whole number as
 digits (no thousands separator), a decimal number as Python's shortest exact
 repr (``.`` decimal, ``1e-05`` for very small ones, no ``%``), true/false, a
 fraction as ``n/d``, a list as its items joined by ``;``, None as an empty field.
+
+Text (a fighter's name, a value of a sweep) comes from files, which can be hostile:
+its control characters are written as escapes, as the display writes them
+(:func:`sevendag_cli.text.visible`: a CSV shown at a terminal cannot move the
+cursor), and a text a spreadsheet would read as a formula (starting with ``=``,
+``+``, ``-`` or ``@``) gets a leading ``'``, the usual guard (OWASP, "CSV
+injection"): ``=HYPERLINK(...)`` is written ``'=HYPERLINK(...)``.
 """
 
 from __future__ import annotations
@@ -23,6 +30,8 @@ import sys
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
+
+from sevendag_cli.text import visible
 
 
 def plain(value: Any) -> str:
@@ -41,7 +50,14 @@ def plain(value: Any) -> str:
         return str(value)
     if isinstance(value, list | tuple):
         return ";".join(plain(v) for v in value)
+    if isinstance(value, str):
+        text = visible(value)
+        return "'" + text if text.startswith(_FORMULA_START) else text
     return str(value)
+
+
+# What makes a spreadsheet read a field as a formula (tab and carriage return are escaped already).
+_FORMULA_START = ("=", "+", "-", "@")
 
 
 def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:

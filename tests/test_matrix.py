@@ -277,6 +277,49 @@ def test_simulated_cells_have_their_own_seeds() -> None:
     assert small["win_probability"][ia][ib] != small["win_probability"][ib][ia]
 
 
+def test_workers_end_when_the_parent_is_killed() -> None:
+    """SIGKILL of the parent (no handler runs) leaves no worker behind: each sees its parent
+    gone within ORPHAN_CHECK and ends, instead of finishing its solve and waiting for ever."""
+    from sevendag_cli.sim.roster import ORPHAN_CHECK
+
+    folder = Path("roster")
+    folder.mkdir()
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_matrix import SEVENDAG_SHEETS
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    for name, body in SEVENDAG_SHEETS.items():
+        (folder / f"{name.lower()}.toml").write_text(f'ruleset = "sevendag"\nname = "{name}"\n{body}',
+                                                     "utf-8")
+    child = subprocess.Popen([sys.executable, "-m", "sevendag_cli", "matrix", "roster", "--jobs", "2"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[str] = []
+        while len(workers) < 2 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+            workers = subprocess.run(["pgrep", "-P", str(child.pid)], capture_output=True,
+                                     text=True).stdout.split()
+        assert len(workers) == 2, "the pool never started"
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait()
+        deadline = time.monotonic() + 20 * ORPHAN_CHECK + 10
+        left = workers
+        while left and time.monotonic() < deadline:
+            time.sleep(0.1)
+            left = subprocess.run(["pgrep", "-s", str(child.pid)], capture_output=True,
+                                  text=True).stdout.split()
+        assert left == []
+    finally:  # a failed test leaves no process behind
+        subprocess.run(["pkill", "-KILL", "-s", str(child.pid)], capture_output=True)
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+
 def test_ctrl_c_while_the_pool_is_waited_on_is_a_flag_not_an_exception() -> None:
     """A KeyboardInterrupt raised inside concurrent.futures.wait can leave a future's lock held,
     and the executor's shutdown then waits for ever: while the pool runs, Ctrl-C only sets a

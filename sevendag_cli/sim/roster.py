@@ -295,10 +295,31 @@ def play_chunk(pairs: Sequence[tuple[int, int]]) -> ChunkResult:
     return out
 
 
-def _init_worker(setup: Setup) -> None:
-    """A worker process: Ctrl-C is the parent's to handle; the roster is set once."""
+def _init_worker(setup: Setup, parent: int) -> None:
+    """A worker process: Ctrl-C is the parent's to handle; the roster is set once; the worker
+    ends if the parent does."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with_parent(parent)
     _set_up(setup)
+
+
+ORPHAN_CHECK = 0.5  # seconds between a worker's two looks at its parent
+
+
+def _end_with_parent(parent: int) -> None:
+    """End this worker once ``parent`` is gone (POSIX), however it went: a parent killed by
+    SIGKILL stops no worker, and an orphan would finish its solve, then wait for work for ever."""
+    if os.name != "posix":
+        return
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="sevendag-parent-watch", daemon=True).start()
 
 
 def _set_up(setup: Setup | None) -> None:
@@ -412,7 +433,7 @@ def _in_pool(setup: Setup, chunks: list[list[tuple[int, int]]], jobs: int, total
         _warm(setup)
     cells: Cells = {}
     executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                   initializer=_init_worker, initargs=(setup,))
+                                   initializer=_init_worker, initargs=(setup, os.getpid()))
     try:
         # The workers start here (forked at the first submit, before the progress display
         # starts its thread), with SIGINT blocked: a Ctrl-C before their initializer ignores

@@ -335,9 +335,11 @@ def test_ctrl_c_while_the_pool_is_waited_on_is_a_flag_not_an_exception() -> None
     assert signal.getsignal(signal.SIGINT) is before
 
 
-def test_ctrl_c_stops_the_workers_with_one_line() -> None:
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_stops_the_workers_with_one_line(presses: int) -> None:
     """Ctrl-C at a terminal reaches the whole process group, workers included: exit 130, one
-    line, no worker's traceback, no worker left behind."""
+    line, no worker's traceback, no worker left behind; pressed again while the workers are
+    being stopped, the same."""
     import pty
 
     folder = Path("roster")
@@ -363,7 +365,10 @@ def test_ctrl_c_stops_the_workers_with_one_line() -> None:
             if select.select([master], [], [], 0.1)[0]:
                 seen += os.read(master, 4096)
         assert b"matchups" in seen
-        os.killpg(child.pid, signal.SIGINT)
+        for press in range(presses):
+            if press:
+                time.sleep(0.02)
+            os.killpg(child.pid, signal.SIGINT)
         deadline = time.monotonic() + 60
         while child.poll() is None and time.monotonic() < deadline:  # drain: a full pty blocks it
             if select.select([master], [], [], 0.1)[0]:

@@ -501,11 +501,13 @@ def _sigint_as_flag() -> Iterator[Callable[[], bool]]:
 
 
 def _stop(executor: Any) -> None:
-    """Cancel what is queued and end the workers now (they may be in a long solve)."""
-    for process in list((getattr(executor, "_processes", None) or {}).values()):
-        if process.is_alive():
-            process.terminate()
-    executor.shutdown(wait=True, cancel_futures=True)
+    """Cancel what is queued and end the workers now (they may be in a long solve); a second
+    Ctrl-C meanwhile must not break into the shutdown either."""
+    with _sigint_as_flag():
+        for process in list((getattr(executor, "_processes", None) or {}).values()):
+            if process.is_alive():
+                process.terminate()
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _standings(setup: Setup, cells: Cells) -> tuple[list[int], list[float], list[tuple[float, float] | None]]:

@@ -45,10 +45,8 @@ SCHEMA_VERSION = 1
 
 
 def roll_data(r: Roll) -> dict[str, Any]:
-    # Roll.die, is_max and is_min written out: this runs for every die of a fight's JSON.
-    face, sides = r.face, r.sides
-    return {"purpose": r.purpose, "die": f"d{sides}", "sides": sides, "face": face,
-            "fighter": r.fighter, "highest": face == sides, "lowest": face == 1}
+    return {"purpose": r.purpose, "die": r.die, "sides": r.sides, "face": r.face,
+            "fighter": r.fighter, "highest": r.is_max, "lowest": r.is_min}
 
 
 def check_data(c: Check) -> dict[str, Any]:
@@ -259,9 +257,8 @@ def wound_document(result: WoundResult, ruleset: str, encounter: str) -> dict[st
 
 def die_data(die: Die) -> dict[str, Any]:
     """One die of a group: its total, kept or dropped, exploded, and its rolls (first face first)."""
-    rolls = die.rolls
-    return {"value": die.value, "kept": die.kept, "exploded": len(rolls) > 1,
-            "rolls": [roll_data(r) for r in rolls]}
+    return {"value": die.value, "kept": die.kept, "exploded": die.exploded,
+            "rolls": [roll_data(r) for r in die.rolls]}
 
 
 def tree_data(node: ResultNode) -> dict[str, Any]:

@@ -404,6 +404,22 @@ def test_bad_arguments_are_usage_errors() -> None:
         run(_load_ruleset("d20"), a, b, 10, seed=1)  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(("args", "french"), [
+    ({"cap": 0}, "plafond de rounds"),
+    ({"n": -1}, "impossible de simuler"),
+    ({"same": True}, "s'appellent"),
+    ({"ruleset": "d20"}, "demande des règles sevendag"),
+])
+def test_bad_arguments_are_said_in_french_too(args: dict[str, Any], french: str) -> None:
+    """The simulator's own refusals are catalogue messages, as the CLI's are."""
+    a, b = bundled()
+    rs = _load_ruleset("d20") if args.get("ruleset") else RS
+    with pytest.raises(UsageError) as err:
+        run(rs, a, a if args.get("same") else b, args.get("n", 10), seed=1,  # type: ignore[arg-type]
+            cap=args.get("cap"))
+    assert french in err.value.render("fr") and err.value.render("en") != err.value.render("fr")
+
+
 def test_runner_uses_the_sevendag_batch() -> None:
     """simulate(): the runner's Sevendag aggregator reads this engine's wounds array."""
     from sevendag_cli.sim.runner import simulate

@@ -90,7 +90,7 @@ def _inverse(rows: list[dict[int, Fraction]]) -> list[list[Fraction]]:
     for col in range(n):
         pivot = next((r for r in range(col, n) if a[r][col] != 0), None)
         if pivot is None:  # pragma: no cover - excluded by the reachability check
-            raise UsageError("exact odds: the fight can go on forever; use --runs N to simulate")
+            raise UsageError(Msg("exact.sev.singular"))
         a[col], a[pivot] = a[pivot], a[col]
         inv = 1 / a[col][col]
         prow = [x * inv if x else x for x in a[col]]

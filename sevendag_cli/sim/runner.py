@@ -28,8 +28,8 @@ import numpy as np
 import numpy.typing as npt
 
 from sevendag_cli.dice import check_seed
-from sevendag_cli.errors import UsageError
-from sevendag_cli.limits import INT_LIMIT, MAX_RUNS
+from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.limits import INT_LIMIT, MAX_ROUND_CAP, MAX_RUNS
 from sevendag_cli.rules import Fighter, Ruleset
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
 from sevendag_cli.sim.stats import MeanSd, Summary, summarize, wilson
@@ -315,7 +315,7 @@ def _engine(ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, _Aggrega
         bands = tuple(band.name for band in getattr(ruleset, "wounds", ()))
         fn: BatchFn = module.simulate_sevendag_batch
         return fn, _SevendagAggregator(names, bands)
-    raise UsageError(f"simulate: no simulator for the {ruleset.engine!r} engine")
+    raise UsageError(Msg("sim.engine", engine=ruleset.engine))
 
 
 # --- the runner ----------------------------------------------------------------
@@ -323,7 +323,7 @@ def _engine(ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, _Aggrega
 
 def check_runs(runs: int) -> int:
     if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
-        raise UsageError(f"--runs {runs}: give a whole number from 1 to {MAX_RUNS:,}")
+        raise UsageError(Msg("cli.runs", runs=runs, max=MAX_RUNS))
     return runs
 
 
@@ -350,14 +350,14 @@ def simulate(
     check_runs(runs)
     check_seed(seed)
     if not 1 <= batch_size <= MAX_BATCH:
-        raise UsageError(f"batch size {batch_size}: give a whole number from 1 to {MAX_BATCH:,}")
+        raise UsageError(Msg("sim.batch", size=batch_size, max=MAX_BATCH))
     if isinstance(ruleset, D20Ruleset) and not (
         isinstance(a, D20Fighter) and isinstance(b, D20Fighter)
     ):
-        raise UsageError("simulate: both fighters must be d20 sheets for a d20 ruleset")
+        raise UsageError(Msg("sim.d20_sheets"))
     cap = ruleset.round_cap if cap is None else cap
     if cap < 1:
-        raise UsageError(f"round cap {cap}: give at least 1 round")
+        raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
     from sevendag_cli.rules.bounds import check_values
 
     check_values(ruleset, a, b)

@@ -27,7 +27,7 @@ from sevendag_cli.engine.sevendag import (
     FighterState,
     plan_for,
 )
-from sevendag_cli.errors import UsageError
+from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 
 WEAPON = "weapon"
@@ -146,13 +146,13 @@ def fighter_model(ruleset: SevendagRuleset, fighter: SevendagFighter) -> Fighter
 def check_fighters(ruleset: object, a: object, b: object) -> None:
     """Refuse what the step-by-step engine refuses before a fight starts."""
     if not isinstance(ruleset, SevendagRuleset):
-        raise UsageError("the sevendag engine needs a sevendag ruleset")
+        raise UsageError(Msg("sim.sevendag_ruleset"))
     for f in (a, b):
         if not isinstance(f, SevendagFighter):
-            raise UsageError(f"{getattr(f, 'name', f)!r} is not a sevendag fighter sheet")
+            raise UsageError(Msg("sim.sevendag_sheet", name=getattr(f, "name", f)))
     assert isinstance(a, SevendagFighter) and isinstance(b, SevendagFighter)
     if a.name == b.name:
-        raise UsageError(f"both fighters are called {a.name!r}: rename one")
+        raise UsageError(Msg("rules.same_name", name=a.name))
 
 
 # --- attack verdicts (S-10 .. S-13), shared with the exact solver -----------------------

@@ -34,7 +34,7 @@ from sevendag_cli.formula import (
     apply_op,
     field_value,
 )
-from sevendag_cli.limits import INT_LIMIT
+from sevendag_cli.limits import INT_LIMIT, MAX_ROUND_CAP
 from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 IntArray = npt.NDArray[np.int64]
@@ -401,10 +401,10 @@ def simulate_d20_batch(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, n: int
                        rng: np.random.Generator, cap: int | None = None) -> D20Batch:
     """``n`` whole fights of a against b; a fight not over after ``cap`` rounds is a draw."""
     if n < 0:
-        raise UsageError(f"cannot simulate {n} fights")
+        raise UsageError(Msg("sim.fights", n=n))
     cap = ruleset.round_cap if cap is None else cap
     if cap < 1:
-        raise UsageError(f"round cap {cap}: give at least 1 round")
+        raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
     ia = VecFormula.bind(ruleset.initiative, a.env())
     ib = VecFormula.bind(ruleset.initiative, b.env())
     a_on_b = _side(ruleset, a, b)

@@ -37,7 +37,8 @@ import numpy as np
 import numpy.typing as npt
 
 from sevendag_cli.engine.sevendag import MAX_INITIATIVE_ATTEMPTS
-from sevendag_cli.errors import RuleError, UsageError
+from sevendag_cli.errors import Msg, RuleError, UsageError
+from sevendag_cli.limits import MAX_ROUND_CAP
 from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.sevendag_model import (  # re-exported: the model's historical home
     EMPTY,
@@ -319,10 +320,10 @@ def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: Sev
     """``n`` whole fights of a against b (``fight``'s rules); not over after ``cap`` rounds: a draw."""
     check_fighters(ruleset, a, b)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise UsageError(f"cannot simulate {n!r} fights")
+        raise UsageError(Msg("sim.fights", n=n))
     cap = ruleset.round_cap if cap is None else cap
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-        raise UsageError(f"round cap {cap!r}: give a whole number of at least 1")
+        raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
     t = _tables((fighter_model(ruleset, a), fighter_model(ruleset, b)),
                 ruleset.failure_beats_crit)
     bands = ruleset.wounds

@@ -184,3 +184,18 @@ kind = "weapon"
 metal = "bronze"
 skill = 15
 """
+
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def assert_picture(path: Path, suffix: str) -> None:
+    """A picture of some size: a PNG file, or an SVG document."""
+    import xml.etree.ElementTree as ET
+
+    data = path.read_bytes()
+    assert len(data) > 10_000
+    if suffix == "png":
+        assert data.startswith(PNG)
+    else:
+        assert ET.fromstring(data).tag == "{http://www.w3.org/2000/svg}svg"

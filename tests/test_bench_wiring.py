@@ -31,6 +31,7 @@ from tests.helpers import (
     ENCOUNTER,
     TWINBLADE,
     assert_one_line_error,
+    assert_picture,
     edited_sheet,
     folder_state,
     ok,
@@ -39,9 +40,6 @@ from tests.helpers import (
     run_json,
     validate,
 )
-
-PNG = b"\x89PNG\r\n\x1a\n"
-
 
 
 def close(fields: list[str], numbers: list[float]) -> bool:
@@ -347,15 +345,6 @@ PLOTS = [
 ]
 
 
-def _picture_ok(path: Path, suffix: str) -> None:
-    data = path.read_bytes()
-    assert len(data) > 10_000
-    if suffix == "png":
-        assert data.startswith(PNG)
-    else:
-        assert ET.fromstring(data).tag == "{http://www.w3.org/2000/svg}svg"
-
-
 @pytest.mark.parametrize("args", PLOTS)
 @pytest.mark.parametrize("suffix", ["png", "svg"])
 def test_matrix_and_swing_pictures_are_valid_files_of_some_size(args: list[str], suffix: str) -> None:
@@ -366,7 +355,7 @@ def test_matrix_and_swing_pictures_are_valid_files_of_some_size(args: list[str],
         assert result.stdout and f"plot written to {path}" in result.stderr
         if output == ["--json"]:
             json.loads(result.stdout)
-        _picture_ok(path, suffix)
+        assert_picture(path, suffix)
         path.unlink()
 
 

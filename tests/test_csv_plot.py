@@ -8,17 +8,20 @@ import io
 import json
 import subprocess
 import sys
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
 from sevendag_cli.render.csv_out import csv_text, plain
 from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS
-from tests.helpers import assert_one_line_error, edited_sheet, parse_csv, run, run_json
-
-PNG = b"\x89PNG\r\n\x1a\n"
-
+from tests.helpers import (
+    assert_one_line_error,
+    assert_picture,
+    edited_sheet,
+    parse_csv,
+    run,
+    run_json,
+)
 
 # --- the CSV module -------------------------------------------------------------------------------
 
@@ -114,12 +117,7 @@ def test_pictures_are_valid_files_of_some_size(args: list[str], suffix: str) -> 
     assert result.exit_code == 0, result.stderr
     json.loads(result.stdout)  # the data stay on stdout, whole
     assert f"plot written to {path}" in result.stderr
-    data = path.read_bytes()
-    assert len(data) > 10_000
-    if suffix == "png":
-        assert data.startswith(PNG)
-    else:
-        assert ET.fromstring(data).tag == "{http://www.w3.org/2000/svg}svg"
+    assert_picture(path, suffix)
 
 
 def test_without_matplotlib_plot_is_one_line_and_nothing_is_computed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -277,22 +277,23 @@ def test_simulated_cells_have_their_own_seeds() -> None:
     assert small["win_probability"][ia][ib] != small["win_probability"][ib][ia]
 
 
+def sevendag_roster() -> Path:
+    """The benchmark's six Sevendag sheets, a roster long enough to interrupt (``./sevendag``)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from bench_matrix import write_rosters
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    return write_rosters(Path("."))[1]
+
+
 def test_workers_end_when_the_parent_is_killed() -> None:
     """SIGKILL of the parent (no handler runs) leaves no worker behind: each sees its parent
     gone within ORPHAN_CHECK and ends, instead of finishing its solve and waiting for ever."""
     from sevendag_cli.sim.roster import ORPHAN_CHECK
 
-    folder = Path("roster")
-    folder.mkdir()
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_matrix import SEVENDAG_SHEETS
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    for name, body in SEVENDAG_SHEETS.items():
-        (folder / f"{name.lower()}.toml").write_text(f'ruleset = "sevendag"\nname = "{name}"\n{body}',
-                                                     "utf-8")
-    child = subprocess.Popen([sys.executable, "-m", "sevendag_cli", "matrix", "roster", "--jobs", "2"],
+    folder = sevendag_roster()
+    child = subprocess.Popen([sys.executable, "-m", "sevendag_cli", "matrix", str(folder), "--jobs", "2"],
                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True,
                              env={**os.environ, "PYTHONPATH": str(ROOT)})
@@ -342,19 +343,10 @@ def test_ctrl_c_stops_the_workers_with_one_line(presses: int) -> None:
     being stopped, the same."""
     import pty
 
-    folder = Path("roster")
-    folder.mkdir()
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        from bench_matrix import SEVENDAG_SHEETS
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
-    for name, body in SEVENDAG_SHEETS.items():
-        (folder / f"{name.lower()}.toml").write_text(f'ruleset = "sevendag"\nname = "{name}"\n{body}',
-                                                     "utf-8")
+    folder = sevendag_roster()
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
-    child = subprocess.Popen([sys.executable, "-m", "sevendag_cli", "matrix", "roster", "--jobs", "2"],
+    child = subprocess.Popen([sys.executable, "-m", "sevendag_cli", "matrix", str(folder), "--jobs", "2"],
                              stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
                              env={**env, "PYTHONPATH": str(ROOT)})
     os.close(slave)

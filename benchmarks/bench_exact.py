@@ -32,7 +32,7 @@ from _common import PRELUDE
 
 # What `round` has imported and done before it could ask for odds.
 ROUND_PRELUDE = """
-import sevendag_cli.cli, sevendag_cli.store, sevendag_cli.engine.sevendag, sevendag_cli.engine.d20
+import sevendag_cli.cli, sevendag_cli.store, sevendag_cli.sevendag.engine, sevendag_cli.d20.engine
 from sevendag_cli.rules import load_pair, load_ruleset
 """
 
@@ -67,33 +67,33 @@ out = since(t)
 """,
     "d20 D-14 from a state, tables kept as bytes": """
 from sevendag_cli.rules import load_pair, load_ruleset
-from sevendag_cli.engine.d20 import D20FighterState, D20State
-from sevendag_cli.sim.chain_d20 import d20_tables
+from sevendag_cli.d20.engine import D20FighterState, D20State
+from sevendag_cli.d20.chain import d20_tables
 rs = load_ruleset("d20"); a, b = load_pair(rs, None)
 kept = d20_tables(rs, a, b).to_bytes()
 for m in [m for m in sys.modules if m.startswith("sevendag_cli.sim")]:
     del sys.modules[m]
 state = D20State(12, (D20FighterState("A", 45, 45), D20FighterState("B", 50, 50)), None)
 t = clock()
-from sevendag_cli.sim.chain_d20 import D20Tables, d20_odds
+from sevendag_cli.d20.chain import D20Tables, d20_odds
 o = d20_odds(rs, a, b, state, tables=D20Tables.from_bytes(kept), tolerance=1e-12)
 out = since(t)
 assert o.unresolved <= 1e-12
 """,
     "d20 D-14 from a state, tables from the sheets (icepool)": """
 from sevendag_cli.rules import load_pair, load_ruleset
-from sevendag_cli.engine.d20 import D20FighterState, D20State
+from sevendag_cli.d20.engine import D20FighterState, D20State
 rs = load_ruleset("d20"); a, b = load_pair(rs, None)
 state = D20State(12, (D20FighterState("A", 30, 45), D20FighterState("B", 41, 50)), "B")
 t = clock()
-from sevendag_cli.sim.chain_d20 import d20_odds
+from sevendag_cli.d20.chain import d20_odds
 o = d20_odds(rs, a, b, state, tolerance=1e-12)
 out = since(t)
 """,
     "d20 D-14, a later state of the same fight": """
 from sevendag_cli.rules import load_pair, load_ruleset
-from sevendag_cli.engine.d20 import D20FighterState, D20State
-from sevendag_cli.sim.chain_d20 import d20_odds
+from sevendag_cli.d20.engine import D20FighterState, D20State
+from sevendag_cli.d20.chain import d20_odds
 rs = load_ruleset("d20"); a, b = load_pair(rs, None)
 d20_odds(rs, a, b, D20State(0, (D20FighterState("A", 45, 45), D20FighterState("B", 50, 50)), None))
 state = D20State(12, (D20FighterState("A", 30, 45), D20FighterState("B", 41, 50)), "B")
@@ -105,7 +105,7 @@ out = since(t)
 
 for tol in ("1e-12", "1e-6"):
     CASES[f"round --odds, sevendag house pair, two states ({tol})"] = ROUND_PRELUDE + f"""
-from sevendag_cli.engine.sevendag import FighterState, SevendagState
+from sevendag_cli.sevendag.engine import FighterState, SevendagState
 rs = load_ruleset("sevendag"); a, b = load_pair(rs, None)
 before = SevendagState(4, "Brannoc", (FighterState("Brannoc", ("light",), 1),
                                       FighterState("Ysolde", ("serious",), 3)))
@@ -119,7 +119,7 @@ out = since(t)
 assert "numpy" not in sys.modules and "icepool" not in sys.modules
 """
 CASES["round --odds, sevendag house pair, two states, odds kept as bytes"] = ROUND_PRELUDE + """
-from sevendag_cli.engine.sevendag import FighterState, SevendagState
+from sevendag_cli.sevendag.engine import FighterState, SevendagState
 from sevendag_cli.sim.moment import OddsSolver
 rs = load_ruleset("sevendag"); a, b = load_pair(rs, None)
 kept = OddsSolver(rs, a, b).keep()
@@ -145,22 +145,22 @@ kept = OddsSolver(rs, a, b).keep()
 out = since(t)
 """
 CASES["round --odds, d20 D-14, two states, tables kept as bytes"] = ROUND_PRELUDE + """
-from sevendag_cli.engine.d20 import D20FighterState, D20State
+from sevendag_cli.d20.engine import D20FighterState, D20State
 rs = load_ruleset("d20"); a, b = load_pair(rs, None)
-from sevendag_cli.sim.chain_d20 import d20_tables
+from sevendag_cli.d20.chain import d20_tables
 kept = d20_tables(rs, a, b).to_bytes()
 for m in [m for m in sys.modules if m.startswith("sevendag_cli.sim")]:
     del sys.modules[m]
 before = D20State(6, (D20FighterState("A", 40, 45), D20FighterState("B", 44, 50)), None)
 after = D20State(7, (D20FighterState("A", 40, 45), D20FighterState("B", 38, 50)), None)
 t = clock()
-from sevendag_cli.sim.chain_d20 import D20Chain, D20Tables
+from sevendag_cli.d20.chain import D20Chain, D20Tables
 chain = D20Chain(D20Tables.from_bytes(kept))
 o1, o2 = chain.odds(before, rs.round_cap, 1e-12), chain.odds(after, rs.round_cap, 1e-12)
 out = since(t)
 """
 CASES["round --odds, d20 D-14, two states, tables from the sheets"] = ROUND_PRELUDE + """
-from sevendag_cli.engine.d20 import D20FighterState, D20State
+from sevendag_cli.d20.engine import D20FighterState, D20State
 rs = load_ruleset("d20"); a, b = load_pair(rs, None)
 before = D20State(6, (D20FighterState("A", 40, 45), D20FighterState("B", 44, 50)), None)
 after = D20State(7, (D20FighterState("A", 40, 45), D20FighterState("B", 38, 50)), None)

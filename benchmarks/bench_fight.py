@@ -29,12 +29,12 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
+from sevendag_cli.d20.engine import fight  # noqa: E402
+from sevendag_cli.d20.exact import exact_d20  # noqa: E402
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset  # noqa: E402
+from sevendag_cli.d20.vector import simulate_d20_batch  # noqa: E402
 from sevendag_cli.dice import SeededDice  # noqa: E402
-from sevendag_cli.engine.d20 import fight  # noqa: E402
 from sevendag_cli.rules import load_pair, load_ruleset  # noqa: E402
-from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset  # noqa: E402
-from sevendag_cli.sim.exact_d20 import exact_d20  # noqa: E402
-from sevendag_cli.sim.vector_d20 import simulate_d20_batch  # noqa: E402
 
 
 def d14() -> tuple[D20Ruleset, D20Fighter, D20Fighter]:

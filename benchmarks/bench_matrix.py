@@ -196,8 +196,8 @@ from sevendag_cli.sim import roster as sim_roster
 out["imports: the command"] = since(t)
 t = clock()
 import numpy, icepool
-import sevendag_cli.sim.push, sevendag_cli.sim.chain_d20, sevendag_cli.sim.exact_d20
-import sevendag_cli.sim.chain_sevendag, sevendag_cli.sim.exact_sevendag
+import sevendag_cli.sim.push, sevendag_cli.d20.chain, sevendag_cli.d20.exact
+import sevendag_cli.sevendag.chain, sevendag_cli.sevendag.exact
 out["imports: numpy, icepool, solvers"] = since(t)
 t = clock()
 docs = read_sheets([FOLDER])
@@ -262,8 +262,8 @@ WARM_UP = """
 import numpy, icepool
 import sevendag_cli.cli, sevendag_cli.commands.matrix, sevendag_cli.rules.roster
 import sevendag_cli.sim.roster, sevendag_cli.sim.push, sevendag_cli.sim.runner
-import sevendag_cli.sim.chain_d20, sevendag_cli.sim.exact_d20, sevendag_cli.sim.exact_fight
-import sevendag_cli.sim.chain_sevendag, sevendag_cli.sim.exact_sevendag
+import sevendag_cli.d20.chain, sevendag_cli.d20.exact, sevendag_cli.sim.exact_fight
+import sevendag_cli.sevendag.chain, sevendag_cli.sevendag.exact
 import sevendag_cli.render.rich_matrix, sevendag_cli.render.matrix_data
 """
 

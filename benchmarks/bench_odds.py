@@ -91,7 +91,7 @@ COMPARISONS = [
 IN_PROCESS = """
 import json, statistics, sys, time
 from pathlib import Path
-import sevendag_cli.cli, sevendag_cli.store, sevendag_cli.engine.sevendag, sevendag_cli.engine.d20
+import sevendag_cli.cli, sevendag_cli.store, sevendag_cli.sevendag.engine, sevendag_cli.d20.engine
 import sevendag_cli.commands.table
 from sevendag_cli import store
 from sevendag_cli.commands.table import open_encounter

@@ -74,7 +74,7 @@ def is_heal(entry: Mapping[str, Any]) -> bool:
 
 
 def choices_to_data(choices: Any) -> dict[str, Any] | None:
-    """A Sevendag round's :class:`~sevendag_cli.engine.sevendag.Choices` as plain data (d20: None)."""
+    """A Sevendag round's :class:`~sevendag_cli.sevendag.engine.Choices` as plain data (d20: None)."""
     if choices is None:
         return None
     return {"yield": bool(choices.yield_initiative),
@@ -92,7 +92,7 @@ def choices_from_data(data: Any) -> Any:
     """The recorded choices back as ``Choices`` (None stays None); damaged data → ``_Bad``."""
     if data is None:
         return None
-    from sevendag_cli.engine.sevendag import Choices
+    from sevendag_cli.sevendag.engine import Choices
 
     if not isinstance(data, dict):
         raise _Bad(Msg("history.bad_key", key="choices"))

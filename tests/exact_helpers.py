@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
-from sevendag_cli.engine import sevendag as engine
 from sevendag_cli.rules import D20Fighter, D20Ruleset, load_pair, load_ruleset
-from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+from sevendag_cli.sevendag import engine
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from tests.records import replace
 
 

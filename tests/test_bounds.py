@@ -127,7 +127,7 @@ def test_damage_sets_past_the_bound_are_refused_by_every_engine() -> None:
         engine_for(rs).fight(rs, a, b, SeededDice(1))
     with pytest.raises(DataError, match="could pass the bound"):
         simulate(rs, a, b, 100, seed=1)
-    from sevendag_cli.sim.exact_d20 import exact_d20
+    from sevendag_cli.d20.exact import exact_d20
 
     with pytest.raises(DataError, match="could pass the bound"):
         exact_d20(rs, a, b)
@@ -151,7 +151,7 @@ def test_exact_odds_refuse_damage_their_chain_cannot_hold() -> None:
     rs, a, b = d20_pair()
     assert a.weapon is not None
     a = replace(a, weapon=replace(a.weapon, damage=parse("1d6 * 1000000")))
-    from sevendag_cli.sim.exact_d20 import exact_d20
+    from sevendag_cli.d20.exact import exact_d20
 
     with pytest.raises(UsageError, match="--runs"):
         exact_d20(rs, a, b)
@@ -214,7 +214,7 @@ def test_d20_saves_that_always_beat_a_fixed_dd() -> None:
 
 
 def _band() -> object:
-    from sevendag_cli.rules.d20 import DDBand
+    from sevendag_cli.d20.rules import DDBand
 
     return DDBand(0, None, -100)
 

@@ -22,6 +22,7 @@ one place and forgotten in the other:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import inspect
@@ -39,14 +40,16 @@ from msgspec import Struct
 from msgspec.structs import fields as struct_fields
 
 import sevendag_cli.engine
+from sevendag_cli.d20 import engine as d20
+from sevendag_cli.d20.rules import DDBand
 from sevendag_cli.dice import Roll, SeededDice
-from sevendag_cli.engine import d20, engine_for, sevendag
+from sevendag_cli.engine import engine_for
 from sevendag_cli.engine.common import Check, Event, FightResult, InitiativeEvent, RoundResult, WoundResult
 from sevendag_cli.history import Step
 from sevendag_cli.render import data as render
 from sevendag_cli.rules import load_pair, load_ruleset
-from sevendag_cli.rules.d20 import DDBand
-from sevendag_cli.rules.sevendag import Metal, Technique, WoundBand
+from sevendag_cli.sevendag import engine as sevendag
+from sevendag_cli.sevendag.rules import Metal, Technique, WoundBand
 from sevendag_cli.sim.runner import SimulationResult, simulate
 from sevendag_cli.sim.swing import FighterOdds, OddsPoint, OddsSwing
 from tests.helpers import run_json
@@ -195,10 +198,10 @@ NESTED_BY_NAME: dict[str, tuple[View, ...]] = {
 
 # Engine records that never reach a JSON output, and why.
 INTERNAL: dict[str, str] = {
-    "sevendag_cli.engine.sevendag.planning.Choices": "the players' input to play_round",
-    "sevendag_cli.engine.sevendag.planning.Plan": "a fighter's plan while a round is played",
-    "sevendag_cli.engine.sevendag.attack.AttackGroup": "attack dice grouped by weapon, while judged",
-    "sevendag_cli.engine.sevendag.attack.AttackVerdict": "what the attack dice say, before the event",
+    "sevendag_cli.sevendag.planning.Choices": "the players' input to play_round",
+    "sevendag_cli.sevendag.planning.Plan": "a fighter's plan while a round is played",
+    "sevendag_cli.sevendag.attack.AttackGroup": "attack dice grouped by weapon, while judged",
+    "sevendag_cli.sevendag.attack.AttackVerdict": "what the attack dice say, before the event",
 }
 
 
@@ -219,6 +222,10 @@ def engine_modules() -> Iterator[ModuleType]:
     yield sevendag_cli.engine
     for info in pkgutil.walk_packages(sevendag_cli.engine.__path__, "sevendag_cli.engine."):
         yield importlib.import_module(info.name)
+    for package in ("d20", "sevendag"):  # each ruleset's step engine lives in its own package
+        for name in ("engine", "events", "state", "resolution", "planning", "attack"):
+            with contextlib.suppress(ModuleNotFoundError):
+                yield importlib.import_module(f"sevendag_cli.{package}.{name}")
 
 
 def engine_records() -> set[type]:

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
+from sevendag_cli.d20 import engine as E
 from sevendag_cli.data import bundled_dir
 from sevendag_cli.dice import EnteredDice, SeededDice
-from sevendag_cli.engine import d20 as E
 from sevendag_cli.engine.common import RoundResult
 from sevendag_cli.errors import DiceError, EncounterError, RuleError, UsageError
 from sevendag_cli.formula import parse

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
+from sevendag_cli.d20 import engine as E
 from sevendag_cli.data import bundled_dir
 from sevendag_cli.dice import EnteredDice, Roll, SeededDice
-from sevendag_cli.engine import d20 as E
 from sevendag_cli.engine.common import check
 from sevendag_cli.errors import DataError, FormulaError, RollBudgetError, UsageError
 from sevendag_cli.formula import (
@@ -352,7 +352,7 @@ def test_d20_ruleset_still_needs_a_d20_first(tmp_path: Path) -> None:
 
 
 def test_exact_refuses_a_group_too_large_for_it() -> None:
-    from sevendag_cli.sim.exact_d20 import formula_dist
+    from sevendag_cli.d20.exact import formula_dist
 
     with pytest.raises(UsageError, match="--runs"):
         formula_dist(parse("3d1000"), {})
@@ -366,8 +366,8 @@ def test_D06_advantage_house_rule_fight_odds_agree(tmp_path: Path) -> None:
     covers the exact win probability (icepool + Markov chain)."""
     from fractions import Fraction
 
+    from sevendag_cli.d20.exact import attack_distribution, exact_d20
     from sevendag_cli.rules import load_pair
-    from sevendag_cli.sim.exact_d20 import attack_distribution, exact_d20
     from sevendag_cli.sim.runner import simulate
 
     rs = house(tmp_path, attack="2d20kh1 + bba + mod(str) + weapon_type")

@@ -17,9 +17,9 @@ from typing import Any
 import pytest
 from msgspec.structs import replace
 
+from sevendag_cli.d20 import engine as E
 from sevendag_cli.data import bundled_dir
 from sevendag_cli.dice import EnteredDice, ManualDice
-from sevendag_cli.engine import d20 as E
 from sevendag_cli.errors import DiceError
 from sevendag_cli.formula import CallResult, FieldResult, result_nodes
 from sevendag_cli.rules import D20Fighter, D20Ruleset, fighter_from_data, load_ruleset

@@ -25,18 +25,18 @@ from typing import Any
 import pytest
 from scipy.stats import chi2
 
-from sevendag_cli.engine.d20 import D20FighterState, D20State
-from sevendag_cli.engine.sevendag import (
+from sevendag_cli.d20.chain import chain_for
+from sevendag_cli.d20.engine import D20FighterState, D20State
+from sevendag_cli.rules import D20Fighter, D20Ruleset, SevendagFighter, SevendagRuleset
+from sevendag_cli.sevendag.chain import SevendagChain
+from sevendag_cli.sevendag.engine import (
     ActiveTechnique,
     DroppedWeapon,
     FighterState,
     SevendagState,
     initial_state,
 )
-from sevendag_cli.rules import D20Fighter, D20Ruleset, SevendagFighter, SevendagRuleset
-from sevendag_cli.rules.sevendag import WoundBand
-from sevendag_cli.sim.chain_d20 import chain_for
-from sevendag_cli.sim.chain_sevendag import SevendagChain
+from sevendag_cli.sevendag.rules import WoundBand
 from sevendag_cli.sim.exact_fight import ExactFight, exact_fight
 from sevendag_cli.sim.moment import odds_at
 from sevendag_cli.sim.runner import SimulationResult, simulate

@@ -16,21 +16,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sevendag_cli.engine.d20 import D20FighterState, D20State
-from sevendag_cli.engine.d20 import initial_state as d20_initial
-from sevendag_cli.engine.sevendag import (
+from sevendag_cli.d20.chain import D20Chain, D20Tables, d20_odds, d20_tables
+from sevendag_cli.d20.chain import chain_for as d20_chain
+from sevendag_cli.d20.engine import D20FighterState, D20State
+from sevendag_cli.d20.engine import initial_state as d20_initial
+from sevendag_cli.errors import EncounterError, UsageError
+from sevendag_cli.sevendag.chain import chain_for, sevendag_odds
+from sevendag_cli.sevendag.engine import (
     ActiveTechnique,
     DroppedWeapon,
     FighterState,
     SevendagState,
     initial_state,
 )
-from sevendag_cli.errors import EncounterError, UsageError
-from sevendag_cli.sim.chain_d20 import D20Chain, D20Tables, d20_odds, d20_tables
-from sevendag_cli.sim.chain_d20 import chain_for as d20_chain
-from sevendag_cli.sim.chain_sevendag import chain_for, sevendag_odds
+from sevendag_cli.sevendag.exact import initiative_probability
 from sevendag_cli.sim.exact_fight import exact_fight
-from sevendag_cli.sim.exact_sevendag import initiative_probability
 from sevendag_cli.sim.moment import OddsSolver, odds_at
 from sevendag_cli.sim.odds import Odds, binomial_cdf_upper, check_tolerance
 from sevendag_cli.sim.push import d20_push, sevendag_push
@@ -326,7 +326,7 @@ def test_D12_nobody_can_hurt_anybody_is_a_draw() -> None:
 def test_many_states_of_one_fight_share_the_tables() -> None:
     """``fight --odds``: one solver, many states; the chain is built once."""
     from sevendag_cli.dice import SeededDice
-    from sevendag_cli.engine import sevendag as engine
+    from sevendag_cli.sevendag import engine
 
     solver = OddsSolver(RS, BRANNOC, YSOLDE, tolerance=1e-9)
     _, state = engine.start(RS, BRANNOC, YSOLDE, SeededDice(3))

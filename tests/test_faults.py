@@ -29,7 +29,7 @@ def test_ctrl_c_during_a_round_leaves_the_encounter_untouched(
 ) -> None:
     assert run("init", "--ruleset", "d20", "--seed", "1").exit_code == 0
     before = snapshot(tmp_path)
-    from sevendag_cli.engine import d20
+    from sevendag_cli.d20 import engine as d20
 
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt

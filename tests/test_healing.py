@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from msgspec.structs import replace
 
+from sevendag_cli.d20 import engine as d
 from sevendag_cli.dice import SeededDice
-from sevendag_cli.engine import d20 as d
-from sevendag_cli.engine import sevendag as s
 from sevendag_cli.errors import RuleError, UsageError
 from sevendag_cli.rules import load_pair, load_ruleset
+from sevendag_cli.sevendag import engine as s
 from tests.helpers import assert_one_line_error, run, run_json
 from tests.sevendag_helpers import RS, make
 

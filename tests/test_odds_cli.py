@@ -401,7 +401,7 @@ def _other_pairs_table() -> str:
 
 def _bad_probabilities() -> str:
     from sevendag_cli.rules import load_pair, load_ruleset
-    from sevendag_cli.sim.chain_sevendag import OddsTable
+    from sevendag_cli.sevendag.chain import OddsTable
     from sevendag_cli.sim.moment import OddsSolver
 
     rs = load_ruleset("sevendag")
@@ -442,9 +442,9 @@ def test_D02_kept_d20_tables_no_solver_builds_are_refused_when_read_back() -> No
     damage so large that the odds would fill the memory, are refused (the solver builds its own)."""
     import msgspec
 
-    from sevendag_cli.engine.d20 import D20FighterState, D20State
+    from sevendag_cli.d20.chain import D20Tables, d20_tables
+    from sevendag_cli.d20.engine import D20FighterState, D20State
     from sevendag_cli.rules import load_pair, load_ruleset
-    from sevendag_cli.sim.chain_d20 import D20Tables, d20_tables
 
     rs = load_ruleset("d20")
     a, b = load_pair(rs, None)
@@ -631,7 +631,8 @@ NARROW = ("sevendag-fight-odds",)
 def fresh_chains(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each command as in a fresh process: no chain kept from an earlier test (a chain already
     explored has a tighter rounding bound: the last digits of ``unresolved`` would differ)."""
-    from sevendag_cli.sim import chain_d20, chain_sevendag
+    from sevendag_cli.d20 import chain as chain_d20
+    from sevendag_cli.sevendag import chain as chain_sevendag
 
     monkeypatch.setattr(chain_sevendag, "_CACHE", {})
     monkeypatch.setattr(chain_d20, "_CACHE", {})

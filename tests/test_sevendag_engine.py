@@ -16,12 +16,12 @@ from msgspec.structs import replace
 
 from sevendag_cli.dice import EnteredDice, SeededDice
 from sevendag_cli.engine import engine_for
-from sevendag_cli.engine import sevendag as s
 from sevendag_cli.engine.common import RecordingDice
 from sevendag_cli.errors import DiceError, EncounterError, RuleError, SevendagError, UsageError
 from sevendag_cli.formula import parse
 from sevendag_cli.rules import SevendagFighter, SevendagRuleset, load_pair
 from sevendag_cli.rules import load_ruleset as _load_ruleset
+from sevendag_cli.sevendag import engine as s
 from tests.sevendag_helpers import RS, make
 
 # --- fighters -------------------------------------------------------------------------

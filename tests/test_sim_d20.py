@@ -11,14 +11,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from sevendag_cli.dice import DiceSource, SeededDice
-from sevendag_cli.engine import d20 as engine
-from sevendag_cli.errors import UsageError
-from sevendag_cli.formula import parse
-from sevendag_cli.rules import fighter_from_data, load_pair, load_ruleset
-from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
-from sevendag_cli.sim import runner
-from sevendag_cli.sim.exact_d20 import (
+from sevendag_cli.d20 import engine
+from sevendag_cli.d20.exact import (
     attack_distribution,
     exact_d20,
     formula_dist,
@@ -26,9 +20,15 @@ from sevendag_cli.sim.exact_d20 import (
     natural_split,
     round_distribution,
 )
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+from sevendag_cli.d20.vector import VecFormula, sample_attacks, simulate_d20_batch
+from sevendag_cli.dice import DiceSource, SeededDice
+from sevendag_cli.errors import UsageError
+from sevendag_cli.formula import parse
+from sevendag_cli.rules import fighter_from_data, load_pair, load_ruleset
+from sevendag_cli.sim import runner
 from sevendag_cli.sim.runner import MAX_RUNS, SimulationResult, simulate
 from sevendag_cli.sim.stats import Histogram, summarize, wilson
-from sevendag_cli.sim.vector_d20 import VecFormula, sample_attacks, simulate_d20_batch
 from tests.exact_helpers import distribution
 from tests.records import replace
 
@@ -556,7 +556,7 @@ def test_keyboard_interrupt_returns_partial_result() -> None:
 
 def test_keyboard_interrupt_inside_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C while a batch runs: that batch is dropped, the completed ones are kept."""
-    from sevendag_cli.sim import vector_d20
+    from sevendag_cli.d20 import vector as vector_d20
 
     real = vector_d20.simulate_d20_batch
     calls = 0
@@ -583,10 +583,10 @@ def test_runs_are_validated(runs: int) -> None:
 
 
 def test_sevendag_without_simulator_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without sevendag_cli.sim.vector_sevendag, simulate says so (UsageError)."""
+    """Without sevendag_cli.sevendag.vector, simulate says so (UsageError)."""
     import sys
 
-    monkeypatch.setitem(sys.modules, "sevendag_cli.sim.vector_sevendag", None)
+    monkeypatch.setitem(sys.modules, "sevendag_cli.sevendag.vector", None)
     rs = load_ruleset("sevendag")
     a, b = load_pair(rs, None)
     with pytest.raises(UsageError, match="Sevendag simulator"):
@@ -617,11 +617,11 @@ def test_sevendag_plugs_in_through_its_batch(monkeypatch: pytest.MonkeyPatch) ->
             self.first_striker = rng.integers(0, 2, size=n).astype(np.int8)
             self.wounds = np.ones((n, 2, bands), dtype=np.int64)
 
-    fake = types.ModuleType("sevendag_cli.sim.vector_sevendag")
+    fake = types.ModuleType("sevendag_cli.sevendag.vector")
     fake.simulate_sevendag_batch = (  # type: ignore[attr-defined]
         lambda ruleset, a, b, n, rng, cap: FakeBatch(n, rng)
     )
-    monkeypatch.setitem(sys.modules, "sevendag_cli.sim.vector_sevendag", fake)
+    monkeypatch.setitem(sys.modules, "sevendag_cli.sevendag.vector", fake)
     r = simulate(rs, a, b, 2_500, seed=4, batch_size=1_000)
     assert r.engine == "sevendag" and r.d20 is None and r.sevendag is not None
     assert r.fighters[0].wins + r.fighters[1].wins + r.draws == 2_500

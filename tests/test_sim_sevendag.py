@@ -1,6 +1,6 @@
 """Sevendag simulation and exact odds (S-02 .. S-19): vectorised engine, exact solver.
 
-The step-by-step engine (:mod:`sevendag_cli.engine.sevendag`) is the reference:
+The step-by-step engine (:mod:`sevendag_cli.sevendag.engine`) is the reference:
 
 * the attack verdicts and allocations the fast engines are built on are compared with
   the engine's own code, case by case (S-04, S-10 .. S-13, S-17, S-18);
@@ -31,21 +31,21 @@ import pytest
 from msgspec.structs import replace
 
 from sevendag_cli.dice import Roll, SeededDice
-from sevendag_cli.engine import sevendag as engine
 from sevendag_cli.errors import RuleError, UsageError
 from sevendag_cli.formula import parse
 from sevendag_cli.rules import SevendagFighter, SevendagRuleset, load_pair
 from sevendag_cli.rules import load_ruleset as _load_ruleset
-from sevendag_cli.rules.sevendag import WoundBand
-from sevendag_cli.sim import exact_sevendag as exact_mod
-from sevendag_cli.sim.exact_sevendag import exact_sevendag, initiative_probability
-from sevendag_cli.sim.stats import wilson
-from sevendag_cli.sim.vector_sevendag import (
+from sevendag_cli.sevendag import engine
+from sevendag_cli.sevendag import exact as exact_mod
+from sevendag_cli.sevendag.exact import exact_sevendag, initiative_probability
+from sevendag_cli.sevendag.rules import WoundBand
+from sevendag_cli.sevendag.vector import (
     SevendagBatch,
     fighter_model,
     judge,
     simulate_sevendag_batch,
 )
+from sevendag_cli.sim.stats import wilson
 from tests.exact_helpers import every_face
 from tests.sevendag_helpers import RS, make
 

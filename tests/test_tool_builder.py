@@ -93,7 +93,7 @@ def test_json_after_double_dash_is_not_an_option() -> None:
 
 def test_ctrl_c_under_json(monkeypatch: pytest.MonkeyPatch) -> None:
     assert run("init", "--ruleset", "d20", "--seed", "1").exit_code == 0
-    from sevendag_cli.engine import d20
+    from sevendag_cli.d20 import engine as d20
 
     def interrupted(*args: Any, **kwargs: Any) -> Any:
         raise KeyboardInterrupt

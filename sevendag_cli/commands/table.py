@@ -325,7 +325,7 @@ def sevendag_choices(
     technique: list[str] | None, interactive: bool, lang: str,
 ) -> Any:
     """The Sevendag choices of the round: from the options, and asked at a terminal (``interactive``)."""
-    from sevendag_cli.engine import sevendag as engine
+    from sevendag_cli.sevendag import engine
     from sevendag_cli.terms import commitments, find_name
 
     names = (a.name, b.name)

@@ -31,9 +31,9 @@ if TYPE_CHECKING:
 
 def engine_for(ruleset: Ruleset) -> ModuleType:
     if ruleset.engine == "d20":
-        from sevendag_cli.engine import d20
+        from sevendag_cli.d20 import engine as d20
 
         return d20
-    from sevendag_cli.engine import sevendag
+    from sevendag_cli.sevendag import engine as sevendag
 
     return sevendag

@@ -18,9 +18,9 @@ import textwrap
 from collections.abc import Callable
 from typing import Any
 
-from sevendag_cli.engine import sevendag as engine
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.i18n import label, t
+from sevendag_cli.sevendag import engine
 from sevendag_cli.terms import NONE_WORDS, commitments, fold, yes_no
 from sevendag_cli.text import visible
 

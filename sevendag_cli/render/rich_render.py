@@ -45,8 +45,8 @@ from sevendag_cli.text import visible, visible_data
 
 # Each ruleset's display module (by engine name); it provides ``DISPLAY``, a RulesetDisplay.
 DISPLAYS: dict[str, str] = {
-    "d20": "sevendag_cli.render.rich_d20",
-    "sevendag": "sevendag_cli.render.rich_sevendag",
+    "d20": "sevendag_cli.d20.display",
+    "sevendag": "sevendag_cli.sevendag.display",
 }
 
 __all__ = ["BAND_STYLES", "DISPLAYS", "RichRenderer", "check_text", "display_for", "face",

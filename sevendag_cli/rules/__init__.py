@@ -20,8 +20,8 @@ from sevendag_cli.errors import DataError, Msg, NotFoundError, UsageError
 from sevendag_cli.files import is_regular
 
 if TYPE_CHECKING:
-    from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
-    from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 
     Ruleset = D20Ruleset | SevendagRuleset
     Fighter = D20Fighter | SevendagFighter
@@ -37,11 +37,11 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     if name in _LAZY:
-        module = importlib.import_module(f"sevendag_cli.rules.{_LAZY[name]}")
+        module = importlib.import_module(f"sevendag_cli.{_LAZY[name]}.rules")
         return getattr(module, name)
     if name in ("Ruleset", "Fighter"):
-        d20 = importlib.import_module("sevendag_cli.rules.d20")
-        sev = importlib.import_module("sevendag_cli.rules.sevendag")
+        d20 = importlib.import_module("sevendag_cli.d20.rules")
+        sev = importlib.import_module("sevendag_cli.sevendag.rules")
         if name == "Ruleset":
             return d20.D20Ruleset | sev.SevendagRuleset
         return d20.D20Fighter | sev.SevendagFighter
@@ -67,11 +67,11 @@ def ruleset_from_data(data: dict[str, Any], source: str, problems: Problems | No
     name = r.text("name", Path(source).stem)
     ruleset: Ruleset
     if engine == "d20":
-        from sevendag_cli.rules import d20
+        from sevendag_cli.d20 import rules as d20
 
         ruleset = d20.read_ruleset(r, name, source)
     else:
-        from sevendag_cli.rules import sevendag
+        from sevendag_cli.sevendag import rules as sevendag
 
         ruleset = sevendag.read_ruleset(r, name, source)
     r.finish()
@@ -104,11 +104,11 @@ def fighter_from_data(
         problems.add("ruleset", Msg("rules.sheet_for_other", sheet=sheet_ruleset, ruleset=ruleset.name))
     fighter: Fighter
     if ruleset.engine == "d20":
-        from sevendag_cli.rules import d20
+        from sevendag_cli.d20 import rules as d20
 
         fighter = d20.read_fighter(r, source)
     else:
-        from sevendag_cli.rules import sevendag
+        from sevendag_cli.sevendag import rules as sevendag
 
         fighter = sevendag.read_fighter(r, source, ruleset)  # type: ignore[arg-type]
     problems.raise_first()

@@ -26,8 +26,8 @@ from sevendag_cli.formula import Formula
 from sevendag_cli.limits import INT_LIMIT
 
 if TYPE_CHECKING:
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
     from sevendag_cli.rules import Fighter, Ruleset
-    from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
 
 
 def _fixed(fighter: D20Fighter) -> dict[str, tuple[int, int]]:
@@ -42,7 +42,7 @@ def d20_damage_range(ruleset: D20Ruleset, attacker: D20Fighter,
                      defender: D20Fighter) -> tuple[int, int] | None:
     """The lowest and highest damage one attack can deal (after VIG, VOL, halving, the
     minimum); None if some sum on the way passes the value bound."""
-    from sevendag_cli.rules.d20 import unarmed
+    from sevendag_cli.d20.rules import unarmed
 
     weapon = attacker.weapon or unarmed(ruleset)
     mine, theirs = _fixed(attacker), _fixed(defender)
@@ -77,7 +77,7 @@ def d20_damage_range(ruleset: D20Ruleset, attacker: D20Fighter,
 
 def check_values(ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
     """Refuse a pair whose fight could compute a number beyond the value bound (one line)."""
-    from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 
     if not (isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter)
             and isinstance(b, D20Fighter)):
@@ -124,17 +124,17 @@ def _may_not_dodge(ruleset: D20Ruleset, attacker: D20Fighter, defender: D20Fight
 
 def endless(ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None:
     """Why the fight of a and b can never end (it would only stop at the round cap), or None."""
-    from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 
     if isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
         return _d20_endless(ruleset, a, b)
-    from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 
     if (isinstance(ruleset, SevendagRuleset) and isinstance(a, SevendagFighter)
             and isinstance(b, SevendagFighter)):
         if not any(band.out_after for band in ruleset.wounds):
             return Msg("rules.endless_no_out", a=a.name, b=b.name)
-        from sevendag_cli.engine.sevendag.planning import ATTACK, allocation_for
+        from sevendag_cli.sevendag.planning import ATTACK, allocation_for
 
         if not any(ATTACK in allocation_for(f, None) for f in (a, b)):
             return Msg("rules.endless_no_attack", a=a.name, b=b.name)
@@ -148,8 +148,8 @@ point of damage."""
 
 def check_exact(ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
     """The exact solvers' entry: the value bound, and damage the d20 chain can hold."""
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
     from sevendag_cli.errors import UsageError
-    from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
 
     check_values(ruleset, a, b)
     if isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):

@@ -347,7 +347,7 @@ def typed_value(asg: Assignment, text: str, previous: Any = _MISSING) -> Any:
 def _tactic(asg: Assignment, data: dict[str, Any], fighter: str) -> list[Change]:
     """``all-out`` (a tactic's key) or one commitment per hand (``attack,defence``, ``a,d``:
     the ``custom`` tactic with that allocation)."""
-    from sevendag_cli.rules.sevendag import TACTICS
+    from sevendag_cli.sevendag.rules import TACTICS
     from sevendag_cli.terms import COMMITMENT_WORDS, commitments, fold
 
     value = asg.value
@@ -409,7 +409,7 @@ def inert_notes(ruleset: Ruleset, fighters: Sequence[Fighter],
     reads (``armour``, ``size``), on a sheet that states its AC (D-05: the stated AC wins)."""
     if ruleset.engine != "d20":
         return []
-    from sevendag_cli.rules.d20 import FORMULA_KEYS
+    from sevendag_cli.d20.rules import FORMULA_KEYS
 
     ac_names = ruleset.ac.names  # type: ignore[union-attr]
     elsewhere: set[str] = set()
@@ -430,7 +430,7 @@ def saved_state_notes(ruleset: Ruleset, changes: tuple[Change, ...]) -> list[Msg
     from where it stands: d20 ``hp`` (the encounter keeps each fighter's hit points), and a
     Sevendag field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
     if ruleset.engine == "d20":
-        from sevendag_cli.rules.d20 import FORMULA_KEYS
+        from sevendag_cli.d20.rules import FORMULA_KEYS
 
         read: set[str] = set()
         for key in FORMULA_KEYS:

@@ -35,8 +35,8 @@ from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_cap, check_tole
 from sevendag_cli.sim.push import Push, d20_push, sevendag_push
 
 if TYPE_CHECKING:
-    from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
-    from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 
 
 
@@ -120,8 +120,8 @@ def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFigh
                    cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE,
                    fractions: bool = True) -> ExactFight:
     """The whole fight of ``fight`` / ``--runs`` (sheet tactics, no yield, no technique), exactly."""
-    from sevendag_cli.sim.chain_sevendag import chain_for
-    from sevendag_cli.sim.exact_sevendag import initiative_probability
+    from sevendag_cli.sevendag.chain import chain_for
+    from sevendag_cli.sevendag.exact import initiative_probability
 
     tolerance = check_tolerance(tolerance)
     cap = ruleset.round_cap if cap is None else check_cap(cap)
@@ -142,7 +142,7 @@ def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFigh
 
 def _sevendag_fractions(ruleset: SevendagRuleset, a: SevendagFighter,
                         b: SevendagFighter) -> tuple[Fractions | None, Msg | None]:
-    from sevendag_cli.sim.exact_sevendag import exact_sevendag
+    from sevendag_cli.sevendag.exact import exact_sevendag
 
     for band in ruleset.wounds:
         if band.penalty and not band.out_after:
@@ -164,7 +164,7 @@ def _reason(exc: SevendagError) -> Msg:
 def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | None = None,
               tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True) -> ExactFight:
     """The whole fight of ``fight`` / ``--runs``, exactly: D-02 initiative every round, the cap."""
-    from sevendag_cli.sim.chain_d20 import chain_for
+    from sevendag_cli.d20.chain import chain_for
 
     tolerance = check_tolerance(tolerance)
     cap = ruleset.round_cap if cap is None else check_cap(cap)
@@ -191,7 +191,7 @@ def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | N
 
 def _d20_fractions(ruleset: D20Ruleset, a: D20Fighter,
                    b: D20Fighter) -> tuple[Fractions | None, Msg | None]:
-    from sevendag_cli.sim.exact_d20 import exact_d20
+    from sevendag_cli.d20.exact import exact_d20
 
     try:
         r = exact_d20(ruleset, a, b)
@@ -259,9 +259,9 @@ def exact_fight(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
                 tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True) -> ExactFight:
     """``fight --exact`` for either ruleset (``fractions=False``: without the exact fractions of
     the uncapped fight, which a sweep does not report)."""
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
     from sevendag_cli.rules.bounds import check_exact
-    from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
-    from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 
     check_exact(ruleset, a, b)  # the value bound, as the step-by-step and vectorised engines
     if isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):

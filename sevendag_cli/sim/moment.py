@@ -47,8 +47,8 @@ class OddsSolver:
             return self._chain
         kept, self._kept = self._kept, None
         if self.d20:
-            from sevendag_cli.sim.chain_d20 import D20Chain, D20Tables, pair_fingerprint
-            from sevendag_cli.sim.chain_d20 import chain_for as d20_chain
+            from sevendag_cli.d20.chain import D20Chain, D20Tables, pair_fingerprint
+            from sevendag_cli.d20.chain import chain_for as d20_chain
 
             tables = _decode(D20Tables, kept)
             if tables is not None and tables.fingerprint == pair_fingerprint(self.ruleset, self.a,
@@ -57,8 +57,8 @@ class OddsSolver:
             else:
                 self._chain = d20_chain(self.ruleset, self.a, self.b)
         else:
-            from sevendag_cli.sim.chain_sevendag import OddsTable
-            from sevendag_cli.sim.chain_sevendag import chain_for as sev_chain
+            from sevendag_cli.sevendag.chain import OddsTable
+            from sevendag_cli.sevendag.chain import chain_for as sev_chain
 
             self._chain = sev_chain(self.ruleset, self.a, self.b)
             table = _decode(OddsTable, kept)
@@ -104,8 +104,8 @@ def odds_at(ruleset: Any, a: Any, b: Any, state: Any, *, cap: int | None = None,
             tolerance: float = DEFAULT_TOLERANCE, kept: bytes | None = None) -> Odds:
     """Each fighter's win probability (with bounds), the draw and the unresolved mass from ``state``.
 
-    ``state``: a :class:`~sevendag_cli.engine.sevendag.SevendagState` or a
-    :class:`~sevendag_cli.engine.d20.D20State` between rounds, fighters in the order
+    ``state``: a :class:`~sevendag_cli.sevendag.engine.SevendagState` or a
+    :class:`~sevendag_cli.d20.engine.D20State` between rounds, fighters in the order
     ``a``, ``b``; ``kept``: what :meth:`OddsSolver.keep` returned for this pair.
     """
     return OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance, kept=kept)(state)

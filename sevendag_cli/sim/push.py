@@ -9,7 +9,7 @@ the tolerance, or at the work limit (:mod:`sevendag_cli.sim.odds` says what is
 certified).
 
 * Sevendag (:func:`sevendag_push`): over the states of a
-  :class:`~sevendag_cli.sim.chain_sevendag.SevendagChain`, as a sparse matrix
+  :class:`~sevendag_cli.sevendag.chain.SevendagChain`, as a sparse matrix
   (one ``bincount`` per column and round); states from which no fighter can ever
   be taken out are resolved at once as draws when they hold no wound to count.
 * d20 (:func:`d20_push`): over the grid of both fighters' hit points, one shifted
@@ -36,7 +36,7 @@ from sevendag_cli.sim.odds import (
 )
 
 if TYPE_CHECKING:
-    from sevendag_cli.sim.chain_sevendag import OddsTable, SevendagChain
+    from sevendag_cli.sevendag.chain import OddsTable, SevendagChain
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -47,7 +47,7 @@ MAX_PUSH_WORK = 400_000_000
 
 
 class D20Tabled(Protocol):
-    """What the d20 push needs of :class:`~sevendag_cli.sim.chain_d20.D20Chain`."""
+    """What the d20 push needs of :class:`~sevendag_cli.d20.chain.D20Chain`."""
 
     names: tuple[str, str]
     p_first: float  # P(a attacks a round)
@@ -290,7 +290,7 @@ def sevendag_table(chain: SevendagChain, starts: list[int],
     ever be taken out are draws (at any cap).  The vectors summed decay, so the rounding
     bound is gamma(out-degree) times the sum over rounds of their largest entries.
     """
-    from sevendag_cli.sim.chain_sevendag import OddsTable as Table
+    from sevendag_cli.sevendag.chain import OddsTable as Table
 
     order = chain.closure(starts)
     loc = {g: k for k, g in enumerate(order)}

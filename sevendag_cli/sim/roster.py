@@ -54,8 +54,8 @@ from sevendag_cli.limits import MAX_ROSTER
 from sevendag_cli.sim.odds import check_tolerance
 
 if TYPE_CHECKING:
+    from sevendag_cli.d20.chain import D20Tables
     from sevendag_cli.rules import Fighter, Ruleset
-    from sevendag_cli.sim.chain_d20 import D20Tables
 
 EXACT = "exact"
 RUNS = "runs"
@@ -200,7 +200,7 @@ def _from_odds(odds: Any) -> Matchup:
 def mirrored(tables: D20Tables) -> D20Tables:
     """The round tables of the same pair named the other way round (exactly what
     ``d20_tables(ruleset, b, a)`` gives: D-02 is symmetric, and each attack is the same)."""
-    from sevendag_cli.sim.chain_d20 import D20Tables
+    from sevendag_cli.d20.chain import D20Tables
 
     return D20Tables((tables.names[1], tables.names[0]), tables.first_den - tables.first,
                      tables.first_den, tables.damage_b, tables.den_b, tables.damage_a,
@@ -208,8 +208,8 @@ def mirrored(tables: D20Tables) -> D20Tables:
 
 
 def _d20_exact(setup: Setup, tables: D20Tables, a: Any, b: Any) -> Matchup:
-    from sevendag_cli.engine.d20.state import initial_state
-    from sevendag_cli.sim.chain_d20 import D20Chain
+    from sevendag_cli.d20.chain import D20Chain
+    from sevendag_cli.d20.state import initial_state
 
     if a.hp * b.hp > MAX_DAG_CELLS:
         raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,
@@ -220,7 +220,7 @@ def _d20_exact(setup: Setup, tables: D20Tables, a: Any, b: Any) -> Matchup:
 def _model(setup: Setup, i: int) -> Any:
     model = _MODELS.get(i)
     if model is None:
-        from sevendag_cli.sim.sevendag_model import fighter_model
+        from sevendag_cli.sevendag.model import fighter_model
 
         model = _MODELS[i] = fighter_model(setup.ruleset, setup.fighters[i])
     return model
@@ -229,8 +229,8 @@ def _model(setup: Setup, i: int) -> Any:
 def sevendag_exact(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
                    models: tuple[Any, Any] | None = None) -> Matchup:
     """``fight --exact``'s odds of a Sevendag pair (the same push from the same starts, S-02)."""
-    from sevendag_cli.sim.chain_sevendag import SevendagChain
-    from sevendag_cli.sim.exact_sevendag import initiative_probability
+    from sevendag_cli.sevendag.chain import SevendagChain
+    from sevendag_cli.sevendag.exact import initiative_probability
     from sevendag_cli.sim.push import sevendag_push
 
     chain = SevendagChain(ruleset, a, b, models)
@@ -257,7 +257,7 @@ def play_pair(setup: Setup, i: int, j: int) -> tuple[Matchup, Matchup]:
                 _simulated(setup, j, i, setup.runs, None))
     rs, a, b = setup.ruleset, setup.fighters[i], setup.fighters[j]
     if rs.engine == "d20":
-        from sevendag_cli.sim.chain_d20 import d20_tables
+        from sevendag_cli.d20.chain import d20_tables
 
         try:
             tables = d20_tables(rs, a, b)
@@ -377,9 +377,9 @@ def _warm(setup: Setup) -> None:
     import importlib
 
     names = ["sevendag_cli.sim.runner"] if setup.runs is not None else (
-        ["sevendag_cli.sim.chain_d20", "sevendag_cli.sim.exact_d20",
-         "sevendag_cli.engine.d20.state"] if setup.ruleset.engine == "d20" else
-        ["sevendag_cli.sim.chain_sevendag", "sevendag_cli.sim.exact_sevendag",
+        ["sevendag_cli.d20.chain", "sevendag_cli.d20.exact",
+         "sevendag_cli.d20.state"] if setup.ruleset.engine == "d20" else
+        ["sevendag_cli.sevendag.chain", "sevendag_cli.sevendag.exact",
          "sevendag_cli.sim.push"])
     for name in names:
         importlib.import_module(name)

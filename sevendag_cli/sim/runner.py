@@ -10,8 +10,8 @@ A per-engine aggregator turns the engine's batch into the ruleset's extras:
 
 * every batch exposes ``winner`` (0 = a, 1 = b, -1 = draw), ``rounds`` and
   ``first_striker`` (0/1) arrays;
-* d20 (:mod:`sevendag_cli.sim.vector_d20`) adds hit points left and damage dealt;
-* sevendag (``sevendag_cli.sim.vector_sevendag.simulate_sevendag_batch``) adds
+* d20 (:mod:`sevendag_cli.d20.vector`) adds hit points left and damage dealt;
+* sevendag (``sevendag_cli.sevendag.vector.simulate_sevendag_batch``) adds
   ``wounds``: an integer array of shape (n, 2, number of bands) — wounds of each
   band (in ``ruleset.wounds`` order) taken by each fighter in each fight.
 """
@@ -27,11 +27,11 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.dice import check_seed
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.limits import INT_LIMIT, MAX_ROUND_CAP, MAX_RUNS
 from sevendag_cli.rules import Fighter, Ruleset
-from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
 from sevendag_cli.sim.stats import MeanSd, Summary, summarize, wilson
 
 DEFAULT_BATCH = 100_000
@@ -299,14 +299,14 @@ BatchFn = Callable[[Any, Any, Any, int, np.random.Generator, int], Any]
 
 def _engine(ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, _Aggregator]:
     if ruleset.engine == "d20":
-        from sevendag_cli.sim.vector_d20 import simulate_d20_batch
+        from sevendag_cli.d20.vector import simulate_d20_batch
 
         return simulate_d20_batch, _D20Aggregator(names)
     if ruleset.engine == "sevendag":
         try:
-            module = importlib.import_module("sevendag_cli.sim.vector_sevendag")
+            module = importlib.import_module("sevendag_cli.sevendag.vector")
         except ModuleNotFoundError as exc:
-            if exc.name != "sevendag_cli.sim.vector_sevendag":
+            if exc.name != "sevendag_cli.sevendag.vector":
                 raise
             raise UsageError(
                 "simulate: the Sevendag simulator is not available yet: "

@@ -158,7 +158,7 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, tolerance: 
 def _d20_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int,
                tolerance: float) -> SweepPoint | None:
     """d20 from the start, as the odds from any moment (None: the cap matters, push instead)."""
-    from sevendag_cli.sim.chain_d20 import MAX_HP, chain_for
+    from sevendag_cli.d20.chain import MAX_HP, chain_for
 
     if max(a.hp, b.hp) > MAX_HP:
         return None

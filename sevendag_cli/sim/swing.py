@@ -111,16 +111,16 @@ def fight_states(ruleset: Any, a: Any, b: Any, result: FightResult) -> list[Any]
     if ruleset.engine == "d20":
         from msgspec.structs import replace
 
-        from sevendag_cli.engine.d20 import D20State
-        from sevendag_cli.engine.d20 import initial_state as d20_initial
+        from sevendag_cli.d20.engine import D20State
+        from sevendag_cli.d20.engine import initial_state as d20_initial
 
         states.append(replace(d20_initial(a, b), next_attacker=leader))
         for r in result.rounds:
             states.append(D20State(r.number, (r.states[0], r.states[1]), None, r.over, r.winner,
                                    r.capped))
         return states
-    from sevendag_cli.engine.sevendag import InitiativeReversedEvent, SevendagState
-    from sevendag_cli.engine.sevendag import initial_state as sev_initial
+    from sevendag_cli.sevendag.engine import InitiativeReversedEvent, SevendagState
+    from sevendag_cli.sevendag.engine import initial_state as sev_initial
 
     states.append(sev_initial(a, b, leader))
     assaillant = leader

@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 from msgspec import Struct
 from msgspec.structs import replace
 
+from sevendag_cli.d20.rules import D20Fighter
 from sevendag_cli.errors import EncounterError, Msg, UsageError, joined
-from sevendag_cli.rules.d20 import D20Fighter
 
 
 class D20FighterState(Struct, frozen=True, gc=False):

@@ -1,6 +1,6 @@
 """Vectorised Monte-Carlo of whole d20 fights (D-02 .. D-12) with numpy.
 
-Same rules as the step-by-step engine (:mod:`sevendag_cli.engine.d20`), many
+Same rules as the step-by-step engine (:mod:`sevendag_cli.d20.engine`), many
 fights at once: every formula is evaluated on arrays by walking its tree (a die
 ``NdS`` is ``N`` columns of ``rng.integers(1, S + 1)``; explosions add to the
 columns that showed the highest face, keep/drop sorts the columns; the natural
@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, unarmed
 from sevendag_cli.errors import FormulaError, Msg, RuleError, UsageError
 from sevendag_cli.formula import (
     MAX_EXPLOSIONS,
@@ -35,7 +36,6 @@ from sevendag_cli.formula import (
     field_value,
 )
 from sevendag_cli.limits import INT_LIMIT, MAX_ROUND_CAP
-from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]

@@ -2,7 +2,7 @@
 
 Pure functions from (ruleset, fighters, state, dice) to (result, new state);
 every die comes from the injected :class:`~sevendag_cli.dice.DiceSource`.  The
-roll order is in the package's docstring (:mod:`sevendag_cli.engine.d20`).
+roll order is in the package's docstring (:mod:`sevendag_cli.d20.engine`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,9 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from sevendag_cli.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, unarmed
+from sevendag_cli.d20.state import D20State, _set_hp, initial_state
 from sevendag_cli.dice import DiceSource, NotedDice
 from sevendag_cli.engine.common import (
     Check,
@@ -25,13 +28,10 @@ from sevendag_cli.engine.common import (
     check,
     over_message,
 )
-from sevendag_cli.engine.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
-from sevendag_cli.engine.d20.state import D20State, _set_hp, initial_state
 from sevendag_cli.errors import EncounterError, Msg, RuleError
 from sevendag_cli.formula import Evaluated, OpResult
 from sevendag_cli.limits import INT_LIMIT
 from sevendag_cli.rules.bounds import check_values
-from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 
 MAX_INITIATIVE_ATTEMPTS = 1000
 

@@ -3,7 +3,7 @@
 The attacking hands are grouped by weapon (a two-handed weapon's dice form one
 group, an empty hand its own); the verdict names failure, fumble, critical,
 whose metal applies and which weapons get a drop check.  The vectorised engine
-(:mod:`sevendag_cli.sim.vector_sevendag`) is checked against these functions.
+(:mod:`sevendag_cli.sevendag.vector`) is checked against these functions.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from msgspec import Struct
 
 from sevendag_cli.dice import Roll
-from sevendag_cli.engine.sevendag.events import MetalEffect
-from sevendag_cli.rules.sevendag import Item, SevendagFighter, SevendagRuleset
+from sevendag_cli.sevendag.events import MetalEffect
+from sevendag_cli.sevendag.rules import Item, SevendagFighter, SevendagRuleset
 
 
 class AttackGroup(Struct, frozen=True, gc=False):

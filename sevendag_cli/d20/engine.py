@@ -23,9 +23,8 @@ ignores it.
 
 from __future__ import annotations
 
-from sevendag_cli.engine.common import FightOverEvent, InitiativeEvent
-from sevendag_cli.engine.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
-from sevendag_cli.engine.d20.resolution import (
+from sevendag_cli.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
+from sevendag_cli.d20.resolution import (
     MAX_INITIATIVE_ATTEMPTS,
     apply_heal,
     apply_wound,
@@ -36,7 +35,7 @@ from sevendag_cli.engine.d20.resolution import (
     roll_initiative,
     start,
 )
-from sevendag_cli.engine.d20.state import (
+from sevendag_cli.d20.state import (
     D20FighterState,
     D20State,
     fighter_states,
@@ -44,6 +43,7 @@ from sevendag_cli.engine.d20.state import (
     state_from_data,
     state_to_data,
 )
+from sevendag_cli.engine.common import FightOverEvent, InitiativeEvent
 
 __all__ = [
     "MAX_INITIATIVE_ATTEMPTS",

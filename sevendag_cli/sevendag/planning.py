@@ -11,15 +11,15 @@ from collections.abc import Mapping, Sequence
 
 from msgspec import Struct, field
 
-from sevendag_cli.engine.sevendag.state import FighterState, SevendagState, _require
 from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
-from sevendag_cli.rules.sevendag import (
+from sevendag_cli.sevendag.rules import (
     COMMITMENTS,
     TACTICS,
     Item,
     SevendagFighter,
     SevendagRuleset,
 )
+from sevendag_cli.sevendag.state import FighterState, SevendagState, _require
 
 ATTACK = "attack"
 DEFENCE = "defence"

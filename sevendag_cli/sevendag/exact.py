@@ -1,7 +1,7 @@
 """Exact fractions of a Sevendag fight played to the end (S-02 .. S-19), no round cap.
 
 Same fight as ``fight`` (each sheet's tactic, no technique, no yield), on the
-rounds of :class:`~sevendag_cli.sim.chain_sevendag.SevendagChain` (one round's
+rounds of :class:`~sevendag_cli.sevendag.chain.SevendagChain` (one round's
 outcomes by exact enumeration of the dice, shared with the odds from any moment
 and ``fight --exact``), taken as exact fractions.  The chain's state is the
 assaillant, the penalty difference, the wounds counted towards ``out_after``,
@@ -22,12 +22,12 @@ import math
 from collections import deque
 from fractions import Fraction
 
+from sevendag_cli.d20.exact import ExactResult, formula_dist
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.rules.bounds import check_exact
-from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
-from sevendag_cli.sim.chain_sevendag import chain_for
-from sevendag_cli.sim.exact_d20 import ExactResult, formula_dist
-from sevendag_cli.sim.sevendag_model import check_fighters
+from sevendag_cli.sevendag.chain import chain_for
+from sevendag_cli.sevendag.model import check_fighters
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 
 MAX_STATES = 15_000
 """Most reachable states the exact solver accepts."""

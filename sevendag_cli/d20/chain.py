@@ -2,7 +2,7 @@
 
 **Tables** (:class:`D20Tables`, once per (ruleset, pair)): who attacks a round
 (D-02) and the exact damage distribution of each fighter's attack (D-04 .. D-10),
-from :func:`sevendag_cli.sim.exact_d20.round_distribution` (icepool).  They are
+from :func:`sevendag_cli.d20.exact.round_distribution` (icepool).  They are
 plain integers, so they can be kept (``msgspec`` encodes them) and a later
 process answers without icepool.
 
@@ -32,9 +32,9 @@ from operator import mul
 
 import msgspec
 
-from sevendag_cli.engine.d20 import D20State
+from sevendag_cli.d20.engine import D20State
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.errors import EncounterError, Msg, UsageError
-from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset
 from sevendag_cli.sim.odds import (
     COMPLETE,
     DEFAULT_TOLERANCE,
@@ -96,7 +96,7 @@ def _weights(dist: dict[int, Fraction]) -> tuple[tuple[tuple[int, int], ...], in
 
 def d20_tables(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> D20Tables:
     """The exact round tables of a against b (imports icepool, through the formula dice)."""
-    from sevendag_cli.sim.exact_d20 import round_distribution
+    from sevendag_cli.d20.exact import round_distribution
 
     if max(a.hp, b.hp) > MAX_HP:
         raise UsageError(Msg("exact.d20.hp", max=MAX_HP, a=a.name, hp_a=a.hp, b=b.name,

@@ -3,7 +3,7 @@
 Pure functions from (ruleset, fighters, state, dice) to (result, new state);
 every die comes from the injected :class:`~sevendag_cli.dice.DiceSource`.  The
 roll order and the decisions where the rules are silent are in the package's
-docstring (:mod:`sevendag_cli.engine.sevendag`).
+docstring (:mod:`sevendag_cli.sevendag.engine`).
 """
 
 from __future__ import annotations
@@ -24,8 +24,10 @@ from sevendag_cli.engine.common import (
     check,
     over_message,
 )
-from sevendag_cli.engine.sevendag.attack import attack_groups, is_weapon, judge_attack, metal_effects
-from sevendag_cli.engine.sevendag.events import (
+from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
+from sevendag_cli.rules.bounds import check_values
+from sevendag_cli.sevendag.attack import attack_groups, is_weapon, judge_attack, metal_effects
+from sevendag_cli.sevendag.events import (
     ASSAILLANT,
     DEFENSEUR,
     AllocationEvent,
@@ -39,7 +41,7 @@ from sevendag_cli.engine.sevendag.events import (
     RecoveredEvent,
     WoundEvent,
 )
-from sevendag_cli.engine.sevendag.planning import (
+from sevendag_cli.sevendag.planning import (
     ATTACK,
     DEFENCE,
     Choices,
@@ -47,7 +49,8 @@ from sevendag_cli.engine.sevendag.planning import (
     _check_choices,
     plan_for,
 )
-from sevendag_cli.engine.sevendag.state import (
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, WoundBand
+from sevendag_cli.sevendag.state import (
     ActiveTechnique,
     DroppedWeapon,
     FighterState,
@@ -55,9 +58,6 @@ from sevendag_cli.engine.sevendag.state import (
     _require,
     initial_state,
 )
-from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
-from sevendag_cli.rules.bounds import check_values
-from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset, WoundBand
 
 MAX_INITIATIVE_ATTEMPTS = 1000
 

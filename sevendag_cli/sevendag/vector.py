@@ -1,14 +1,14 @@
 """Vectorised Monte-Carlo of whole Sevendag fights (S-02 .. S-19) with numpy.
 
 Same rules and decisions as the step-by-step engine's ``fight``
-(:mod:`sevendag_cli.engine.sevendag`: each sheet's tactic every round, no
+(:mod:`sevendag_cli.sevendag.engine`: each sheet's tactic every round, no
 technique, no yield), many fights at once.  Dice are drawn in a different
 order (C-02 is about that engine's record, not this one), so single fights
 differ while the distributions are the same.
 
 How it is built:
 
-* **Per fighter, in Python** (:func:`~sevendag_cli.sim.sevendag_model.fighter_model`,
+* **Per fighter, in Python** (:func:`~sevendag_cli.sevendag.model.fighter_model`,
   numpy-free, shared with the exact solvers): the *units* an attack groups
   (S-10..S-12), their metals (S-17) and skills, and the hands that attack and
   defend for every set of dropped weapons (S-18), from the engine's own
@@ -36,11 +36,11 @@ from functools import reduce
 import numpy as np
 import numpy.typing as npt
 
-from sevendag_cli.engine.sevendag import MAX_INITIATIVE_ATTEMPTS
+from sevendag_cli.d20.vector import VecFormula
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.limits import MAX_ROUND_CAP
-from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
-from sevendag_cli.sim.sevendag_model import (  # re-exported: the model's historical home
+from sevendag_cli.sevendag.engine import MAX_INITIATIVE_ATTEMPTS
+from sevendag_cli.sevendag.model import (  # re-exported: the model's historical home
     EMPTY,
     NO_ATTACK,
     SHIELD,
@@ -54,7 +54,7 @@ from sevendag_cli.sim.sevendag_model import (  # re-exported: the model's histor
     granted_unit,
     judge,
 )
-from sevendag_cli.sim.vector_d20 import VecFormula
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 
 __all__ = [
     "EMPTY", "NO_ATTACK", "SHIELD", "WEAPON", "Allocation", "FighterModel", "SevendagBatch",

@@ -32,7 +32,7 @@ lasts a few rounds.
 from an exact enumeration of the dice — each hand's die split into lowest /
 in-between / highest faces (all S-10 .. S-15 look at), the in-between faces only
 adding to the totals — with the verdicts (S-10 .. S-13) and allocations (S-04,
-S-18) of the shared fighter model (:mod:`sevendag_cli.sim.sevendag_model`, built
+S-18) of the shared fighter model (:mod:`sevendag_cli.sevendag.model`, built
 on the step-by-step engine's planning code).  Exchange 2 sees exchange 1's wound
 penalty, granted critical and the end of the round by critical defence (S-08,
 S-14); drops and techniques count down at the end of the round.  Probabilities
@@ -56,9 +56,18 @@ from fractions import Fraction
 
 import msgspec
 
-from sevendag_cli.engine.sevendag import SevendagState
 from sevendag_cli.errors import EncounterError, Msg, UsageError
-from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+from sevendag_cli.sevendag.engine import SevendagState
+from sevendag_cli.sevendag.model import (
+    Allocation,
+    FighterModel,
+    Verdict,
+    check_fighters,
+    fighter_model,
+    granted_unit,
+    judge,
+)
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.odds import (
     COMPLETE,
     DEFAULT_TOLERANCE,
@@ -69,15 +78,6 @@ from sevendag_cli.sim.odds import (
     check_tolerance,
     finished,
     gamma,
-)
-from sevendag_cli.sim.sevendag_model import (
-    Allocation,
-    FighterModel,
-    Verdict,
-    check_fighters,
-    fighter_model,
-    granted_unit,
-    judge,
 )
 from sevendag_cli.sim.weights import convolve
 

@@ -94,11 +94,11 @@ from sevendag_cli.engine.common import (
     FightOverEvent,
     InitiativeEvent,
 )
-from sevendag_cli.engine.sevendag.attack import (
+from sevendag_cli.sevendag.attack import (
     attack_groups,
     judge_attack,
 )
-from sevendag_cli.engine.sevendag.events import (
+from sevendag_cli.sevendag.events import (
     ASSAILLANT,
     DEFENSEUR,
     OUTCOMES,
@@ -113,7 +113,7 @@ from sevendag_cli.engine.sevendag.events import (
     RecoveredEvent,
     WoundEvent,
 )
-from sevendag_cli.engine.sevendag.planning import (
+from sevendag_cli.sevendag.planning import (
     ATTACK,
     DEFENCE,
     NONE,
@@ -122,7 +122,7 @@ from sevendag_cli.engine.sevendag.planning import (
     check_choices,
     plan_for,
 )
-from sevendag_cli.engine.sevendag.resolution import (
+from sevendag_cli.sevendag.resolution import (
     MAX_INITIATIVE_ATTEMPTS,
     apply_heal,
     apply_wound,
@@ -132,7 +132,7 @@ from sevendag_cli.engine.sevendag.resolution import (
     play_round,
     start,
 )
-from sevendag_cli.engine.sevendag.state import (
+from sevendag_cli.sevendag.state import (
     ENGINE,
     ActiveTechnique,
     DroppedWeapon,
@@ -145,7 +145,7 @@ from sevendag_cli.engine.sevendag.state import (
 )
 
 # ``plan_for``, ``attack_groups`` and ``judge_attack`` are the engine's own rulings, shared with the
-# vectorised and exact models (sevendag_cli.sim.sevendag_model) and the tests that check them.
+# vectorised and exact models (sevendag_cli.sevendag.model) and the tests that check them.
 __all__ = [
     "ASSAILLANT",
     "ATTACK",

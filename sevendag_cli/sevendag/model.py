@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sevendag_cli.engine.sevendag import (
+from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.sevendag.engine import (
     ATTACK,
     DEFENCE,
     Choices,
@@ -27,8 +28,7 @@ from sevendag_cli.engine.sevendag import (
     FighterState,
     plan_for,
 )
-from sevendag_cli.errors import Msg, UsageError
-from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 
 WEAPON = "weapon"
 SHIELD = "shield"

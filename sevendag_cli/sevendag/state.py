@@ -12,7 +12,7 @@ from typing import Any
 from msgspec import Struct
 
 from sevendag_cli.errors import EncounterError, Msg, UsageError, joined
-from sevendag_cli.rules.sevendag import SevendagFighter, SevendagRuleset
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 
 ENGINE = "sevendag"
 

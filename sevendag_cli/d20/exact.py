@@ -43,6 +43,7 @@ from typing import Any
 import icepool
 import msgspec
 
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, unarmed
 from sevendag_cli.errors import FormulaError, Msg, UsageError
 from sevendag_cli.formula import (
     MAX_EXPLOSIONS,
@@ -58,7 +59,6 @@ from sevendag_cli.formula import (
     field_value,
 )
 from sevendag_cli.rules.bounds import check_exact
-from sevendag_cli.rules.d20 import D20Fighter, D20Ruleset, Weapon, unarmed
 from sevendag_cli.sim.weights import Weights, convolve
 
 MAX_WORK = 1_000_000_000

@@ -1,0 +1,1 @@
+"""Sevendag: everything this ruleset does, in one package."""

@@ -155,10 +155,11 @@ def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | N
 class Encounter:
     """The encounter saved at ``path``: each call reads it, and each change saves it, under its lock.
 
-    >>> Encounter.open("nowhere.json")
-    Traceback (most recent call last):
-    ...
-    sevendag_cli.errors.EncounterError: no encounter at nowhere.json (start one with 'sevendag init')
+    >>> try:
+    ...     Encounter.open("nowhere.json")
+    ... except EncounterError as exc:
+    ...     print(exc.msg.key)
+    store.no_encounter
     """
 
     __slots__ = ("path", "started")

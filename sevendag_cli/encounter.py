@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeAlias
+
+from msgspec import Struct
 
 from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError, joined
 from sevendag_cli.library import Dice, DiceChoice, Document, WhatIfs
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from sevendag_cli.sim.swing import OddsPoint
     from sevendag_cli.store import Encounter as Saved
 
-__all__ = ["Encounter", "Loaded"]
+__all__ = ["Encounter", "Loaded", "Log", "OddsAt", "RoundPlayed", "Started", "Status", "Undone", "Wounded"]
 
 DEFAULT_PATH = Path("encounter.sevendag.json")
 
@@ -64,8 +65,7 @@ DiceArg: TypeAlias = "Dice | Callable[[], DiceChoice]"
 # --- the saved encounter ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Loaded:
+class Loaded(Struct, frozen=True):
     """An encounter as read from its file: the saved record, its ruleset, fighters and state."""
 
     saved: Saved
@@ -415,8 +415,7 @@ def _sevendag_choices(rs: Ruleset, a: Fighter, b: Fighter, state: object, yield_
 # --- results ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Started:
+class Started(Struct, frozen=True):
     """``init``: the initiative rolled, the fighters, and the odds from the start if asked."""
 
     initiative: InitiativeEvent
@@ -440,8 +439,7 @@ class Started:
         return doc
 
 
-@dataclass(frozen=True, slots=True)
-class RoundPlayed:
+class RoundPlayed(Struct, frozen=True):
     """``round``: the round played; ``odds``: before, after, the cap and the tolerance."""
 
     result: RoundResult
@@ -478,8 +476,7 @@ class RoundPlayed:
         return lines
 
 
-@dataclass(frozen=True, slots=True)
-class Wounded:
+class Wounded(Struct, frozen=True):
     """``wound``: a judgement applied (a wound or a heal)."""
 
     result: WoundResult
@@ -492,8 +489,7 @@ class Wounded:
         return wound_document(self.result, self.ruleset.name, self.encounter)
 
 
-@dataclass(frozen=True, slots=True)
-class Undone:
+class Undone(Struct, frozen=True):
     """``undo``: the step taken back (its log entry) and the fighters as they are again."""
 
     undone: Mapping[str, object]
@@ -509,8 +505,7 @@ class Undone:
                 "undone": summary(self.undone), "fighters": [state_data(s) for s in self.states]}
 
 
-@dataclass(frozen=True, slots=True)
-class Status:
+class Status(Struct, frozen=True):
     """``status``: the encounter as read; ``busy``: a writer was at work (read as last saved)."""
 
     loaded: Loaded
@@ -532,8 +527,7 @@ class Status:
                                self.loaded.saved.log)
 
 
-@dataclass(frozen=True, slots=True)
-class Log:
+class Log(Struct, frozen=True):
     """``log``: every step played again (:class:`sevendag_cli.history.Step`)."""
 
     steps: tuple[Step, ...]
@@ -553,8 +547,7 @@ class Log:
         return list(log_events(list(self.steps), self.ruleset.name, self.encounter))
 
 
-@dataclass(frozen=True, slots=True)
-class OddsAt:
+class OddsAt(Struct, frozen=True):
     """``odds``: each fighter's chance to win from the saved state; ``notes``: what-ifs that
     cannot matter from there (the CLI says them on stderr); ``busy``: as :class:`Status`."""
 

@@ -28,8 +28,9 @@ The commands are this module plus parsing and rendering: ``sevendag fight A B -r
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeAlias
+
+from msgspec import Struct
 
 from sevendag_cli.errors import Msg, RuleError, UsageError
 
@@ -222,16 +223,15 @@ def matchup(a: str | None = None, b: str | None = None, ruleset: str | None = No
     return Matchup.load(refs or None, ruleset, set=set, tactic=tactic)
 
 
-@dataclass(frozen=True, slots=True)
-class Matchup:
+class Matchup(Struct, frozen=True):
     """Two fighters of one ruleset, what-ifs applied: fight them, simulate, solve, sweep."""
 
     ruleset: Ruleset
     a: Fighter
     b: Fighter
     changes: tuple[Change, ...]
-    docs: tuple[tuple[str, dict[str, object]], ...] = field(repr=False)
-    what: WhatIf = field(repr=False)
+    docs: tuple[tuple[str, dict[str, object]], ...]
+    what: WhatIf
 
     @classmethod
     def load(cls, fighters: Sequence[str] | None, ruleset: str | None = None, *,
@@ -402,8 +402,7 @@ MAX_RUNS_PER_VALUE = 1_000_000
 # --- results -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Fight:
+class Fight(Struct, frozen=True):
     """One fight played (``sevendag fight``): ``to_dict()`` is its ``--json`` document."""
 
     result: FightResult
@@ -420,8 +419,7 @@ class Fight:
         return _with_changes(fight_document(self.result, self.seed), self.changes)
 
 
-@dataclass(frozen=True, slots=True)
-class OddsSwingResult:
+class OddsSwingResult(Struct, frozen=True):
     """One fight and how the odds swung (``sevendag fight --odds``)."""
 
     result: FightResult
@@ -437,8 +435,7 @@ class OddsSwingResult:
                              self.changes)
 
 
-@dataclass(frozen=True, slots=True)
-class Simulation:
+class Simulation(Struct, frozen=True):
     """Simulated fights (``sevendag fight --runs N``)."""
 
     result: SimulationResult
@@ -453,8 +450,7 @@ class Simulation:
         return _with_changes(doc, self.changes)
 
 
-@dataclass(frozen=True, slots=True)
-class Exact:
+class Exact(Struct, frozen=True):
     """Exact odds (``sevendag fight --exact``); ``to_dict(lang)``: the notes in that language."""
 
     result: ExactFight
@@ -467,8 +463,7 @@ class Exact:
         return _with_changes(exact_document(self.ruleset, self.result, lang), self.changes)
 
 
-@dataclass(frozen=True, slots=True)
-class SweepResult:
+class SweepResult(Struct, frozen=True):
     """The odds over one field's values (``sevendag sweep``)."""
 
     result: Sweep
@@ -484,8 +479,7 @@ class SweepResult:
 # --- rosters -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Lineup:
+class Lineup(Struct, frozen=True):
     """A roster read (``sevendag matrix SHEETS``), what-ifs applied, before anything is played."""
 
     ruleset: Ruleset
@@ -554,8 +548,7 @@ def matrix(sheets: Sequence[str], ruleset: str | None = None, *, runs: int | Non
         runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed, progress=progress)
 
 
-@dataclass(frozen=True, slots=True)
-class Matrix:
+class Matrix(Struct, frozen=True):
     """A roster's table (``sevendag matrix``); ``to_dict(lang)``: its ``--json`` document."""
 
     roster: Roster

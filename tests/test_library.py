@@ -286,3 +286,11 @@ def test_the_docstring_examples_run(module: Any) -> None:
     """The examples of ``docs/library.md`` are these (run here in an empty folder)."""
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_examples_of_the_docs_page_run() -> None:
+    page = Path(__file__).resolve().parent.parent / "docs" / "library.md"
+    if not page.is_file():  # an sdist has no docs/
+        pytest.skip("no docs/library.md here")
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 20 and result.failed == 0

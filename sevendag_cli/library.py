@@ -247,6 +247,9 @@ class Matchup(Struct, frozen=True):
         a, b, changes = what.load_pair(rs, docs)
         return cls(rs, a, b, changes, tuple(docs), what)
 
+    def __repr__(self) -> str:
+        return f"Matchup({self.a.name!r}, {self.b.name!r}, ruleset={self.ruleset.name!r})"
+
     @property
     def names(self) -> tuple[str, str]:
         return (self.a.name, self.b.name)

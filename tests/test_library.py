@@ -58,6 +58,7 @@ def test_a_fight_is_the_cli_fight_for_the_same_seed(cli: list[str], call: Any) -
     same(["fight", *cli, "--seed", "7"], fight.to_dict())
     assert fight.to_dict() == m.fight(seed=7).to_dict()  # same seed, same fight
     assert fight.winner == fight.to_dict()["winner"]
+    assert repr(m) == f"Matchup({m.a.name!r}, {m.b.name!r}, ruleset={m.ruleset.name!r})"
 
 
 def test_a_fight_with_entered_dice_and_a_cap() -> None:
@@ -156,6 +157,7 @@ def test_a_d20_encounter_played_by_the_library_is_the_cli_one() -> None:
     table(["status"], enc.status().to_dict())
     table(["odds", "--tolerance", "1e-9"], enc.odds(tolerance=1e-9).to_dict())
     table(["odds", "--set", "A.ac=15"], enc.odds(set={"A.ac": 15}).to_dict())
+    table(["odds", "--lang", "fr", "--cap", "20"], enc.odds(cap=20).to_dict("fr"))
     table(["log"], enc.log().to_dict())
     opened = sd.Encounter.open("lib.json")
     assert opened.status().to_dict() == enc.status().to_dict() and opened.started is None

@@ -13,8 +13,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sevendag_cli.errors import Msg, UsageError
-
 if TYPE_CHECKING:
     from sevendag_cli.rules import Fighter, Ruleset
     from sevendag_cli.rules.whatif import Change
@@ -83,34 +81,19 @@ FightersArg = Annotated[
 
 def check_fighter_count(fighters: list[str] | None) -> list[str] | None:
     """The FIGHTERS argument: two sheets, or none (the ruleset's example pair)."""
-    if fighters and len(fighters) != 2:
-        raise UsageError(Msg("cli.two_fighters", n=len(fighters)))
-    return fighters or None
+    from sevendag_cli.library import check_fighter_count as check
+
+    return check(fighters)
 
 
 def pick_ruleset_doc(
     ruleset: str | None, fighters: list[str] | None
 ) -> tuple[Ruleset, str, dict[str, Any]]:
-    """The ruleset named, else the first sheet's own, else the default; with its file and data."""
-    from sevendag_cli.errors import DataError, NotFoundError
-    from sevendag_cli.rules import (
-        DEFAULT_RULESET,
-        fighter_path,
-        read_ruleset_doc,
-        ruleset_from_data,
-        sheet_ruleset,
-    )
+    """The ruleset named, else the first sheet's own, else the default; with its file and data
+    (:func:`sevendag_cli.library.pick_ruleset_doc`)."""
+    from sevendag_cli.library import pick_ruleset_doc as pick
 
-    if ruleset is None and fighters:
-        named = sheet_ruleset(fighters[0])
-        if named is not None:
-            try:
-                source, data = read_ruleset_doc(named)
-            except NotFoundError as exc:  # named in a file, not typed: a data problem (exit 1)
-                raise DataError(str(fighter_path(fighters[0])), "ruleset", exc.msg) from None
-            return ruleset_from_data(data, source), source, data
-    source, data = read_ruleset_doc(ruleset or DEFAULT_RULESET)
-    return ruleset_from_data(data, source), source, data
+    return pick(ruleset, fighters)
 
 
 def pick_ruleset(ruleset: str | None, fighters: list[str] | None) -> Ruleset:
@@ -156,12 +139,6 @@ def load_pair_what_if(
 
 def check_numbers(cap: int | None, runs: int | None, seed: int | None) -> None:
     """The numeric options within their bounds (a usage mistake, exit 2), before anything is read."""
-    from sevendag_cli.dice import check_seed
-    from sevendag_cli.limits import MAX_ROUND_CAP, MAX_RUNS
+    from sevendag_cli.library import check_numbers as check
 
-    if cap is not None and not 1 <= cap <= MAX_ROUND_CAP:
-        raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
-    if runs is not None and not 1 <= runs <= MAX_RUNS:
-        raise UsageError(Msg("cli.runs", runs=runs, max=MAX_RUNS))
-    if seed is not None:
-        check_seed(seed)
+    check(cap, runs, seed)

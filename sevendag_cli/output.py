@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.i18n import detect_lang, t
+from sevendag_cli.library import DiceChoice  # the dice of a call: the library's
 from sevendag_cli.text import visible
 
 if TYPE_CHECKING:
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
-    from sevendag_cli.dice import DiceSource, EnteredDice
     from sevendag_cli.options import Lang
     from sevendag_cli.render.rich_render import RichRenderer
     from sevendag_cli.rules import Fighter, Ruleset
@@ -158,17 +158,6 @@ def renderer(out: Output, ruleset: Ruleset) -> RichRenderer:
 # --- dice ---------------------------------------------------------------------------------
 
 
-class DiceChoice:
-    """The dice source of a command, the seed to report (None: no generator) and the entered faces."""
-
-    __slots__ = ("entered", "seed", "source")
-
-    def __init__(self, source: DiceSource, seed: int | None, entered: EnteredDice | None) -> None:
-        self.source = source
-        self.seed = seed
-        self.entered = entered
-
-
 def make_dice(
     seed: int | None, dice: str | None, manual: bool, out: Output, *, continue_after: bool
 ) -> DiceChoice:
@@ -177,7 +166,8 @@ def make_dice(
     ``continue_after``: in ``fight`` the generator continues after entered faces;
     in ``init`` and ``round`` entered faces must be exactly what is needed.
     """
-    from sevendag_cli.dice import EnteredDice, ManualDice, SeededDice, check_seed, fresh_seed, parse_faces
+    from sevendag_cli.dice import ManualDice
+    from sevendag_cli.library import choose_dice
 
     if manual and dice is not None:
         raise UsageError(Msg("cli.manual_and_dice"))
@@ -189,18 +179,7 @@ def make_dice(
         lang = out.lang
         manual_dice = ManualDice(lambda label: _ask_die(label, lang), lambda m: note(f"  {m}"), lang)
         return DiceChoice(manual_dice, None, None)
-    if dice is not None and not continue_after:
-        if seed is not None:
-            raise UsageError(Msg("cli.dice_and_seed"))
-        entered = EnteredDice(parse_faces(dice))
-        return DiceChoice(entered, None, entered)
-    if seed is None:
-        seed = fresh_seed()
-    generator = SeededDice(check_seed(seed))
-    if dice is not None:
-        entered = EnteredDice(parse_faces(dice), fallback=generator)
-        return DiceChoice(entered, seed, entered)
-    return DiceChoice(generator, seed, None)
+    return choose_dice(seed, dice, continue_after=continue_after)
 
 
 def _ask_die(label: str, lang: str = "en") -> str:

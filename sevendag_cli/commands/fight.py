@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sevendag_cli.errors import Msg, RuleError, UsageError
+from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.i18n import count, t
 from sevendag_cli.options import (
@@ -35,24 +35,20 @@ from sevendag_cli.options import (
     TacticOpt,
     check_fighter_count,
     check_numbers,
-    load_pair_what_if,
-    pick_ruleset,
 )
 from sevendag_cli.output import (
     Output,
     check_table_options,
-    make_dice,
     make_output,
+    note,
     note_seed,
     renderer,
     report_seed,
-    what_if_notes,
 )
 from sevendag_cli.render.whatif import print_changes, with_changes
 
 if TYPE_CHECKING:
-    from sevendag_cli.rules import Fighter, Ruleset
-    from sevendag_cli.rules.whatif import Change
+    from sevendag_cli.library import Matchup
 
 app = typer.Typer()
 
@@ -104,42 +100,33 @@ def fight_cmd(
         if tolerance is not None and not (exact or odds):
             raise UsageError(Msg("cli.tolerance_exact"))
         check_table_options(out, csv_, plot, runs is not None or exact or odds)
-        refs = check_fighter_count(fighters)
-        rs = pick_ruleset(ruleset, refs)
-        a, b, changes = load_pair_what_if(rs, refs, set_, tactic)  # none: the sheets as they are
-        what_if_notes(rs, (a, b), changes, out)
-        from sevendag_cli.rules.bounds import endless
+        from sevendag_cli.library import Matchup
 
-        never = endless(rs, a, b)
-        if never is not None:
-            raise RuleError(never)
+        m = Matchup.load(check_fighter_count(fighters), ruleset, set=set_, tactic=tactic)
+        for message in m.notes:
+            note(f"sevendag: {message.render(out.lang)}")
         if runs is not None:
-            run_simulation(rs, a, b, runs, seed, cap, out, changes=changes, csv_=csv_, plot=plot)
+            run_simulation(m, runs, seed, cap, out, csv_=csv_, plot=plot)
             return
         if exact:
-            run_exact(rs, a, b, out, cap, tolerance, changes=changes, csv_=csv_, plot=plot)
+            run_exact(m, out, cap, tolerance, csv_=csv_, plot=plot)
             return
         if odds:
-            play_fight_with_odds(rs, a, b, seed, dice, cap, tolerance, out, changes=changes,
-                                 csv_=csv_, plot=plot)
+            play_fight_with_odds(m, seed, dice, cap, tolerance, out, csv_=csv_, plot=plot)
             return
-        play_fight(rs, a, b, seed, dice, cap, out, changes=changes)
+        play_fight(m, seed, dice, cap, out)
 
 
-def play_fight(
-    rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
-    out: Output, *, changes: tuple[Change, ...] = (),
-) -> None:
+def play_fight(m: Matchup, seed: int | None, dice: str | None, cap: int | None,
+               out: Output) -> None:
     """One fight step by step: entered faces first, then the seeded generator.
 
     Each round is shown, or written as JSON, as soon as it is played: ``--jsonl`` and
     the display stream; ``--json`` keeps only each round's text until the document's
     head (the final states come first) can be written.
     """
-    from sevendag_cli.engine import engine_for
-
-    choice = make_dice(seed, dice, False, out, continue_after=True)
-    play = engine_for(rs).fight_play(rs, a, b, choice.source, cap)
+    play, choice = m.play(seed=seed, dice=dice, cap=cap)
+    changes = m.changes
     if out.json:
         from sevendag_cli.render.data import fight_document, round_data
 
@@ -156,47 +143,37 @@ def play_fight(
         first = next(lines)
         out.lines(itertools.chain([with_changes(first, changes)], lines))
     else:
-        r = renderer(out, rs)
+        r = renderer(out, m.ruleset)
         print_changes(r.c, changes, out.lang)
         r.fight_play(play)
         report_seed(out, choice)
 
 
 def play_fight_with_odds(
-    rs: Ruleset, a: Fighter, b: Fighter, seed: int | None, dice: str | None, cap: int | None,
-    tolerance: float | None, out: Output, *, changes: tuple[Change, ...] = (), csv_: bool = False,
-    plot: str | None = None,
+    m: Matchup, seed: int | None, dice: str | None, cap: int | None, tolerance: float | None,
+    out: Output, *, csv_: bool = False, plot: str | None = None,
 ) -> None:
     """``--odds``: the fight ``play_fight`` plays (same seed, same fight), then how the odds swung:
     before the initiative, after it and after each round (one solver for the whole fight).
     ``--csv``: the swing as a table instead of the display (the seed on stderr); ``--plot``: the
     swing as a picture, whatever stdout has."""
-    from sevendag_cli.engine import engine_for
-    from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance
-    from sevendag_cli.sim.swing import fight_swing
-
-    tol = check_tolerance(DEFAULT_TOLERANCE if tolerance is None else tolerance)
-    choice = make_dice(seed, dice, False, out, continue_after=True)
-    result = engine_for(rs).fight(rs, a, b, choice.source, cap)
-    swing = fight_swing(rs, a, b, result, cap=cap, tolerance=tol)
+    done = m.odds_swing(seed=seed, dice=dice, cap=cap, tolerance=tolerance)
+    result, swing, changes, rs = done.result, done.swing, m.changes, m.ruleset
     if out.json:
-        from sevendag_cli.render.data import fight_document
-        from sevendag_cli.render.odds_data import swing_data
-
-        out.data(with_changes({**fight_document(result, choice.seed), **swing_data(swing)},
-                               changes))
+        out.data(done.to_dict())
     elif out.jsonl:
         from sevendag_cli.render.data import fight_events
         from sevendag_cli.render.odds_data import with_swing_lines
 
-        lines = with_swing_lines(fight_events(result, choice.seed), swing)
+        lines = with_swing_lines(fight_events(result, done.seed), swing)
         out.lines([with_changes(lines[0], changes), *lines[1:]])
     elif csv_:
         from sevendag_cli.render.csv_out import write_csv
         from sevendag_cli.render.odds_out import SWING_CSV_COLUMNS, swing_rows
 
         write_csv(SWING_CSV_COLUMNS, swing_rows(swing))
-        report_seed(out, choice)
+        if done.seed is not None:
+            note_seed(done.seed, out.lang)
     else:
         from sevendag_cli.render.rich_odds import swing_chart
 
@@ -205,7 +182,8 @@ def play_fight_with_odds(
         r.fight(result)
         r.c.print()
         swing_chart(r.c, swing, out.lang, rs.engine)
-        report_seed(out, choice)
+        if done.seed is not None:
+            note_seed(done.seed, out.lang)
     if plot is not None:
         from sevendag_cli.render.odds_out import plot_swing
 
@@ -216,27 +194,24 @@ def play_fight_with_odds(
 
 
 def run_simulation(
-    rs: Ruleset, a: Fighter, b: Fighter, runs: int, seed: int | None, cap: int | None,
-    out: Output, *, changes: tuple[Change, ...] = (), csv_: bool = False, plot: str | None = None,
+    m: Matchup, runs: int, seed: int | None, cap: int | None, out: Output, *, csv_: bool = False,
+    plot: str | None = None,
 ) -> None:
     """``--runs N``: the vectorised simulation, with a progress bar at a terminal."""
     from sevendag_cli.dice import fresh_seed
-    from sevendag_cli.sim.runner import simulate
 
     seed = seed if seed is not None else fresh_seed()  # checked with the other numbers
+    rs, changes = m.ruleset, m.changes
     if sys.stderr.isatty() and out.rich:
         from sevendag_cli.render.progress import with_progress
 
-        result = with_progress(lambda progress: simulate(rs, a, b, runs, seed, cap=cap,
-                                                         progress=progress),
-                               runs, Msg("cli.progress").render(out.lang))
+        done = with_progress(lambda progress: m.simulate(runs, seed=seed, cap=cap, progress=progress),
+                             runs, Msg("cli.progress").render(out.lang))
     else:
-        result = simulate(rs, a, b, runs, seed, cap=cap)
+        done = m.simulate(runs, seed=seed, cap=cap)
+    result = done.result
     if out.json:
-        from sevendag_cli.render.data import header, to_data
-
-        doc = {**header("fight", rs.name, seed), "mode": "runs", **to_data(result)}
-        out.data(with_changes(doc, changes))
+        out.data(done.to_dict())
     elif csv_:
         from sevendag_cli.render.csv_out import write_csv
         from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS, runs_rows
@@ -260,18 +235,13 @@ def run_simulation(
         raise typer.Exit(130)
 
 
-def run_exact(rs: Ruleset, a: Fighter, b: Fighter, out: Output, cap: int | None = None,
-              tolerance: float | None = None, *, changes: tuple[Change, ...] = (),
+def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float | None = None, *,
               csv_: bool = False, plot: str | None = None) -> None:
     """``--exact``: the fight's chain pushed round by round to the cap, within ``tolerance``."""
-    from sevendag_cli.render.sim_data import exact_document
-    from sevendag_cli.sim.exact_fight import exact_fight
-    from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
-
-    result = exact_fight(rs, a, b, cap=cap,
-                         tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
+    done = m.exact(tolerance=tolerance, cap=cap)
+    result, rs, changes = done.result, m.ruleset, m.changes
     if out.json:
-        out.data(with_changes(exact_document(rs.name, result, out.lang), changes))
+        out.data(done.to_dict(out.lang))
     elif csv_:
         from sevendag_cli.render.csv_out import write_csv
         from sevendag_cli.render.fight_out import FIGHT_CSV_COLUMNS, exact_rows

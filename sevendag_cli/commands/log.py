@@ -32,21 +32,17 @@ def log_cmd(
     Example: sevendag log  ·  sevendag log --jsonl | jq -c 'select(.type == "wound")'
     """
     with handled(lang):
-        from sevendag_cli.commands.table import open_read_only
-        from sevendag_cli.history import replay
+        from sevendag_cli.commands.table import busy_note
+        from sevendag_cli.encounter import Encounter
 
         out = make_output(json_, jsonl, lang)
-        enc, rs, a, b, _state = open_read_only(encounter, out.lang)
-        steps = replay(enc, rs, a, b, encounter)
+        log = Encounter(encounter).log()
+        busy_note(log.busy, encounter, out.lang)
         if out.json:
-            from sevendag_cli.render.data import log_document
-
-            out.data(log_document(steps, rs.name, str(encounter)))
+            out.data(log.to_dict())
         elif out.jsonl:
-            from sevendag_cli.render.data import log_events
-
-            out.lines(log_events(steps, rs.name, str(encounter)))
+            out.lines(log.events())
         else:
-            from sevendag_cli.render.rich_encounter import log
+            from sevendag_cli.render.rich_encounter import log as show
 
-            log(renderer(out, rs), steps)
+            show(renderer(out, log.ruleset), list(log.steps))

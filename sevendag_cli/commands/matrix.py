@@ -30,10 +30,9 @@ from sevendag_cli.options import (
     TacticOpt,
     check_numbers,
     complete_fighters,
-    pick_ruleset,
 )
 from sevendag_cli.output import check_table_options, make_output, note, note_seed, what_if_notes
-from sevendag_cli.render.whatif import print_changes, with_changes
+from sevendag_cli.render.whatif import print_changes
 
 if TYPE_CHECKING:
     from sevendag_cli.rules.roster import Skipped
@@ -93,29 +92,21 @@ def matrix_cmd(
         check_numbers(cap, runs, seed)
         if runs is not None and tolerance is not None:
             raise UsageError(Msg("roster.tolerance_runs"))
-        tol = check_tolerance(MATRIX_TOLERANCE if tolerance is None else tolerance)
+        check_tolerance(MATRIX_TOLERANCE if tolerance is None else tolerance)  # before any work
         n_jobs = check_jobs(jobs) if jobs is not None else min(default_jobs(), MAX_JOBS)
         from sevendag_cli.dice import fresh_seed
 
         seed = seed if seed is not None else fresh_seed()
 
-        from sevendag_cli.rules.roster import first_sheet, read_sheets, roster_docs
-        from sevendag_cli.rules.whatif import WhatIf
+        from sevendag_cli.library import Lineup
 
-        what = WhatIf.parse(set_, tactic)
-        read = read_sheets(sheets)
-        first = first_sheet(read)
-        rs = pick_ruleset(ruleset, [first] if first is not None else None)
-        docs, skipped = roster_docs(rs, read)
-        if skipped:
-            _note_skipped(skipped, rs.name, out.lang)
-        fighters, changes = what.load_roster(rs, docs)  # the workers get the changed fighters
-        sources = [path for path, _ in docs]
-        what_if_notes(rs, fighters, changes, out)
+        lineup = Lineup.load(sheets, ruleset, set=set_, tactic=tactic)
+        if lineup.skipped:
+            _note_skipped(list(lineup.skipped), lineup.ruleset.name, out.lang)
+        changes = lineup.changes
+        what_if_notes(lineup.ruleset, lineup.fighters, changes, out)
 
-        from sevendag_cli.sim.roster import play_roster
-
-        done = [0, len(fighters) * (len(fighters) - 1)]
+        done = [0, len(lineup.fighters) * (len(lineup.fighters) - 1)]
         try:
             shown: AbstractContextManager[Callable[[int, int], None] | None] = nullcontext()
             if _animated():
@@ -128,17 +119,15 @@ def matrix_cmd(
                     if bar is not None:
                         bar(k, total)
 
-                roster = play_roster(rs, fighters, cap=cap, tolerance=tol, runs=runs, seed=seed,
-                                     jobs=n_jobs, progress=report, sources=sources)
+                table = lineup.play(runs=runs, tolerance=tolerance, cap=cap, jobs=n_jobs, seed=seed,
+                                    progress=report)
         except KeyboardInterrupt:
             from sevendag_cli.failure import fail
 
             fail(Msg("roster.interrupted", done=done[0], total=done[1]), 130, out.lang)
+        roster = table.roster
         if out.json:
-            from sevendag_cli.render.matrix_data import matrix_document
-
-            doc = matrix_document(roster, skipped, out.lang)
-            out.data(with_changes(doc, changes))
+            out.data(table.to_dict(out.lang))
         elif csv_:
             from sevendag_cli.render.csv_out import write_csv
             from sevendag_cli.render.matrix_out import MATRIX_CSV_COLUMNS, matrix_rows

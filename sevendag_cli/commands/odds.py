@@ -1,7 +1,7 @@
 """``odds``: each fighter's chance to win from where the saved encounter stands; read only.
 
 It reads the encounter as ``status`` does (a shared lock, nothing written or made:
-:func:`sevendag_cli.commands.table.open_read_only`) and asks the exact solver
+:meth:`sevendag_cli.encounter.Encounter.odds`) and asks the exact solver
 (:mod:`sevendag_cli.sim.moment`) for the odds of the saved state: hit points, or wounds
 and penalties, dropped weapons and their rounds left, granted criticals, techniques in
 effect, the assaillant, and the round (for the cap).  It uses the solver's work the
@@ -11,11 +11,10 @@ encounter file keeps (:mod:`sevendag_cli.table_odds`) when ``round --odds`` or
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
-from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
     DEFAULT_ENCOUNTER,
@@ -27,13 +26,8 @@ from sevendag_cli.options import (
     TacticOpt,
     check_numbers,
 )
-from sevendag_cli.output import Output, check_table_options, make_output, what_if_notes
-from sevendag_cli.render.whatif import print_changes, with_changes
-
-if TYPE_CHECKING:
-    from sevendag_cli.rules import Fighter, Ruleset
-    from sevendag_cli.rules.whatif import Change, WhatIf
-    from sevendag_cli.store import Encounter
+from sevendag_cli.output import check_table_options, make_output, note
+from sevendag_cli.render.whatif import print_changes
 
 app = typer.Typer()
 
@@ -68,59 +62,33 @@ def odds_cmd(
     ·  sevendag odds --set Ysolde.attack=9 --tactic Brannoc=all-out  ·  sevendag odds --csv
     """
     with handled(lang):
-        from sevendag_cli.commands.table import open_read_only
+        from sevendag_cli.commands.table import busy_note
+        from sevendag_cli.encounter import Encounter
+        from sevendag_cli.rules.whatif import WhatIf
         from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance
-        from sevendag_cli.sim.swing import point
-        from sevendag_cli.table_odds import solver_for
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
         check_table_options(out, csv_, None)
         check_numbers(cap, None, None)
-        tol = check_tolerance(DEFAULT_TOLERANCE if tolerance is None else tolerance)
-        from sevendag_cli.rules.whatif import WhatIf
-
-        what = WhatIf.parse(set_, tactic)
-        enc, rs, a, b, state = open_read_only(encounter, out.lang)
-        changes: tuple[Change, ...] = ()
-        if what:
-            a, b, changes = _what_if(what, enc, rs, (a, b), out)
-        # the work the encounter keeps is its own pair's: never used for a changed one
-        solver = solver_for(enc, rs, a, b, cap=cap, tolerance=tol)
-        odds = solver(state)
-        moment = point(odds, state.round)
+        check_tolerance(DEFAULT_TOLERANCE if tolerance is None else tolerance)
+        WhatIf.parse(set_, tactic)
+        at = Encounter(encounter).odds(cap=cap, tolerance=tolerance, set=set_, tactic=tactic)
+        busy_note(at.busy, encounter, out.lang)
+        for message in at.notes:
+            note(f"sevendag: {message.render(out.lang)}")
+        changes = at.changes
         if out.json:
-            from sevendag_cli.render.odds_data import odds_document
-
-            doc = odds_document(state, rs, str(encounter), odds, moment, solver.cap, tol, out.lang)
-            out.data(with_changes(doc, changes))
+            out.data(at.to_dict(out.lang))
             return
         if csv_:
             from sevendag_cli.render.csv_out import write_csv
             from sevendag_cli.render.odds_out import ODDS_CSV_COLUMNS, odds_rows
 
-            write_csv(ODDS_CSV_COLUMNS, odds_rows(moment))
+            write_csv(ODDS_CSV_COLUMNS, odds_rows(at.moment))
             return
         from sevendag_cli.render.rich_odds import odds_display
 
         console = out.console()
         print_changes(console, changes, out.lang)
-        odds_display(console, out.lang, rs, state, str(encounter), odds, moment, solver.cap, tol)
-
-
-def _what_if(what: WhatIf, enc: Encounter, rs: Ruleset, fighters: tuple[Fighter, Fighter],
-             out: Output) -> tuple[Fighter, Fighter, tuple[Change, ...]]:
-    """The encounter's two fighters with the what-ifs applied to its embedded sheets (the file
-    is not changed); a change that cannot matter from the saved state is said on stderr."""
-    from sevendag_cli.output import note
-    from sevendag_cli.rules.whatif import saved_state_notes
-
-    docs = [(fighter.path, dict(entry["data"])) for fighter, entry in zip(fighters, enc.fighters,
-                                                                          strict=True)]
-    a, b, changes = what.load_pair(rs, docs)
-    for change in changes:
-        if change.field == "name":  # the saved state names the fighters
-            raise UsageError(Msg("whatif.odds_name", name=change.fighter))
-    what_if_notes(rs, (a, b), changes, out)
-    for message in saved_state_notes(rs, changes):
-        note(f"sevendag: {message.render(out.lang)}")
-    return a, b, changes
+        odds_display(console, out.lang, at.ruleset, at.state, str(encounter), at.odds, at.moment,
+                     at.cap, at.tolerance)

@@ -4,7 +4,7 @@ The ruleset and round, who attacks (Sevendag: the assaillant; d20: who
 attacks next when ``init`` rolled it), each fighter's hit points or wounds
 with the penalty, dropped weapons and techniques with their rounds left,
 granted criticals, and whether the fight is over and who won.  It reads the
-encounter under a shared lock (:func:`sevendag_cli.commands.table.open_read_only`)
+encounter under a shared lock (:meth:`sevendag_cli.encounter.Encounter.status`)
 and changes nothing.
 """
 
@@ -30,15 +30,17 @@ def status_cmd(
     Example: sevendag status --encounter duel.json
     """
     with handled(lang):
-        from sevendag_cli.commands.table import open_read_only
+        from sevendag_cli.commands.table import busy_note
+        from sevendag_cli.encounter import Encounter
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
-        enc, rs, a, b, state = open_read_only(encounter, out.lang)
+        status = Encounter(encounter).status()
+        busy_note(status.busy, encounter, out.lang)
         if out.json:
-            from sevendag_cli.render.data import status_document
-
-            out.data(status_document(state, rs, str(encounter), enc.log))
+            out.data(status.to_dict())
             return
-        from sevendag_cli.render.rich_encounter import status
+        from sevendag_cli.render.rich_encounter import status as show
 
-        status(renderer(out, rs), state, {a.name: a, b.name: b}, str(encounter))
+        loaded = status.loaded
+        show(renderer(out, loaded.ruleset), loaded.state, {loaded.a.name: loaded.a, loaded.b.name: loaded.b},
+             str(encounter))

@@ -9,7 +9,8 @@ each point is a what-if (:class:`.rules.whatif.WhatIf`), the solving is
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -28,15 +29,13 @@ from sevendag_cli.options import (
     TacticOpt,
     check_fighter_count,
     check_numbers,
-    pick_ruleset,
 )
 from sevendag_cli.output import Output, check_table_options, make_output, note_seed, what_if_notes
 
+if TYPE_CHECKING:
+    from sevendag_cli.library import Matchup, SweepResult
+
 app = typer.Typer()
-
-MAX_RUNS_PER_VALUE = 1_000_000
-"""Most simulated fights per value (``--runs``)."""
-
 
 @app.command("sweep")
 def sweep_cmd(
@@ -76,57 +75,46 @@ def sweep_cmd(
         out = make_output(json_, False, lang)
         check_table_options(out, csv_, plot)
         check_numbers(cap, None, seed)
+        from sevendag_cli.library import MAX_RUNS_PER_VALUE, Matchup
+
         if runs is not None:
             if tolerance is not None:
                 raise UsageError(Msg("sweep.tolerance_runs"))
             if not 1 <= runs <= MAX_RUNS_PER_VALUE:
                 raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
         from sevendag_cli.limits import MAX_SWEEP_POINTS
-        from sevendag_cli.rules import pair_docs
         from sevendag_cli.rules.whatif import WhatIf, vary_values
 
-        target, values = vary_values(vary, MAX_SWEEP_POINTS)
-        what = WhatIf.parse(set_, tactic)
-        refs = check_fighter_count(fighters)
-        rs = pick_ruleset(ruleset, refs)
-        docs = pair_docs(rs, refs)
-        a, b, changes = what.load_pair(rs, docs)
-
-        def load(text: str) -> tuple[Any, Any, Any]:
-            pa, pb, applied = what.plus(target, text).load_pair(rs, docs)
-            return pa, pb, applied[-1].value
-
-        first_a, first_b, first_changes = what.plus(target, values[0]).load_pair(rs, docs)
-        what_if_notes(rs, (first_a, first_b), first_changes, out)
-        run_sweep(rs, target, values, load, (a.name, b.name), changes, out, fair=fair, runs=runs,
-                  seed=seed, cap=cap, tolerance=tolerance, csv_=csv_, plot=plot)
+        target, values = vary_values(vary, MAX_SWEEP_POINTS)  # before any sheet is read
+        WhatIf.parse(set_, tactic)  # the what-ifs' syntax too
+        m = Matchup.load(check_fighter_count(fighters), ruleset, set=set_, tactic=tactic)
+        what_if_notes(m.ruleset, (m.a, m.b), m.vary(target, values[0]).changes, out)
+        run_sweep(m, vary, out, runs=runs, seed=seed, fair=fair, cap=cap, tolerance=tolerance,
+                  csv_=csv_, plot=plot, points=len(values))
 
 
-def run_sweep(rs: Any, target: str, values: list[str], load: Any, names: tuple[str, str],
-              changes: Any, out: Output, *, fair: bool, runs: int | None, seed: int | None,
-              cap: int | None, tolerance: float | None, csv_: bool, plot: str | None) -> None:
-    from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
-    from sevendag_cli.sim.sweep import EXACT, RUNS, sweep
-
+def run_sweep(m: Matchup, vary: str, out: Output, *, fair: bool, runs: int | None,
+              seed: int | None, cap: int | None, tolerance: float | None, csv_: bool,
+              plot: str | None, points: int) -> None:
     if runs is not None:
         from sevendag_cli.dice import check_seed, fresh_seed
 
         seed = check_seed(seed) if seed is not None else fresh_seed()
-    def work(progress: Any = None) -> Any:
-        return sweep(rs, target, values, load, method=RUNS if runs is not None else EXACT, cap=cap,
-                     tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance, runs=runs,
-                     seed=seed, fair=fair, progress=progress)
+    field, _, values = vary.partition("=")
+
+    def work(progress: Callable[[int], None] | None = None) -> SweepResult:
+        return m.sweep(field, values, fair=fair, runs=runs, seed=seed, cap=cap,
+                       tolerance=tolerance, progress=progress)
 
     if sys.stderr.isatty():
         from sevendag_cli.render.progress import with_progress
 
-        result = with_progress(work, len(values), Msg("sweep.progress").render(out.lang))
+        done = with_progress(work, points, Msg("sweep.progress").render(out.lang))
     else:
-        result = work()
+        done = work()
+    result = done.result
     if out.json:
-        from sevendag_cli.render.sweep_data import sweep_document
-
-        out.data(sweep_document(result, names, changes))
+        out.data(done.to_dict())
     elif csv_:
         from sevendag_cli.render.csv_out import write_csv
         from sevendag_cli.render.sweep_data import CSV_COLUMNS, csv_rows
@@ -135,7 +123,7 @@ def run_sweep(rs: Any, target: str, values: list[str], load: Any, names: tuple[s
     else:
         from sevendag_cli.render.rich_sweep import render_sweep
 
-        render_sweep(out.console(), result, changes, out.lang)
+        render_sweep(out.console(), result, m.changes, out.lang)
     if plot is not None:
         draw(plot, result, out.lang)
     if runs is not None and not out.json:

@@ -1,8 +1,10 @@
 """The table: ``init``, ``round``, ``wound`` and ``undo`` on the saved encounter.
 
-Each command locks the encounter file, rebuilds its ruleset, fighters and
-state (:func:`open_encounter`), calls the engine, saves the new state
-atomically and renders the result.  A command that fails saves nothing.
+Each command reads its options, calls the library's :class:`sevendag_cli.encounter.Encounter`
+(which locks the encounter file, rebuilds its ruleset, fighters and state, calls the engine
+and saves the new state atomically: a call that fails saves nothing) and renders the result.
+What is asked at a terminal (``--manual`` dice, the Sevendag choices) is asked here, through
+the functions the library is given.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError, joined
+from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.i18n import t
 from sevendag_cli.options import (
@@ -28,82 +30,33 @@ from sevendag_cli.options import (
     RulesetOpt,
     SeedOpt,
     check_fighter_count,
-    pick_ruleset_doc,
 )
 from sevendag_cli.output import Output, make_dice, make_output, note, renderer, report_seed
 
 if TYPE_CHECKING:
+    from sevendag_cli.library import DiceChoice
     from sevendag_cli.rules import Fighter, Ruleset
-    from sevendag_cli.sim.moment import OddsSolver
-    from sevendag_cli.sim.swing import OddsPoint
+    from sevendag_cli.sevendag.planning import Choices
     from sevendag_cli.store import Encounter
 
 app = typer.Typer()
 
 
-
-
-# --- the saved encounter --------------------------------------------------------------
+# --- the saved encounter: the library's (sevendag_cli.encounter) ---------------------------
 
 
 def open_encounter(path: Path) -> tuple[Encounter, Ruleset, Fighter, Fighter, Any]:
     """Load the encounter, rebuild its ruleset, fighters and state (each check named)."""
-    from sevendag_cli import store
-    from sevendag_cli.data import Problems
-    from sevendag_cli.engine import engine_for
-    from sevendag_cli.rules import fighter_from_data, ruleset_from_data
+    from sevendag_cli.encounter import load
 
-    enc = store.load(path)
-    try:  # the embedded data's problems name it in the user's language
-        rs_info = enc.ruleset
-        rs_label = Msg("cli.embedded_ruleset", path=path, name=rs_info.get("name"))
-        rs = ruleset_from_data(rs_info["data"], str(rs_label), Problems(rs_label))
-        labels = [Msg("cli.embedded_fighter", path=path, n=n) for n in (1, 2)]
-        a = fighter_from_data(enc.fighters[0]["data"], str(labels[0]), rs, Problems(labels[0]))
-        b = fighter_from_data(enc.fighters[1]["data"], str(labels[1]), rs, Problems(labels[1]))
-    except (KeyError, TypeError) as exc:
-        detail = Msg("store.missing", key=str(exc))
-        raise EncounterError(Msg("store.damaged", path=path, detail=detail)) from None
-    except SevendagError as exc:
-        raise EncounterError(Msg("cli.embedded_invalid", path=path, error=exc.msg)) from None
-    engine = engine_for(rs)
-    state = engine.state_from_data(enc.state)
-    return enc, rs, a, b, state
+    loaded = load(path)
+    return loaded.saved, loaded.ruleset, loaded.a, loaded.b, loaded.state
 
 
-def open_read_only(path: Path, lang: str) -> tuple[Encounter, Ruleset, Fighter, Fighter, Any]:
-    """``status`` and ``log``: the encounter read under a shared lock, nothing written or made.
-
-    When another command is changing the encounter, it is read as last saved
-    (saves are atomic: a whole encounter) and a note says so.
-    """
-    from sevendag_cli import store
-
-    require_encounter(path)
-    with store.read_locked(path) as free:
-        loaded = open_encounter(path)
-    if not free:
+def busy_note(busy: bool, path: Path, lang: str) -> None:
+    """``status``, ``log`` and ``odds``: the encounter was read as last saved (a writer was at work)."""
+    if busy:
         note(Msg("store.read_while_busy", path=path).render(lang))
-    return loaded
-
-
-def require_encounter(path: Path) -> None:
-    """A missing encounter is one line that says how to start one."""
-    from sevendag_cli.store import require_encounter as require
-
-    require(path)
-
-
-def _refuse_overwrite(path: Path) -> None:
-    """``init`` without ``--force`` replaces only a finished encounter."""
-    from sevendag_cli import store
-
-    try:
-        current = store.load(path)
-    except EncounterError:
-        raise EncounterError(Msg("cli.overwrite_unreadable", path=path)) from None
-    if not current.state.get("over", False):
-        raise EncounterError(Msg("cli.in_progress", path=path))
 
 
 # --- init ---------------------------------------------------------------------------
@@ -132,71 +85,32 @@ def init_cmd(
     Example: sevendag init --ruleset d20 --dice 19,5
     """
     with handled(lang):
-        from sevendag_cli import store
-        from sevendag_cli.engine import engine_for
-        from sevendag_cli.history import init_entry
-        from sevendag_cli.render.data import init_document
-        from sevendag_cli.rules import pair_docs, pair_from_docs
+        from sevendag_cli.encounter import Encounter as Table
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
-        refs = check_fighter_count(fighters)
-        rs, rs_path, rs_data = pick_ruleset_doc(ruleset, refs)
-        docs = pair_docs(rs, refs)
-        a, b = pair_from_docs(rs, docs)
-        choice = make_dice(seed, dice, manual, out, continue_after=False)
-        engine = engine_for(rs)
-        from sevendag_cli.engine.common import RecordingDice
+        given = check_fighter_count(fighters)
+        a, b = (given[0], given[1]) if given else (None, None)
+        choice: list[DiceChoice] = []
 
-        rec = RecordingDice(choice.source)
-        init, state = engine.start(rs, a, b, rec)
-        if choice.entered is not None:
-            choice.entered.check_all_used()
-        enc = store.Encounter(
-            ruleset={"name": rs.name, "path": rs_path, "data": rs_data},
-            fighters=({"path": docs[0][0], "data": docs[0][1]},
-                      {"path": docs[1][0], "data": docs[1][1]}),
-            state=engine.state_to_data(state),
-            log=(init_entry(choice.seed, init.leader, tuple(rec.rolls)),),
-        )
-        start_odds = None
-        with store.locked(encounter):
-            if encounter.exists() and not force:
-                _refuse_overwrite(encounter)
-            if odds:  # the tables are built once here and kept: each round --odds is then a look-up
-                start_odds, enc = _odds_at_init(enc, rs, a, b, state)
-            store.save(encounter, enc)
-        states = engine.fighter_states(state)
+        def roll() -> DiceChoice:
+            choice.append(make_dice(seed, dice, manual, out, continue_after=False))
+            return choice[0]
+
+        started = Table.start(a, b, ruleset, path=encounter, dice=roll, force=force,
+                              odds=odds).started
+        assert started is not None
         if out.json:
-            doc = init_document(init, tuple(rec.rolls), states, rs.name, choice.seed,
-                                str(encounter))
-            if start_odds is not None:
-                from sevendag_cli.render.odds_data import moment_odds
-
-                moment, solver = start_odds
-                doc["odds"] = moment_odds(moment, rs.engine, solver.cap, solver.tolerance)
-            out.data(doc)
+            out.data(started.to_dict())
             return
-        r = renderer(out, rs)
-        r.initiative(init)
-        r.states(states)
-        if start_odds is not None:
+        r = renderer(out, started.ruleset)
+        r.initiative(started.initiative)
+        r.states(started.states)
+        if started.odds is not None:
             from sevendag_cli.render.rich_odds import odds_line
 
-            odds_line(r.c, out.lang, start_odds[0])
-        report_seed(out, choice)
+            odds_line(r.c, out.lang, started.odds[0])
+        report_seed(out, choice[0])
         note(t("saved", out.lang, path=encounter))
-
-
-def _odds_at_init(enc: Encounter, rs: Ruleset, a: Fighter, b: Fighter,
-                  state: Any) -> tuple[tuple[OddsPoint, OddsSolver], Encounter]:
-    """``init --odds``: the odds from the state saved (as ``odds_data.moment_odds``), and the
-    encounter keeping the solver's tables."""
-    from sevendag_cli.sim.swing import point
-    from sevendag_cli.table_odds import keeping, solver_for
-
-    solver = solver_for(enc, rs, a, b)
-    kept = solver.keep()
-    return (point(solver(state), state.round), solver), keeping(enc, rs.engine, kept)
 
 
 # --- round ----------------------------------------------------------------------------
@@ -240,113 +154,39 @@ def round_cmd(
     Example: sevendag round --dice 8,18,17,3,3 --json  ·  sevendag round --odds
     """
     with handled(lang):
-        from sevendag_cli import store
-        from sevendag_cli.engine import engine_for
-        from sevendag_cli.history import round_entry
+        from sevendag_cli.encounter import Encounter as Table
 
         out = make_output(json_, jsonl, lang)
-        require_encounter(encounter)
-        with store.locked(encounter):
-            enc, rs, a, b, state = open_encounter(encounter)
-            if state.over:
-                from sevendag_cli.engine.common import over_message
+        ask = None
+        if sys.stdin.isatty() and out.rich and not no_input:
+            def ask(rs: Ruleset, a: Fighter, b: Fighter, state: object, yield_: bool | None,
+                    allocation: dict[str, tuple[str, ...]], technique: dict[str, str]) -> Choices:
+                from sevendag_cli.render.prompts import ask_sevendag_choices
 
-                raise EncounterError(Msg("common.at_path", path=encounter,
-                                         message=over_message(state.winner)))
-            engine = engine_for(rs)
-            solver = None
-            if odds:  # before anything is rolled: odds that cannot be computed change nothing
-                from sevendag_cli.table_odds import solver_for
+                return ask_sevendag_choices(rs, a, b, state, yield_, allocation, technique, out.lang)
 
-                solver = solver_for(enc, rs, a, b)
-                kept = solver.keep()  # built here if the encounter does not keep it yet
-                before = solver(state)
-            choices = None
-            if rs.engine == "sevendag":
-                interactive = sys.stdin.isatty() and out.rich and not no_input
-                choices = sevendag_choices(rs, a, b, state, yield_, allocate, technique,
-                                           interactive, out.lang)
-            elif yield_ is not None or allocate or technique:
-                raise UsageError(Msg("cli.d20_no_choices"))
-            choice = make_dice(seed, dice, manual, out, continue_after=False)
-            result, new_state = engine.play_round(rs, a, b, state, choice.source, choices)
-            if choice.entered is not None:
-                choice.entered.check_all_used()
-            moments = None
-            if solver is not None:  # the solver rolls no dice: the entered ones are all the round's
-                from sevendag_cli.render.odds_data import round_odds
-                from sevendag_cli.sim.swing import point
-                from sevendag_cli.table_odds import keeping
+        choice: list[DiceChoice] = []
 
-                moments = (point(before, state.round), point(solver(new_state), new_state.round))
-                odds_doc = round_odds(*moments, rs.engine, solver.cap, solver.tolerance)
-                enc = keeping(enc, rs.engine, kept)
-            entry = round_entry(result, choice.seed, choices)
-            store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
+        def roll() -> DiceChoice:
+            choice.append(make_dice(seed, dice, manual, out, continue_after=False))
+            return choice[0]
+
+        played = Table(encounter).round(dice=roll, yield_initiative=yield_, allocate=allocate,
+                                        technique=technique, ask=ask, odds=odds)
         if out.json:
-            from sevendag_cli.render.data import round_document
-
-            doc = round_document(result, rs.name, choice.seed, str(encounter))
-            if moments is not None:
-                doc["odds"] = odds_doc
-            out.data(doc)
+            out.data(played.to_dict())
         elif out.jsonl:
-            from sevendag_cli.render.data import round_events
-
-            lines = round_events(result, rs.name, choice.seed)
-            if moments is not None:
-                lines.append({"type": "odds", "round": result.number, **odds_doc})
-            out.lines(lines)
+            out.lines(played.events())
         else:
-            r = renderer(out, rs)
-            r.round(result)
-            if moments is not None:
+            r = renderer(out, played.ruleset)
+            r.round(played.result)
+            if played.odds is not None:
                 from sevendag_cli.render.rich_odds import odds_line
 
-                odds_line(r.c, out.lang, moments[1], moments[0])
-            report_seed(out, choice)
-            if result.over:
+                odds_line(r.c, out.lang, played.odds[1], played.odds[0])
+            report_seed(out, choice[0])
+            if played.result.over:
                 note(t("fight_over", out.lang))
-
-
-def parse_assignments(values: list[str] | None, option: str) -> dict[str, str]:
-    """``NAME=VALUE`` options (``--allocate``, ``--technique``) by fighter name."""
-    out: dict[str, str] = {}
-    for v in values or []:
-        name, sep, rest = v.partition("=")
-        if not sep or not name.strip() or not rest.strip():
-            raise UsageError(Msg("cli.assignment", option=option, value=v))
-        out[name.strip()] = rest.strip()
-    return out
-
-
-def sevendag_choices(
-    rs: Any, a: Any, b: Any, state: Any, yield_: bool | None, allocate: list[str] | None,
-    technique: list[str] | None, interactive: bool, lang: str,
-) -> Any:
-    """The Sevendag choices of the round: from the options, and asked at a terminal (``interactive``)."""
-    from sevendag_cli.sevendag import engine
-    from sevendag_cli.terms import commitments, find_name
-
-    names = (a.name, b.name)
-
-    def who(given: str) -> str:
-        name = find_name(given, names)  # any case: -a brannoc=...
-        if name is None:
-            raise UsageError(Msg("engine.no_fighter", name=given, names=joined(names)))
-        return name
-
-    # commitments and techniques as typed, in either language and any case (a,d; Défense; feinte)
-    # become keys; what matches nothing is refused by the engine, named as typed
-    allocation = {who(n): commitments(v)
-                  for n, v in parse_assignments(allocate, "--allocate").items()}
-    tech = {who(n): rs.technique_named(v) or v
-            for n, v in parse_assignments(technique, "--technique").items()}
-    if interactive:
-        from sevendag_cli.render.prompts import ask_sevendag_choices
-
-        return ask_sevendag_choices(rs, a, b, state, yield_, allocation, tech, lang)
-    return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=tech)
 
 
 # --- wound ------------------------------------------------------------------------------
@@ -393,45 +233,20 @@ def wound_cmd(
             amount = heal
         if fighter is None or amount is None:
             raise UsageError(Msg("cli.wound_args"))
-        from sevendag_cli import store
-        from sevendag_cli.engine import engine_for
-        from sevendag_cli.history import judgement_entry
-        from sevendag_cli.render.data import wound_document
+        from sevendag_cli.encounter import Encounter as Table
 
-        number, band = wound_amount(amount)
-        require_encounter(encounter)
-        with store.locked(encounter):
-            enc, rs, a, b, state = open_encounter(encounter)
-            if ruleset is not None and ruleset not in (rs.name, rs.engine):
-                raise UsageError(Msg("cli.other_ruleset", ruleset=ruleset, used=rs.name))
-            from sevendag_cli.terms import find_name
-
-            fighter = find_name(fighter, (a.name, b.name)) or fighter  # any case: ``wound ysolde 5``
-            engine = engine_for(rs)
-            apply = engine.apply_wound if heal is None else engine.apply_heal
-            result, new_state = apply(rs, a, b, state, fighter, number, band)
-            entry = judgement_entry(result, heal is not None)
-            store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
+        done = Table(encounter).wound(fighter, amount, heal=heal is not None, ruleset=ruleset)
         if out.json:
-            out.data(wound_document(result, rs.name, str(encounter)))
+            out.data(done.to_dict())
             return
-        renderer(out, rs).wound(result)
+        renderer(out, done.ruleset).wound(done.result)
 
 
 def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | None]:
     """``wound``'s AMOUNT: a whole number within the value bound (else a usage mistake), or a band name."""
-    from sevendag_cli.limits import INT_LIMIT
+    from sevendag_cli.encounter import wound_amount as amount
 
-    try:
-        number = int(text)
-    except ValueError:
-        if not text.strip().lstrip("+-").isdigit():
-            return None, text  # a band name
-        number = INT_LIMIT + 1  # more digits than Python reads: beyond the bound anyway
-    if not -INT_LIMIT <= number <= INT_LIMIT:
-        shown = text if len(text) <= 40 else text[:40] + "…"
-        raise UsageError(Msg("cli.amount_range", option=option, amount=shown, limit=INT_LIMIT))
-    return number, None
+    return amount(text, option)
 
 
 def _classify(amount: int, ruleset: str | None, out: Output) -> None:
@@ -471,24 +286,15 @@ def undo_cmd(
     Example: sevendag undo
     """
     with handled(lang):
-        from sevendag_cli import store
-        from sevendag_cli.engine import engine_for
-        from sevendag_cli.history import is_heal, summary
-        from sevendag_cli.render.data import header, state_data
+        from sevendag_cli.encounter import Encounter as Table
+        from sevendag_cli.history import is_heal
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
-        require_encounter(encounter)
-        with store.locked(encounter):
-            enc, rs, _a, _b, _state = open_encounter(encounter)
-            previous, undone = enc.undo()
-            engine = engine_for(rs)
-            state = engine.state_from_data(previous.state)
-            store.save(encounter, previous)
-        states = engine.fighter_states(state)
+        done = Table(encounter).undo()
         if out.json:
-            out.data({**header("undo", rs.name, None), "encounter": str(encounter),
-                      "undone": summary(undone), "fighters": [state_data(s) for s in states]})
+            out.data(done.to_dict())
             return
+        undone = done.undone
         what = undone.get("step", "?")
         if what == "round":
             what = t("round", out.lang, n=undone.get("round"))
@@ -497,5 +303,4 @@ def undo_cmd(
         elif what == "wound":
             what = t("step_wound", out.lang, name=str(undone.get("fighter")))
         note(t("undone", out.lang, what=what))
-        renderer(out, rs).states(states)
-
+        renderer(out, done.ruleset).states(done.states)

@@ -1,0 +1,564 @@
+"""sevendag as a library: rulesets, matchups and rosters, without a subprocess.
+
+``import sevendag_cli as sd`` gives :func:`ruleset`, :func:`matchup`, :class:`Matchup`,
+:func:`matrix` and :class:`~sevendag_cli.encounter.Encounter`.  Fighters and rulesets are
+named exactly as on the command line (a name listed by ``sevendag rulesets``, a file name, a
+``.toml`` path; no fighters: the ruleset's example pair), with the same defaults and the same
+errors (a :class:`~sevendag_cli.errors.SevendagError` carrying the message the command prints).
+Randomness is injected: ``seed=`` or ``dice=`` (faces as the CLI's ``--dice``, or any
+:class:`~sevendag_cli.dice.DiceSource`).
+
+Every result is an immutable record whose ``to_dict()`` is the command's ``--json`` document
+for the same call (the seed included)::
+
+    >>> import sevendag_cli as sd
+    >>> m = sd.matchup("A", "B", ruleset="d20")
+    >>> m.names
+    ('A', 'B')
+    >>> fight = m.fight(seed=7)
+    >>> fight.to_dict() == fight.to_dict() and fight.to_dict()["seed"]
+    7
+    >>> fight.winner in ("A", "B", None)
+    True
+
+The commands are this module plus parsing and rendering: ``sevendag fight A B -r d20 --seed 7
+--json`` prints ``sd.matchup("A", "B", ruleset="d20").fight(seed=7).to_dict()``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeAlias
+
+from msgspec import Struct
+
+from sevendag_cli.errors import Msg, RuleError, UsageError
+
+if TYPE_CHECKING:
+    from sevendag_cli.dice import DiceSource, EnteredDice
+    from sevendag_cli.engine.common import FightPlay, FightResult
+    from sevendag_cli.rules import Fighter, Ruleset
+    from sevendag_cli.rules.roster import Skipped
+    from sevendag_cli.rules.whatif import Change, WhatIf
+    from sevendag_cli.sim.exact_fight import ExactFight
+    from sevendag_cli.sim.roster import Roster
+    from sevendag_cli.sim.runner import SimulationResult
+    from sevendag_cli.sim.sweep import Sweep
+    from sevendag_cli.sim.swing import OddsSwing
+
+__all__ = [
+    "DiceChoice",
+    "Exact",
+    "Fight",
+    "Lineup",
+    "Matchup",
+    "Matrix",
+    "OddsSwingResult",
+    "Simulation",
+    "SweepResult",
+    "choose_dice",
+    "matchup",
+    "matrix",
+    "ruleset",
+]
+
+Document: TypeAlias = "dict[str, object]"
+"""A JSON document (what ``--json`` prints)."""
+WhatIfs: TypeAlias = "str | Sequence[str] | Mapping[str, object] | None"
+"""What-ifs: the CLI's ``--set``/``--tactic`` texts (one, or several), or a mapping
+``{"FIGHTER.FIELD": value}`` / ``{"FIGHTER": tactic}``."""
+Dice: TypeAlias = "str | Sequence[int] | DiceSource | None"
+"""Dice: faces as the CLI's ``--dice`` (``"19,5"`` or ``[19, 5]``), or a dice source."""
+
+
+# --- arguments as the CLI takes them -----------------------------------------------------------
+
+
+def _value_text(value: object) -> str:
+    if value is None:
+        return ""  # the sheet's default, as ``--set A.ac=``
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ",".join(_value_text(v) for v in value)
+    return str(value)
+
+
+def what_if_texts(given: WhatIfs) -> list[str] | None:
+    """``--set``/``--tactic`` texts from what a caller gives (None: none).
+
+    >>> what_if_texts({"A.ac": 12, "B.weapon.damage": "1d8"})
+    ['A.ac=12', 'B.weapon.damage=1d8']
+    >>> what_if_texts("Brannoc=all-out")
+    ['Brannoc=all-out']
+    """
+    if given is None:
+        return None
+    if isinstance(given, str):
+        return [given]
+    if isinstance(given, Mapping):
+        return [f"{key}={_value_text(value)}" for key, value in given.items()]
+    return list(given)
+
+
+def check_numbers(cap: int | None, runs: int | None, seed: int | None) -> None:
+    """The numeric options within their bounds (a usage mistake), before anything is read."""
+    from sevendag_cli.dice import check_seed
+    from sevendag_cli.limits import MAX_ROUND_CAP, MAX_RUNS
+
+    if cap is not None and not 1 <= cap <= MAX_ROUND_CAP:
+        raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
+    if runs is not None and not 1 <= runs <= MAX_RUNS:
+        raise UsageError(Msg("cli.runs", runs=runs, max=MAX_RUNS))
+    if seed is not None:
+        check_seed(seed)
+
+
+def check_fighter_count(fighters: Sequence[str] | None) -> list[str] | None:
+    """FIGHTERS: two sheets, or none (the ruleset's example pair)."""
+    if fighters and len(fighters) != 2:
+        raise UsageError(Msg("cli.two_fighters", n=len(fighters)))
+    return list(fighters) if fighters else None
+
+
+def pick_ruleset_doc(ruleset: str | None,
+                     fighters: Sequence[str] | None) -> tuple[Ruleset, str, dict[str, object]]:
+    """The ruleset named, else the first sheet's own, else the default; with its file and data."""
+    from sevendag_cli.errors import DataError, NotFoundError
+    from sevendag_cli.rules import (
+        DEFAULT_RULESET,
+        fighter_path,
+        read_ruleset_doc,
+        ruleset_from_data,
+        sheet_ruleset,
+    )
+
+    if ruleset is None and fighters:
+        named = sheet_ruleset(fighters[0])
+        if named is not None:
+            try:
+                source, data = read_ruleset_doc(named)
+            except NotFoundError as exc:  # named in a file, not typed: a data problem (exit 1)
+                raise DataError(str(fighter_path(fighters[0])), "ruleset", exc.msg) from None
+            return ruleset_from_data(data, source), source, data
+    source, data = read_ruleset_doc(ruleset or DEFAULT_RULESET)
+    return ruleset_from_data(data, source), source, data
+
+
+class DiceChoice:
+    """The dice of a call: the source the engine is given, the seed to report (None: no
+    generator) and the entered faces (to check they were all used)."""
+
+    __slots__ = ("entered", "seed", "source")
+
+    def __init__(self, source: DiceSource, seed: int | None, entered: EnteredDice | None) -> None:
+        self.source = source
+        self.seed = seed
+        self.entered = entered
+
+
+def choose_dice(seed: int | None, dice: Dice, *, continue_after: bool) -> DiceChoice:
+    """Entered faces, a dice source, or the seeded generator (a fresh seed when none is given).
+
+    ``continue_after``: in a fight the generator continues after entered faces; in ``init``
+    and ``round`` entered faces must be exactly what is needed (and no seed goes with them).
+    """
+    from sevendag_cli.dice import EnteredDice, SeededDice, check_seed, fresh_seed, parse_faces
+
+    if dice is not None and not isinstance(dice, str | Sequence):  # a dice source of the caller's
+        if seed is not None:
+            raise UsageError(Msg("cli.dice_and_seed"))
+        return DiceChoice(dice, None, None)
+    text = dice if dice is None or isinstance(dice, str) else ",".join(str(f) for f in dice)
+    if text is not None and not continue_after:
+        if seed is not None:
+            raise UsageError(Msg("cli.dice_and_seed"))
+        entered = EnteredDice(parse_faces(text))
+        return DiceChoice(entered, None, entered)
+    if seed is None:
+        seed = fresh_seed()
+    generator = SeededDice(check_seed(seed))
+    if text is not None:
+        entered = EnteredDice(parse_faces(text), fallback=generator)
+        return DiceChoice(entered, seed, entered)
+    return DiceChoice(generator, seed, None)
+
+
+def _with_changes(doc: dict[str, object], changes: tuple[Change, ...]) -> Document:
+    from sevendag_cli.render.whatif import with_changes
+
+    return with_changes(doc, changes)
+
+
+# --- rulesets and matchups ---------------------------------------------------------------------
+
+
+def ruleset(name_or_path: str) -> Ruleset:
+    """A ruleset, by name (``sevendag``, ``d20``, one listed by ``sevendag rulesets``) or path.
+
+    >>> ruleset("d20").engine
+    'd20'
+    """
+    from sevendag_cli.rules import ruleset_from_data
+
+    source, data = pick_ruleset_doc(name_or_path, None)[1:]
+    return ruleset_from_data(data, source)
+
+
+def matchup(a: str | None = None, b: str | None = None, ruleset: str | None = None, *,
+            set: WhatIfs = None, tactic: WhatIfs = None) -> Matchup:
+    """Two fighters, as ``sevendag fight A B --ruleset R --set ... --tactic ...`` reads them.
+
+    No fighters: the ruleset's example pair; no ruleset: the first sheet's own, else
+    ``sevendag``.  ``set``/``tactic``: what-ifs for this matchup only (the sheets are not
+    changed).
+
+    >>> matchup().names
+    ('Brannoc', 'Ysolde')
+    >>> m = matchup("A", "B", "d20", set={"B.ac": 15})
+    >>> [(c.fighter, c.field, c.value) for c in m.changes]
+    [('B', 'ac', 15)]
+    """
+    refs = [r for r in (a, b) if r is not None]
+    return Matchup.load(refs or None, ruleset, set=set, tactic=tactic)
+
+
+class Matchup(Struct, frozen=True):
+    """Two fighters of one ruleset, what-ifs applied: fight them, simulate, solve, sweep."""
+
+    ruleset: Ruleset
+    a: Fighter
+    b: Fighter
+    changes: tuple[Change, ...]
+    docs: tuple[tuple[str, dict[str, object]], ...]
+    what: WhatIf
+
+    @classmethod
+    def load(cls, fighters: Sequence[str] | None, ruleset: str | None = None, *,
+             set: WhatIfs = None, tactic: WhatIfs = None) -> Matchup:
+        """FIGHTERS (two, or none), ``--ruleset``, ``--set`` and ``--tactic`` as the CLI reads them."""
+        from sevendag_cli.rules import pair_docs
+        from sevendag_cli.rules.whatif import WhatIf
+
+        refs = check_fighter_count(fighters)
+        rs = pick_ruleset_doc(ruleset, refs)[0]
+        what = WhatIf.parse(what_if_texts(set), what_if_texts(tactic))
+        docs = pair_docs(rs, refs)
+        a, b, changes = what.load_pair(rs, docs)
+        return cls(rs, a, b, changes, tuple(docs), what)
+
+    def __repr__(self) -> str:
+        return f"Matchup({self.a.name!r}, {self.b.name!r}, ruleset={self.ruleset.name!r})"
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.a.name, self.b.name)
+
+    @property
+    def notes(self) -> tuple[Msg, ...]:
+        """What-ifs that cannot change this fight, and why (the CLI says them on stderr)."""
+        from sevendag_cli.rules.whatif import inert_notes
+
+        return tuple(inert_notes(self.ruleset, (self.a, self.b), self.changes))
+
+    def vary(self, field: str, value: str) -> Matchup:
+        """This matchup with one more change, ``FIGHTER.FIELD`` set to ``value`` (as a sweep's point).
+
+        >>> matchup("A", "B", "d20").vary("A.ac", "14").a.ac_override
+        14
+        """
+        from sevendag_cli.rules.whatif import VARY
+
+        what = self.what.plus(field, value, VARY)
+        a, b, changes = what.load_pair(self.ruleset, list(self.docs))
+        return Matchup(self.ruleset, a, b, changes, self.docs, what)
+
+    def check_ends(self) -> None:
+        """Refuse (one message) a fight that could never end."""
+        from sevendag_cli.rules.bounds import endless
+
+        never = endless(self.ruleset, self.a, self.b)
+        if never is not None:
+            raise RuleError(never)
+
+    # --- one fight -----------------------------------------------------------------------------
+
+    def play(self, *, seed: int | None = None, dice: Dice = None,
+             cap: int | None = None) -> tuple[FightPlay, DiceChoice]:
+        """The fight of :meth:`fight`, played round by round as it is iterated (a long fight is
+        never held whole); and its dice (``.seed``: the seed to report)."""
+        from sevendag_cli.engine import engine_for
+
+        check_numbers(cap, None, seed)
+        self.check_ends()
+        choice = choose_dice(seed, dice, continue_after=True)
+        return engine_for(self.ruleset).fight_play(self.ruleset, self.a, self.b, choice.source,
+                                                   cap), choice
+
+    def fight(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None) -> Fight:
+        """One whole fight, step by step (``sevendag fight --seed N``).
+
+        >>> f = matchup("A", "B", "d20").fight(seed=7, cap=3)
+        >>> f.to_dict()["rounds_played"] == len(f.result.rounds) <= 3
+        True
+        """
+        play, choice = self.play(seed=seed, dice=dice, cap=cap)
+        return Fight(play.collect(), choice.seed, self.changes)
+
+    def odds_swing(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None,
+                   tolerance: float | None = None) -> OddsSwingResult:
+        """The fight :meth:`fight` plays, then how each fighter's odds swung round by round
+        (``sevendag fight --odds``)."""
+        from sevendag_cli.engine import engine_for
+        from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance
+        from sevendag_cli.sim.swing import fight_swing
+
+        check_numbers(cap, None, seed)
+        self.check_ends()
+        tol = check_tolerance(DEFAULT_TOLERANCE if tolerance is None else tolerance)
+        choice = choose_dice(seed, dice, continue_after=True)
+        result = engine_for(self.ruleset).fight(self.ruleset, self.a, self.b, choice.source, cap)
+        swing = fight_swing(self.ruleset, self.a, self.b, result, cap=cap, tolerance=tol)
+        return OddsSwingResult(result, swing, choice.seed, self.changes)
+
+    # --- odds --------------------------------------------------------------------------------
+
+    def simulate(self, runs: int, *, seed: int | None = None, cap: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> Simulation:
+        """``runs`` fights simulated (``sevendag fight --runs N``); ``progress(done)`` after each batch.
+
+        >>> s = matchup("A", "B", "d20").simulate(1000, seed=3)
+        >>> s.result.runs, s.to_dict()["mode"]
+        (1000, 'runs')
+        """
+        from sevendag_cli.dice import fresh_seed
+        from sevendag_cli.sim.runner import simulate
+
+        check_numbers(cap, runs, seed)
+        self.check_ends()
+        seed = seed if seed is not None else fresh_seed()
+        result = simulate(self.ruleset, self.a, self.b, runs, seed, cap=cap, progress=progress)
+        return Simulation(result, self.ruleset.name, seed, self.changes)
+
+    def exact(self, *, tolerance: float | None = None, cap: int | None = None) -> Exact:
+        """The exact odds, certified within ``tolerance`` (``sevendag fight --exact``).
+
+        >>> e = matchup("A", "B", "d20").exact(tolerance=1e-9)
+        >>> round(sum(f.win_probability for f in e.result.fighters) + e.result.draw_probability, 6)
+        1.0
+        """
+        from sevendag_cli.sim.exact_fight import exact_fight
+        from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
+
+        check_numbers(cap, None, None)
+        self.check_ends()
+        result = exact_fight(self.ruleset, self.a, self.b, cap=cap,
+                             tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
+        return Exact(result, self.ruleset.name, self.changes)
+
+    def sweep(self, field: str, values: str | Sequence[str | int], *, fair: bool = False,
+              runs: int | None = None, seed: int | None = None, cap: int | None = None,
+              tolerance: float | None = None,
+              progress: Callable[[int], None] | None = None) -> SweepResult:
+        """The odds for each value of one sheet field (``sevendag sweep --vary FIELD=VALUES``).
+
+        ``values``: a range as the CLI takes it (``"5..12"``, ``"6..12/2"``, ``"1d6,1d8"``) or a
+        list; exact odds, or ``runs`` simulated fights per value; ``fair``: find the value
+        closest to 50/50.
+
+        >>> s = matchup("A", "B", "d20").sweep("A.ac", "10..12", fair=True)
+        >>> [p.value for p in s.result.points]
+        [10, 11, 12]
+        """
+        from sevendag_cli.limits import MAX_SWEEP_POINTS
+        from sevendag_cli.rules.whatif import vary_values
+        from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
+        from sevendag_cli.sim.sweep import EXACT, RUNS, sweep
+
+        check_numbers(cap, None, seed)
+        if runs is not None:
+            if tolerance is not None:
+                raise UsageError(Msg("sweep.tolerance_runs"))
+            if not 1 <= runs <= MAX_RUNS_PER_VALUE:
+                raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
+        listed = values if isinstance(values, str) else ",".join(str(v) for v in values)
+        target, texts = vary_values(f"{field}={listed}", MAX_SWEEP_POINTS)
+        if runs is not None:
+            from sevendag_cli.dice import check_seed, fresh_seed
+
+            seed = check_seed(seed) if seed is not None else fresh_seed()
+
+        def load(text: str) -> tuple[Fighter, Fighter, object]:
+            point = self.vary(target, text)
+            return point.a, point.b, point.changes[-1].value
+
+        result = sweep(self.ruleset, target, texts, load, method=RUNS if runs is not None else EXACT,
+                       cap=cap, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
+                       runs=runs, seed=seed, fair=fair, progress=progress)
+        return SweepResult(result, self.names, self.changes)
+
+
+MAX_RUNS_PER_VALUE = 1_000_000
+"""Most simulated fights per value of a sweep (``--runs``)."""
+
+
+# --- results -----------------------------------------------------------------------------------
+
+
+class Fight(Struct, frozen=True):
+    """One fight played (``sevendag fight``): ``to_dict()`` is its ``--json`` document."""
+
+    result: FightResult
+    seed: int | None
+    changes: tuple[Change, ...] = ()
+
+    @property
+    def winner(self) -> str | None:
+        return self.result.winner
+
+    def to_dict(self) -> Document:
+        from sevendag_cli.render.data import fight_document
+
+        return _with_changes(fight_document(self.result, self.seed), self.changes)
+
+
+class OddsSwingResult(Struct, frozen=True):
+    """One fight and how the odds swung (``sevendag fight --odds``)."""
+
+    result: FightResult
+    swing: OddsSwing
+    seed: int | None
+    changes: tuple[Change, ...] = ()
+
+    def to_dict(self) -> Document:
+        from sevendag_cli.render.data import fight_document
+        from sevendag_cli.render.odds_data import swing_data
+
+        return _with_changes({**fight_document(self.result, self.seed), **swing_data(self.swing)},
+                             self.changes)
+
+
+class Simulation(Struct, frozen=True):
+    """Simulated fights (``sevendag fight --runs N``)."""
+
+    result: SimulationResult
+    ruleset: str
+    seed: int
+    changes: tuple[Change, ...] = ()
+
+    def to_dict(self) -> Document:
+        from sevendag_cli.render.data import header, to_data
+
+        doc = {**header("fight", self.ruleset, self.seed), "mode": "runs", **to_data(self.result)}
+        return _with_changes(doc, self.changes)
+
+
+class Exact(Struct, frozen=True):
+    """Exact odds (``sevendag fight --exact``); ``to_dict(lang)``: the notes in that language."""
+
+    result: ExactFight
+    ruleset: str
+    changes: tuple[Change, ...] = ()
+
+    def to_dict(self, lang: str = "en") -> Document:
+        from sevendag_cli.render.sim_data import exact_document
+
+        return _with_changes(exact_document(self.ruleset, self.result, lang), self.changes)
+
+
+class SweepResult(Struct, frozen=True):
+    """The odds over one field's values (``sevendag sweep``)."""
+
+    result: Sweep
+    names: tuple[str, str]
+    changes: tuple[Change, ...] = ()
+
+    def to_dict(self) -> Document:
+        from sevendag_cli.render.sweep_data import sweep_document
+
+        return sweep_document(self.result, self.names, self.changes)
+
+
+# --- rosters -----------------------------------------------------------------------------------
+
+
+class Lineup(Struct, frozen=True):
+    """A roster read (``sevendag matrix SHEETS``), what-ifs applied, before anything is played."""
+
+    ruleset: Ruleset
+    fighters: tuple[Fighter, ...]
+    sources: tuple[str, ...]
+    skipped: tuple[Skipped, ...]
+    changes: tuple[Change, ...]
+
+    @classmethod
+    def load(cls, sheets: Sequence[str], ruleset: str | None = None, *, set: WhatIfs = None,
+             tactic: WhatIfs = None) -> Lineup:
+        from sevendag_cli.rules.roster import first_sheet, read_sheets, roster_docs
+        from sevendag_cli.rules.whatif import WhatIf
+
+        what = WhatIf.parse(what_if_texts(set), what_if_texts(tactic))
+        read = read_sheets(list(sheets))
+        first = first_sheet(read)
+        rs = pick_ruleset_doc(ruleset, [first] if first is not None else None)[0]
+        docs, skipped = roster_docs(rs, read)
+        fighters, changes = what.load_roster(rs, docs)
+        return cls(rs, tuple(fighters), tuple(path for path, _ in docs), tuple(skipped), changes)
+
+    @property
+    def notes(self) -> tuple[Msg, ...]:
+        """What-ifs that cannot change the fights, and why."""
+        from sevendag_cli.rules.whatif import inert_notes
+
+        return tuple(inert_notes(self.ruleset, self.fighters, self.changes))
+
+    def play(self, *, runs: int | None = None, tolerance: float | None = None,
+             cap: int | None = None, jobs: int | None = None, seed: int | None = None,
+             progress: Callable[[int, int], None] | None = None) -> Matrix:
+        """Every ordered pair, exact where possible (or ``runs`` simulated fights), ranked."""
+        from sevendag_cli.dice import fresh_seed
+        from sevendag_cli.sim.odds import check_tolerance
+        from sevendag_cli.sim.roster import (
+            MATRIX_TOLERANCE,
+            MAX_JOBS,
+            check_jobs,
+            default_jobs,
+            play_roster,
+        )
+
+        check_numbers(cap, runs, seed)
+        if runs is not None and tolerance is not None:
+            raise UsageError(Msg("roster.tolerance_runs"))
+        tol = check_tolerance(MATRIX_TOLERANCE if tolerance is None else tolerance)
+        n_jobs = check_jobs(jobs) if jobs is not None else min(default_jobs(), MAX_JOBS)
+        seed = seed if seed is not None else fresh_seed()
+        roster = play_roster(self.ruleset, self.fighters, cap=cap, tolerance=tol, runs=runs,
+                             seed=seed, jobs=n_jobs, progress=progress, sources=self.sources)
+        return Matrix(roster, self.skipped, self.changes)
+
+
+def matrix(sheets: Sequence[str], ruleset: str | None = None, *, runs: int | None = None,
+           tolerance: float | None = None, cap: int | None = None, jobs: int | None = None,
+           seed: int | None = None, set: WhatIfs = None, tactic: WhatIfs = None,
+           progress: Callable[[int, int], None] | None = None) -> Matrix:
+    """A roster's round-robin (``sevendag matrix SHEETS``): names, ``.toml`` paths or folders.
+
+    >>> m = matrix(["A", "B"], "d20", jobs=1)
+    >>> sorted(m.roster.names), len(m.to_dict()["fighters"])
+    (['A', 'B'], 2)
+    """
+    return Lineup.load(sheets, ruleset, set=set, tactic=tactic).play(
+        runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed, progress=progress)
+
+
+class Matrix(Struct, frozen=True):
+    """A roster's table (``sevendag matrix``); ``to_dict(lang)``: its ``--json`` document."""
+
+    roster: Roster
+    skipped: tuple[Skipped, ...] = ()
+    changes: tuple[Change, ...] = ()
+
+    def to_dict(self, lang: str = "en") -> Document:
+        from sevendag_cli.render.matrix_data import matrix_document
+
+        return _with_changes(matrix_document(self.roster, list(self.skipped), lang), self.changes)

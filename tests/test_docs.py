@@ -425,6 +425,28 @@ def test_every_ruleset_rule_links_to_its_heading() -> None:
             assert slug(headings[rule].lstrip("#")) in anchors(DOCS / "rules.md")
 
 
+# --- the fields of rulesets and sheets -------------------------------------------------------
+
+
+def test_every_field_of_the_bundled_rulesets_and_sheets_is_described() -> None:
+    """docs/rulesets.md names every formula and option the loaders read, and every sheet field."""
+    from sevendag_cli.d20.rules import FIELD_RANGES as D20_FIELDS
+    from sevendag_cli.d20.rules import FORMULA_KEYS
+    from sevendag_cli.sevendag.rules import FIELD_RANGES as SEVENDAG_FIELDS
+
+    text = (DOCS / "rulesets.md").read_text("utf-8")
+    wanted = {f"formulas.{key}" for key in FORMULA_KEYS} | set(D20_FIELDS) | set(SEVENDAG_FIELDS)
+    for toml in sorted((ROOT / "rulesets").glob("*.toml")):
+        data = tomllib.loads(toml.read_text("utf-8"))
+        wanted |= {f"{table}.{key}" for table in ("formulas", "options") for key in data.get(table, {})}
+        wanted |= {key for key, value in data.items() if not isinstance(value, dict | list)}
+    for toml in sorted((ROOT / "rulesets" / "fighters").glob("*.toml")):
+        wanted |= set(tomllib.loads(toml.read_text("utf-8")))
+    forms = ("{}`", "[{}", "[[{}")  # a key, a table, an array of tables
+    missing = sorted(key for key in wanted if not any("`" + f.format(key) in text for f in forms))
+    assert not missing, f"docs/rulesets.md does not describe {missing}"
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--write"]:
         write_generated()

@@ -9,8 +9,8 @@ completion and French help work on the same table.
 Adding a command: write ``sevendag_cli/commands/NAME.py`` with a Typer ``app``
 holding the command (``@app.command("NAME")``), or a group (an ``app`` with a
 callback, like ``rulesets``), and add one line to :data:`COMMANDS` (then its
-help in French to :mod:`sevendag_cli.help_fr` and a row to the README's
-table: tests check both).
+help in French to :mod:`sevendag_cli.help_fr` and a row to the table of
+``docs/commands.md``: tests check both).
 """
 
 from __future__ import annotations

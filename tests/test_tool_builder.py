@@ -168,10 +168,10 @@ def session_documents() -> dict[str, list[Any]]:
 
 
 def test_real_documents_pass_a_plain_validation_against_the_printed_schema() -> None:
-    """The README's plain validation: ``jsonschema.validate(doc, schema)``, nothing else."""
+    """The plain validation docs/json.md shows: ``jsonschema.validate(doc, schema)``, nothing else."""
     for name, docs in session_documents().items():
         schema = printed(name)
-        jsonschema.validate(docs[0], schema)  # as the README shows
+        jsonschema.validate(docs[0], schema)  # as docs/json.md shows
         plain = jsonschema.Draft202012Validator(schema)
         shipped = validator(name)
         for doc in docs:

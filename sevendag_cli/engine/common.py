@@ -3,9 +3,9 @@
 Results are immutable and keep every roll with its purpose, so the Rich
 step-by-step display and the JSON output are two views of the same object.
 Each event class has a ``kind`` (its JSON ``type``) and a ``rules`` tuple of
-the rule IDs that fired (RULES.md), which renderers name.
+the rule IDs that fired (docs/rules.md), which renderers name.
 
-Records are frozen ``msgspec.Struct`` classes (README, "Record types"); the
+Records are frozen ``msgspec.Struct`` classes (docs/development.md, "Record types"); the
 ones made only of immutable data are also ``gc=False``: they can never be
 part of a reference cycle, so the garbage collector need not track them.
 """

@@ -1,6 +1,6 @@
 """Tables as CSV (``--csv``): RFC 4180 text on stdout, the same in every language.
 
-A table is its header (the stable column names, documented in the README) and its
+A table is its header (the stable column names, documented in docs/bench.md) and its
 rows, each a sequence of plain values in the header's order::
 
     from sevendag_cli.render.csv_out import write_csv

@@ -6,7 +6,7 @@ its ``type`` first, a record's ``json_properties`` after its fields), tuples
 become lists, a :class:`Roll` gets its ``die``, ``highest`` and ``lowest``, a
 Fraction becomes its exact text.  The JSON documents of
 each command are assembled here too, so the contract lives in one place
-(documented in the README, section "JSON output").
+(documented in docs/json.md, the JSON contract).
 """
 
 from __future__ import annotations

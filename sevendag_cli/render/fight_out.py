@@ -1,7 +1,7 @@
 """``fight --runs`` and ``fight --exact`` as a CSV table and as a picture of the rounds.
 
 CSV (``--csv``), the same columns for both, so that a simulation and the exact odds
-line up (README "CSV")::
+line up (docs/bench.md, "CSV")::
 
     outcome,fighter,probability,low,high,fights
 

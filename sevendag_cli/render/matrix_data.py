@@ -1,4 +1,4 @@
-"""``matrix --json``: the round-robin as a JSON document (README "JSON output", schema ``matrix``).
+"""``matrix --json``: the round-robin as a JSON document (docs/json.md, schema ``matrix``).
 
 Rows and columns are in ranking order: ``fighters[i]`` is the ``i``-th of the
 ranking, ``win_probability[i][j]`` P(fighters[i] beats fighters[j]) in the

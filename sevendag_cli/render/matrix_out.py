@@ -1,6 +1,6 @@
 """``matrix`` as a CSV table and as a heat map (``--csv``, ``--plot``), from the :class:`Roster`.
 
-CSV (README "CSV"), long format: one row per ordered pair, in ranking order (the row's
+CSV (docs/bench.md, "CSV"), long format: one row per ordered pair, in ranking order (the row's
 fighter, then its opponents in ranking order; no row for the diagonal)::
 
     row_rank,row,column_rank,column,method,win_probability,low,high,draw_probability,unresolved

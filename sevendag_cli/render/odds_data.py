@@ -1,4 +1,4 @@
-"""The odds as JSON (README "JSON output"): ``odds``, and what ``--odds`` adds to ``init``,
+"""The odds as JSON (docs/json.md): ``odds``, and what ``--odds`` adds to ``init``,
 ``round`` and ``fight`` (schemas ``odds``, ``init``, ``round``, ``round-event``, ``fight``,
 ``fight-event``).
 

@@ -1,7 +1,7 @@
 """The odds from a moment as CSV tables (``odds --csv``, ``fight --odds --csv``) and the swing of
 a fight as a picture (``fight --odds --plot``), from the records of :mod:`sevendag_cli.sim.swing`.
 
-CSV (README "CSV"), the columns of ``fight --exact --csv`` for one moment, after the
+CSV (docs/bench.md, "CSV"), the columns of ``fight --exact --csv`` for one moment, after the
 moment's place in the fight:
 
 * ``odds``: ``round,outcome,fighter,probability,low,high`` — ``round`` the rounds

@@ -1,4 +1,4 @@
-"""``fight --exact``: the exact result as the JSON document (README "JSON output").
+"""``fight --exact``: the exact result as the JSON document (docs/json.md).
 
 The keys of ``fight --runs`` are kept wherever they mean the same thing
 (``fighters[].win_probability``, ``draw_probability``, ``rounds.{mean, sd, p50, p90,

@@ -1,4 +1,4 @@
-"""``sweep``: the JSON document, the CSV table and the picture's data (README "JSON output", "CSV").
+"""``sweep``: the JSON document, the CSV table and the picture's data (docs/json.md; docs/bench.md, "CSV").
 
 JSON: the header, then ``engine``, ``field``, ``method`` (``exact`` | ``runs``), ``cap``,
 ``tolerance`` (exact) / ``runs`` (simulated), ``fighters`` (names), ``changes`` (the

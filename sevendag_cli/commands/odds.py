@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
@@ -48,7 +49,7 @@ ToleranceOpt = Annotated[
 ]
 
 
-@app.command("odds")
+@app.command("odds", cls=SevendagCommand)
 def odds_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     cap: CapOpt = None,

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
@@ -38,7 +39,7 @@ MAX_RUNS_PER_VALUE = 1_000_000
 """Most simulated fights per value (``--runs``)."""
 
 
-@app.command("sweep")
+@app.command("sweep", cls=SevendagCommand)
 def sweep_cmd(
     vary: Annotated[
         str,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError, joined
 from sevendag_cli.failure import handled
 from sevendag_cli.i18n import t
@@ -109,7 +110,7 @@ def _refuse_overwrite(path: Path) -> None:
 # --- init ---------------------------------------------------------------------------
 
 
-@app.command("init")
+@app.command("init", cls=SevendagCommand)
 def init_cmd(
     fighters: FightersArg = None,
     ruleset: RulesetOpt = None,
@@ -202,7 +203,7 @@ def _odds_at_init(enc: Encounter, rs: Ruleset, a: Fighter, b: Fighter,
 # --- round ----------------------------------------------------------------------------
 
 
-@app.command("round")
+@app.command("round", cls=SevendagCommand)
 def round_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     seed: SeedOpt = None,
@@ -352,7 +353,7 @@ def sevendag_choices(
 # --- wound ------------------------------------------------------------------------------
 
 
-@app.command("wound", context_settings={"ignore_unknown_options": True})
+@app.command("wound", context_settings={"ignore_unknown_options": True}, cls=SevendagCommand)
 def wound_cmd(
     fighter: Annotated[str | None, typer.Argument(help="The fighter to wound (or heal).")] = None,
     amount: Annotated[
@@ -460,7 +461,7 @@ def _classify(amount: int, ruleset: str | None, out: Output) -> None:
 # --- undo -------------------------------------------------------------------------------
 
 
-@app.command("undo")
+@app.command("undo", cls=SevendagCommand)
 def undo_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     json_: JsonOpt = False,

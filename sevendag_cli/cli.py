@@ -30,7 +30,7 @@ from sevendag_cli.i18n import choose_lang
 from sevendag_cli.options import LangOpt
 
 if TYPE_CHECKING:
-    from typer._click import Command  # Typer's own Click (vendored): the type of a group's commands
+    from sevendag_cli.click_compat import Command  # the type of a group's commands
 
 COMMANDS: dict[str, str] = {
     # command name: its module under sevendag_cli/commands/, in the order --help lists them

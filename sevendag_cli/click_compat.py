@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from typer._click import Command as Command
 from typer._click import exceptions as _exceptions
 from typer._click import types as _types
 from typer._types import TyperChoice

@@ -47,7 +47,8 @@ def json_errors_for(args: Any, commands: Any) -> None:
 _WRAPPERS = {"common.at_path": "message", "data.at_key": "message", "data.at_file": "message",
              "formula.error": "message", "formula.expression_error": "message",
              "cli.see_help": "message", "usage.suggest_option": "message",
-             "usage.suggest_command": "message", "usage.invalid_value": "message"}
+             "usage.suggest_command": "message", "usage.invalid_value": "message",
+             "data.suggest_name": "message"}
 
 
 def error_key(message: Msg) -> str:

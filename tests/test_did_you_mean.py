@@ -92,3 +92,18 @@ def test_the_help_named_is_sevendags_under_python_m_too() -> None:
     done = subprocess.run([sys.executable, "-m", "sevendag_cli", "fight", "--bogus"],
                           capture_output=True, text=True, env={**plain_environment(), "LANG": "C.UTF-8"})
     assert done.stderr == "sevendag: error: No such option: --bogus (see 'sevendag fight --help')\n"
+
+
+@pytest.mark.parametrize(("args", "en", "fr", "key"), [
+    (["fight", "Brannoc", "Ysold"], "or a path to a .toml file (did you mean 'ysolde'?)",
+     "ou donner le chemin d'un fichier .toml (vouliez-vous dire 'ysolde' ?)", "data.not_found_fighter"),
+    (["fight", "--ruleset", "sevendg"], "ruleset 'sevendg': not found: use one of d20, sevendag, or a "
+     "path to a .toml file (did you mean 'sevendag'?)", "(vouliez-vous dire 'sevendag' ?)",
+     "data.not_found_ruleset"),
+])
+def test_a_mistyped_fighter_or_ruleset_suggests_the_closest_name(
+        args: list[str], en: str, fr: str, key: str) -> None:
+    assert_one_line_error(run(*args), 2, en)
+    assert_one_line_error(run(*args, "--lang", "fr"), 2, fr)
+    assert json.loads(run(*args, "--json").stdout)["error"]["key"] == key
+    assert "did you mean" not in run("fight", "Gandalf", "B", "--ruleset", "d20").stderr

@@ -7,8 +7,9 @@ so start-up pays for one command.  ``--help`` (which lists them all), shell
 completion and French help work on the same table.
 
 Adding a command: write ``sevendag_cli/commands/NAME.py`` with a Typer ``app``
-holding the command (``@app.command("NAME")``), or a group (an ``app`` with a
-callback, like ``rulesets``), and add one line to :data:`COMMANDS` (then its
+holding the command (``@app.command("NAME", cls=SevendagCommand)``), or a group (an
+``app`` with a callback and ``cls=SevendagGroupBase``, like ``rulesets``; the classes of
+:mod:`sevendag_cli.commandline`, a test checks), and add one line to :data:`COMMANDS` (then its
 help in French to :mod:`sevendag_cli.help_fr` and a row to the README's
 table: tests check both).
 """

@@ -7,15 +7,15 @@ so start-up pays for one command.  ``--help`` (which lists them all), shell
 completion and French help work on the same table.
 
 Adding a command: write ``sevendag_cli/commands/NAME.py`` with a Typer ``app``
-holding the command (``@app.command("NAME")``), or a group (an ``app`` with a
-callback, like ``rulesets``), and add one line to :data:`COMMANDS` (then its
+holding the command (``@app.command("NAME", cls=SevendagCommand)``), or a group (an
+``app`` with a callback and ``cls=SevendagGroupBase``, like ``rulesets``; the classes of
+:mod:`sevendag_cli.commandline`, a test checks), and add one line to :data:`COMMANDS` (then its
 help in French to :mod:`sevendag_cli.help_fr` and a row to the table of
 ``docs/commands.md``: tests check both).
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 from collections.abc import Iterator, MutableMapping
 from typing import TYPE_CHECKING, Annotated, Any
@@ -23,22 +23,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from sevendag_cli import __version__
-from sevendag_cli.errors import Msg, SevendagError
-from sevendag_cli.failure import (
-    fail,
-    interrupted,
-    json_errors_for,
-    lang_of_args,
-    usage_key,
-    usage_message,
-    write_error,
-)
+from sevendag_cli import __version__, click_compat
+from sevendag_cli.commandline import HelpLang, SevendagGroupBase, see_help
+from sevendag_cli.errors import Msg, SevendagError, UsageError
+from sevendag_cli.failure import fail, interrupted, json_errors_for, lang_of_args, write_error
 from sevendag_cli.i18n import choose_lang
 from sevendag_cli.options import LangOpt
 
 if TYPE_CHECKING:
-    from typer._click import Command  # Typer's own Click (vendored): the type of a group's commands
+    from sevendag_cli.click_compat import Command  # the type of a group's commands
 
 COMMANDS: dict[str, str] = {
     # command name: its module under sevendag_cli/commands/, in the order --help lists them
@@ -120,13 +113,14 @@ class _Interrupted(Exception):
     """A Ctrl-C seen by the root group, carried past Typer (which would swallow it)."""
 
 
-class SevendagGroup(TyperGroup):
+class SevendagGroup(SevendagGroupBase):
     """The root group: commands built on demand, and every failure as one line on stderr.
 
     Usage mistakes (unknown option, bad value) are one line, exit 2, in the
     language of ``--lang`` if the command line has a valid one, else in the
-    environment's (``LANG``...).  In French, ``--help`` is French too
-    (:mod:`sevendag_cli.help_fr`).
+    environment's (``LANG``...): :mod:`sevendag_cli.commandline` raises them as
+    sevendag's own errors.  In French, ``--help`` is French too
+    (:mod:`sevendag_cli.help_fr`, :mod:`sevendag_cli.commandline`).
     """
 
     def __init__(self, **kwargs: Any) -> None:
@@ -160,28 +154,28 @@ class SevendagGroup(TyperGroup):
         lang = lang_of_args(argv)
         json_errors_for(argv, COMMANDS)
         choose_lang(None)  # until the root's --lang (if any) is read: nothing left from a previous run
-        french: contextlib.AbstractContextManager[None] = contextlib.nullcontext()
+        HelpLang.french = lang == "fr"
         if lang == "fr":
-            from sevendag_cli.help_fr import french_typer, translate
+            from sevendag_cli.help_fr import translate
 
             translate(self, subcommands=False)
             for command in self.lazy.built.values():
                 translate(command)
             self.lazy.french = True
-            french = french_typer()
         try:
-            with french:
-                rv = super().main(*args, **kwargs)
-        except SevendagError as exc:  # raised outside a command body
+            rv = super().main(*args, **kwargs)
+        except SevendagError as exc:  # raised outside a command body (usage mistakes too)
             fail(exc.msg, exc.exit_code, lang)
         except (KeyboardInterrupt, _Interrupted):
             fail(interrupted(lang), 130, lang)
-        except Exception as exc:
-            if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
-                fail(usage_message(exc, lang), int(exc.exit_code), key=usage_key(exc))
-            if type(exc).__name__ == "Abort":
-                fail(Msg("cli.aborted"), 1, lang)
-            raise
+        except typer.Abort:
+            fail(Msg("cli.aborted"), 1, lang)
+        except click_compat.ClickException as exc:  # one sevendag does not know: Click's own text
+            msg = Msg("usage.other", message=Msg.text(exc.format_message()))
+            ctx = getattr(exc, "ctx", None)
+            fail(msg if ctx is None else see_help(ctx, msg), int(exc.exit_code), lang)
+        finally:
+            HelpLang.french = False
         raise SystemExit(rv if isinstance(rv, int) else 0)
 
 
@@ -190,6 +184,7 @@ app = typer.Typer(
     help="Combat resolver for Sevendag and Le combat (d20): initiative, rounds, wounds, "
     "whole fights and their odds.",
     no_args_is_help=True,
+    invoke_without_command=True,  # a command line with no command: _root says so
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -203,12 +198,15 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version.")
     ] = False,
     lang: LangOpt = None,
 ) -> None:
     """Combat resolver for Sevendag and Le combat (d20)."""
+    if ctx.invoked_subcommand is None:  # ``sevendag --lang fr`` and nothing else
+        raise UsageError(see_help(ctx, Msg("usage.missing_command")))
     # ``sevendag --lang fr fight``: the language of every command that does not name its own
     choose_lang(lang.value if lang else None)
 

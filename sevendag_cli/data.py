@@ -245,9 +245,20 @@ def find_named(ref: str, dirs: list[Path], what: str, known: Callable[[], list[s
         candidate = d / f"{stem}.toml"
         if is_regular(candidate):  # a name too long for a file is simply not found
             return candidate
-    names: object = listed(known()) or Msg("data.none_found")
-    raise NotFoundError(Msg(f"data.named_{what}", ref=ref), None,
-                        Msg(f"data.not_found_{what}", names=names))
+    found = known()
+    detail = Msg(f"data.not_found_{what}", names=listed(found) or Msg("data.none_found"))
+    close = _closest_name(stem, found)
+    if close is not None:
+        detail = Msg("data.suggest_name", message=detail, name=close)
+    raise NotFoundError(Msg(f"data.named_{what}", ref=ref), None, detail)
+
+
+def _closest_name(name: str, names: list[str]) -> str | None:
+    """The name most like ``name`` (a typo: ``ysolde`` for ``ysold``), if one is close enough."""
+    import difflib
+
+    close = difflib.get_close_matches(name, names, n=1)
+    return close[0] if close else None
 
 
 def list_names(dirs: list[Path], kind_key: str) -> list[str]:

@@ -4,8 +4,8 @@
 becomes its one line and exit code, Ctrl-C exit 130 (the line says if the encounter was
 saved before it).  An error line is always one line, control characters made visible.  Click's usage errors
 (an unknown option, a bad value), raised before a command runs, are put in the
-user's language by :func:`usage_message`; the root group
-(:class:`sevendag_cli.cli.SevendagGroup`) prints them.
+user's language as sevendag's own errors by :mod:`sevendag_cli.commandline`; the root
+group (:class:`sevendag_cli.cli.SevendagGroup`) prints them.
 """
 
 from __future__ import annotations
@@ -46,7 +46,9 @@ def json_errors_for(args: Any, commands: Any) -> None:
 # is the key of the message they wrap, the one that says what is wrong.
 _WRAPPERS = {"common.at_path": "message", "data.at_key": "message", "data.at_file": "message",
              "formula.error": "message", "formula.expression_error": "message",
-             "cli.see_help": "message", "usage.possible": "message", "usage.invalid_value": "message"}
+             "cli.see_help": "message", "usage.suggest_option": "message",
+             "usage.suggest_command": "message", "usage.invalid_value": "message",
+             "data.suggest_name": "message"}
 
 
 def error_key(message: Msg) -> str:
@@ -128,123 +130,6 @@ def lang_of_args(args: Any) -> str:
         if value in LANGS:
             return value
     return detect_lang()
-
-
-def usage_message(exc: Any, lang: str) -> str:
-    """A Typer/Click usage error as one line in ``lang`` (English: Click's own text)."""
-    text: str | Msg = exc.format_message()
-    if lang != "en":
-        translated = _translate_usage(exc)
-        if translated is not None:
-            text = translated
-    ctx = getattr(exc, "ctx", None)
-    if ctx is None:
-        return text.render(lang) if isinstance(text, Msg) else text
-    command = " ".join(["sevendag", *ctx.command_path.split()[1:]])
-    return Msg("cli.see_help", message=text, command=command).render(lang)
-
-
-def usage_key(exc: Any) -> str:
-    """The stable key of a Typer/Click usage error (``usage.no_such_option``...), ``usage.other``
-    when Click's message is not one the catalogue knows."""
-    msg = _translate_usage(exc)
-    return error_key(msg) if msg is not None else "usage.other"
-
-
-def _hint(exc: Any) -> str:
-    hint: Any = exc.param_hint
-    if hint is None and exc.param is not None:
-        try:
-            hint = exc.param.get_error_hint(exc.ctx)  # Click's signature
-        except TypeError:
-            hint = exc.param.get_error_hint()  # Typer 0.29's vendored Click
-    if hint is None:
-        return ""
-    return hint if isinstance(hint, str) else " / ".join(repr(h) for h in hint)
-
-
-def _translate_usage(exc: Any) -> Msg | None:
-    """The message of a usage error, from its class and parameters; None: keep Click's.
-
-    Classes are recognised by name (Typer vendors Click's exceptions privately).
-    """
-    import re
-
-    kinds = {c.__name__ for c in type(exc).__mro__}
-    if "NoSuchOption" in kinds:
-        if exc.message != f"No such option: {exc.option_name}":
-            return None  # a custom message: shown as it is
-        msg = Msg("usage.no_such_option", option=exc.option_name)
-        if exc.possibilities:
-            return Msg("usage.possible", message=msg, options=", ".join(sorted(exc.possibilities)))
-        return msg
-    if "MissingParameter" in kinds:
-        if exc.message:
-            return None
-        kind = exc.param_type or (exc.param.param_type_name if exc.param is not None else "parameter")
-        key = kind if kind in ("argument", "option") else "parameter"
-        return Msg(f"usage.missing_{key}", hint=_hint(exc))
-    if "BadParameter" in kinds:
-        detail = _translate_value_error(exc)
-        if detail is None:
-            return None
-        return Msg("usage.invalid_value", hint=_hint(exc), message=detail)
-    if "BadOptionUsage" in kinds:
-        if exc.message == f"Option {exc.option_name!r} requires an argument.":
-            return Msg("usage.requires_argument", option=exc.option_name)
-        if exc.message == f"Option {exc.option_name!r} does not take a value.":
-            return Msg("usage.takes_no_value", option=exc.option_name)
-        return None
-    if type(exc).__name__ == "UsageError":  # raised by Click with a text only
-        m = re.fullmatch(r"Got unexpected extra argument\(s\) \((.*)\)", exc.message, re.S)
-        if m:
-            return Msg("usage.extra_args", args=m.group(1))
-        m = re.fullmatch(r"No such command '(.*)'\.", exc.message, re.S)
-        if m:
-            return Msg("usage.no_such_command", name=m.group(1))
-        if exc.message == "Missing command.":  # ``sevendag --lang fr`` and nothing else
-            return Msg("usage.missing_command")
-    return None
-
-
-def _translate_value_error(exc: Any) -> Msg | None:
-    """Why a value was refused, from the validation error behind it (pydantic), if known."""
-    cause = exc.__cause__
-    errors_of = getattr(cause, "errors", None)
-    if errors_of is None:
-        return _translate_click_value_error(exc)
-    try:
-        first = errors_of()[0]
-    except (IndexError, TypeError):
-        return None
-    kind, value = first.get("type"), first.get("input")
-    if kind in ("int_parsing", "int_type", "int_from_float"):
-        return Msg("usage.not_integer", value=value)
-    descriptor = getattr(exc.param, "type_descriptor", None)
-    choices = getattr(descriptor, "choices", None) if descriptor is not None else None
-    if kind == "value_error" and choices:
-        names = ", ".join(repr(getattr(c, "value", c)) for c in choices)
-        return Msg("usage.not_choice", value=value, choices=names)
-    return None
-
-
-def _translate_click_value_error(exc: Any) -> Msg | None:
-    """Click's own conversion errors (Typer before 0.29): integer and choice parameters."""
-    import re
-
-    m = re.fullmatch(r"(.*) is not a valid (?:int|integer)(?: range)?\.", exc.message, re.S)
-    if m:
-        return Msg("usage.not_integer", value=_unrepr(m.group(1)))
-    m = re.fullmatch(r"(.*) is not (?:one of )?(.*)\.", exc.message, re.S)
-    choices = getattr(getattr(exc.param, "type", None), "choices", None)
-    if m and choices:
-        names = ", ".join(repr(getattr(c, "value", c)) for c in choices)
-        return Msg("usage.not_choice", value=_unrepr(m.group(1)), choices=names)
-    return None
-
-
-def _unrepr(text: str) -> str:
-    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"" else text
 
 
 @contextmanager

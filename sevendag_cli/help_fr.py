@@ -6,17 +6,16 @@ before the command name too, or a French ``LANG``), :func:`translate` replaces
 them on the Click objects just before (on each command as the root group
 builds it).  Imported only in French, so English start-up does not pay for it.
 A text missing here stays English (a test checks that none is missing).
-Typer's and Click's own words (Usage, Options, Arguments, Commands, "Show this
+The arguments' names and the title of the list of commands are put in French
+by :func:`translate` too; Typer's and Click's own words (Usage, Options, "Show this
 message and exit.", ``[default: …]``, ``[required]``, ``[env var: …]``), in the
-Rich help and the plain one alike, are put in French for the time of the
-command by :func:`french_typer`, and the arguments' names by :func:`translate`.
+Rich help and the plain one alike, by sevendag's command classes
+(:mod:`sevendag_cli.commandline`).
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 HELP_FR: dict[str, str] = {
@@ -180,89 +179,13 @@ HELP_FR: dict[str, str] = {
 
 _EXAMPLES = (("Examples: ", "Exemples : "), ("Example: ", "Exemple : "))
 
-# Typer's and Click's words (their gettext messages, and the Rich help's constants).
-TYPER_FR: dict[str, str] = {
-    "Show this message and exit.": "Afficher ce message et quitter.",
-    "default: {default}": "par défaut : {default}",
-    "required": "obligatoire",
-    "env var: {var}": "variable d'environnement : {var}",
-    "Arguments": "Arguments",
-    "Options": "Options",
-    "Commands": "Commandes",
-    "(deprecated)": "(obsolète)",
-}
-RICH_FR: dict[str, str] = {
-    "DEFAULT_STRING": "[par défaut : {}]",
-    "ENVVAR_STRING": "[variable d'environnement : {}]",
-    "REQUIRED_LONG_STRING": "[obligatoire]",
-    "DEPRECATED_STRING": "(obsolète) ",
-    "ARGUMENTS_PANEL_TITLE": "Arguments",
-    "OPTIONS_PANEL_TITLE": "Options",
-    "COMMANDS_PANEL_TITLE": "Commandes",
-    "ERRORS_PANEL_TITLE": "Erreur",
-    "ABORTED_TEXT": "Abandon.",
-    "RICH_HELP": "Voir [blue]'{command_path} {help_option}'[/] pour l'aide.",
-}
-USAGE_FR = "Utilisation : "
 SUBCOMMAND_METAVAR_FR = "COMMANDE [ARGUMENTS]..."
+COMMANDS_PANEL_FR = "Commandes"
 ARGUMENTS_FR: dict[str, str] = {
     "fighters": "combattants", "fighter": "combattant", "amount": "montant", "name": "nom",
     "files": "fichiers", "expressions": "expressions", "sheets": "fiches",
 }
 """The arguments' names as the help shows them (the value still reaches the same parameter)."""
-
-
-@contextmanager
-def french_typer() -> Iterator[None]:
-    """Typer's and Click's own help words in French while the command runs, then as before.
-
-    Rich help: the constants of ``typer.rich_utils``; plain help: the gettext
-    function of ``typer.core``; both: the "Usage: " prefix and the help option.
-    """
-    import typer.core
-    import typer.rich_utils
-    from typer._click import decorators, formatting
-
-    saved_rich = {name: getattr(typer.rich_utils, name) for name in RICH_FR}
-    saved_gettext = typer.core._  # type: ignore[attr-defined]
-    write_usage = formatting.HelpFormatter.write_usage
-    write_heading = formatting.HelpFormatter.write_heading
-    help_option = decorators.help_option
-
-    def gettext_fr(message: str) -> str:
-        return TYPER_FR.get(message, message)
-
-    def write_usage_fr(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
-        write_usage(self, prog, args, USAGE_FR if prefix is None else prefix)
-
-    def write_heading_fr(self: Any, heading: str) -> None:
-        self.write(f"{'':>{self.current_indent}}{heading} :\n")  # plain help: "Options :"
-
-    def help_option_fr(param_decls: list[str]) -> Any:
-        add = help_option(param_decls)
-
-        def apply(command: Any) -> Any:
-            add(command)
-            command.params[-1].help = TYPER_FR["Show this message and exit."]
-            return command
-
-        return apply
-
-    for name, text in RICH_FR.items():
-        setattr(typer.rich_utils, name, text)
-    typer.core._ = gettext_fr  # type: ignore[attr-defined]
-    formatting.HelpFormatter.write_usage = write_usage_fr  # type: ignore[method-assign]
-    formatting.HelpFormatter.write_heading = write_heading_fr  # type: ignore[method-assign]
-    decorators.help_option = help_option_fr
-    try:
-        yield
-    finally:
-        for name, value in saved_rich.items():
-            setattr(typer.rich_utils, name, value)
-        typer.core._ = saved_gettext  # type: ignore[attr-defined]
-        formatting.HelpFormatter.write_usage = write_usage  # type: ignore[method-assign]
-        formatting.HelpFormatter.write_heading = write_heading  # type: ignore[method-assign]
-        decorators.help_option = help_option
 
 
 def _key(text: str) -> str:
@@ -303,6 +226,8 @@ def translate(command: Any, subcommands: bool = True) -> None:
             param.metavar = name if param.nargs == 1 else f"{name}..."
     if getattr(command, "subcommand_metavar", None) == "COMMAND [ARGS]...":
         command.subcommand_metavar = SUBCOMMAND_METAVAR_FR
+    if hasattr(command, "rich_help_panel") and not command.rich_help_panel:  # its group's Rich help
+        command.rich_help_panel = COMMANDS_PANEL_FR
     if not subcommands:
         return
     for sub in (getattr(command, "commands", None) or {}).values():

@@ -223,6 +223,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "fr": "introuvables : choisir parmi {names}, ou donner le chemin d'un fichier .toml"},
     "data.not_found_fighter": {"en": "not found: use one of {names}, or a path to a .toml file",
                                "fr": "introuvable : choisir parmi {names}, ou donner le chemin d'un fichier .toml"},
+    "data.suggest_name": {"en": "{message} (did you mean {name!r}?)", "fr": "{message} (vouliez-vous dire {name!r} ?)"},
     "data.none_found": {"en": "none found", "fr": "aucun trouvé"},
     "data.and_more": {"en": "{names}… ({n:,} more)", "fr": "{names}… ({n:,} de plus)"},
     "data.type.bool": {"en": "true/false", "fr": "true/false"},
@@ -602,7 +603,8 @@ MESSAGES: dict[str, dict[str, str]] = {
 
     # --- usage mistakes reported by the option parser (cli.SevendagGroup) -----------------------
     "usage.no_such_option": {"en": "No such option: {option}", "fr": "option inconnue : {option}"},
-    "usage.possible": {"en": "{message} (Possible options: {options})", "fr": "{message} (options possibles : {options})"},
+    "usage.suggest_option": {"en": "{message}. Did you mean {names}?", "fr": "{message} ; vouliez-vous dire {names} ?"},
+    "usage.suggest_command": {"en": "{message} Did you mean {names}?", "fr": "{message} ; vouliez-vous dire {names} ?"},
     "usage.no_such_command": {"en": "No such command {name!r}.", "fr": "commande inconnue : {name!r}"},
     "usage.missing_command": {"en": "Missing command.", "fr": "commande manquante"},
     "usage.extra_args": {"en": "Got unexpected extra argument(s) ({args})", "fr": "argument(s) en trop : {args}"},
@@ -610,7 +612,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "usage.missing_option": {"en": "Missing option {hint}.", "fr": "option {hint} manquante"},
     "usage.missing_parameter": {"en": "Missing parameter {hint}.", "fr": "paramètre {hint} manquant"},
     "usage.invalid_value": {"en": "Invalid value for {hint}: {message}", "fr": "valeur invalide pour {hint} : {message}"},
-    "usage.not_integer": {"en": "{value!r} is not a valid integer", "fr": "{value!r} n'est pas un nombre entier"},
+    "usage.not_integer": {"en": "{value!r} is not a valid int.", "fr": "{value!r} n'est pas un nombre entier"},
+    "usage.not_number": {"en": "{value!r} is not a valid float.", "fr": "{value!r} n'est pas un nombre"},
     "usage.not_choice": {"en": "{value!r} is not one of {choices}.", "fr": "{value!r} ne fait pas partie de {choices}"},
     "usage.requires_argument": {"en": "Option {option!r} requires an argument.", "fr": "l'option {option!r} demande une valeur"},
     "usage.takes_no_value": {"en": "Option {option!r} does not take a value.", "fr": "l'option {option!r} ne prend pas de valeur"},

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.i18n import count, t
@@ -53,7 +54,7 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 
-@app.command("fight")
+@app.command("fight", cls=SevendagCommand)
 def fight_cmd(
     fighters: FightersArg = None,
     ruleset: RulesetOpt = None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.failure import handled
 from sevendag_cli.options import DEFAULT_ENCOUNTER, EncounterOpt, JsonlOpt, JsonOpt, LangOpt
 from sevendag_cli.output import make_output, renderer
@@ -20,7 +21,7 @@ from sevendag_cli.output import make_output, renderer
 app = typer.Typer()
 
 
-@app.command("log")
+@app.command("log", cls=SevendagCommand)
 def log_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     json_: JsonOpt = False,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 
-@app.command("matrix")
+@app.command("matrix", cls=SevendagCommand)
 def matrix_cmd(
     sheets: Annotated[
         list[str],

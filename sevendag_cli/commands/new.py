@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import JsonOpt, LangOpt, SeedOpt
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 app = typer.Typer()
 
 
-@app.command("new")
+@app.command("new", cls=SevendagCommand)
 def new_cmd(
     name: Annotated[str, typer.Argument(help="The fighter's name.")],
     ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset of the sheet.")] = "sevendag",

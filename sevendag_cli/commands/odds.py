@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
     DEFAULT_ENCOUNTER,
@@ -42,7 +43,7 @@ ToleranceOpt = Annotated[
 ]
 
 
-@app.command("odds")
+@app.command("odds", cls=SevendagCommand)
 def odds_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     cap: CapOpt = None,

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.failure import handled
 from sevendag_cli.options import DiceOpt, JsonOpt, LangOpt, SeedOpt
 from sevendag_cli.output import make_dice, make_output, report_seed
@@ -13,7 +14,7 @@ from sevendag_cli.output import make_dice, make_output, report_seed
 app = typer.Typer()
 
 
-@app.command("roll")
+@app.command("roll", cls=SevendagCommand)
 def roll_cmd(
     expressions: Annotated[
         list[str],

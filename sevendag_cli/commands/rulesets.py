@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 from msgspec import structs
 
+from sevendag_cli.commandline import SevendagCommand, SevendagGroupBase
 from sevendag_cli.data import Problems, bundled_dir, fighter_dirs, read_toml, search_dirs
 from sevendag_cli.errors import DataError, Msg, SevendagError
 from sevendag_cli.failure import handled
@@ -173,7 +174,8 @@ def validate_or_report(path_text: str, lang: str = "en") -> dict[str, Any]:
 
 # --- the commands ----------------------------------------------------------------------------
 
-app = typer.Typer(name="rulesets", invoke_without_command=True, add_completion=False)
+app = typer.Typer(name="rulesets", cls=SevendagGroupBase, invoke_without_command=True,
+                  add_completion=False)
 
 
 @app.callback()
@@ -201,7 +203,7 @@ def rulesets_cmd(
         render_rulesets(out.console(), doc, out.lang)
 
 
-@app.command("show")
+@app.command("show", cls=SevendagCommand)
 def rulesets_show_cmd(
     name: Annotated[str, typer.Argument(help="Ruleset name or file.")],
     json_: JsonOpt = False,
@@ -223,7 +225,7 @@ def rulesets_show_cmd(
         render_ruleset(out.console(), doc, out.lang)
 
 
-@app.command("validate")
+@app.command("validate", cls=SevendagCommand)
 def rulesets_validate_cmd(
     files: Annotated[list[str], typer.Argument(help="Ruleset or fighter sheet files.")],
     json_: JsonOpt = False,

@@ -24,6 +24,7 @@ from typing import Annotated, Any
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import LangOpt
@@ -135,7 +136,7 @@ def validator(name: str) -> Any:
 app = typer.Typer()
 
 
-@app.command("schema")
+@app.command("schema", cls=SevendagCommand)
 def schema_cmd(
     name: Annotated[
         str | None,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.failure import handled
 from sevendag_cli.options import DEFAULT_ENCOUNTER, EncounterOpt, JsonOpt, LangOpt
 from sevendag_cli.output import make_output, renderer
@@ -19,7 +20,7 @@ from sevendag_cli.output import make_output, renderer
 app = typer.Typer()
 
 
-@app.command("status")
+@app.command("status", cls=SevendagCommand)
 def status_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     json_: JsonOpt = False,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 app = typer.Typer()
 
-@app.command("sweep")
+@app.command("sweep", cls=SevendagCommand)
 def sweep_cmd(
     vary: Annotated[
         str,

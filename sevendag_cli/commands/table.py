@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.i18n import t
@@ -62,7 +63,7 @@ def busy_note(busy: bool, path: Path, lang: str) -> None:
 # --- init ---------------------------------------------------------------------------
 
 
-@app.command("init")
+@app.command("init", cls=SevendagCommand)
 def init_cmd(
     fighters: FightersArg = None,
     ruleset: RulesetOpt = None,
@@ -116,7 +117,7 @@ def init_cmd(
 # --- round ----------------------------------------------------------------------------
 
 
-@app.command("round")
+@app.command("round", cls=SevendagCommand)
 def round_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     seed: SeedOpt = None,
@@ -192,7 +193,7 @@ def round_cmd(
 # --- wound ------------------------------------------------------------------------------
 
 
-@app.command("wound", context_settings={"ignore_unknown_options": True})
+@app.command("wound", context_settings={"ignore_unknown_options": True}, cls=SevendagCommand)
 def wound_cmd(
     fighter: Annotated[str | None, typer.Argument(help="The fighter to wound (or heal).")] = None,
     amount: Annotated[
@@ -275,7 +276,7 @@ def _classify(amount: int, ruleset: str | None, out: Output) -> None:
 # --- undo -------------------------------------------------------------------------------
 
 
-@app.command("undo")
+@app.command("undo", cls=SevendagCommand)
 def undo_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     json_: JsonOpt = False,

@@ -1,0 +1,252 @@
+"""Sevendag's command and group classes: usage mistakes as catalogue messages, help in French.
+
+Every command is a :class:`SevendagCommand` and every group a :class:`SevendagGroupBase`
+(``cls=`` of Typer's ``@app.command`` and ``typer.Typer``; the root group,
+:class:`sevendag_cli.cli.SevendagGroup`, too).  Through Click's documented hooks
+only (``parse_args``, ``resolve_command``, ``format_usage``, ``format_help``,
+``format_options``, ``get_help_option``, a parameter's ``type``):
+
+* a usage mistake (an unknown option or command, a value that is not a number, a
+  missing argument, an extra one) is raised as sevendag's own
+  :class:`~sevendag_cli.errors.UsageError`, its message a key of the catalogue
+  built from what Click's exception holds (the option's name, the parameter), never
+  from Click's English text; an unknown option or command suggests the closest
+  name (:func:`difflib.get_close_matches`);
+* in French (:data:`HelpLang`), ``--help`` writes Click's and Typer's own words
+  ("Usage:", "Show this message and exit.", ``[default: …]``...) in French, in the
+  Rich help and the plain one alike (:mod:`sevendag_cli.help_fr` translates the
+  commands' own texts).
+
+What still needs Typer's internals is in :mod:`sevendag_cli.click_compat`.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from typer.core import TyperCommand, TyperGroup
+
+from sevendag_cli import click_compat
+from sevendag_cli.errors import Msg, UsageError
+
+
+class HelpLang:
+    """Whether this run's help is in French; set by the root group for each run."""
+
+    french = False
+
+
+USAGE_FR = "Utilisation : "
+HELP_OPTION_FR = "Afficher ce message et quitter."
+WORDS_FR = {"Arguments": "Arguments", "Options": "Options", "Commands": "Commandes",
+            "default": "par défaut : {}", "env var": "variable d'environnement : {}",
+            "required": "obligatoire"}
+
+
+def command_line(ctx: Any) -> str:
+    """How the user calls the command of ``ctx``: ``sevendag rulesets show`` (whatever the program's name)."""
+    names: list[str] = []
+    while ctx.parent is not None:
+        names.append(ctx.info_name or "")
+        ctx = ctx.parent
+    return " ".join(["sevendag", *reversed(names)])
+
+
+def see_help(ctx: Any, message: Msg) -> Msg:
+    """``message`` and where the help is: ``(see 'sevendag fight --help')``."""
+    return Msg("cli.see_help", message=message, command=command_line(ctx))
+
+
+def _closest(name: str, names: list[str], strip: bool = False) -> list[str]:
+    """The names most like ``name``, best first (``strip``: compare options without their dashes)."""
+    import difflib
+
+    if not strip:
+        return difflib.get_close_matches(name, names)
+    bare = {n.lstrip("-").lower(): n for n in names}
+    found = difflib.get_close_matches(name.lstrip("-").lower(), list(bare), n=1)
+    return [bare[f] for f in found]
+
+
+def _option_names(ctx: Any) -> list[str]:
+    return [name for param in ctx.command.get_params(ctx) if param.param_type_name == "option"
+            for name in (*param.opts, *param.secondary_opts)]
+
+
+def _option(ctx: Any, name: str) -> Any:
+    for param in ctx.command.get_params(ctx):
+        if name in param.opts or name in param.secondary_opts:
+            return param
+    return None
+
+
+def usage_error(exc: Exception, ctx: Any) -> UsageError | None:
+    """Sevendag's error for a Click usage error raised while ``ctx``'s command line was parsed,
+    from the exception's class and attributes; None: not one sevendag knows."""
+    if isinstance(exc, click_compat.NoSuchOption):
+        msg = Msg("usage.no_such_option", option=exc.option_name)
+        close = _closest(exc.option_name, _option_names(ctx), strip=True)
+        if close:
+            msg = Msg("usage.suggest_option", message=msg, names=", ".join(close))
+        return UsageError(see_help(ctx, msg))
+    if isinstance(exc, click_compat.BadOptionUsage):  # raised without a context: no "see --help"
+        param = _option(ctx, exc.option_name)
+        if param is not None and getattr(param, "is_flag", False):
+            return UsageError(Msg("usage.takes_no_value", option=exc.option_name))
+        return UsageError(Msg("usage.requires_argument", option=exc.option_name))
+    if isinstance(exc, click_compat.MissingParameter) and exc.param is not None:
+        kind = exc.param.param_type_name
+        key = kind if kind in ("argument", "option") else "parameter"
+        hint = exc.param.get_error_hint(exc.ctx or ctx)
+        return UsageError(see_help(ctx, Msg(f"usage.missing_{key}", hint=hint)))
+    if isinstance(exc, click_compat.ValueRefused) and exc.param is not None:
+        hint = exc.param.get_error_hint(exc.ctx or ctx)
+        return UsageError(see_help(ctx, Msg("usage.invalid_value", hint=hint, message=exc.msg)))
+    return None
+
+
+class SevendagCommandBase:
+    """What sevendag's commands and groups share (a mixin for Typer's two classes)."""
+
+    def _check_types(self) -> None:
+        for param in self.params:  # type: ignore[attr-defined]
+            param.type = click_compat.checked_type(param.type)
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if (isinstance(self, TyperGroup) and not args and self.no_args_is_help
+                and not ctx.resilient_parsing):
+            import sys
+
+            text = ctx.get_help()  # the Rich help prints itself and gives ""
+            if text:
+                sys.stdout.write(text + "\n")
+            raise UsageError(see_help(ctx, Msg("usage.missing_command")))
+        extra_allowed = ctx.allow_extra_args
+        ctx.allow_extra_args = True  # extra arguments: refused below, in the catalogue's words
+        try:
+            rest: list[str] = super().parse_args(ctx, args)  # type: ignore[misc]
+        except click_compat.ClickUsageError as exc:
+            error = usage_error(exc, ctx)
+            if error is None:
+                raise
+            raise error from None
+        finally:
+            ctx.allow_extra_args = extra_allowed
+        if rest and not extra_allowed and not ctx.resilient_parsing:
+            raise UsageError(see_help(ctx, Msg("usage.extra_args", args=" ".join(rest))))
+        return rest
+
+    # --- help ---------------------------------------------------------------------------
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+        formatter.write_usage(ctx.command_path, " ".join(pieces),
+                              USAGE_FR if HelpLang.french else None)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None and HelpLang.french:
+            option.help = HELP_OPTION_FR
+        return option
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        if not HelpLang.french:
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+            return
+        with click_compat.rich_help_words(click_compat.RICH_WORDS):
+            super().format_help(ctx, formatter)  # type: ignore[misc]
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        """The plain help's parameters (without Rich); in French, Click's words too."""
+        if not HelpLang.french:
+            super().format_options(ctx, formatter)  # type: ignore[misc]
+            return
+        args: list[tuple[str, str]] = []
+        opts: list[tuple[str, str]] = []
+        for param in self.get_params(ctx):  # type: ignore[attr-defined]
+            record = _record_fr(param, ctx)
+            if record is not None:
+                (args if param.param_type_name == "argument" else opts).append(record)
+        _section(formatter, WORDS_FR["Arguments"], args)
+        _section(formatter, WORDS_FR["Options"], opts)
+        if isinstance(self, TyperGroup):
+            self.format_commands(ctx, formatter)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The plain help's list of subcommands (groups only); in French, its heading too."""
+        if not HelpLang.french:
+            super().format_commands(ctx, formatter)  # type: ignore[misc]
+            return
+        commands = [(name, cmd) for name in self.list_commands(ctx)  # type: ignore[attr-defined]
+                    if (cmd := self.get_command(ctx, name)) is not None  # type: ignore[attr-defined]
+                    and not cmd.hidden]
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            _section(formatter, WORDS_FR["Commands"],
+                     [(name, cmd.get_short_help_str(limit)) for name, cmd in commands])
+
+
+def _section(formatter: Any, heading: str, rows: list[tuple[str, str]]) -> None:
+    """A section of the plain help, its heading in French typography (``Options :``)."""
+    if not rows:
+        return
+    formatter.write_paragraph()
+    formatter.write(f"{'':>{formatter.current_indent}}{heading} :\n")
+    formatter.indent()
+    try:
+        formatter.write_dl(rows)
+    finally:
+        formatter.dedent()
+
+
+def _record_fr(param: Any, ctx: Any) -> tuple[str, str] | None:
+    """A parameter's line of the plain help, what Click adds in brackets in French."""
+    bare = copy.copy(param)
+    bare.show_default, bare.show_envvar, bare.required = False, False, False
+    record = bare.get_help_record(ctx)
+    if record is None:
+        return None
+    name, text = record
+    extra = []
+    if getattr(param, "show_envvar", False) and param.envvar is not None:
+        var = param.envvar if isinstance(param.envvar, str) else ", ".join(map(str, param.envvar))
+        extra.append(WORDS_FR["env var"].format(var))
+    default = click_compat.default_text(param, ctx)
+    if default:
+        extra.append(WORDS_FR["default"].format(default))
+    if param.required:
+        extra.append(WORDS_FR["required"])
+    if extra:
+        brackets = "[" + "; ".join(extra) + "]"
+        text = f"{text}  {brackets}" if text else brackets
+    return name, text
+
+
+class SevendagCommand(SevendagCommandBase, TyperCommand):
+    """A sevendag command (``@app.command("NAME", cls=SevendagCommand)``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._check_types()
+
+
+class SevendagGroupBase(SevendagCommandBase, TyperGroup):
+    """A sevendag group (``typer.Typer(cls=SevendagGroupBase)``): an unknown subcommand too
+    is a catalogue message, with the closest names."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._check_types()
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        name = args[0]
+        if self.get_command(ctx, name) is None and not ctx.resilient_parsing:
+            if name[:1] and not name[:1].isalnum():  # an option after all: Click says which
+                self.parse_args(ctx, args)
+            msg = Msg("usage.no_such_command", name=name)
+            close = _closest(name, self.list_commands(ctx))
+            if close:
+                msg = Msg("usage.suggest_command", message=msg, names=", ".join(map(repr, close)))
+            raise UsageError(see_help(ctx, msg))
+        return super().resolve_command(ctx, args)

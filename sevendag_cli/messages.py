@@ -470,7 +470,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "store.in_use": {"en": "{path}: the encounter is in use by another sevendag command: wait for it to finish",
                      "fr": "{path} : la rencontre est utilisée par une autre commande sevendag : attendre qu'elle se termine"},
 
-    # --- the command line (cli.py, commands/, render/prompts.py) ---------------------------------
+    # --- the command line (cli.py, commands/, sevendag/prompts.py) ---------------------------------
     "cli.json_and_jsonl": {"en": "--json and --jsonl: choose one", "fr": "--json et --jsonl : choisir l'un des deux"},
     "cli.jsonl_only": {"en": "--jsonl streams the events of one fight; with --runs or --exact use --json",
                        "fr": "--jsonl diffuse les événements d'un seul combat ; avec --runs ou --exact, utiliser --json"},

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError, joined
+from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.i18n import t
 from sevendag_cli.options import (
@@ -261,13 +261,11 @@ def round_cmd(
                 solver = solver_for(enc, rs, a, b)
                 kept = solver.keep()  # built here if the encounter does not keep it yet
                 before = solver(state)
-            choices = None
-            if rs.engine == "sevendag":
-                interactive = sys.stdin.isatty() and out.rich and not no_input
-                choices = sevendag_choices(rs, a, b, state, yield_, allocate, technique,
-                                           interactive, out.lang)
-            elif yield_ is not None or allocate or technique:
-                raise UsageError(Msg("cli.d20_no_choices"))
+            from sevendag_cli.backend import backend_for
+
+            interactive = sys.stdin.isatty() and out.rich and not no_input
+            choices = backend_for(rs).round_choices(rs, a, b, state, yield_, allocate, technique,
+                                                    interactive, out.lang)
             choice = make_dice(seed, dice, manual, out, continue_after=False)
             result, new_state = engine.play_round(rs, a, b, state, choice.source, choices)
             if choice.entered is not None:
@@ -307,46 +305,6 @@ def round_cmd(
             report_seed(out, choice)
             if result.over:
                 note(t("fight_over", out.lang))
-
-
-def parse_assignments(values: list[str] | None, option: str) -> dict[str, str]:
-    """``NAME=VALUE`` options (``--allocate``, ``--technique``) by fighter name."""
-    out: dict[str, str] = {}
-    for v in values or []:
-        name, sep, rest = v.partition("=")
-        if not sep or not name.strip() or not rest.strip():
-            raise UsageError(Msg("cli.assignment", option=option, value=v))
-        out[name.strip()] = rest.strip()
-    return out
-
-
-def sevendag_choices(
-    rs: Any, a: Any, b: Any, state: Any, yield_: bool | None, allocate: list[str] | None,
-    technique: list[str] | None, interactive: bool, lang: str,
-) -> Any:
-    """The Sevendag choices of the round: from the options, and asked at a terminal (``interactive``)."""
-    from sevendag_cli.sevendag import engine
-    from sevendag_cli.terms import commitments, find_name
-
-    names = (a.name, b.name)
-
-    def who(given: str) -> str:
-        name = find_name(given, names)  # any case: -a brannoc=...
-        if name is None:
-            raise UsageError(Msg("engine.no_fighter", name=given, names=joined(names)))
-        return name
-
-    # commitments and techniques as typed, in either language and any case (a,d; Défense; feinte)
-    # become keys; what matches nothing is refused by the engine, named as typed
-    allocation = {who(n): commitments(v)
-                  for n, v in parse_assignments(allocate, "--allocate").items()}
-    tech = {who(n): rs.technique_named(v) or v
-            for n, v in parse_assignments(technique, "--technique").items()}
-    if interactive:
-        from sevendag_cli.render.prompts import ask_sevendag_choices
-
-        return ask_sevendag_choices(rs, a, b, state, yield_, allocation, tech, lang)
-    return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=tech)
 
 
 # --- wound ------------------------------------------------------------------------------
@@ -435,15 +393,14 @@ def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | N
 
 
 def _classify(amount: int, ruleset: str | None, out: Output) -> None:
+    from sevendag_cli.backend import DEFAULT_RULESET, backend_for
     from sevendag_cli.i18n import label
-    from sevendag_cli.rules import SevendagRuleset, load_ruleset
+    from sevendag_cli.rules import load_ruleset
 
     wound_amount(str(amount), "--classify")
 
-    rs = load_ruleset(ruleset or "sevendag")
-    if not isinstance(rs, SevendagRuleset):
-        raise UsageError(Msg("cli.classify_d20", name=rs.name))
-    band = rs.band_for(amount)
+    rs = load_ruleset(ruleset or DEFAULT_RULESET)
+    band = backend_for(rs).classify(rs, amount)
     if out.json:
         from sevendag_cli.render.data import header
 

@@ -11,7 +11,14 @@ from typing import Any
 from rich.text import Text
 
 from sevendag_cli.render.layout import GLUE, glued
-from sevendag_cli.render.rich_base import Display, Handler, RulesetDisplay, check_text, rules_text
+from sevendag_cli.render.rich_base import (
+    Display,
+    Handler,
+    RulesetDisplay,
+    WhoAttacks,
+    check_text,
+    rules_text,
+)
 from sevendag_cli.text import visible
 
 
@@ -101,4 +108,20 @@ def state_text(r: Display, s: Any) -> Text:
     return out
 
 
-DISPLAY = RulesetDisplay(handlers, state_text, leader_key="leads")
+def who_attacks(state: Any) -> WhoAttacks:
+    """Who attacks next: the one ``init`` rolled for round 1, else each round rolls (D-02)."""
+    if state.next_attacker is not None:
+        return "status.next", {"name": state.next_attacker}, "bold magenta", ("D-02",)
+    return "status.initiative_each", {}, "magenta", ("D-02",)
+
+
+def status_rows(r: Any, name: Text, s: Any, sheet: Any) -> list[tuple[Text, Text]]:
+    """A fighter's hit points (and defeated)."""
+    hp = Text(r.tr("status.hp", hp=s.hp, max=s.max_hp), "bold red" if s.defeated else "bold")
+    if s.defeated:
+        hp.append(f"  {r.tr('defeated', name=visible(s.name))}", "bold red")
+    return [(name, hp)]
+
+
+DISPLAY = RulesetDisplay(handlers, state_text, leader_key="leads", who_attacks=who_attacks,
+                         status_rows=status_rows)

@@ -19,6 +19,7 @@ from sevendag_cli.render.rich_base import (
     Display,
     Handler,
     RulesetDisplay,
+    WhoAttacks,
     face,
     rules_text,
 )
@@ -213,4 +214,43 @@ def state_text(r: Display, s: Any) -> Text:
     return out
 
 
-DISPLAY = RulesetDisplay(handlers, state_text, leader_key="assaillant", round_intro=round_intro)
+def who_attacks(state: Any) -> WhoAttacks:
+    """The assaillant (S-02, and S-14 when a critical defence reversed it)."""
+    return ("status.assaillant", {"name": state.assaillant, "other": state.defenseur},
+            "bold magenta", ("S-02", "S-14"))
+
+
+def elapsed(r: Any, rounds: int) -> str:
+    """`` · 30 s`` of game time: each round lasts ``round_seconds``."""
+    rs = r.ruleset
+    return f" · {r.tr('elapsed', s=rounds * rs.round_seconds, per=rs.round_seconds)}"
+
+
+def status_rows(r: Any, name: Text, s: Any, sheet: Any) -> list[tuple[Text, Text]]:
+    """The wounds as everywhere, then what has rounds left, one line each."""
+    from msgspec.structs import replace
+
+    rows = [(name, r.state_text(replace(s, technique=None, dropped=(), granted_crit=False)))]
+    return rows + [(Text(""), detail) for detail in _details(r, s, sheet)]
+
+
+def _details(r: Any, s: Any, sheet: Any) -> list[Text]:
+    """What has rounds left (a technique, a dropped weapon) and a critical held, one line each."""
+    out: list[Text] = []
+    if s.technique is not None:
+        tech = r.ruleset.techniques.get(s.technique.name)
+        name = label(tech.label, r.lang) if tech else visible(s.technique.name)
+        out.append(Text(r.tr("status.technique", technique=name, n=s.technique.rounds_left),
+                        "magenta"))
+    for d in s.dropped:
+        item = sheet.items.get(d.item) if sheet is not None else None
+        what = visible(item.label) if item is not None else visible(d.item)
+        out.append(Text(r.tr("status.dropped", item=what, n=d.rounds_left), "red"))
+    if s.granted_crit:
+        out.append(Text(r.tr("status.granted"), "green"))
+    return out
+
+
+
+DISPLAY = RulesetDisplay(handlers, state_text, leader_key="assaillant", who_attacks=who_attacks,
+                         status_rows=status_rows, round_intro=round_intro, elapsed=elapsed)

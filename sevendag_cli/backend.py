@@ -1,0 +1,211 @@
+"""One backend per ruleset behind one typed interface, and the registry that finds them.
+
+Each ruleset's package (``sevendag_cli/d20/``, ``sevendag_cli/sevendag/``) has a
+``backend`` module whose ``BACKEND`` object implements :class:`Backend`: reading
+the ruleset and a sheet, the step engine, the batch simulator and its extras, the
+exact solvers, the bounds, the what-if facts, the ``new`` sheet template, the Rich
+display.  Code outside the packages asks the backend, never which ruleset it holds.
+
+:data:`BACKENDS` is the registry: engine name → module path.  Adding a third
+ruleset means adding its package and one line here.  A backend module is imported
+when first asked for, and its methods import their heavy modules (numpy, icepool,
+rich) inside: getting a backend costs nothing at start-up.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+    from sevendag_cli.data import Reader
+    from sevendag_cli.dice import DiceSource
+    from sevendag_cli.errors import Msg, UsageError
+    from sevendag_cli.render.rich_base import RulesetDisplay
+    from sevendag_cli.rules.whatif import Change
+    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+    from sevendag_cli.sim.exact_fight import ExactFight
+    from sevendag_cli.sim.odds import Odds
+    from sevendag_cli.sim.roster import Matchup, Setup
+    from sevendag_cli.sim.sweep import SweepPoint
+
+    Ruleset = D20Ruleset | SevendagRuleset
+    Fighter = D20Fighter | SevendagFighter
+
+BACKENDS: dict[str, str] = {
+    "sevendag": "sevendag_cli.sevendag.backend",
+    "d20": "sevendag_cli.d20.backend",
+}
+"""The registry: each engine name (a ruleset file's ``engine``) and its backend's module."""
+
+DEFAULT_RULESET = "sevendag"
+"""The ruleset a command uses when none is named (data, not a choice of code)."""
+
+FALLBACK_ENGINE = "sevendag"
+"""The backend that reads a ruleset file whose ``engine`` is missing or unknown (that
+problem is reported, with every other one the file has)."""
+
+
+class Aggregator(Protocol):
+    """A ruleset's simulator extras: a batch to a tally, the totals to result fields."""
+
+    def tally(self, batch: Any) -> dict[str, Any]: ...
+    def result(self, totals: dict[str, Any], runs: int) -> dict[str, Any]: ...
+
+
+BatchFn = Callable[[Any, Any, Any, int, Any, int], Any]
+"""``batch(ruleset, a, b, n, rng, cap)``: ``n`` fights at once (numpy arrays)."""
+
+
+class MomentOdds(Protocol):
+    """One pair's exact odds from any state of its fight (tables built once)."""
+
+    @property
+    def chain(self) -> Any:
+        """The ruleset's chain of the pair."""
+        ...
+
+    def odds(self, state: Any, cap: int, tolerance: float) -> Odds: ...
+    def keep(self, tolerance: float) -> bytes: ...
+
+
+class Backend(Protocol):
+    """Everything the code outside a ruleset's package asks of that ruleset."""
+
+    @property
+    def name(self) -> str:
+        """The engine name (``engine`` in a ruleset file; the registry's key)."""
+        ...
+
+    # --- rules and sheets ---------------------------------------------------------------
+
+    def record_types(self) -> tuple[type, type]:
+        """The ruleset's and the fighter sheet's record classes."""
+        ...
+
+    def read_ruleset(self, r: Reader, name: str, source: str) -> Ruleset: ...
+    def read_fighter(self, r: Reader, source: str, ruleset: Ruleset) -> Fighter: ...
+
+    def describe(self, ruleset: Ruleset) -> dict[str, Any]:
+        """``rulesets show``: the ruleset's own tables as plain data (after formulas and options)."""
+        ...
+
+    def roll_sheet(self, dice: DiceSource) -> dict[str, list[int]] | None:
+        """``new``: what a new sheet rolls (d20: the abilities, D-13), or None."""
+        ...
+
+    def sheet_template(self, ruleset: Ruleset, name: str,
+                       rolled: dict[str, list[int]] | None) -> str:
+        """``new``: the sheet's TOML, ``name`` already escaped for a TOML string."""
+        ...
+
+    def classify(self, ruleset: Ruleset, amount: int) -> Any:
+        """``wound --classify``: the wound band of this much damage (None: no wound);
+        a ruleset without bands refuses (one line)."""
+        ...
+
+    # --- the step engine ----------------------------------------------------------------
+
+    def engine(self) -> ModuleType:
+        """The step-by-step engine's facade (``start``, ``play_round``, ``fight``, the state codec)."""
+        ...
+
+    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter, result: Any) -> list[Any]:
+        """The states of a fight played: after the initiative, then after each round."""
+        ...
+
+    def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
+                      yield_: bool | None, allocate: Sequence[str] | None,
+                      technique: Sequence[str] | None, interactive: bool, lang: str) -> Any:
+        """``round``: the players' choices from the options (and asked at a terminal), or None."""
+        ...
+
+    def seed_replays_round(self) -> bool:
+        """Whether a recorded seed alone replays a round (no choices to know)."""
+        ...
+
+    def choices_from_data(self, data: object) -> Any:
+        """A round's recorded choices back (None stays None); damaged data: ValueError."""
+        ...
+
+    # --- bounds ------------------------------------------------------------------------
+
+    def check_values(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None: ...
+    def endless(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None: ...
+    def check_exact(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None: ...
+
+    # --- many fights --------------------------------------------------------------------
+
+    def check_batch(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        """Refuse sheets the batch simulator cannot take (before anything else is checked)."""
+        ...
+
+    def batch(self, ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, Aggregator]: ...
+
+    def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
+                    tolerance: float, fractions: bool) -> ExactFight: ...
+
+    def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
+                    tolerance: float) -> MomentOdds: ...
+
+    def assumptions(self) -> tuple[str, ...]:
+        """What the odds from any moment assume (JSON ``assumes``)."""
+        ...
+
+    def sweep_point(self, ruleset: Ruleset, a: Fighter, b: Fighter, value: Any, cap: int,
+                    tolerance: float) -> SweepPoint | None:
+        """A faster exact point of a sweep than the whole fight's push, or None."""
+        ...
+
+    def matrix_pair(self, setup: Setup, i: int, j: int, cache: dict[int, Any],
+                    solved: Callable[[int, int, Callable[[], Matchup]], Matchup],
+                    fallen: Callable[[int, int, UsageError], Matchup]) -> tuple[Matchup, Matchup]:
+        """Both cells of a pair of a roster, exactly: ``solved(i, j, solve)`` runs a solver
+        (a solver's size limit falls back to a simulation), ``fallen(i, j, error)`` is the
+        cell of a pair refused before either order is solved; ``cache``: what the backend
+        keeps of each fighter (by index) in this process."""
+        ...
+
+    def pair_cost(self, a: Fighter, b: Fighter) -> int: ...
+    def warm_modules(self) -> tuple[str, ...]: ...
+
+    # --- what-if ------------------------------------------------------------------------
+
+    def tactics(self) -> tuple[str, ...] | None:
+        """The tactics ``--tactic`` may name, or None when the sheets have none."""
+        ...
+
+    def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
+                    changes: tuple[Change, ...]) -> list[Msg]: ...
+
+    def saved_state_notes(self, ruleset: Ruleset, changes: tuple[Change, ...]) -> list[Msg]: ...
+
+    # --- display ------------------------------------------------------------------------
+
+    def display(self) -> RulesetDisplay:
+        """The Rich display (imports Rich: only when asked)."""
+        ...
+
+
+def backend_named(engine: str) -> Backend:
+    """The backend of an engine name; a name the registry lacks is a KeyError."""
+    module: ModuleType = importlib.import_module(BACKENDS[engine])
+    backend: Backend = module.BACKEND
+    return backend
+
+
+def backend_for(ruleset: Ruleset) -> Backend:
+    """The backend of a ruleset (by its ``engine``)."""
+    return backend_named(ruleset.engine)
+
+
+def engines() -> tuple[str, ...]:
+    """The registered engine names, in the registry's order."""
+    return tuple(BACKENDS)
+
+
+__all__ = ["BACKENDS", "DEFAULT_RULESET", "Aggregator", "Backend", "BatchFn", "MomentOdds",
+           "backend_for", "backend_named", "engines"]

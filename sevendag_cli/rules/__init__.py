@@ -40,9 +40,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-ENGINES = engines()
-
-
 def known_rulesets() -> list[str]:
     return list_names(search_dirs(), "engine")
 
@@ -54,10 +51,11 @@ def known_fighters() -> list[str]:
 def ruleset_from_data(data: dict[str, Any], source: str, problems: Problems | None = None) -> Ruleset:
     problems = problems if problems is not None else Problems(source)
     r = Reader(data, problems)
-    engine = r.text("engine", None, ENGINES)
+    known = engines()
+    engine = r.text("engine", None, known)
     name = r.text("name", Path(source).stem)
     # a file without a known engine is still read, to report all its problems at once
-    backend = backend_named(engine if engine in ENGINES else FALLBACK_ENGINE)
+    backend = backend_named(engine if engine in known else FALLBACK_ENGINE)
     ruleset = backend.read_ruleset(r, name, source)
     r.finish()
     problems.raise_first()
@@ -216,7 +214,7 @@ def load_pair(ruleset: Ruleset, refs: list[str] | None) -> tuple[Fighter, Fighte
 
 
 __all__ = [
-    "DEFAULT_RULESET", "ENGINES", "Fighter", "Ruleset", "example_pair", "fighter_from_data",
+    "DEFAULT_RULESET", "Fighter", "Ruleset", "example_pair", "fighter_from_data",
     "known_fighters", "known_rulesets",
     "load_fighter", "load_pair", "load_ruleset", "pair_docs", "pair_from_docs",
     "read_ruleset_doc", "ruleset_from_data", "sheet_ruleset",

@@ -17,20 +17,19 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:
     from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
     from sevendag_cli.data import Reader
     from sevendag_cli.dice import DiceSource
+    from sevendag_cli.engine.common import FightResult
     from sevendag_cli.errors import Msg, UsageError
+    from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
-    from sevendag_cli.rules.whatif import Change
     from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
-    from sevendag_cli.sim.exact_fight import ExactFight
+    from sevendag_cli.sim.exact_records import ExactFight
     from sevendag_cli.sim.odds import Odds
-    from sevendag_cli.sim.roster import Matchup, Setup
-    from sevendag_cli.sim.sweep import SweepPoint
 
     Ruleset = D20Ruleset | SevendagRuleset
     Fighter = D20Fighter | SevendagFighter
@@ -47,6 +46,33 @@ DEFAULT_RULESET = "sevendag"
 FALLBACK_ENGINE = "sevendag"
 """The backend that reads a ruleset file whose ``engine`` is missing or unknown (that
 problem is reported, with every other one the file has)."""
+
+
+Cell = TypeVar("Cell")
+"""A roster's cell (:class:`sevendag_cli.sim.roster.Matchup`): what ``matrix_pair``'s
+callbacks give back."""
+
+
+class SheetChange(Protocol):
+    """A what-if's change of a sheet field (:class:`sevendag_cli.rules.whatif.Change`)."""
+
+    @property
+    def fighter(self) -> str: ...
+    @property
+    def field(self) -> str: ...
+
+
+class PairSetup(Protocol):
+    """What a roster's task knows (:class:`sevendag_cli.sim.roster.Setup`)."""
+
+    @property
+    def ruleset(self) -> Any: ...
+    @property
+    def fighters(self) -> tuple[Any, ...]: ...
+    @property
+    def cap(self) -> int: ...
+    @property
+    def tolerance(self) -> float: ...
 
 
 class Aggregator(Protocol):
@@ -93,6 +119,10 @@ class Backend(Protocol):
         """``rulesets show``: the ruleset's own tables as plain data (after formulas and options)."""
         ...
 
+    def sheet_formulas(self, fighter: Fighter) -> list[Formula]:
+        """The formulas a fighter's sheet brings to its fights (d20: its weapon's dice)."""
+        ...
+
     def roll_sheet(self, dice: DiceSource) -> dict[str, list[int]] | None:
         """``new``: what a new sheet rolls (d20: the abilities, D-13), or None."""
         ...
@@ -113,7 +143,8 @@ class Backend(Protocol):
         """The step-by-step engine's facade (``start``, ``play_round``, ``fight``, the state codec)."""
         ...
 
-    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter, result: Any) -> list[Any]:
+    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+                     result: FightResult) -> list[Any]:
         """The states of a fight played: after the initiative, then after each round."""
         ...
 
@@ -155,18 +186,20 @@ class Backend(Protocol):
         """What the odds from any moment assume (JSON ``assumes``)."""
         ...
 
-    def sweep_point(self, ruleset: Ruleset, a: Fighter, b: Fighter, value: Any, cap: int,
-                    tolerance: float) -> SweepPoint | None:
-        """A faster exact point of a sweep than the whole fight's push, or None."""
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int,
+                   tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
+        """A sweep's point faster than the whole fight's push: the names, the odds from the
+        start and the expected rounds; None when there is no faster way."""
         ...
 
-    def matrix_pair(self, setup: Setup, i: int, j: int, cache: dict[int, Any],
-                    solved: Callable[[int, int, Callable[[], Matchup]], Matchup],
-                    fallen: Callable[[int, int, UsageError], Matchup]) -> tuple[Matchup, Matchup]:
+    def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, Any],
+                    solved: Callable[[int, int, Callable[[], Odds]], Cell],
+                    fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
         """Both cells of a pair of a roster, exactly: ``solved(i, j, solve)`` runs a solver
-        (a solver's size limit falls back to a simulation), ``fallen(i, j, error)`` is the
-        cell of a pair refused before either order is solved; ``cache``: what the backend
-        keeps of each fighter (by index) in this process."""
+        of the odds of ``i`` against ``j`` (a solver's size limit falls back to a
+        simulation), ``fallen(i, j, error)`` is the cell of a pair refused before either
+        order is solved; ``cache``: what the backend keeps of each fighter (by index) in
+        this process."""
         ...
 
     def pair_cost(self, a: Fighter, b: Fighter) -> int: ...
@@ -179,9 +212,9 @@ class Backend(Protocol):
         ...
 
     def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
-                    changes: tuple[Change, ...]) -> list[Msg]: ...
+                    changes: Sequence[SheetChange]) -> list[Msg]: ...
 
-    def saved_state_notes(self, ruleset: Ruleset, changes: tuple[Change, ...]) -> list[Msg]: ...
+    def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]: ...
 
     # --- display ------------------------------------------------------------------------
 
@@ -207,5 +240,6 @@ def engines() -> tuple[str, ...]:
     return tuple(BACKENDS)
 
 
-__all__ = ["BACKENDS", "DEFAULT_RULESET", "Aggregator", "Backend", "BatchFn", "MomentOdds",
+__all__ = ["BACKENDS", "DEFAULT_RULESET", "FALLBACK_ENGINE", "Aggregator", "Backend", "BatchFn",
+           "Cell", "MomentOdds", "PairSetup", "SheetChange",
            "backend_for", "backend_named", "engines"]

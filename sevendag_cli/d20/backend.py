@@ -14,17 +14,26 @@ from typing import TYPE_CHECKING, Any, cast
 from sevendag_cli.errors import Msg, UsageError
 
 if TYPE_CHECKING:
-    from sevendag_cli.backend import Aggregator, Backend, BatchFn, Fighter, MomentOdds, Ruleset
+    from sevendag_cli.backend import (
+        Aggregator,
+        Backend,
+        BatchFn,
+        Cell,
+        Fighter,
+        MomentOdds,
+        PairSetup,
+        Ruleset,
+        SheetChange,
+    )
     from sevendag_cli.d20.chain import D20Chain, D20Tables
     from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
     from sevendag_cli.data import Reader
     from sevendag_cli.dice import DiceSource
+    from sevendag_cli.engine.common import FightResult
+    from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
-    from sevendag_cli.rules.whatif import Change
-    from sevendag_cli.sim.exact_fight import ExactFight
+    from sevendag_cli.sim.exact_records import ExactFight
     from sevendag_cli.sim.odds import Odds
-    from sevendag_cli.sim.roster import Matchup, Setup
-    from sevendag_cli.sim.sweep import SweepPoint
 
 ABILITIES = ("str", "dex", "con", "wis")
 """What ``new`` rolls 3d6 for (D-13), in the sheet's order."""
@@ -89,16 +98,16 @@ def mirrored(tables: D20Tables) -> D20Tables:
                      tables.den_a)
 
 
-def _dag_odds(setup: Setup, tables: D20Tables, a: Any, b: Any) -> Matchup:
+def _dag_odds(setup: PairSetup, tables: D20Tables, a: Any, b: Any) -> Odds:
     """One order of a roster's pair, from the hit-point DAG."""
     from sevendag_cli.d20.chain import D20Chain
     from sevendag_cli.d20.state import initial_state
-    from sevendag_cli.sim.roster import MAX_DAG_CELLS, matchup_from_odds
+    from sevendag_cli.sim.roster import MAX_DAG_CELLS
 
     if a.hp * b.hp > MAX_DAG_CELLS:
         raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,
                              b=b.name, hp_b=b.hp))
-    return matchup_from_odds(D20Chain(tables).odds(initial_state(a, b), setup.cap, setup.tolerance))
+    return D20Chain(tables).odds(initial_state(a, b), setup.cap, setup.tolerance)
 
 
 class D20Backend:
@@ -134,6 +143,12 @@ class D20Backend:
             return {}
         return {"dd_table": [structs.asdict(b) for b in ruleset.dd_table]}
 
+    def sheet_formulas(self, fighter: Fighter) -> list[Formula]:
+        weapon = getattr(fighter, "weapon", None)
+        if weapon is None:
+            return []
+        return [x for x in (weapon.damage, weapon.magic) if x is not None]
+
     def roll_sheet(self, dice: DiceSource) -> dict[str, list[int]] | None:
         from sevendag_cli.formula import parse
 
@@ -163,7 +178,8 @@ class D20Backend:
 
         return engine
 
-    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter, result: Any) -> list[Any]:
+    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+                     result: FightResult) -> list[Any]:
         """d20: who attacks in round 1 (``start`` rolls it; later rounds roll their own, D-02)."""
         from msgspec.structs import replace
 
@@ -252,11 +268,10 @@ class D20Backend:
 
         return (DRAW_AT_CAP,)  # d20 has no choices
 
-    def sweep_point(self, ruleset: Ruleset, a: Fighter, b: Fighter, value: Any, cap: int,
-                    tolerance: float) -> SweepPoint | None:
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int,
+                   tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
         """From the start, as the odds from any moment (None: the cap matters, push instead)."""
         from sevendag_cli.d20.chain import MAX_HP, chain_for
-        from sevendag_cli.sim.sweep import PointFighter, SweepPoint
 
         rs, fa, fb = cast("tuple[D20Ruleset, D20Fighter, D20Fighter]", (ruleset, a, b))
         if max(fa.hp, fb.hp) > MAX_HP:
@@ -267,14 +282,11 @@ class D20Backend:
         odds = chain.uncapped_odds(fa.hp, fb.hp, None, cap)
         if odds.unresolved > tolerance:
             return None
-        bounds = odds.win_bounds
-        fighters = tuple(PointFighter(chain.names[i], odds.win[i], bounds[i], None) for i in (0, 1))
-        return SweepPoint(value, (fighters[0], fighters[1]), odds.draw,
-                          chain.rounds_mean(fa.hp, fb.hp))
+        return chain.names, odds, chain.rounds_mean(fa.hp, fb.hp)
 
-    def matrix_pair(self, setup: Setup, i: int, j: int, cache: dict[int, Any],
-                    solved: Callable[[int, int, Callable[[], Matchup]], Matchup],
-                    fallen: Callable[[int, int, UsageError], Matchup]) -> tuple[Matchup, Matchup]:
+    def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, Any],
+                    solved: Callable[[int, int, Callable[[], Odds]], Cell],
+                    fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
         """The round tables (icepool) built once for the pair, mirrored for the other order."""
         from sevendag_cli.d20.chain import d20_tables
 
@@ -299,7 +311,7 @@ class D20Backend:
         return None
 
     def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
-                    changes: tuple[Change, ...]) -> list[Msg]:
+                    changes: Sequence[SheetChange]) -> list[Msg]:
         """A field that only the AC formula reads (``armour``, ``size``), on a sheet that
         states its AC (D-05: the stated AC wins)."""
         from sevendag_cli.d20.rules import FORMULA_KEYS
@@ -318,7 +330,7 @@ class D20Backend:
                 notes.append(Msg("whatif.ac_stated", name=change.fighter, ac=ac, field=change.field))
         return notes
 
-    def saved_state_notes(self, ruleset: Ruleset, changes: tuple[Change, ...]) -> list[Msg]:
+    def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]:
         """``hp``: the encounter keeps each fighter's hit points."""
         from sevendag_cli.d20.rules import FORMULA_KEYS
 

@@ -54,8 +54,9 @@ def widest_dice(ruleset: Ruleset, a: Fighter, b: Fighter) -> int:
     """The most dice in one group of any formula the fight rolls (at least 1)."""
     formulas: list[Formula] = [v for v in (getattr(ruleset, f) for f in ruleset.__struct_fields__)
                                if isinstance(v, Formula)]
+    from sevendag_cli.backend import backend_for
+
+    backend = backend_for(ruleset)
     for f in (a, b):
-        weapon = getattr(f, "weapon", None)
-        if weapon is not None:
-            formulas += [x for x in (weapon.damage, weapon.magic) if x is not None]
+        formulas += backend.sheet_formulas(f)
     return max([1, *(d.count for x in formulas for d in x.dice)])

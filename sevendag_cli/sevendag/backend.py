@@ -14,18 +14,27 @@ from typing import TYPE_CHECKING, Any, cast
 from sevendag_cli.errors import Msg, UsageError
 
 if TYPE_CHECKING:
-    from sevendag_cli.backend import Aggregator, Backend, BatchFn, Fighter, MomentOdds, Ruleset
+    from sevendag_cli.backend import (
+        Aggregator,
+        Backend,
+        BatchFn,
+        Cell,
+        Fighter,
+        MomentOdds,
+        PairSetup,
+        Ruleset,
+        SheetChange,
+    )
     from sevendag_cli.data import Reader
     from sevendag_cli.dice import DiceSource
+    from sevendag_cli.engine.common import FightResult
+    from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
-    from sevendag_cli.rules.whatif import Change
     from sevendag_cli.sevendag.chain import SevendagChain
     from sevendag_cli.sevendag.engine import Choices
     from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
-    from sevendag_cli.sim.exact_fight import ExactFight
+    from sevendag_cli.sim.exact_records import ExactFight
     from sevendag_cli.sim.odds import Odds
-    from sevendag_cli.sim.roster import Matchup, Setup
-    from sevendag_cli.sim.sweep import SweepPoint
 
 SHEET_TEMPLATE = """\
 # A Sevendag fighter sheet.
@@ -138,6 +147,9 @@ class SevendagBackend:
                 "metals": {k: structs.asdict(m) for k, m in ruleset.metals.items()},
                 "techniques": {k: structs.asdict(t) for k, t in ruleset.techniques.items()}}
 
+    def sheet_formulas(self, fighter: Fighter) -> list[Formula]:
+        return []  # a Sevendag sheet holds numbers and dice sizes, no formula
+
     def roll_sheet(self, dice: DiceSource) -> dict[str, list[int]] | None:
         return None  # nothing rolled, no seed
 
@@ -157,7 +169,8 @@ class SevendagBackend:
 
         return engine
 
-    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter, result: Any) -> list[Any]:
+    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+                     result: FightResult) -> list[Any]:
         """The assaillant: the initiative's leader (S-02), then whoever a critical defence
         made it (S-14, ``initiative-reversed``)."""
         from sevendag_cli.sevendag.engine import InitiativeReversedEvent, SevendagState, initial_state
@@ -298,16 +311,14 @@ class SevendagBackend:
 
         return (SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP)
 
-    def sweep_point(self, ruleset: Ruleset, a: Fighter, b: Fighter, value: Any, cap: int,
-                    tolerance: float) -> SweepPoint | None:
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int,
+                   tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
         return None  # the whole fight's push
 
-    def matrix_pair(self, setup: Setup, i: int, j: int, cache: dict[int, Any],
-                    solved: Callable[[int, int, Callable[[], Matchup]], Matchup],
-                    fallen: Callable[[int, int, UsageError], Matchup]) -> tuple[Matchup, Matchup]:
+    def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, Any],
+                    solved: Callable[[int, int, Callable[[], Odds]], Cell],
+                    fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
         """Each fighter's model (units, allocations) built once per process (``cache``)."""
-        from sevendag_cli.sim.roster import matchup_from_odds
-
         def model(k: int) -> Any:
             found = cache.get(k)
             if found is None:
@@ -319,8 +330,8 @@ class SevendagBackend:
         rs, a, b = setup.ruleset, setup.fighters[i], setup.fighters[j]
         cap, tolerance = setup.cap, setup.tolerance
         ma, mb = model(i), model(j)
-        return (solved(i, j, lambda: matchup_from_odds(exact_odds(rs, a, b, cap, tolerance, (ma, mb)))),
-                solved(j, i, lambda: matchup_from_odds(exact_odds(rs, b, a, cap, tolerance, (mb, ma)))))
+        return (solved(i, j, lambda: exact_odds(rs, a, b, cap, tolerance, (ma, mb))),
+                solved(j, i, lambda: exact_odds(rs, b, a, cap, tolerance, (mb, ma))))
 
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         fa, fb = cast("tuple[SevendagFighter, SevendagFighter]", (a, b))
@@ -337,10 +348,10 @@ class SevendagBackend:
         return TACTICS
 
     def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
-                    changes: tuple[Change, ...]) -> list[Msg]:
+                    changes: Sequence[SheetChange]) -> list[Msg]:
         return []
 
-    def saved_state_notes(self, ruleset: Ruleset, changes: tuple[Change, ...]) -> list[Msg]:
+    def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]:
         """A field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
         rs = cast("SevendagRuleset", ruleset)
         speed_only = rs.speed_roll.names - {"attack", "defence"}

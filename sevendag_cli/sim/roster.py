@@ -215,7 +215,7 @@ def play_pair(setup: Setup, i: int, j: int) -> tuple[Matchup, Matchup]:
 
     return backend_for(setup.ruleset).matrix_pair(
         setup, i, j, _MODELS,
-        lambda x, y, solve: _exact_or_simulated(setup, x, y, solve),
+        lambda x, y, solve: _exact_or_simulated(setup, x, y, lambda: matchup_from_odds(solve())),
         lambda x, y, exc: _fallen(setup, x, y, exc))
 
 

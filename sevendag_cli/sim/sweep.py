@@ -144,9 +144,12 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, tolerance: 
     try:
         from sevendag_cli.backend import backend_for
 
-        fast = backend_for(ruleset).sweep_point(ruleset, a, b, value, cap, tolerance)
-        if fast is not None:
-            return fast
+        start = backend_for(ruleset).start_odds(ruleset, a, b, cap, tolerance)
+        if start is not None:  # d20: the odds from the start (the cap's share bounded)
+            names, odds, rounds_mean = start
+            bounds = odds.win_bounds
+            fighters = tuple(PointFighter(names[i], odds.win[i], bounds[i], None) for i in (0, 1))
+            return SweepPoint(value, (fighters[0], fighters[1]), odds.draw, rounds_mean)
         from sevendag_cli.sim.exact_fight import exact_fight
 
         result = exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=False)

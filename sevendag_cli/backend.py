@@ -224,8 +224,14 @@ class Backend(Protocol):
 
 
 def backend_named(engine: str) -> Backend:
-    """The backend of an engine name; a name the registry lacks is a KeyError."""
-    module: ModuleType = importlib.import_module(BACKENDS[engine])
+    """The backend of an engine name (one a ruleset file was accepted with: any other is
+    refused in one line, ``sim.engine``)."""
+    path = BACKENDS.get(engine)
+    if path is None:
+        from sevendag_cli.errors import Msg, UsageError
+
+        raise UsageError(Msg("sim.engine", engine=engine))
+    module: ModuleType = importlib.import_module(path)
     backend: Backend = module.BACKEND
     return backend
 

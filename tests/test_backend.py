@@ -276,11 +276,12 @@ def test_a_third_ruleset_is_a_package_and_one_registry_line(monkeypatch: pytest.
 
 def test_an_unregistered_engine_is_refused_as_before() -> None:
     """A ruleset file naming no registered engine: one problem naming the known ones."""
-    from sevendag_cli.errors import DataError
+    from sevendag_cli.errors import DataError, UsageError
     from sevendag_cli.rules import ruleset_from_data
 
     with pytest.raises(DataError) as info:
         ruleset_from_data({"engine": "fake", "name": "mine"}, "mine.toml")
     assert "sevendag, d20" in info.value.render("en")
-    with pytest.raises(KeyError):
+    with pytest.raises(UsageError) as refused:
         backend_named("fake")
+    assert refused.value.msg.key == "sim.engine"

@@ -179,6 +179,11 @@ class Backend(Protocol):
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
                     tolerance: float, fractions: bool) -> ExactFight: ...
 
+    def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
+        """``fight --exact --json``: what the ruleset adds to the odds (its field of
+        :class:`~sevendag_cli.sim.exact_records.ExactFight`, named after the engine) as plain data."""
+        ...
+
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
                     tolerance: float) -> MomentOdds: ...
 

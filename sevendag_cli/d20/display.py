@@ -6,6 +6,7 @@ Each check names its parts as the game master reads them: ``attack: d20 8 + BBA 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
@@ -123,5 +124,17 @@ def status_rows(r: Any, name: Text, s: Any, sheet: Any) -> list[tuple[Text, Text
     return [(name, hp)]
 
 
+def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], lang: str,
+                 ruleset: Any) -> None:
+    """``--runs``, ``--exact``: each fighter's hit points left when winning, and damage dealt."""
+    from sevendag_cli.render.rich_sim import sim_table, w
+
+    rows: list[list[Text | str]] = [
+        [Text(visible(f.name), "bold"),
+         f"{ex.hp_left_when_winning.mean:.1f} ± {ex.hp_left_when_winning.sd:.1f}",
+         f"{ex.damage_dealt:.1f}"] for f, ex in zip(fighters, extras, strict=True)]
+    console.print(sim_table([w(lang, "fighter"), w(lang, "hp"), w(lang, "dealt")], rows))
+
+
 DISPLAY = RulesetDisplay(handlers, state_text, leader_key="leads", who_attacks=who_attacks,
-                         status_rows=status_rows)
+                         status_rows=status_rows, extras_table=extras_table)

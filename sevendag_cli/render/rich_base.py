@@ -96,11 +96,13 @@ class RulesetDisplay:
     ``status`` and ``odds`` ask three more things: ``who_attacks(state)``, who attacks
     next in an encounter not over (:data:`WhoAttacks`); ``status_rows(renderer, name,
     fighter_state, sheet)``, a fighter's rows under its name; ``elapsed(renderer,
-    rounds)`` (optional), the game time the rounds took, said after them.
+    rounds)`` (optional), the game time the rounds took, said after them.  ``fight --runs``
+    and ``--exact`` ask ``extras_table(console, fighters, extras, lang, ruleset)`` (optional):
+    the table of what the ruleset adds to the win rates, ``extras`` one record per fighter.
     """
 
-    __slots__ = ("elapsed", "handlers", "leader_key", "round_intro", "state_text", "status_rows",
-                 "who_attacks")
+    __slots__ = ("elapsed", "extras_table", "handlers", "leader_key", "round_intro", "state_text",
+                 "status_rows", "who_attacks")
 
     def __init__(
         self,
@@ -111,6 +113,7 @@ class RulesetDisplay:
         status_rows: Callable[[Any, Text, Any, Any], list[tuple[Text, Text]]],
         round_intro: Callable[[Display, Sequence[Any]], None] | None = None,
         elapsed: Callable[[Any, int], str] | None = None,
+        extras_table: Callable[[Any, Sequence[Any], Sequence[Any], str, Any], None] | None = None,
     ) -> None:
         self.handlers = handlers
         self.state_text = state_text
@@ -119,3 +122,4 @@ class RulesetDisplay:
         self.status_rows = status_rows
         self.round_intro = round_intro
         self.elapsed = elapsed
+        self.extras_table = extras_table

@@ -252,5 +252,23 @@ def _details(r: Any, s: Any, sheet: Any) -> list[Text]:
 
 
 
+def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], lang: str,
+                 ruleset: Any) -> None:
+    """``--runs``, ``--exact``: the wounds per band, one column per fighter (so no band name
+    is split)."""
+    from sevendag_cli.render.rich_sim import sim_table
+    from sevendag_cli.render.rich_sim import w as sim_word
+
+    per_fighter = [{b.band: b.mean for b in ex.wounds} for ex in extras]
+    rows: list[list[Text | str]] = []
+    for name in (list(per_fighter[0]) if per_fighter else []):
+        band = ruleset.band_named(name) if hasattr(ruleset, "band_named") else None
+        rows.append([visible(label(band.label, lang) if band else name),
+                     *(f"{means.get(name, 0.0):.2f}" for means in per_fighter)])
+    headers = [sim_word(lang, "wounds"), *(visible(f.name) for f in fighters)]
+    console.print(sim_table(headers, rows))
+
+
 DISPLAY = RulesetDisplay(handlers, state_text, leader_key="assaillant", who_attacks=who_attacks,
-                         status_rows=status_rows, round_intro=round_intro, elapsed=elapsed)
+                         status_rows=status_rows, round_intro=round_intro, elapsed=elapsed,
+                         extras_table=extras_table)

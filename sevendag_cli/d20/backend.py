@@ -308,6 +308,9 @@ class D20Backend:
         return (solved(i, j, lambda: _dag_odds(setup, tables, a, b)),
                 solved(j, i, lambda: _dag_odds(setup, mirrored(tables), b, a)))
 
+    def solver_limits(self) -> frozenset[str]:
+        return frozenset({"exact.d20.hp", "exact.d20.cells", "roster.d20_cells"})
+
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         fa, fb = cast("tuple[D20Fighter, D20Fighter]", (a, b))
         return int(fa.hp * fb.hp)

@@ -339,6 +339,9 @@ class SevendagBackend:
         return (solved(i, j, lambda: exact_odds(rs, a, b, cap, tolerance, (ma, mb))),
                 solved(j, i, lambda: exact_odds(rs, b, a, cap, tolerance, (mb, ma))))
 
+    def solver_limits(self) -> frozenset[str]:
+        return frozenset({"exact.sev.faces", "exact.sev.states"})
+
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         fa, fb = cast("tuple[SevendagFighter, SevendagFighter]", (a, b))
         return int(sum(h.die for h in fa.hands) * sum(h.die for h in fb.hands))

@@ -76,11 +76,17 @@ MAX_DAG_CELLS = 1_000_000
 """Most pairs of hit points of a d20 pair solved exactly: the DAG keeps a value for each
 (two lists of floats, some 64 MB at the bound, a second or two of pure Python)."""
 
-_FALLBACK_KEYS = frozenset({
-    "exact.d20.hp", "exact.d20.cells", "roster.d20_cells", "exact.sev.faces", "exact.sev.states",
-    "formula.exact_too_big",
-})
-"""The exact solvers' size limits: a pair beyond them is simulated instead."""
+_FALLBACK_KEYS = frozenset({"formula.exact_too_big"})
+"""The size limits every exact solver shares (a formula's dice); each backend adds its own
+solvers' (:meth:`~sevendag_cli.backend.Backend.solver_limits`).  A pair beyond them is
+simulated instead."""
+
+
+def _beyond_limits(setup: Setup, exc: UsageError) -> bool:
+    from sevendag_cli.backend import backend_for
+
+    key = exc.msg.key
+    return key in _FALLBACK_KEYS or key in backend_for(setup.ruleset).solver_limits()
 
 Progress = Callable[[int, int], None]
 """``progress(matchups done, matchups in all)``."""
@@ -201,7 +207,7 @@ def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], Matchu
     try:
         return solve()
     except UsageError as exc:
-        if exc.msg.key not in _FALLBACK_KEYS:
+        if not _beyond_limits(setup, exc):
             raise
         return _simulated(setup, i, j, FALLBACK_RUNS, exc.msg)
 
@@ -221,7 +227,7 @@ def play_pair(setup: Setup, i: int, j: int) -> tuple[Matchup, Matchup]:
 
 def _fallen(setup: Setup, i: int, j: int, exc: UsageError) -> Matchup:
     """A pair the exact solvers refused before solving either order: simulated, if that is why."""
-    if exc.msg.key not in _FALLBACK_KEYS:
+    if not _beyond_limits(setup, exc):
         raise exc
     return _simulated(setup, i, j, FALLBACK_RUNS, exc.msg)
 

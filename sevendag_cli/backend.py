@@ -7,9 +7,16 @@ exact solvers, the bounds, the what-if facts, the ``new`` sheet template, the Ri
 display.  Code outside the packages asks the backend, never which ruleset it holds.
 
 :data:`BACKENDS` is the registry: engine name → module path.  Adding a third
-ruleset means adding its package and one line here.  A backend module is imported
-when first asked for, and its methods import their heavy modules (numpy, icepool,
-rich) inside: getting a backend costs nothing at start-up.
+ruleset means adding its package and one line here (and, for the type checker, its
+record classes to the ``Ruleset`` and ``Fighter`` unions below).  A backend module
+is imported when first asked for, and its methods import their heavy modules
+(numpy, icepool, rich) inside: getting a backend costs nothing at start-up.
+
+The only places outside the packages that name a ruleset are here: the registry,
+the default ruleset (and the reader of a file naming no known engine), and those
+type unions; ``tests/test_backend.py`` checks that no other code chooses one.
+This module imports nothing that imports it back (the names it types with are read
+only by the type checker, and none of their modules asks for a backend).
 """
 
 from __future__ import annotations

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     """Each ruleset's record classes (``D20Ruleset``, ``SevendagFighter``...) and the unions
     ``Ruleset`` and ``Fighter``, from the backends, imported when first needed."""
+    if not name[:1].isupper():  # a submodule or a probe: nothing to import for it
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     import operator
     from functools import reduce
 

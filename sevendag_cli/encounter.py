@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from msgspec import Struct
 
-from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError, joined
+from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError
 from sevendag_cli.library import Dice, DiceChoice, Document, WhatIfs
 
 if TYPE_CHECKING:
@@ -42,7 +42,6 @@ if TYPE_CHECKING:
     from sevendag_cli.history import Step
     from sevendag_cli.rules import Fighter, Ruleset
     from sevendag_cli.rules.whatif import Change
-    from sevendag_cli.sevendag.planning import Choices
     from sevendag_cli.sim.odds import Odds
     from sevendag_cli.sim.swing import OddsPoint
     from sevendag_cli.store import Encounter as Saved
@@ -55,9 +54,10 @@ Assignments: TypeAlias = "Mapping[str, str | Sequence[str]] | Sequence[str] | No
 """Sevendag choices per fighter: ``{"Brannoc": "attack,defence"}`` or the CLI's
 ``["Brannoc=attack,defence"]`` (``--allocate``, ``--technique``)."""
 Ask: TypeAlias = ("Callable[[Ruleset, Fighter, Fighter, object, bool | None, "
-                  "dict[str, tuple[str, ...]], dict[str, str]], Choices]")
+                  "dict[str, tuple[str, ...]], dict[str, str]], object]")
 """Asks what the arguments did not say (the CLI at a terminal): given the ruleset, the two
-fighters, the state, the yield and the choices so far, returns the round's choices."""
+fighters, the state, the yield and the choices so far, returns the round's choices (the
+ruleset's own record: Sevendag's ``Choices``)."""
 DiceArg: TypeAlias = "Dice | Callable[[], DiceChoice]"
 """Dice, or a function giving them (called under the lock, once the encounter is read)."""
 
@@ -127,13 +127,9 @@ def _assignments(given: Assignments, option: str) -> dict[str, str]:
                  for name, value in given.items()]
     else:
         texts = [given] if isinstance(given, str) else list(given)
-    out: dict[str, str] = {}
-    for v in texts:
-        name, sep, rest = v.partition("=")
-        if not sep or not name.strip() or not rest.strip():
-            raise UsageError(Msg("cli.assignment", option=option, value=v))
-        out[name.strip()] = rest.strip()
-    return out
+    from sevendag_cli.terms import parse_assignments
+
+    return parse_assignments(texts, option)
 
 
 def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | None]:
@@ -267,11 +263,11 @@ class Encounter:
                 solver = solver_for(enc, rs, a, b)
                 kept = solver.keep()  # built here if the encounter does not keep it yet
                 before = solver(state)
-            choices = None
-            if rs.engine == "sevendag":
-                choices = _sevendag_choices(rs, a, b, state, yield_initiative, allocate, technique, ask)
-            elif yield_initiative is not None or allocate or technique:
-                raise UsageError(Msg("cli.d20_no_choices"))
+            from sevendag_cli.backend import backend_for
+
+            choices = backend_for(rs).round_choices(
+                rs, a, b, state, yield_initiative, _assignments(allocate, "--allocate"),
+                _assignments(technique, "--technique"), ask)
             choice = _dice(dice, seed)
             result, new_state = engine.play_round(rs, a, b, state, choice.source, choices)
             if choice.entered is not None:
@@ -385,31 +381,6 @@ def _refuse_overwrite(path: Path) -> None:
         raise EncounterError(Msg("cli.overwrite_unreadable", path=path)) from None
     if not current.state.get("over", False):
         raise EncounterError(Msg("cli.in_progress", path=path))
-
-
-def _sevendag_choices(rs: Ruleset, a: Fighter, b: Fighter, state: object, yield_: bool | None,
-                      allocate: Assignments, technique: Assignments, ask: Ask | None) -> Choices:
-    """The Sevendag choices of the round: from the arguments, and what ``ask`` answers."""
-    from sevendag_cli.sevendag import engine
-    from sevendag_cli.terms import commitments, find_name
-
-    names = (a.name, b.name)
-
-    def who(given: str) -> str:
-        name = find_name(given, names)  # any case: -a brannoc=...
-        if name is None:
-            raise UsageError(Msg("engine.no_fighter", name=given, names=joined(names)))
-        return name
-
-    # commitments and techniques as typed, in either language and any case (a,d; Défense; feinte)
-    # become keys; what matches nothing is refused by the engine, named as typed
-    allocation = {who(n): commitments(v)
-                  for n, v in _assignments(allocate, "--allocate").items()}
-    tech = {who(n): rs.technique_named(v) or v  # type: ignore[union-attr]
-            for n, v in _assignments(technique, "--technique").items()}
-    if ask is not None:
-        return ask(rs, a, b, state, yield_, allocation, tech)
-    return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=tech)
 
 
 # --- results ------------------------------------------------------------------------------------

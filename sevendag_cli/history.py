@@ -74,7 +74,7 @@ def is_heal(entry: Mapping[str, Any]) -> bool:
 
 
 def choices_to_data(choices: Any) -> dict[str, Any] | None:
-    """A Sevendag round's :class:`~sevendag_cli.sevendag.engine.Choices` as plain data (d20: None)."""
+    """A round's choices (Sevendag's ``Choices``) as plain data (none: None)."""
     if choices is None:
         return None
     return {"yield": bool(choices.yield_initiative),
@@ -88,25 +88,15 @@ class _Bad(Exception):
         self.msg = msg
 
 
-def choices_from_data(data: Any) -> Any:
-    """The recorded choices back as ``Choices`` (None stays None); damaged data → ``_Bad``."""
-    if data is None:
-        return None
-    from sevendag_cli.sevendag.engine import Choices
+def choices_from_data(rs: Any, data: Any) -> Any:
+    """The recorded choices back, as the ruleset's engine takes them (None stays None);
+    damaged data → ``_Bad``."""
+    from sevendag_cli.backend import backend_for
 
-    if not isinstance(data, dict):
-        raise _Bad(Msg("history.bad_key", key="choices"))
-    yield_ = data.get("yield", False)
-    allocation = data.get("allocation", {})
-    technique = data.get("technique", {})
-    if (not isinstance(yield_, bool) or not isinstance(allocation, dict)
-            or not isinstance(technique, dict)
-            or not all(isinstance(v, list) and all(isinstance(x, str) for x in v)
-                       for v in allocation.values())
-            or not all(isinstance(v, str) for v in technique.values())):
-        raise _Bad(Msg("history.bad_key", key="choices"))
-    return Choices(yield_initiative=yield_, allocation={k: tuple(v) for k, v in allocation.items()},
-                   technique=dict(technique))
+    try:
+        return backend_for(rs).choices_from_data(data)
+    except ValueError:
+        raise _Bad(Msg("history.bad_key", key="choices")) from None
 
 
 # --- replaying -----------------------------------------------------------------------------------
@@ -155,7 +145,7 @@ def _faces(entry: Mapping[str, Any]) -> list[int] | None:
     return [_int(f, "dice") for f in faces]
 
 
-def _source(entry: Mapping[str, Any], kind: str, d20: bool) -> EnteredDice | SeededDice | None:
+def _source(entry: Mapping[str, Any], kind: str, seeded: bool) -> EnteredDice | SeededDice | None:
     """The dice of a step: its recorded faces, else (version 1) its seed where that is enough."""
     faces = _faces(entry)
     if faces is not None:
@@ -164,7 +154,7 @@ def _source(entry: Mapping[str, Any], kind: str, d20: bool) -> EnteredDice | See
     if seed is None:
         return None
     seed = _int(seed, "seed")
-    if kind == "init" or d20:  # no choices to know
+    if kind == "init" or seeded:  # no choices to know
         try:
             return SeededDice(seed)
         except SevendagError:
@@ -185,7 +175,9 @@ def _play(kind: str, entry: Mapping[str, Any], rs: Any, a: Any, b: Any, before: 
         apply = engine.apply_heal if kind == "heal" else engine.apply_wound
         result, after = apply(rs, a, b, before, fighter, amount, band)
         return result, None, after
-    source = _source(entry, kind, rs.engine == "d20")
+    from sevendag_cli.backend import backend_for
+
+    source = _source(entry, kind, backend_for(rs).seed_replays_round())
     if source is None:
         return None
     if kind == "init":
@@ -194,7 +186,7 @@ def _play(kind: str, entry: Mapping[str, Any], rs: Any, a: Any, b: Any, before: 
         if isinstance(source, EnteredDice):
             source.check_all_used()
         return init, tuple(rec.rolls), after
-    choices = choices_from_data(entry.get("choices"))
+    choices = choices_from_data(rs, entry.get("choices"))
     result, after = engine.play_round(rs, a, b, before, source, choices)
     if isinstance(source, EnteredDice):
         source.check_all_used()

@@ -471,7 +471,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "store.in_use": {"en": "{path}: the encounter is in use by another sevendag command: wait for it to finish",
                      "fr": "{path} : la rencontre est utilisée par une autre commande sevendag : attendre qu'elle se termine"},
 
-    # --- the command line (cli.py, commands/, render/prompts.py) ---------------------------------
+    # --- the command line (cli.py, commands/, sevendag/prompts.py) ---------------------------------
     "cli.json_and_jsonl": {"en": "--json and --jsonl: choose one", "fr": "--json et --jsonl : choisir l'un des deux"},
     "cli.jsonl_only": {"en": "--jsonl streams the events of one fight; with --runs or --exact use --json",
                        "fr": "--jsonl diffuse les événements d'un seul combat ; avec --runs ou --exact, utiliser --json"},
@@ -704,7 +704,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "plot.written": {"en": "plot written to {path}", "fr": "graphique écrit dans {path}"},
     # --- matrix (rules.roster, sim.roster, commands.matrix) ------------------------------------
     "sim.fights": {"en": "cannot simulate {n!r} fights: give a whole number", "fr": "impossible de simuler {n!r} combats : donner un nombre entier"},
-    "sim.engine": {"en": "no simulator for the {engine!r} engine", "fr": "pas de simulateur pour le moteur {engine!r}"},
+    "sim.engine": {"en": "no ruleset backend for the {engine!r} engine", "fr": "aucun backend de règles pour le moteur {engine!r}"},
     "sim.batch": {"en": "batch size {size}: give a whole number from 1 to {max:,}",
                   "fr": "taille de lot {size} : donner un nombre entier de 1 à {max:,}"},
     "sim.d20_sheets": {"en": "both fighters must be d20 sheets for a d20 ruleset",

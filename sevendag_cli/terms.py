@@ -81,3 +81,16 @@ def short_labels(labels: Iterable[str]) -> list[str]:
     split = [fold(label).split() for label in labels]
     common = set.intersection(*(set(words) for words in split)) if len(split) > 1 else set()
     return [" ".join(w for w in words if w not in common) for words in split]
+
+
+def parse_assignments(values: Iterable[str] | None, option: str) -> dict[str, str]:
+    """``NAME=VALUE`` options (``--allocate``, ``--technique``) by fighter name."""
+    from sevendag_cli.errors import Msg, UsageError
+
+    out: dict[str, str] = {}
+    for v in values or []:
+        name, sep, rest = v.partition("=")
+        if not sep or not name.strip() or not rest.strip():
+            raise UsageError(Msg("cli.assignment", option=option, value=v))
+        out[name.strip()] = rest.strip()
+    return out

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
+from sevendag_cli.d20.bounds import d20_damage_range
 from sevendag_cli.dice import SeededDice
 from sevendag_cli.engine import engine_for
 from sevendag_cli.errors import DataError, FormulaError, UsageError
@@ -28,7 +29,7 @@ from sevendag_cli.limits import INT_LIMIT
 from sevendag_cli.output import Output
 from sevendag_cli.render.data import fight_document, round_data
 from sevendag_cli.rules import D20Fighter, D20Ruleset, load_pair, load_ruleset
-from sevendag_cli.rules.bounds import check_values, d20_damage_range, endless, widest_dice
+from sevendag_cli.rules.bounds import check_values, endless, widest_dice
 from sevendag_cli.sim.runner import MAX_CELLS, batch_for, simulate
 from sevendag_cli.text import is_visible, visible, visible_data
 

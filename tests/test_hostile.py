@@ -1158,7 +1158,7 @@ def test_prompts_show_names_and_labels_with_controls_visible() -> None:
     a refusal explained between two prompts is one line."""
     from msgspec.structs import replace
 
-    from sevendag_cli.render.prompts import ask_sevendag_choices
+    from sevendag_cli.sevendag.prompts import ask_sevendag_choices
     from sevendag_cli.sevendag.rules import Technique
     from sevendag_cli.sevendag.state import initial_state
     from tests.sevendag_helpers import RS, make

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from sevendag_cli.render.prompts import ask_sevendag_choices
 from sevendag_cli.rules import SevendagFighter, SevendagRuleset, load_pair, load_ruleset
 from sevendag_cli.sevendag import engine
+from sevendag_cli.sevendag.prompts import ask_sevendag_choices
 from sevendag_cli.terms import commitments, fold, yes_no
 from tests.helpers import assert_one_line_error, run, run_json
 

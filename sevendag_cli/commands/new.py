@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from sevendag_cli.backend import DEFAULT_RULESET
 from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
@@ -22,7 +23,7 @@ app = typer.Typer()
 @app.command("new", cls=SevendagCommand)
 def new_cmd(
     name: Annotated[str, typer.Argument(help="The fighter's name.")],
-    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset of the sheet.")] = "sevendag",
+    ruleset: Annotated[str, typer.Option("--ruleset", "-r", help="Ruleset of the sheet.")] = DEFAULT_RULESET,
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="File to write (default: NAME.toml).")
     ] = None,
@@ -37,8 +38,8 @@ def new_cmd(
     """
     with handled(lang):
         from sevendag_cli import store
-        from sevendag_cli.formula import parse
-        from sevendag_cli.rules import D20Ruleset, load_ruleset
+        from sevendag_cli.backend import backend_for
+        from sevendag_cli.rules import load_ruleset
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
         if not name.strip():
@@ -48,13 +49,7 @@ def new_cmd(
         if store.exists(path) and not force:
             raise UsageError(Msg("cli.exists", path=path))
         choice = make_dice(seed, None, False, out, continue_after=True)
-        rolled: dict[str, list[int]] | None = None
-        if isinstance(rs, D20Ruleset):
-            three = parse("3d6")
-            rolled = {}
-            for ability in ("str", "dex", "con", "wis"):
-                ev = three.evaluate({}, choice.source, "ability", ability)
-                rolled[ability] = [r.face for r in ev.rolls]
+        rolled = backend_for(rs).roll_sheet(choice.source)
         seed = choice.seed if rolled is not None else None  # Sevendag: nothing rolled, no seed
         text = sheet_text(name, rs, rolled)
         store.write_text_atomic(path, text)
@@ -75,76 +70,11 @@ def new_cmd(
 # --- the sheet -----------------------------------------------------------------------------
 
 
-D20_TEMPLATE = """\
-# A d20 (Le combat) fighter sheet.  Abilities rolled 3d6 each (D-13):
-{rolls}
-ruleset = "{ruleset}"
-name = "{name}"
-race = ""
-level = 1
-str = {str}
-dex = {dex}
-con = {con}
-wis = {wis}
-bba = 1        # base attack bonus (D-03)
-armour = 0     # armour bonus (D-05)
-size = 0       # size modifier (D-05)
-dodge = 0      # dodge bonus to saves (D-08)
-hp = 10
-# ac = 12      # state AC directly instead of the formula (D-05)
-
-[weapon]       # remove this table to fight bare-handed (D-11)
-name = "short sword"
-damage = "1d6"
-# magic = "1d4"   # magic damage dice (D-09)
-type = 0       # weapon type modifier (D-03)
-crit_range = 20   # lowest natural that threatens a critical (D-07)
-crit_factor = 2
-"""
-
-SEVENDAG_TEMPLATE = """\
-# A Sevendag fighter sheet.
-ruleset = "{ruleset}"
-name = "{name}"
-speed = 2      # speed roll = formulas.speed_roll of the ruleset (S-02)
-attack = 6     # attack constant (S-06)
-defence = 5    # defence constant (S-06)
-tactic = "weapons-attack"   # weapons-attack | all-out | full-defence | custom (+ allocation)
-
-[[hands]]
-die = 10
-holds = "weapon"
-[[hands]]
-die = 8
-holds = "shield"   # or "" for an empty hand
-
-[items.weapon]
-kind = "weapon"
-label = "sword"
-hands = 1          # 2 for a two-handed weapon held by both hands
-metal = "{metal}"  # one of: {metals}
-skill = 12         # drop check: d20 above this drops the weapon (S-10)
-
-[items.shield]
-kind = "shield"
-label = "shield"
-"""
-
-
 def sheet_text(name: str, rs: Ruleset, rolled: dict[str, list[int]] | None) -> str:
     """The sheet's TOML: the template of the ruleset's engine, with the name (and d20 rolls) filled in."""
-    from sevendag_cli.rules import D20Ruleset
+    from sevendag_cli.backend import backend_for
 
-    if isinstance(rs, D20Ruleset):
-        assert rolled is not None
-        rolls = "\n".join(
-            f"#   {k.upper()}: {' + '.join(map(str, v))} = {sum(v)}" for k, v in rolled.items()
-        )
-        return D20_TEMPLATE.format(ruleset=rs.name, name=toml_escape(name), rolls=rolls,
-                                   **{k: sum(v) for k, v in rolled.items()})
-    metals = list(rs.metals)
-    return SEVENDAG_TEMPLATE.format(ruleset=rs.name, name=toml_escape(name), metal=metals[0],
-                                    metals=", ".join(metals))
+    return backend_for(rs).sheet_template(rs, toml_escape(name), rolled)
 
 
 def toml_escape(text: str) -> str:

@@ -23,9 +23,7 @@ from sevendag_cli.options import JsonOpt, LangOpt
 from sevendag_cli.output import make_output
 from sevendag_cli.render.data import header
 from sevendag_cli.rules import (
-    D20Ruleset,
     Ruleset,
-    SevendagRuleset,
     fighter_from_data,
     known_fighters,
     known_rulesets,
@@ -125,12 +123,9 @@ def describe_ruleset(rs: Ruleset) -> dict[str, Any]:
             options[f.name] = value
     out["formulas"] = formulas
     out["options"] = options
-    if isinstance(rs, SevendagRuleset):
-        out["wounds"] = [structs.asdict(w) for w in rs.wounds]
-        out["metals"] = {k: structs.asdict(m) for k, m in rs.metals.items()}
-        out["techniques"] = {k: structs.asdict(t) for k, t in rs.techniques.items()}
-    elif isinstance(rs, D20Ruleset):
-        out["dd_table"] = [structs.asdict(b) for b in rs.dd_table]
+    from sevendag_cli.backend import backend_for
+
+    out.update(backend_for(rs).describe(rs))
     return out
 
 

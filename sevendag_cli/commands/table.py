@@ -37,7 +37,6 @@ from sevendag_cli.output import Output, make_dice, make_output, note, renderer, 
 if TYPE_CHECKING:
     from sevendag_cli.library import DiceChoice
     from sevendag_cli.rules import Fighter, Ruleset
-    from sevendag_cli.sevendag.planning import Choices
     from sevendag_cli.store import Encounter
 
 app = typer.Typer()
@@ -161,10 +160,11 @@ def round_cmd(
         ask = None
         if sys.stdin.isatty() and out.rich and not no_input:
             def ask(rs: Ruleset, a: Fighter, b: Fighter, state: object, yield_: bool | None,
-                    allocation: dict[str, tuple[str, ...]], technique: dict[str, str]) -> Choices:
-                from sevendag_cli.render.prompts import ask_sevendag_choices
+                    allocation: dict[str, tuple[str, ...]], technique: dict[str, str]) -> object:
+                from sevendag_cli.backend import backend_for
 
-                return ask_sevendag_choices(rs, a, b, state, yield_, allocation, technique, out.lang)
+                return backend_for(rs).prompt_choices(rs, a, b, state, yield_, allocation, technique,
+                                                      out.lang)
 
         choice: list[DiceChoice] = []
 
@@ -251,15 +251,14 @@ def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | N
 
 
 def _classify(amount: int, ruleset: str | None, out: Output) -> None:
+    from sevendag_cli.backend import DEFAULT_RULESET, backend_for
     from sevendag_cli.i18n import label
-    from sevendag_cli.rules import SevendagRuleset, load_ruleset
+    from sevendag_cli.rules import load_ruleset
 
     wound_amount(str(amount), "--classify")
 
-    rs = load_ruleset(ruleset or "sevendag")
-    if not isinstance(rs, SevendagRuleset):
-        raise UsageError(Msg("cli.classify_d20", name=rs.name))
-    band = rs.band_for(amount)
+    rs = load_ruleset(ruleset or DEFAULT_RULESET)
+    band = backend_for(rs).classify(rs, amount)
     if out.json:
         from sevendag_cli.render.data import header
 

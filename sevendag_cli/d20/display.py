@@ -6,12 +6,20 @@ Each check names its parts as the game master reads them: ``attack: d20 8 + BBA 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
 
 from sevendag_cli.render.layout import GLUE, glued
-from sevendag_cli.render.rich_base import Display, Handler, RulesetDisplay, check_text, rules_text
+from sevendag_cli.render.rich_base import (
+    Display,
+    Handler,
+    RulesetDisplay,
+    WhoAttacks,
+    check_text,
+    rules_text,
+)
 from sevendag_cli.text import visible
 
 
@@ -101,4 +109,32 @@ def state_text(r: Display, s: Any) -> Text:
     return out
 
 
-DISPLAY = RulesetDisplay(handlers, state_text, leader_key="leads")
+def who_attacks(state: Any) -> WhoAttacks:
+    """Who attacks next: the one ``init`` rolled for round 1, else each round rolls (D-02)."""
+    if state.next_attacker is not None:
+        return "status.next", {"name": state.next_attacker}, "bold magenta", ("D-02",)
+    return "status.initiative_each", {}, "magenta", ("D-02",)
+
+
+def status_rows(r: Any, name: Text, s: Any, sheet: Any) -> list[tuple[Text, Text]]:
+    """A fighter's hit points (and defeated)."""
+    hp = Text(r.tr("status.hp", hp=s.hp, max=s.max_hp), "bold red" if s.defeated else "bold")
+    if s.defeated:
+        hp.append(f"  {r.tr('defeated', name=visible(s.name))}", "bold red")
+    return [(name, hp)]
+
+
+def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], lang: str,
+                 ruleset: Any) -> None:
+    """``--runs``, ``--exact``: each fighter's hit points left when winning, and damage dealt."""
+    from sevendag_cli.render.rich_sim import sim_table, w
+
+    rows: list[list[Text | str]] = [
+        [Text(visible(f.name), "bold"),
+         f"{ex.hp_left_when_winning.mean:.1f} ± {ex.hp_left_when_winning.sd:.1f}",
+         f"{ex.damage_dealt:.1f}"] for f, ex in zip(fighters, extras, strict=True)]
+    console.print(sim_table([w(lang, "fighter"), w(lang, "hp"), w(lang, "dealt")], rows))
+
+
+DISPLAY = RulesetDisplay(handlers, state_text, leader_key="leads", who_attacks=who_attacks,
+                         status_rows=status_rows, extras_table=extras_table)

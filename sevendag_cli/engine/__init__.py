@@ -30,10 +30,7 @@ if TYPE_CHECKING:
 
 
 def engine_for(ruleset: Ruleset) -> ModuleType:
-    if ruleset.engine == "d20":
-        from sevendag_cli.d20 import engine as d20
+    """The ruleset's step engine (its backend's :meth:`~sevendag_cli.backend.Backend.engine`)."""
+    from sevendag_cli.backend import backend_for
 
-        return d20
-    from sevendag_cli.sevendag import engine as sevendag
-
-    return sevendag
+    return backend_for(ruleset).engine()

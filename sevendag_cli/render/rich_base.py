@@ -4,8 +4,8 @@ Dice faces (highest green and ``▲``, lowest red and ``▼``, so nothing is los
 without colour), formula checks with each named part (``d20 8 + BBA 3 + STR +1
 + type 0 = 12``), rule tags glued to the word before them; the
 :class:`Display` a ruleset's handlers write through; and :class:`RulesetDisplay`,
-what each ruleset's display module (``rich_d20``, ``rich_sevendag``) gives the
-renderer, which finds it through its registry (``rich_render.DISPLAYS``).  The
+what each ruleset's display module (``d20/display.py``, ``sevendag/display.py``) gives the
+renderer, which finds it through the ruleset's backend (:mod:`sevendag_cli.backend`).  The
 per-ruleset modules import only this one, never the renderer.
 """
 
@@ -82,6 +82,10 @@ class Display(Protocol):
     def line(self, *parts: Text | str) -> None: ...
 
 
+WhoAttacks = tuple[str, dict[str, str], str, tuple[str, ...]]
+"""Who attacks next: the display word (``i18n``), the names it takes, its style, the rules."""
+
+
 class RulesetDisplay:
     """One ruleset's display: its event handlers, a fighter's state, the initiative leader's line.
 
@@ -89,18 +93,33 @@ class RulesetDisplay:
     ``state_text(display, state)`` shows one fighter's track; ``leader_key`` is
     the display word (``i18n``) naming who won the initiative; ``round_intro``
     (optional) shows what a round's events need said first (a Sevendag yield).
+    ``status`` and ``odds`` ask three more things: ``who_attacks(state)``, who attacks
+    next in an encounter not over (:data:`WhoAttacks`); ``status_rows(renderer, name,
+    fighter_state, sheet)``, a fighter's rows under its name; ``elapsed(renderer,
+    rounds)`` (optional), the game time the rounds took, said after them.  ``fight --runs``
+    and ``--exact`` ask ``extras_table(console, fighters, extras, lang, ruleset)`` (optional):
+    the table of what the ruleset adds to the win rates, ``extras`` one record per fighter.
     """
 
-    __slots__ = ("handlers", "leader_key", "round_intro", "state_text")
+    __slots__ = ("elapsed", "extras_table", "handlers", "leader_key", "round_intro", "state_text",
+                 "status_rows", "who_attacks")
 
     def __init__(
         self,
         handlers: Callable[[Display], dict[str, Handler]],
         state_text: Callable[[Display, Any], Text],
         leader_key: str,
+        who_attacks: Callable[[Any], WhoAttacks],
+        status_rows: Callable[[Any, Text, Any, Any], list[tuple[Text, Text]]],
         round_intro: Callable[[Display, Sequence[Any]], None] | None = None,
+        elapsed: Callable[[Any, int], str] | None = None,
+        extras_table: Callable[[Any, Sequence[Any], Sequence[Any], str, Any], None] | None = None,
     ) -> None:
         self.handlers = handlers
         self.state_text = state_text
         self.leader_key = leader_key
+        self.who_attacks = who_attacks
+        self.status_rows = status_rows
         self.round_intro = round_intro
+        self.elapsed = elapsed
+        self.extras_table = extras_table

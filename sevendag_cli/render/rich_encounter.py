@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from msgspec.structs import replace
 from rich.text import Text
 
 from sevendag_cli.i18n import label
@@ -27,34 +26,20 @@ def status(r: RichRenderer, state: Any, sheets: dict[str, Any], encounter: str) 
     rs = r.ruleset
     print_wrapped(r.c, Text(r.tr("status.title", path=visible(encounter), ruleset=label(rs.label, r.lang)),
                             "bold underline"))
+    display = r.display
     if state.round == 0:
         played = r.tr("status.no_round")
     else:
         played = r.tr("status.rounds", n=state.round)
-        if rs.engine == "sevendag":
-            played += f" · {r.tr('elapsed', s=state.round * rs.round_seconds, per=rs.round_seconds)}"
+        if display.elapsed is not None:
+            played += display.elapsed(r, state.round)
     r.line(played)
-    if state.over:
-        pass
-    elif rs.engine == "sevendag":
-        r.line(Text(r.tr("status.assaillant", name=visible(state.assaillant),
-                         other=visible(state.defenseur)), "bold magenta"), rules_text(("S-02", "S-14")))
-    elif state.next_attacker is not None:
-        r.line(Text(r.tr("status.next", name=visible(state.next_attacker)), "bold magenta"),
-               rules_text(("D-02",)))
-    else:
-        r.line(Text(r.tr("status.initiative_each"), "magenta"), rules_text(("D-02",)))
+    if not state.over:
+        key, names, style, rules = display.who_attacks(state)
+        r.line(Text(r.tr(key, **{k: visible(v) for k, v in names.items()}), style), rules_text(rules))
     rows: list[tuple[Text, Text]] = []
     for s in state.fighters:
-        name = Text(visible(s.name), "bold")
-        if rs.engine == "sevendag":  # the wounds as everywhere, then what has rounds left
-            rows.append((name, r.state_text(replace(s, technique=None, dropped=(), granted_crit=False))))
-            rows += [(Text(""), detail) for detail in _sevendag_details(r, s, sheets.get(s.name))]
-        else:
-            hp = Text(r.tr("status.hp", hp=s.hp, max=s.max_hp), "bold red" if s.defeated else "bold")
-            if s.defeated:
-                hp.append(f"  {r.tr('defeated', name=visible(s.name))}", "bold red")
-            rows.append((name, hp))
+        rows += display.status_rows(r, Text(visible(s.name), "bold"), s, sheets.get(s.name))
     print_rows(r.c, rows)
     if state.over:
         who = (r.tr("winner", name=visible(state.winner)) if state.winner is not None
@@ -62,23 +47,6 @@ def status(r: RichRenderer, state: Any, sheets: dict[str, Any], encounter: str) 
         r.line(Text(r.tr("status.over", who=who), "bold green" if state.winner else "bold yellow"))
     else:
         r.line(Text(r.tr("status.in_progress", n=state.round + 1), "bold"))
-
-
-def _sevendag_details(r: RichRenderer, s: Any, sheet: Any) -> list[Text]:
-    """What has rounds left (a technique, a dropped weapon) and a critical held, one line each."""
-    out: list[Text] = []
-    if s.technique is not None:
-        tech = r.ruleset.techniques.get(s.technique.name)
-        name = label(tech.label, r.lang) if tech else visible(s.technique.name)
-        out.append(Text(r.tr("status.technique", technique=name, n=s.technique.rounds_left),
-                        "magenta"))
-    for d in s.dropped:
-        item = sheet.items.get(d.item) if sheet is not None else None
-        what = visible(item.label) if item is not None else visible(d.item)
-        out.append(Text(r.tr("status.dropped", item=what, n=d.rounds_left), "red"))
-    if s.granted_crit:
-        out.append(Text(r.tr("status.granted"), "green"))
-    return out
 
 
 # --- log ------------------------------------------------------------------------------------------

@@ -54,12 +54,10 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
         print_line(console, Text("  " + tr("status.over", who=who), "bold"), hang=4)
     else:
         played = tr("status.no_round") if state.round == 0 else tr("status.rounds", n=state.round)
-        if ruleset.engine == "sevendag":
-            who = tr("status.assaillant", name=state.assaillant, other=state.defenseur)
-        elif state.next_attacker is not None:
-            who = tr("status.next", name=state.next_attacker)
-        else:
-            who = tr("status.initiative_each")
+        from sevendag_cli.backend import backend_for
+
+        key, names, _, _ = backend_for(ruleset).display().who_attacks(state)
+        who = tr(key, **names)
         print_line(console, Text(f"  {played} · {who}"), hang=4)
     rows: list[tuple[Text, Text]] = []
     for f in point.fighters:

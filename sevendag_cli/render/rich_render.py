@@ -15,7 +15,6 @@ The shared Rich pieces are in :mod:`sevendag_cli.render.rich_base`.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -43,20 +42,15 @@ from sevendag_cli.render.rich_base import (
 )
 from sevendag_cli.text import visible, visible_data
 
-# Each ruleset's display module (by engine name); it provides ``DISPLAY``, a RulesetDisplay.
-DISPLAYS: dict[str, str] = {
-    "d20": "sevendag_cli.d20.display",
-    "sevendag": "sevendag_cli.sevendag.display",
-}
-
-__all__ = ["BAND_STYLES", "DISPLAYS", "RichRenderer", "check_text", "display_for", "face",
-           "rolls_text", "rules_text"]
+__all__ = ["BAND_STYLES", "RichRenderer", "check_text", "display_for", "face", "rolls_text",
+           "rules_text"]
 
 
 def display_for(engine: str) -> RulesetDisplay:
-    """The registered display of a ruleset's engine."""
-    display: RulesetDisplay = importlib.import_module(DISPLAYS[engine]).DISPLAY
-    return display
+    """The display of a ruleset's engine (its backend's, :mod:`sevendag_cli.backend`)."""
+    from sevendag_cli.backend import backend_named
+
+    return backend_named(engine).display()
 
 
 class RichRenderer:

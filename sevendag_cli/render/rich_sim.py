@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sevendag_cli.i18n import count, label, t
+from sevendag_cli.i18n import count, t
 from sevendag_cli.render.layout import print_line
 from sevendag_cli.text import visible, visible_data
 
@@ -24,7 +24,7 @@ def w(lang: str, key: str, **kw: Any) -> str:
     return t(f"sim.{key}", lang, **kw)
 
 
-def _table(headers: list[str], rows: list[list[Text | str]]) -> Table:
+def sim_table(headers: list[str], rows: list[list[Text | str]]) -> Table:
     """Names left-aligned, numbers right-aligned; a narrow console wraps the headers at their
     spaces, never a cell (each column is as wide as its widest cell and its longest word)."""
     table = Table()
@@ -43,9 +43,10 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) ->
     rows: list[list[Text | str]] = [
         [Text(visible(f.name), "bold"), count(f.wins, lang), f"{f.win_probability:.2%}",
          f"{100 * f.ci95[0]:.2f}–{100 * f.ci95[1]:.2f}%"] for f in result.fighters]
-    console.print(_table([w(lang, col) for col in ("fighter", "wins", "p", "ci")], rows))
-    _ruleset_tables(console, result.fighters, result.d20.fighters if result.d20 is not None else None,
-                    result.sevendag.fighters if result.sevendag is not None else None, lang, ruleset)
+    console.print(sim_table([w(lang, col) for col in ("fighter", "wins", "p", "ci")], rows))
+    extras = getattr(result, result.engine, None)  # the ruleset's own figures, if any
+    _ruleset_tables(console, result.engine, result.fighters,
+                    extras.fighters if extras is not None else None, lang, ruleset)
     print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
                    f"({result.draw_probability:.2%})")
     r = result.rounds
@@ -55,26 +56,17 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) ->
     histogram(console, r.histogram, w(lang, "hist"))
 
 
-def _ruleset_tables(console: Console, fighters: Any, d20: Any, sevendag: Any, lang: str,
+def _ruleset_tables(console: Console, engine: str, fighters: Any, extras: Any, lang: str,
                     ruleset: Any) -> None:
-    """What each ruleset adds to the win rates (``--runs`` and ``--exact`` alike): the d20 hit
-    points left and damage dealt per fighter, or the Sevendag wounds per band, one column per
-    fighter (so no band name is split)."""
-    if d20 is not None:
-        rows: list[list[Text | str]] = [
-            [Text(visible(f.name), "bold"),
-             f"{ex.hp_left_when_winning.mean:.1f} ± {ex.hp_left_when_winning.sd:.1f}",
-             f"{ex.damage_dealt:.1f}"] for f, ex in zip(fighters, d20, strict=True)]
-        console.print(_table([w(lang, "fighter"), w(lang, "hp"), w(lang, "dealt")], rows))
-    elif sevendag is not None:
-        per_fighter = [{b.band: b.mean for b in ex.wounds} for ex in sevendag]
-        rows = []
-        for name in (list(per_fighter[0]) if per_fighter else []):
-            band = ruleset.band_named(name) if hasattr(ruleset, "band_named") else None
-            rows.append([visible(label(band.label, lang) if band else name),
-                         *(f"{means.get(name, 0.0):.2f}" for means in per_fighter)])
-        headers = [w(lang, "wounds"), *(visible(f.name) for f in fighters)]
-        console.print(_table(headers, rows))
+    """What the ruleset adds to the win rates (``--runs`` and ``--exact`` alike), in a second
+    table drawn by its display (``extras_table``): ``extras`` has one record per fighter."""
+    if extras is None:
+        return
+    from sevendag_cli.backend import backend_named
+
+    draw = backend_named(engine).display().extras_table
+    if draw is not None:
+        draw(console, fighters, extras, lang, ruleset)
 
 
 def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows: int = 24) -> None:
@@ -129,8 +121,9 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
     rows: list[list[Text | str]] = [
         [Text(visible(f.name), "bold"), f"{f.win_probability:.4%}", _interval(*f.bounds)]
         for f in result.fighters]
-    console.print(_table([w(lang, col) for col in ("fighter", "p", "p_exact")], rows))
-    _ruleset_tables(console, result.fighters, result.d20, result.sevendag, lang, ruleset)
+    console.print(sim_table([w(lang, col) for col in ("fighter", "p", "p_exact")], rows))
+    _ruleset_tables(console, result.engine, result.fighters, getattr(result, result.engine, None),
+                    lang, ruleset)
     print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
                    f"{_interval(*result.draw_bounds)}")
     r = result.rounds

@@ -71,16 +71,9 @@ def exact_document(ruleset: str, result: ExactFight, lang: str = "en") -> dict[s
         "sevendag": None,
         "note": " ".join(m.render(lang) for m in exact_note(result)),
     }
-    if result.d20 is not None:
-        doc["d20"] = {"fighters": [
-            {"name": x.name,
-             "hp_left_when_winning": {
-                 "mean": x.hp_left_when_winning.mean, "sd": x.hp_left_when_winning.sd,
-                 "distribution": [[h, p] for h, p in x.hp_left_when_winning.distribution]},
-             "damage_dealt": x.damage_dealt}
-            for x in result.d20]}
-    if result.sevendag is not None:
-        doc["sevendag"] = {"fighters": [
-            {"name": x.name, "wounds": [{"band": w.band, "mean": w.mean} for w in x.wounds]}
-            for x in result.sevendag]}
+    extras = getattr(result, result.engine, None)  # the ruleset's own figures, if any
+    if extras is not None:
+        from sevendag_cli.backend import backend_named
+
+        doc[result.engine] = backend_named(result.engine).exact_extras_data(extras)
     return doc

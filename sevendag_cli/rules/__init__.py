@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sevendag_cli.backend import DEFAULT_RULESET, FALLBACK_ENGINE, backend_for, backend_named, engines
 from sevendag_cli.data import (
     Problems,
     Reader,
@@ -20,36 +21,25 @@ from sevendag_cli.errors import DataError, Msg, NotFoundError, UsageError
 from sevendag_cli.files import is_regular
 
 if TYPE_CHECKING:
-    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
-    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
-
-    Ruleset = D20Ruleset | SevendagRuleset
-    Fighter = D20Fighter | SevendagFighter
-
-# The per-engine modules are imported when first needed (start-up stays fast):
-_LAZY = {
-    "D20Ruleset": "d20", "D20Fighter": "d20",
-    "SevendagRuleset": "sevendag", "SevendagFighter": "sevendag",
-}
+    from sevendag_cli.backend import Fighter, Ruleset
 
 
 def __getattr__(name: str) -> Any:
-    import importlib
+    """Each ruleset's record classes (``D20Ruleset``, ``SevendagFighter``...) and the unions
+    ``Ruleset`` and ``Fighter``, from the backends, imported when first needed."""
+    if not name[:1].isupper():  # a submodule or a probe: nothing to import for it
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import operator
+    from functools import reduce
 
-    if name in _LAZY:
-        module = importlib.import_module(f"sevendag_cli.{_LAZY[name]}.rules")
-        return getattr(module, name)
+    kinds = [backend_named(e).record_types() for e in engines()]
     if name in ("Ruleset", "Fighter"):
-        d20 = importlib.import_module("sevendag_cli.d20.rules")
-        sev = importlib.import_module("sevendag_cli.sevendag.rules")
-        if name == "Ruleset":
-            return d20.D20Ruleset | sev.SevendagRuleset
-        return d20.D20Fighter | sev.SevendagFighter
+        return reduce(operator.or_, [k[0 if name == "Ruleset" else 1] for k in kinds])
+    for kind in kinds:
+        for cls in kind:
+            if cls.__name__ == name:
+                return cls
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-ENGINES = ("sevendag", "d20")
-DEFAULT_RULESET = "sevendag"
 
 
 def known_rulesets() -> list[str]:
@@ -63,17 +53,12 @@ def known_fighters() -> list[str]:
 def ruleset_from_data(data: dict[str, Any], source: str, problems: Problems | None = None) -> Ruleset:
     problems = problems if problems is not None else Problems(source)
     r = Reader(data, problems)
-    engine = r.text("engine", None, ENGINES)
+    known = engines()
+    engine = r.text("engine", None, known)
     name = r.text("name", Path(source).stem)
-    ruleset: Ruleset
-    if engine == "d20":
-        from sevendag_cli.d20 import rules as d20
-
-        ruleset = d20.read_ruleset(r, name, source)
-    else:
-        from sevendag_cli.sevendag import rules as sevendag
-
-        ruleset = sevendag.read_ruleset(r, name, source)
+    # a file without a known engine is still read, to report all its problems at once
+    backend = backend_named(engine if engine in known else FALLBACK_ENGINE)
+    ruleset = backend.read_ruleset(r, name, source)
     r.finish()
     problems.raise_first()
     return ruleset
@@ -102,15 +87,7 @@ def fighter_from_data(
     sheet_ruleset = data.get("ruleset")
     if isinstance(sheet_ruleset, str) and sheet_ruleset not in (ruleset.name, ruleset.engine):
         problems.add("ruleset", Msg("rules.sheet_for_other", sheet=sheet_ruleset, ruleset=ruleset.name))
-    fighter: Fighter
-    if ruleset.engine == "d20":
-        from sevendag_cli.d20 import rules as d20
-
-        fighter = d20.read_fighter(r, source)
-    else:
-        from sevendag_cli.sevendag import rules as sevendag
-
-        fighter = sevendag.read_fighter(r, source, ruleset)  # type: ignore[arg-type]
+    fighter = backend_for(ruleset).read_fighter(r, source, ruleset)
     problems.raise_first()
     return fighter
 
@@ -239,8 +216,8 @@ def load_pair(ruleset: Ruleset, refs: list[str] | None) -> tuple[Fighter, Fighte
 
 
 __all__ = [
-    "DEFAULT_RULESET", "D20Fighter", "D20Ruleset", "Fighter", "Ruleset", "SevendagFighter",
-    "SevendagRuleset", "example_pair", "fighter_from_data", "known_fighters", "known_rulesets",
+    "DEFAULT_RULESET", "Fighter", "Ruleset", "example_pair", "fighter_from_data",
+    "known_fighters", "known_rulesets",
     "load_fighter", "load_pair", "load_ruleset", "pair_docs", "pair_from_docs",
     "read_ruleset_doc", "ruleset_from_data", "sheet_ruleset",
 ]

@@ -110,9 +110,12 @@ class WhatIf(Struct, frozen=True):
         for asg in self.assignments:
             if asg.option == TACTIC:
                 i = _fighter(asg, asg.target, names)
-                if engine != "sevendag":
+                from sevendag_cli.backend import backend_named
+
+                tactics = backend_named(engine).tactics()
+                if tactics is None:  # sheets without tactics (d20)
                     raise UsageError(Msg("whatif.tactic_d20", typed=asg.typed))
-                changes += _tactic(asg, out[i][1], names[i])
+                changes += _tactic(asg, out[i][1], names[i], tactics)
                 continue
             i, path = _field(asg, names)
             changes.append(_set(asg, out[i][1], path, names[i]))
@@ -344,20 +347,20 @@ def typed_value(asg: Assignment, text: str, previous: Any = _MISSING) -> Any:
     return text
 
 
-def _tactic(asg: Assignment, data: dict[str, Any], fighter: str) -> list[Change]:
+def _tactic(asg: Assignment, data: dict[str, Any], fighter: str,
+            tactics: tuple[str, ...]) -> list[Change]:
     """``all-out`` (a tactic's key) or one commitment per hand (``attack,defence``, ``a,d``:
     the ``custom`` tactic with that allocation)."""
-    from sevendag_cli.sevendag.rules import TACTICS
     from sevendag_cli.terms import COMMITMENT_WORDS, commitments, fold
 
     value = asg.value
-    tactic = next((t for t in TACTICS if fold(t) == fold(value)), None)
+    tactic = next((t for t in tactics if fold(t) == fold(value)), None)
     allocation: list[str] | None = None
     if tactic is None:
         body = value.split(":", 1)[1] if fold(value).startswith("custom:") else value
         parts = list(commitments(body))
         if not parts or any(p not in COMMITMENT_WORDS for p in parts):
-            raise UsageError(Msg("whatif.unknown_tactic", typed=asg.typed, tactics=", ".join(TACTICS)))
+            raise UsageError(Msg("whatif.unknown_tactic", typed=asg.typed, tactics=", ".join(tactics)))
         tactic, allocation = "custom", parts
     changes = [Change(fighter, "tactic", tactic, data.get("tactic"))]
     previous = data.get("allocation")
@@ -407,36 +410,15 @@ def inert_notes(ruleset: Ruleset, fighters: Sequence[Fighter],
                 changes: tuple[Change, ...]) -> list[Msg]:
     """Changes that cannot change the fight, and why: a d20 field that only the AC formula
     reads (``armour``, ``size``), on a sheet that states its AC (D-05: the stated AC wins)."""
-    if ruleset.engine != "d20":
-        return []
-    from sevendag_cli.d20.rules import FORMULA_KEYS
+    from sevendag_cli.backend import backend_for
 
-    ac_names = ruleset.ac.names  # type: ignore[union-attr]
-    elsewhere: set[str] = set()
-    for key in FORMULA_KEYS:
-        if key != "ac":
-            elsewhere |= getattr(ruleset, key).names
-    notes = []
-    for change in changes:
-        fighter = next((f for f in fighters if f.name == change.fighter), None)
-        ac = getattr(fighter, "ac_override", None)
-        if ac is not None and change.field in ac_names and change.field not in elsewhere:
-            notes.append(Msg("whatif.ac_stated", name=change.fighter, ac=ac, field=change.field))
-    return notes
+    return backend_for(ruleset).inert_notes(ruleset, fighters, changes)
 
 
 def saved_state_notes(ruleset: Ruleset, changes: tuple[Change, ...]) -> list[Msg]:
     """``odds``: changes that the saved encounter has already settled, so they change nothing
     from where it stands: d20 ``hp`` (the encounter keeps each fighter's hit points), and a
     Sevendag field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
-    if ruleset.engine == "d20":
-        from sevendag_cli.d20.rules import FORMULA_KEYS
+    from sevendag_cli.backend import backend_for
 
-        read: set[str] = set()
-        for key in FORMULA_KEYS:
-            read |= getattr(ruleset, key).names
-        return [Msg("whatif.saved_hp", name=c.fighter) for c in changes
-                if c.field == "hp" and "hp" not in read]
-    speed_only = ruleset.speed_roll.names - {"attack", "defence"}  # type: ignore[union-attr]
-    return [Msg("whatif.saved_speed", name=c.fighter, field=c.field) for c in changes
-            if c.field in speed_only]
+    return backend_for(ruleset).saved_state_notes(ruleset, changes)

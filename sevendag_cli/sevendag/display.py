@@ -19,6 +19,7 @@ from sevendag_cli.render.rich_base import (
     Display,
     Handler,
     RulesetDisplay,
+    WhoAttacks,
     face,
     rules_text,
 )
@@ -213,4 +214,61 @@ def state_text(r: Display, s: Any) -> Text:
     return out
 
 
-DISPLAY = RulesetDisplay(handlers, state_text, leader_key="assaillant", round_intro=round_intro)
+def who_attacks(state: Any) -> WhoAttacks:
+    """The assaillant (S-02, and S-14 when a critical defence reversed it)."""
+    return ("status.assaillant", {"name": state.assaillant, "other": state.defenseur},
+            "bold magenta", ("S-02", "S-14"))
+
+
+def elapsed(r: Any, rounds: int) -> str:
+    """`` · 30 s`` of game time: each round lasts ``round_seconds``."""
+    rs = r.ruleset
+    return f" · {r.tr('elapsed', s=rounds * rs.round_seconds, per=rs.round_seconds)}"
+
+
+def status_rows(r: Any, name: Text, s: Any, sheet: Any) -> list[tuple[Text, Text]]:
+    """The wounds as everywhere, then what has rounds left, one line each."""
+    from msgspec.structs import replace
+
+    rows = [(name, r.state_text(replace(s, technique=None, dropped=(), granted_crit=False)))]
+    return rows + [(Text(""), detail) for detail in _details(r, s, sheet)]
+
+
+def _details(r: Any, s: Any, sheet: Any) -> list[Text]:
+    """What has rounds left (a technique, a dropped weapon) and a critical held, one line each."""
+    out: list[Text] = []
+    if s.technique is not None:
+        tech = r.ruleset.techniques.get(s.technique.name)
+        name = label(tech.label, r.lang) if tech else visible(s.technique.name)
+        out.append(Text(r.tr("status.technique", technique=name, n=s.technique.rounds_left),
+                        "magenta"))
+    for d in s.dropped:
+        item = sheet.items.get(d.item) if sheet is not None else None
+        what = visible(item.label) if item is not None else visible(d.item)
+        out.append(Text(r.tr("status.dropped", item=what, n=d.rounds_left), "red"))
+    if s.granted_crit:
+        out.append(Text(r.tr("status.granted"), "green"))
+    return out
+
+
+
+def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], lang: str,
+                 ruleset: Any) -> None:
+    """``--runs``, ``--exact``: the wounds per band, one column per fighter (so no band name
+    is split)."""
+    from sevendag_cli.render.rich_sim import sim_table
+    from sevendag_cli.render.rich_sim import w as sim_word
+
+    per_fighter = [{b.band: b.mean for b in ex.wounds} for ex in extras]
+    rows: list[list[Text | str]] = []
+    for name in (list(per_fighter[0]) if per_fighter else []):
+        band = ruleset.band_named(name) if hasattr(ruleset, "band_named") else None
+        rows.append([visible(label(band.label, lang) if band else name),
+                     *(f"{means.get(name, 0.0):.2f}" for means in per_fighter)])
+    headers = [sim_word(lang, "wounds"), *(visible(f.name) for f in fighters)]
+    console.print(sim_table(headers, rows))
+
+
+DISPLAY = RulesetDisplay(handlers, state_text, leader_key="assaillant", who_attacks=who_attacks,
+                         status_rows=status_rows, round_intro=round_intro, elapsed=elapsed,
+                         extras_table=extras_table)

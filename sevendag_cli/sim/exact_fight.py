@@ -25,185 +25,30 @@ capped odds by at most the draw probability.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import msgspec
+from sevendag_cli.errors import Msg
+from sevendag_cli.sim.exact_records import (
+    BandExact,
+    D20FighterExact,
+    ExactFight,
+    FighterExact,
+    Fractions,
+    HpLeft,
+    RoundsExact,
+    SevendagFighterExact,
+)
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
+from sevendag_cli.sim.push import Push
 
-from sevendag_cli.errors import Msg, SevendagError, UsageError
-from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_cap, check_tolerance
-from sevendag_cli.sim.push import Push, d20_push, sevendag_push
-
-if TYPE_CHECKING:
-    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
-    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
-
-
-
-
-# --- records -------------------------------------------------------------------------------
-
-
-class FighterExact(msgspec.Struct, frozen=True):
-    name: str
-    win_probability: float  # resolved to this fighter: a lower bound
-    bounds: tuple[float, float]  # [low, low + unresolved]
-    first_strike_probability: float  # P(this fighter strikes first: S-02 assaillant, D-02 round 1)
-    first_strike_win_probability: float  # P(strikes first and wins), a lower bound
+__all__ = ["BandExact", "D20FighterExact", "ExactFight", "FighterExact", "Fractions", "HpLeft",
+           "RoundsExact", "SevendagFighterExact", "exact_fight", "exact_result"]
 
 
-class RoundsExact(msgspec.Struct, frozen=True):
-    mean: float  # a lower bound; mean_bounds adds what the tail can add
-    mean_bounds: tuple[float, float]
-    sd: float
-    p50: int
-    p90: int
-    histogram: tuple[tuple[int, float], ...]  # (rounds, probability), every round with mass
-    tail: float  # mass of the fights not over when the push stopped (beyond the histogram)
+# --- either ruleset ---------------------------------------------------------------------------
 
 
-class BandExact(msgspec.Struct, frozen=True):
-    band: str
-    mean: float  # expected wounds of this band per fight
-
-
-class SevendagFighterExact(msgspec.Struct, frozen=True):
-    name: str
-    wounds: tuple[BandExact, ...]
-
-
-class HpLeft(msgspec.Struct, frozen=True):
-    mean: float
-    sd: float
-    distribution: tuple[tuple[int, float], ...]  # (hit points left, P(... | this fighter wins))
-
-
-class D20FighterExact(msgspec.Struct, frozen=True):
-    name: str
-    hp_left_when_winning: HpLeft
-    damage_dealt: float  # expected per fight
-
-
-class Fractions(msgspec.Struct, frozen=True):
-    """Exact odds of the fight played to the end (no round cap)."""
-
-    win_probability: tuple[Fraction, Fraction]
-    draw_probability: Fraction
-    rounds_mean: Fraction
-
-
-class ExactFight(msgspec.Struct, frozen=True):
-    ruleset: str
-    engine: str
-    cap: int
-    tolerance: float
-    stop: str  # COMPLETE, TOLERANCE or WORK (see sim.odds)
-    fighters: tuple[FighterExact, FighterExact]
-    draw_probability: float
-    draw_bounds: tuple[float, float]
-    unresolved: float
-    rounds: RoundsExact
-    first_striker_won: float | None  # among decided fights
-    fractions: Fractions | None
-    no_fractions: Msg | None  # why there are none
-    d20: tuple[D20FighterExact, D20FighterExact] | None = None
-    sevendag: tuple[SevendagFighterExact, SevendagFighterExact] | None = None
-
-    @property
-    def odds(self) -> Odds:
-        return Odds((self.fighters[0].name, self.fighters[1].name),
-                    (self.fighters[0].win_probability, self.fighters[1].win_probability),
-                    self.draw_probability, self.unresolved, len(self.rounds.histogram), self.stop)
-
-
-def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, *,
-                   cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE,
-                   fractions: bool = True) -> ExactFight:
-    """The whole fight of ``fight`` / ``--runs`` (sheet tactics, no yield, no technique), exactly."""
-    from sevendag_cli.sevendag.chain import chain_for
-    from sevendag_cli.sevendag.exact import initiative_probability
-
-    tolerance = check_tolerance(tolerance)
-    cap = ruleset.round_cap if cap is None else check_cap(cap)
-    chain = chain_for(ruleset, a, b)
-    p_a = initiative_probability(ruleset, a, b)
-    starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
-              (chain.state_id(chain.start_key(1)), float(1 - p_a))]
-    push, wounds = sevendag_push(chain, starts, cap, tolerance)
-    exact, why = _sevendag_fractions(ruleset, a, b) if fractions else (None, None)
-    bands = chain.band_names
-    extra = tuple(
-        SevendagFighterExact(name, tuple(BandExact(band, float(wounds[i, j].sum()))
-                                         for j, band in enumerate(bands)))
-        for i, name in enumerate(chain.names))
-    return _result(ruleset.name, "sevendag", chain.names, cap, tolerance, push, exact, why,
-                   sevendag=(extra[0], extra[1]))
-
-
-def _sevendag_fractions(ruleset: SevendagRuleset, a: SevendagFighter,
-                        b: SevendagFighter) -> tuple[Fractions | None, Msg | None]:
-    from sevendag_cli.sevendag.exact import exact_sevendag
-
-    for band in ruleset.wounds:
-        if band.penalty and not band.out_after:
-            return None, Msg("exact.note.unbounded", band=band.name, penalty=band.penalty)
-    try:
-        r = exact_sevendag(ruleset, a, b)
-    except SevendagError as exc:
-        return None, _reason(exc)
-    return Fractions(r.win_probability, r.draw_probability, r.rounds_mean), None
-
-
-def _reason(exc: SevendagError) -> Msg:
-    return exc.msg
-
-
-# --- d20 --------------------------------------------------------------------------------------
-
-
-def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | None = None,
-              tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True) -> ExactFight:
-    """The whole fight of ``fight`` / ``--runs``, exactly: D-02 initiative every round, the cap."""
-    from sevendag_cli.d20.chain import chain_for
-
-    tolerance = check_tolerance(tolerance)
-    cap = ruleset.round_cap if cap is None else check_cap(cap)
-    chain = chain_for(ruleset, a, b)
-    p = chain.p_first
-    res = d20_push(chain, a.hp, b.hp, None, cap, tolerance, columns=[(0, p), (1, 1.0 - p)])
-    rw = res.rewards
-    exact, why = _d20_fractions(ruleset, a, b) if fractions else (None, None)
-    won = (res.push.won_total(0).sum(), res.push.won_total(1).sum())
-    extra = []
-    for i, name in enumerate(chain.names):
-        hp = (rw.hp_a if i == 0 else rw.hp_b).sum(axis=0)
-        total = float(hp.sum())
-        dist = tuple((h, float(hp[h]) / total) for h in range(1, hp.size) if hp[h] > 0) \
-            if total > 0 else ()
-        mean = math.fsum(h * q for h, q in dist)
-        var = max(0.0, math.fsum(h * h * q for h, q in dist) - mean * mean)
-        extra.append(D20FighterExact(name, HpLeft(mean, math.sqrt(var), dist),
-                                     float(rw.dealt[i].sum())))
-    del won
-    return _result(ruleset.name, "d20", chain.names, cap, tolerance, res.push, exact, why,
-                   d20=(extra[0], extra[1]))
-
-
-def _d20_fractions(ruleset: D20Ruleset, a: D20Fighter,
-                   b: D20Fighter) -> tuple[Fractions | None, Msg | None]:
-    from sevendag_cli.d20.exact import exact_d20
-
-    try:
-        r = exact_d20(ruleset, a, b)
-    except SevendagError as exc:
-        return None, _reason(exc)
-    return Fractions(r.win_probability, r.draw_probability, r.rounds_mean), None
-
-
-# --- both ---------------------------------------------------------------------------------------
-
-
-def _result(ruleset: str, engine: str, names: tuple[str, str], cap: int, tolerance: float,
+def exact_result(ruleset: str, engine: str, names: tuple[str, str], cap: int, tolerance: float,
             push: Push, fractions: Fractions | None, why: Msg | None, **extra: Any) -> ExactFight:
     odds = push.odds(names, cap, len(push.alive))
     first = [float(x) for x in (push.alive[0] if push.alive else push.draw)]
@@ -259,14 +104,9 @@ def exact_fight(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
                 tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True) -> ExactFight:
     """``fight --exact`` for either ruleset (``fractions=False``: without the exact fractions of
     the uncapped fight, which a sweep does not report)."""
-    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+    from sevendag_cli.backend import backend_for
     from sevendag_cli.rules.bounds import check_exact
-    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 
     check_exact(ruleset, a, b)  # the value bound, as the step-by-step and vectorised engines
-    if isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
-        return d20_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=fractions)
-    if (isinstance(ruleset, SevendagRuleset) and isinstance(a, SevendagFighter)
-            and isinstance(b, SevendagFighter)):
-        return sevendag_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=fractions)
-    raise UsageError(Msg("cli.mismatch"))
+    return backend_for(ruleset).exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance,
+                                            fractions=fractions)

@@ -24,9 +24,12 @@ is not over, as ``round`` does.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_cap, check_tolerance
+
+if TYPE_CHECKING:
+    from sevendag_cli.backend import MomentOdds
 
 
 class OddsSolver:
@@ -37,59 +40,37 @@ class OddsSolver:
         self.ruleset, self.a, self.b = ruleset, a, b
         self.tolerance = check_tolerance(tolerance)
         self.cap = check_cap(ruleset.round_cap if cap is None else cap)
-        self.d20 = ruleset.engine == "d20"
         self._kept = kept
-        self._chain: Any = None
-        self._lookup: Any = None  # Sevendag: the kept odds of every state, indexed
+        self._odds: MomentOdds | None = None
+
+    def _moment(self) -> MomentOdds:
+        if self._odds is None:
+            from sevendag_cli.backend import backend_for
+
+            kept, self._kept = self._kept, None
+            self._odds = backend_for(self.ruleset).moment_odds(self.ruleset, self.a, self.b, kept,
+                                                               self.tolerance)
+        return self._odds
 
     def _get(self) -> Any:
-        if self._chain is not None:
-            return self._chain
-        kept, self._kept = self._kept, None
-        if self.d20:
-            from sevendag_cli.d20.chain import D20Chain, D20Tables, pair_fingerprint
-            from sevendag_cli.d20.chain import chain_for as d20_chain
+        """The pair's chain (built on first use, then shared)."""
+        return self._moment().chain
 
-            tables = _decode(D20Tables, kept)
-            if tables is not None and tables.fingerprint == pair_fingerprint(self.ruleset, self.a,
-                                                                             self.b):
-                self._chain = D20Chain(tables)
-            else:
-                self._chain = d20_chain(self.ruleset, self.a, self.b)
-        else:
-            from sevendag_cli.sevendag.chain import OddsTable
-            from sevendag_cli.sevendag.chain import chain_for as sev_chain
-
-            self._chain = sev_chain(self.ruleset, self.a, self.b)
-            table = _decode(OddsTable, kept)
-            if table is not None and table.tolerance <= self.tolerance:
-                self._lookup = self._chain.lookup(table)
-        return self._chain
+    @property
+    def _lookup(self) -> Any:
+        """Sevendag: the kept odds of every state, indexed (None: none kept, or d20)."""
+        return getattr(self._odds, "lookup", None)
 
     def __call__(self, state: Any) -> Odds:
-        chain = self._get()
-        if self.d20:
-            d20_odds: Odds = chain.odds(state, self.cap, self.tolerance)
-            return d20_odds
-        odds: Odds = chain.odds(state, self.cap, self.tolerance, lookup=self._lookup)
-        return odds
+        return self._moment().odds(state, self.cap, self.tolerance)
 
     def keep(self) -> bytes:
         """What to store to answer this pair's states fast in a later process (see above)."""
-        chain = self._get()
-        if self.d20:
-            data: bytes = chain.tables.to_bytes()
-            return data
-        if self._lookup is None:
-            from sevendag_cli.sim.push import sevendag_table
-
-            starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
-            self._lookup = chain.lookup(sevendag_table(chain, starts, self.tolerance))
-        kept: bytes = self._lookup.table.to_bytes()
-        return kept
+        return self._moment().keep(self.tolerance)
 
 
-def _decode(kind: Any, data: bytes | None) -> Any:
+def decode(kind: Any, data: bytes | None) -> Any:
+    """``kind.from_bytes(data)``, or None when there is nothing kept or it does not decode."""
     if data is None:
         return None
     import msgspec
@@ -104,8 +85,7 @@ def odds_at(ruleset: Any, a: Any, b: Any, state: Any, *, cap: int | None = None,
             tolerance: float = DEFAULT_TOLERANCE, kept: bytes | None = None) -> Odds:
     """Each fighter's win probability (with bounds), the draw and the unresolved mass from ``state``.
 
-    ``state``: a :class:`~sevendag_cli.sevendag.engine.SevendagState` or a
-    :class:`~sevendag_cli.d20.engine.D20State` between rounds, fighters in the order
+    ``state``: the ruleset's encounter state between rounds, fighters in the order
     ``a``, ``b``; ``kept``: what :meth:`OddsSolver.keep` returned for this pair.
     """
     return OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance, kept=kept)(state)

@@ -54,7 +54,6 @@ from sevendag_cli.limits import MAX_ROSTER
 from sevendag_cli.sim.odds import check_tolerance
 
 if TYPE_CHECKING:
-    from sevendag_cli.d20.chain import D20Tables
     from sevendag_cli.rules import Fighter, Ruleset
 
 EXACT = "exact"
@@ -77,11 +76,17 @@ MAX_DAG_CELLS = 1_000_000
 """Most pairs of hit points of a d20 pair solved exactly: the DAG keeps a value for each
 (two lists of floats, some 64 MB at the bound, a second or two of pure Python)."""
 
-_FALLBACK_KEYS = frozenset({
-    "exact.d20.hp", "exact.d20.cells", "roster.d20_cells", "exact.sev.faces", "exact.sev.states",
-    "formula.exact_too_big",
-})
-"""The exact solvers' size limits: a pair beyond them is simulated instead."""
+_FALLBACK_KEYS = frozenset({"formula.exact_too_big"})
+"""The size limits every exact solver shares (a formula's dice); each backend adds its own
+solvers' (:meth:`~sevendag_cli.backend.Backend.solver_limits`).  A pair beyond them is
+simulated instead."""
+
+
+def _beyond_limits(setup: Setup, exc: UsageError) -> bool:
+    from sevendag_cli.backend import backend_for
+
+    key = exc.msg.key
+    return key in _FALLBACK_KEYS or key in backend_for(setup.ruleset).solver_limits()
 
 Progress = Callable[[int, int], None]
 """``progress(matchups done, matchups in all)``."""
@@ -172,7 +177,7 @@ class Failure(msgspec.Struct, frozen=True):
 
 
 _SETUP: Setup | None = None
-_MODELS: dict[int, Any] = {}  # Sevendag fighter models of this process, by fighter index
+_MODELS: dict[int, Any] = {}  # what the backend keeps of each fighter in this process (Sevendag: its model)
 
 
 def matchup_seed(seed: int, a: str, b: str) -> int:
@@ -192,60 +197,17 @@ def _simulated(setup: Setup, i: int, j: int, runs: int, why: Msg | None) -> Matc
                    0.0, runs=r.runs, seed=seed, why=why)
 
 
-def _from_odds(odds: Any) -> Matchup:
+def matchup_from_odds(odds: Any) -> Matchup:
+    """An exact cell from the solver's :class:`~.odds.Odds`."""
     return Matchup(EXACT, odds.win[0], odds.win_bounds[0], odds.win[1], odds.draw,
                    odds.unresolved, stop=odds.stop)
-
-
-def mirrored(tables: D20Tables) -> D20Tables:
-    """The round tables of the same pair named the other way round (exactly what
-    ``d20_tables(ruleset, b, a)`` gives: D-02 is symmetric, and each attack is the same)."""
-    from sevendag_cli.d20.chain import D20Tables
-
-    return D20Tables((tables.names[1], tables.names[0]), tables.first_den - tables.first,
-                     tables.first_den, tables.damage_b, tables.den_b, tables.damage_a,
-                     tables.den_a)
-
-
-def _d20_exact(setup: Setup, tables: D20Tables, a: Any, b: Any) -> Matchup:
-    from sevendag_cli.d20.chain import D20Chain
-    from sevendag_cli.d20.state import initial_state
-
-    if a.hp * b.hp > MAX_DAG_CELLS:
-        raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,
-                             b=b.name, hp_b=b.hp))
-    return _from_odds(D20Chain(tables).odds(initial_state(a, b), setup.cap, setup.tolerance))
-
-
-def _model(setup: Setup, i: int) -> Any:
-    model = _MODELS.get(i)
-    if model is None:
-        from sevendag_cli.sevendag.model import fighter_model
-
-        model = _MODELS[i] = fighter_model(setup.ruleset, setup.fighters[i])
-    return model
-
-
-def sevendag_exact(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
-                   models: tuple[Any, Any] | None = None) -> Matchup:
-    """``fight --exact``'s odds of a Sevendag pair (the same push from the same starts, S-02)."""
-    from sevendag_cli.sevendag.chain import SevendagChain
-    from sevendag_cli.sevendag.exact import initiative_probability
-    from sevendag_cli.sim.push import sevendag_push
-
-    chain = SevendagChain(ruleset, a, b, models)
-    p_a = initiative_probability(ruleset, a, b)
-    starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
-              (chain.state_id(chain.start_key(1)), float(1 - p_a))]
-    push, _ = sevendag_push(chain, starts, cap, tolerance)
-    return _from_odds(push.odds(chain.names, cap, len(push.alive)))
 
 
 def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], Matchup]) -> Matchup:
     try:
         return solve()
     except UsageError as exc:
-        if exc.msg.key not in _FALLBACK_KEYS:
+        if not _beyond_limits(setup, exc):
             raise
         return _simulated(setup, i, j, FALLBACK_RUNS, exc.msg)
 
@@ -255,24 +217,19 @@ def play_pair(setup: Setup, i: int, j: int) -> tuple[Matchup, Matchup]:
     if setup.runs is not None:
         return (_simulated(setup, i, j, setup.runs, None),
                 _simulated(setup, j, i, setup.runs, None))
-    rs, a, b = setup.ruleset, setup.fighters[i], setup.fighters[j]
-    if rs.engine == "d20":
-        from sevendag_cli.d20.chain import d20_tables
+    from sevendag_cli.backend import backend_for
 
-        try:
-            tables = d20_tables(rs, a, b)
-        except UsageError as exc:
-            if exc.msg.key not in _FALLBACK_KEYS:
-                raise
-            return (_simulated(setup, i, j, FALLBACK_RUNS, exc.msg),
-                    _simulated(setup, j, i, FALLBACK_RUNS, exc.msg))
-        return (_exact_or_simulated(setup, i, j, lambda: _d20_exact(setup, tables, a, b)),
-                _exact_or_simulated(setup, j, i, lambda: _d20_exact(setup, mirrored(tables), b, a)))
-    ma, mb = _model(setup, i), _model(setup, j)
-    return (_exact_or_simulated(
-                setup, i, j, lambda: sevendag_exact(rs, a, b, setup.cap, setup.tolerance, (ma, mb))),
-            _exact_or_simulated(
-                setup, j, i, lambda: sevendag_exact(rs, b, a, setup.cap, setup.tolerance, (mb, ma))))
+    return backend_for(setup.ruleset).matrix_pair(
+        setup, i, j, _MODELS,
+        lambda x, y, solve: _exact_or_simulated(setup, x, y, lambda: matchup_from_odds(solve())),
+        lambda x, y, exc: _fallen(setup, x, y, exc))
+
+
+def _fallen(setup: Setup, i: int, j: int, exc: UsageError) -> Matchup:
+    """A pair the exact solvers refused before solving either order: simulated, if that is why."""
+    if not _beyond_limits(setup, exc):
+        raise exc
+    return _simulated(setup, i, j, FALLBACK_RUNS, exc.msg)
 
 
 ChunkResult = list[tuple[int, int, Matchup, Matchup]] | Failure
@@ -358,10 +315,9 @@ def check_jobs(jobs: int) -> int:
 
 def _cost(setup: Setup, i: int, j: int) -> int:
     """A rough cost of a pair, to hand out the costliest first (results do not depend on it)."""
-    a, b = setup.fighters[i], setup.fighters[j]
-    if setup.ruleset.engine == "d20":
-        return int(a.hp * b.hp)
-    return int(sum(h.die for h in a.hands) * sum(h.die for h in b.hands))
+    from sevendag_cli.backend import backend_for
+
+    return backend_for(setup.ruleset).pair_cost(setup.fighters[i], setup.fighters[j])
 
 
 def _chunks(setup: Setup, jobs: int) -> list[list[tuple[int, int]]]:
@@ -376,11 +332,10 @@ def _warm(setup: Setup) -> None:
     """Import, in the parent, what the workers need: forked, they inherit it (once, not per worker)."""
     import importlib
 
-    names = ["sevendag_cli.sim.runner"] if setup.runs is not None else (
-        ["sevendag_cli.d20.chain", "sevendag_cli.d20.exact",
-         "sevendag_cli.d20.state"] if setup.ruleset.engine == "d20" else
-        ["sevendag_cli.sevendag.chain", "sevendag_cli.sevendag.exact",
-         "sevendag_cli.sim.push"])
+    from sevendag_cli.backend import backend_for
+
+    names = (("sevendag_cli.sim.runner",) if setup.runs is not None else
+             backend_for(setup.ruleset).warm_modules())
     for name in names:
         importlib.import_module(name)
 

@@ -6,7 +6,9 @@ seed, a number of runs and a batch size always give the same statistics.  Only
 histograms and running sums are kept between batches: memory stays flat however
 many runs are asked for.
 
-A per-engine aggregator turns the engine's batch into the ruleset's extras:
+The ruleset's backend (:func:`sevendag_cli.backend.backend_for`) gives its batch
+function and an aggregator (each package's ``sim_extra``) that turns a batch into
+the ruleset's extras:
 
 * every batch exposes ``winner`` (0 = a, 1 = b, -1 = draw), ``rounds`` and
   ``first_striker`` (0/1) arrays;
@@ -18,7 +20,6 @@ A per-engine aggregator turns the engine's batch into the ruleset's extras:
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -27,7 +28,6 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.dice import check_seed
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.limits import INT_LIMIT, MAX_ROUND_CAP, MAX_RUNS
@@ -158,14 +158,14 @@ def merge(x: Tally, y: Tally) -> Tally:
     return out
 
 
-def _moments(prefix: str, values: npt.ArrayLike) -> Tally:
+def moments(prefix: str, values: npt.ArrayLike) -> Tally:
     v = np.asarray(values, dtype=np.int64).ravel()
     # Square and sum in float-free chunks as Python ints (no int64 overflow).
     s2 = sum(int(c) for c in np.add.reduceat(v * v, np.arange(0, v.size, 4096))) if v.size else 0
     return {f"{prefix}.n": int(v.size), f"{prefix}.s1": int(v.sum()), f"{prefix}.s2": s2}
 
 
-def _mean_sd(t: Tally, prefix: str) -> MeanSd:
+def mean_sd(t: Tally, prefix: str) -> MeanSd:
     n, s1, s2 = t.get(f"{prefix}.n", 0), t.get(f"{prefix}.s1", 0), t.get(f"{prefix}.s2", 0)
     if n == 0:
         return MeanSd(0.0, 0.0)
@@ -189,7 +189,7 @@ def batch_for(ruleset: Ruleset, a: Fighter, b: Fighter, asked: int) -> int:
     return max(1, min(asked, MAX_CELLS // widest_dice(ruleset, a, b)))
 
 
-def _exact_sum(values: npt.ArrayLike) -> int:
+def exact_sum(values: npt.ArrayLike) -> int:
     """The sum of an integer array as a Python int: exact even where int64 would wrap."""
     v = np.asarray(values, dtype=np.int64).ravel()
     if v.size == 0:
@@ -239,85 +239,6 @@ def _first_striker_won(t: Tally) -> float | None:
     return first_wins / decided
 
 
-class _Aggregator(Protocol):
-    """Per-engine extras: a batch to a tally, the totals to result fields."""
-
-    def tally(self, batch: Any) -> Tally: ...
-    def result(self, totals: Tally, runs: int) -> dict[str, Any]: ...
-
-
-class _D20Aggregator:
-    def __init__(self, names: tuple[str, str]) -> None:
-        self.names = names
-
-    def tally(self, batch: Any) -> Tally:
-        w = np.asarray(batch.winner)
-        t: Tally = {}
-        t.update(_moments("hp_left0", np.asarray(batch.hp_a)[w == 0]))
-        t.update(_moments("hp_left1", np.asarray(batch.hp_b)[w == 1]))
-        t["dealt0"] = _exact_sum(batch.dealt_a)
-        t["dealt1"] = _exact_sum(batch.dealt_b)
-        return t
-
-    def result(self, totals: Tally, runs: int) -> dict[str, Any]:
-        def one(i: int) -> D20FighterExtra:
-            return D20FighterExtra(self.names[i], _mean_sd(totals, f"hp_left{i}"),
-                                   totals.get(f"dealt{i}", 0) / runs if runs else 0.0)
-
-        return {"d20": D20Extra((one(0), one(1)))}
-
-
-class _SevendagAggregator:
-    def __init__(self, names: tuple[str, str], bands: tuple[str, ...]) -> None:
-        self.names = names
-        self.bands = bands
-
-    def tally(self, batch: Any) -> Tally:
-        wounds = np.asarray(batch.wounds, dtype=np.int64)
-        if wounds.ndim != 3 or wounds.shape[1:] != (2, len(self.bands)):
-            raise ValueError(
-                f"sevendag batch: wounds has shape {wounds.shape}, expected "
-                f"(n, 2, {len(self.bands)})"
-            )
-        sums = wounds.sum(axis=0)
-        return {f"wounds{i}.{j}": int(sums[i, j])
-                for i in (0, 1) for j in range(len(self.bands))}
-
-    def result(self, totals: Tally, runs: int) -> dict[str, Any]:
-        def one(i: int) -> SevendagFighterExtra:
-            bands = []
-            for j, band in enumerate(self.bands):
-                total = totals.get(f"wounds{i}.{j}", 0)
-                bands.append(BandStats(band, total / runs if runs else 0.0, total))
-            return SevendagFighterExtra(self.names[i], tuple(bands))
-
-        return {"sevendag": SevendagExtra((one(0), one(1)))}
-
-
-BatchFn = Callable[[Any, Any, Any, int, np.random.Generator, int], Any]
-
-
-def _engine(ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, _Aggregator]:
-    if ruleset.engine == "d20":
-        from sevendag_cli.d20.vector import simulate_d20_batch
-
-        return simulate_d20_batch, _D20Aggregator(names)
-    if ruleset.engine == "sevendag":
-        try:
-            module = importlib.import_module("sevendag_cli.sevendag.vector")
-        except ModuleNotFoundError as exc:
-            if exc.name != "sevendag_cli.sevendag.vector":
-                raise
-            raise UsageError(
-                "simulate: the Sevendag simulator is not available yet: "
-                "use --ruleset d20, or play fights one by one with `sevendag fight`"
-            ) from None
-        bands = tuple(band.name for band in getattr(ruleset, "wounds", ()))
-        fn: BatchFn = module.simulate_sevendag_batch
-        return fn, _SevendagAggregator(names, bands)
-    raise UsageError(Msg("sim.engine", engine=ruleset.engine))
-
-
 # --- the runner ----------------------------------------------------------------
 
 
@@ -351,10 +272,10 @@ def simulate(
     check_seed(seed)
     if not 1 <= batch_size <= MAX_BATCH:
         raise UsageError(Msg("sim.batch", size=batch_size, max=MAX_BATCH))
-    if isinstance(ruleset, D20Ruleset) and not (
-        isinstance(a, D20Fighter) and isinstance(b, D20Fighter)
-    ):
-        raise UsageError(Msg("sim.d20_sheets"))
+    from sevendag_cli.backend import backend_for
+
+    backend = backend_for(ruleset)
+    backend.check_batch(ruleset, a, b)
     cap = ruleset.round_cap if cap is None else cap
     if cap < 1:
         raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
@@ -363,7 +284,7 @@ def simulate(
     check_values(ruleset, a, b)
     batch_size = batch_for(ruleset, a, b, batch_size)
     names = (a.name, b.name)
-    batch_fn, extra = _engine(ruleset, names)
+    batch_fn, extra = backend.batch(ruleset, names)
     rng = np.random.Generator(np.random.PCG64(seed))
     totals: Tally = {"runs": 0}
     interrupted = False

@@ -142,10 +142,14 @@ def fairest(points: Sequence[SweepPoint]) -> Fair | None:
 def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, tolerance: float,
                  field: str) -> SweepPoint:
     try:
-        if ruleset.engine == "d20":
-            fast = _d20_point(ruleset, a, b, value, cap, tolerance)
-            if fast is not None:
-                return fast
+        from sevendag_cli.backend import backend_for
+
+        start = backend_for(ruleset).start_odds(ruleset, a, b, cap, tolerance)
+        if start is not None:  # d20: the odds from the start (the cap's share bounded)
+            names, odds, rounds_mean = start
+            bounds = odds.win_bounds
+            fighters = tuple(PointFighter(names[i], odds.win[i], bounds[i], None) for i in (0, 1))
+            return SweepPoint(value, (fighters[0], fighters[1]), odds.draw, rounds_mean)
         from sevendag_cli.sim.exact_fight import exact_fight
 
         result = exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=False)
@@ -153,24 +157,6 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, tolerance: 
         raise UsageError(Msg("sweep.exact_refused", field=field, value=value, reason=exc.msg)) from None
     fighters = tuple(PointFighter(f.name, f.win_probability, f.bounds, None) for f in result.fighters)
     return SweepPoint(value, (fighters[0], fighters[1]), result.draw_probability, result.rounds.mean)
-
-
-def _d20_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int,
-               tolerance: float) -> SweepPoint | None:
-    """d20 from the start, as the odds from any moment (None: the cap matters, push instead)."""
-    from sevendag_cli.d20.chain import MAX_HP, chain_for
-
-    if max(a.hp, b.hp) > MAX_HP:
-        return None
-    chain = chain_for(ruleset, a, b)
-    if not chain.moves:
-        return None
-    odds = chain.uncapped_odds(a.hp, b.hp, None, cap)
-    if odds.unresolved > tolerance:
-        return None
-    bounds = odds.win_bounds
-    fighters = tuple(PointFighter(chain.names[i], odds.win[i], bounds[i], None) for i in (0, 1))
-    return SweepPoint(value, (fighters[0], fighters[1]), odds.draw, chain.rounds_mean(a.hp, b.hp))
 
 
 def _simulated_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, runs: int,

@@ -41,9 +41,9 @@ def assumptions(engine: str) -> tuple[str, ...]:
     never yields (S-03), nobody starts a technique (one in effect runs its course); both
     rulesets: a fight still going after round ``cap`` is a draw.  d20 has no choices.
     """
-    if engine == "d20":
-        return (DRAW_AT_CAP,)
-    return (SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP)
+    from sevendag_cli.backend import backend_named
+
+    return backend_named(engine).assumptions()
 
 
 class FighterOdds(msgspec.Struct, frozen=True, gc=False):
@@ -106,31 +106,9 @@ def fight_states(ruleset: Any, a: Any, b: Any, result: FightResult) -> list[Any]
     their own, D-02); Sevendag, the assaillant — the initiative's leader (S-02), then whoever
     a critical defence made it (S-14, ``initiative-reversed``).
     """
-    leader = result.initiative.leader
-    states: list[Any] = []
-    if ruleset.engine == "d20":
-        from msgspec.structs import replace
+    from sevendag_cli.backend import backend_for
 
-        from sevendag_cli.d20.engine import D20State
-        from sevendag_cli.d20.engine import initial_state as d20_initial
-
-        states.append(replace(d20_initial(a, b), next_attacker=leader))
-        for r in result.rounds:
-            states.append(D20State(r.number, (r.states[0], r.states[1]), None, r.over, r.winner,
-                                   r.capped))
-        return states
-    from sevendag_cli.sevendag.engine import InitiativeReversedEvent, SevendagState
-    from sevendag_cli.sevendag.engine import initial_state as sev_initial
-
-    states.append(sev_initial(a, b, leader))
-    assaillant = leader
-    for r in result.rounds:
-        for ev in r.events:
-            if isinstance(ev, InitiativeReversedEvent):
-                assaillant = ev.assaillant
-        states.append(SevendagState(r.number, assaillant, (r.states[0], r.states[1]), r.over,
-                                    r.winner, r.capped))
-    return states
+    return backend_for(ruleset).fight_states(ruleset, a, b, result)
 
 
 LOOKUP_FROM = 4

@@ -1,0 +1,274 @@
+"""One backend per ruleset behind one typed interface, and the registry that finds them.
+
+Each ruleset's package (``sevendag_cli/d20/``, ``sevendag_cli/sevendag/``) has a
+``backend`` module whose ``BACKEND`` object implements :class:`Backend`: reading
+the ruleset and a sheet, the step engine, the batch simulator and its extras, the
+exact solvers, the bounds, the what-if facts, the ``new`` sheet template, the Rich
+display.  Code outside the packages asks the backend, never which ruleset it holds.
+
+:data:`BACKENDS` is the registry: engine name → module path.  Adding a third
+ruleset means adding its package and one line here (and, for the type checker, its
+record classes to the ``Ruleset`` and ``Fighter`` unions below).  A backend module
+is imported when first asked for, and its methods import their heavy modules
+(numpy, icepool, rich) inside: getting a backend costs nothing at start-up.
+
+The only places outside the packages that name a ruleset are here: the registry,
+the default ruleset (and the reader of a file naming no known engine), and those
+type unions; ``tests/test_backend.py`` checks that no other code chooses one.
+This module imports nothing that imports it back (the names it types with are read
+only by the type checker, and none of their modules asks for a backend).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+
+if TYPE_CHECKING:
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+    from sevendag_cli.data import Reader
+    from sevendag_cli.dice import DiceSource
+    from sevendag_cli.engine.common import FightResult
+    from sevendag_cli.errors import Msg, UsageError
+    from sevendag_cli.formula import Formula
+    from sevendag_cli.render.rich_base import RulesetDisplay
+    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+    from sevendag_cli.sim.exact_records import ExactFight
+    from sevendag_cli.sim.odds import Odds
+
+    Ruleset = D20Ruleset | SevendagRuleset
+    Fighter = D20Fighter | SevendagFighter
+
+BACKENDS: dict[str, str] = {
+    "sevendag": "sevendag_cli.sevendag.backend",
+    "d20": "sevendag_cli.d20.backend",
+}
+"""The registry: each engine name (a ruleset file's ``engine``) and its backend's module."""
+
+DEFAULT_RULESET = "sevendag"
+"""The ruleset a command uses when none is named (data, not a choice of code)."""
+
+FALLBACK_ENGINE = "sevendag"
+"""The backend that reads a ruleset file whose ``engine`` is missing or unknown (that
+problem is reported, with every other one the file has)."""
+
+
+Cell = TypeVar("Cell")
+"""A roster's cell (:class:`sevendag_cli.sim.roster.Matchup`): what ``matrix_pair``'s
+callbacks give back."""
+
+
+class SheetChange(Protocol):
+    """A what-if's change of a sheet field (:class:`sevendag_cli.rules.whatif.Change`)."""
+
+    @property
+    def fighter(self) -> str: ...
+    @property
+    def field(self) -> str: ...
+
+
+class PairSetup(Protocol):
+    """What a roster's task knows (:class:`sevendag_cli.sim.roster.Setup`)."""
+
+    @property
+    def ruleset(self) -> Any: ...
+    @property
+    def fighters(self) -> tuple[Any, ...]: ...
+    @property
+    def cap(self) -> int: ...
+    @property
+    def tolerance(self) -> float: ...
+
+
+class Aggregator(Protocol):
+    """A ruleset's simulator extras: a batch to a tally, the totals to result fields."""
+
+    def tally(self, batch: Any) -> dict[str, Any]: ...
+    def result(self, totals: dict[str, Any], runs: int) -> dict[str, Any]: ...
+
+
+BatchFn = Callable[[Any, Any, Any, int, Any, int], Any]
+"""``batch(ruleset, a, b, n, rng, cap)``: ``n`` fights at once (numpy arrays)."""
+
+
+class MomentOdds(Protocol):
+    """One pair's exact odds from any state of its fight (tables built once)."""
+
+    @property
+    def chain(self) -> Any:
+        """The ruleset's chain of the pair."""
+        ...
+
+    def odds(self, state: Any, cap: int, tolerance: float) -> Odds: ...
+    def keep(self, tolerance: float) -> bytes: ...
+
+
+class Backend(Protocol):
+    """Everything the code outside a ruleset's package asks of that ruleset."""
+
+    @property
+    def name(self) -> str:
+        """The engine name (``engine`` in a ruleset file; the registry's key)."""
+        ...
+
+    # --- rules and sheets ---------------------------------------------------------------
+
+    def record_types(self) -> tuple[type, type]:
+        """The ruleset's and the fighter sheet's record classes."""
+        ...
+
+    def read_ruleset(self, r: Reader, name: str, source: str) -> Ruleset: ...
+    def read_fighter(self, r: Reader, source: str, ruleset: Ruleset) -> Fighter: ...
+
+    def describe(self, ruleset: Ruleset) -> dict[str, Any]:
+        """``rulesets show``: the ruleset's own tables as plain data (after formulas and options)."""
+        ...
+
+    def sheet_formulas(self, fighter: Fighter) -> list[Formula]:
+        """The formulas a fighter's sheet brings to its fights (d20: its weapon's dice)."""
+        ...
+
+    def roll_sheet(self, dice: DiceSource) -> dict[str, list[int]] | None:
+        """``new``: what a new sheet rolls (d20: the abilities, D-13), or None."""
+        ...
+
+    def sheet_template(self, ruleset: Ruleset, name: str,
+                       rolled: dict[str, list[int]] | None) -> str:
+        """``new``: the sheet's TOML, ``name`` already escaped for a TOML string."""
+        ...
+
+    def classify(self, ruleset: Ruleset, amount: int) -> Any:
+        """``wound --classify``: the wound band of this much damage (None: no wound);
+        a ruleset without bands refuses (one line)."""
+        ...
+
+    # --- the step engine ----------------------------------------------------------------
+
+    def engine(self) -> ModuleType:
+        """The step-by-step engine's facade (``start``, ``play_round``, ``fight``, the state codec)."""
+        ...
+
+    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+                     result: FightResult) -> list[Any]:
+        """The states of a fight played: after the initiative, then after each round."""
+        ...
+
+    def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
+                      yield_: bool | None, allocate: Mapping[str, str],
+                      technique: Mapping[str, str], ask: Any) -> Any:
+        """``round``: the players' choices from the arguments (fighter name as typed → value as
+        typed), completed by ``ask`` (a callable, or None: the sheets' tactics); None where the
+        ruleset has no choices (then giving any is a usage error)."""
+        ...
+
+    def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
+        """Ask at a terminal what the arguments left out (the command's ``ask``)."""
+        ...
+
+    def seed_replays_round(self) -> bool:
+        """Whether a recorded seed alone replays a round (no choices to know)."""
+        ...
+
+    def choices_from_data(self, data: object) -> Any:
+        """A round's recorded choices back (None stays None); damaged data: ValueError."""
+        ...
+
+    # --- bounds ------------------------------------------------------------------------
+
+    def check_values(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None: ...
+    def endless(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None: ...
+    def check_exact(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None: ...
+
+    # --- many fights --------------------------------------------------------------------
+
+    def check_batch(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        """Refuse sheets the batch simulator cannot take (before anything else is checked)."""
+        ...
+
+    def batch(self, ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, Aggregator]: ...
+
+    def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
+                    tolerance: float, fractions: bool) -> ExactFight: ...
+
+    def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
+        """``fight --exact --json``: what the ruleset adds to the odds (its field of
+        :class:`~sevendag_cli.sim.exact_records.ExactFight`, named after the engine) as plain data."""
+        ...
+
+    def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
+                    tolerance: float) -> MomentOdds: ...
+
+    def assumptions(self) -> tuple[str, ...]:
+        """What the odds from any moment assume (JSON ``assumes``)."""
+        ...
+
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int,
+                   tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
+        """A sweep's point faster than the whole fight's push: the names, the odds from the
+        start and the expected rounds; None when there is no faster way."""
+        ...
+
+    def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, Any],
+                    solved: Callable[[int, int, Callable[[], Odds]], Cell],
+                    fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
+        """Both cells of a pair of a roster, exactly: ``solved(i, j, solve)`` runs a solver
+        of the odds of ``i`` against ``j`` (a solver's size limit falls back to a
+        simulation), ``fallen(i, j, error)`` is the cell of a pair refused before either
+        order is solved; ``cache``: what the backend keeps of each fighter (by index) in
+        this process."""
+        ...
+
+    def solver_limits(self) -> frozenset[str]:
+        """The message keys of the exact solvers' size limits: a roster simulates such a pair."""
+        ...
+
+    def pair_cost(self, a: Fighter, b: Fighter) -> int: ...
+    def warm_modules(self) -> tuple[str, ...]: ...
+
+    # --- what-if ------------------------------------------------------------------------
+
+    def tactics(self) -> tuple[str, ...] | None:
+        """The tactics ``--tactic`` may name, or None when the sheets have none."""
+        ...
+
+    def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
+                    changes: Sequence[SheetChange]) -> list[Msg]: ...
+
+    def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]: ...
+
+    # --- display ------------------------------------------------------------------------
+
+    def display(self) -> RulesetDisplay:
+        """The Rich display (imports Rich: only when asked)."""
+        ...
+
+
+def backend_named(engine: str) -> Backend:
+    """The backend of an engine name (one a ruleset file was accepted with: any other is
+    refused in one line, ``sim.engine``)."""
+    path = BACKENDS.get(engine)
+    if path is None:
+        from sevendag_cli.errors import Msg, UsageError
+
+        raise UsageError(Msg("sim.engine", engine=engine))
+    module: ModuleType = importlib.import_module(path)
+    backend: Backend = module.BACKEND
+    return backend
+
+
+def backend_for(ruleset: Ruleset) -> Backend:
+    """The backend of a ruleset (by its ``engine``)."""
+    return backend_named(ruleset.engine)
+
+
+def engines() -> tuple[str, ...]:
+    """The registered engine names, in the registry's order."""
+    return tuple(BACKENDS)
+
+
+__all__ = ["BACKENDS", "DEFAULT_RULESET", "FALLBACK_ENGINE", "Aggregator", "Backend", "BatchFn",
+           "Cell", "MomentOdds", "PairSetup", "SheetChange",
+           "backend_for", "backend_named", "engines"]

@@ -1,0 +1,368 @@
+"""Le combat (d20) behind the :class:`~sevendag_cli.backend.Backend` interface.
+
+Importing this module costs nothing: each method imports what it uses (the rules,
+the step engine, numpy and icepool for the simulator and the chain, Rich for the
+display) when it is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
+
+from sevendag_cli.errors import Msg, UsageError
+
+if TYPE_CHECKING:
+    from sevendag_cli.backend import (
+        Aggregator,
+        Backend,
+        BatchFn,
+        Cell,
+        Fighter,
+        MomentOdds,
+        PairSetup,
+        Ruleset,
+        SheetChange,
+    )
+    from sevendag_cli.d20.chain import D20Chain, D20Tables
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+    from sevendag_cli.data import Reader
+    from sevendag_cli.dice import DiceSource
+    from sevendag_cli.engine.common import FightResult
+    from sevendag_cli.formula import Formula
+    from sevendag_cli.render.rich_base import RulesetDisplay
+    from sevendag_cli.sim.exact_records import ExactFight
+    from sevendag_cli.sim.odds import Odds
+
+ABILITIES = ("str", "dex", "con", "wis")
+"""What ``new`` rolls 3d6 for (D-13), in the sheet's order."""
+
+SHEET_TEMPLATE = """\
+# A d20 (Le combat) fighter sheet.  Abilities rolled 3d6 each (D-13):
+{rolls}
+ruleset = "{ruleset}"
+name = "{name}"
+race = ""
+level = 1
+str = {str}
+dex = {dex}
+con = {con}
+wis = {wis}
+bba = 1        # base attack bonus (D-03)
+armour = 0     # armour bonus (D-05)
+size = 0       # size modifier (D-05)
+dodge = 0      # dodge bonus to saves (D-08)
+hp = 10
+# ac = 12      # state AC directly instead of the formula (D-05)
+
+[weapon]       # remove this table to fight bare-handed (D-11)
+name = "short sword"
+damage = "1d6"
+# magic = "1d4"   # magic damage dice (D-09)
+type = 0       # weapon type modifier (D-03)
+crit_range = 20   # lowest natural that threatens a critical (D-07)
+crit_factor = 2
+"""
+
+
+def _pair(ruleset: Ruleset, a: Fighter, b: Fighter) -> tuple[D20Ruleset, D20Fighter, D20Fighter] | None:
+    """The three as d20 records, or None if a sheet is not a d20 one."""
+    from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+
+    if isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
+        return ruleset, a, b
+    return None
+
+
+class _MomentOdds:
+    """The odds of any state of one d20 pair: the round tables (kept, or built with icepool)."""
+
+    def __init__(self, chain: D20Chain) -> None:
+        self.chain = chain
+
+    def odds(self, state: Any, cap: int, tolerance: float) -> Odds:
+        return self.chain.odds(state, cap, tolerance)
+
+    def keep(self, tolerance: float) -> bytes:
+        return self.chain.tables.to_bytes()
+
+
+def mirrored(tables: D20Tables) -> D20Tables:
+    """The round tables of the same pair named the other way round (exactly what
+    ``d20_tables(ruleset, b, a)`` gives: D-02 is symmetric, and each attack is the same)."""
+    from sevendag_cli.d20.chain import D20Tables
+
+    return D20Tables((tables.names[1], tables.names[0]), tables.first_den - tables.first,
+                     tables.first_den, tables.damage_b, tables.den_b, tables.damage_a,
+                     tables.den_a)
+
+
+def _dag_odds(setup: PairSetup, tables: D20Tables, a: Any, b: Any) -> Odds:
+    """One order of a roster's pair, from the hit-point DAG."""
+    from sevendag_cli.d20.chain import D20Chain
+    from sevendag_cli.d20.state import initial_state
+    from sevendag_cli.sim.roster import MAX_DAG_CELLS
+
+    if a.hp * b.hp > MAX_DAG_CELLS:
+        raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,
+                             b=b.name, hp_b=b.hp))
+    return D20Chain(tables).odds(initial_state(a, b), setup.cap, setup.tolerance)
+
+
+class D20Backend:
+    """The d20 ruleset's backend (see :class:`sevendag_cli.backend.Backend`)."""
+
+    @property
+    def name(self) -> str:
+        return "d20"
+
+    # --- rules and sheets ---------------------------------------------------------------
+
+    def record_types(self) -> tuple[type, type]:
+        from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+
+        return D20Ruleset, D20Fighter
+
+    def read_ruleset(self, r: Reader, name: str, source: str) -> Ruleset:
+        from sevendag_cli.d20 import rules
+
+        return rules.read_ruleset(r, name, source)
+
+    def read_fighter(self, r: Reader, source: str, ruleset: Ruleset) -> Fighter:
+        from sevendag_cli.d20 import rules
+
+        return rules.read_fighter(r, source)
+
+    def describe(self, ruleset: Ruleset) -> dict[str, Any]:
+        from msgspec import structs
+
+        from sevendag_cli.d20.rules import D20Ruleset
+
+        if not isinstance(ruleset, D20Ruleset):
+            return {}
+        return {"dd_table": [structs.asdict(b) for b in ruleset.dd_table]}
+
+    def sheet_formulas(self, fighter: Fighter) -> list[Formula]:
+        weapon = getattr(fighter, "weapon", None)
+        if weapon is None:
+            return []
+        return [x for x in (weapon.damage, weapon.magic) if x is not None]
+
+    def roll_sheet(self, dice: DiceSource) -> dict[str, list[int]] | None:
+        from sevendag_cli.formula import parse
+
+        three = parse("3d6")
+        rolled: dict[str, list[int]] = {}
+        for ability in ABILITIES:
+            ev = three.evaluate({}, dice, "ability", ability)
+            rolled[ability] = [r.face for r in ev.rolls]
+        return rolled
+
+    def sheet_template(self, ruleset: Ruleset, name: str,
+                       rolled: dict[str, list[int]] | None) -> str:
+        assert rolled is not None
+        rolls = "\n".join(
+            f"#   {k.upper()}: {' + '.join(map(str, v))} = {sum(v)}" for k, v in rolled.items()
+        )
+        return SHEET_TEMPLATE.format(ruleset=ruleset.name, name=name, rolls=rolls,
+                                     **{k: sum(v) for k, v in rolled.items()})
+
+    def classify(self, ruleset: Ruleset, amount: int) -> Any:
+        raise UsageError(Msg("cli.classify_d20", name=ruleset.name))  # hit points, no bands
+
+    # --- the step engine ----------------------------------------------------------------
+
+    def engine(self) -> ModuleType:
+        from sevendag_cli.d20 import engine
+
+        return engine
+
+    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+                     result: FightResult) -> list[Any]:
+        """d20: who attacks in round 1 (``start`` rolls it; later rounds roll their own, D-02)."""
+        from msgspec.structs import replace
+
+        from sevendag_cli.d20.engine import D20State, initial_state
+
+        fa, fb = cast("tuple[D20Fighter, D20Fighter]", (a, b))
+        states: list[Any] = [replace(initial_state(fa, fb), next_attacker=result.initiative.leader)]
+        for r in result.rounds:
+            states.append(D20State(r.number, (r.states[0], r.states[1]), None, r.over, r.winner,
+                                   r.capped))
+        return states
+
+    def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
+                      yield_: bool | None, allocate: Mapping[str, str],
+                      technique: Mapping[str, str], ask: Any) -> Any:
+        if yield_ is not None or allocate or technique:
+            raise UsageError(Msg("cli.d20_no_choices"))
+        return None
+
+    def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
+        return None  # nobody chooses anything in Le combat (D-02)
+
+    def seed_replays_round(self) -> bool:
+        return True  # no choices to know
+
+    def choices_from_data(self, data: object) -> Any:
+        if data is None:
+            return None
+        raise ValueError("a d20 round has no choices")
+
+    # --- bounds ------------------------------------------------------------------------
+
+    def check_values(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        pair = _pair(ruleset, a, b)
+        if pair is not None:
+            from sevendag_cli.d20.bounds import check_values
+
+            check_values(*pair)
+
+    def endless(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None:
+        pair = _pair(ruleset, a, b)
+        if pair is None:
+            return None
+        from sevendag_cli.d20.bounds import endless
+
+        return endless(*pair)
+
+    def check_exact(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        pair = _pair(ruleset, a, b)
+        if pair is not None:
+            from sevendag_cli.d20.bounds import check_exact
+
+            check_exact(*pair)
+
+    # --- many fights --------------------------------------------------------------------
+
+    def check_batch(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        if _pair(ruleset, a, b) is None:
+            raise UsageError(Msg("sim.d20_sheets"))
+
+    def batch(self, ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, Aggregator]:
+        from sevendag_cli.d20.sim_extra import D20Aggregator
+        from sevendag_cli.d20.vector import simulate_d20_batch
+
+        return simulate_d20_batch, D20Aggregator(names)
+
+    def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
+                    tolerance: float, fractions: bool) -> ExactFight:
+        pair = _pair(ruleset, a, b)
+        if pair is None:
+            raise UsageError(Msg("cli.mismatch"))
+        from sevendag_cli.d20.exact_fight import d20_fight
+
+        return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions)
+
+    def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
+        """Each fighter's hit points left when winning (a distribution) and damage dealt."""
+        return {"fighters": [
+            {"name": x.name,
+             "hp_left_when_winning": {
+                 "mean": x.hp_left_when_winning.mean, "sd": x.hp_left_when_winning.sd,
+                 "distribution": [[h, p] for h, p in x.hp_left_when_winning.distribution]},
+             "damage_dealt": x.damage_dealt}
+            for x in extras]}
+
+    def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
+                    tolerance: float) -> MomentOdds:
+        from sevendag_cli.d20.chain import D20Chain, D20Tables, chain_for, pair_fingerprint
+        from sevendag_cli.sim.moment import decode
+
+        rs, fa, fb = cast("tuple[D20Ruleset, D20Fighter, D20Fighter]", (ruleset, a, b))
+        tables = decode(D20Tables, kept)
+        if tables is not None and tables.fingerprint == pair_fingerprint(rs, fa, fb):
+            return _MomentOdds(D20Chain(tables))
+        return _MomentOdds(chain_for(rs, fa, fb))
+
+    def assumptions(self) -> tuple[str, ...]:
+        from sevendag_cli.sim.swing import DRAW_AT_CAP
+
+        return (DRAW_AT_CAP,)  # d20 has no choices
+
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int,
+                   tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
+        """From the start, as the odds from any moment (None: the cap matters, push instead)."""
+        from sevendag_cli.d20.chain import MAX_HP, chain_for
+
+        rs, fa, fb = cast("tuple[D20Ruleset, D20Fighter, D20Fighter]", (ruleset, a, b))
+        if max(fa.hp, fb.hp) > MAX_HP:
+            return None
+        chain = chain_for(rs, fa, fb)
+        if not chain.moves:
+            return None
+        odds = chain.uncapped_odds(fa.hp, fb.hp, None, cap)
+        if odds.unresolved > tolerance:
+            return None
+        return chain.names, odds, chain.rounds_mean(fa.hp, fb.hp)
+
+    def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, Any],
+                    solved: Callable[[int, int, Callable[[], Odds]], Cell],
+                    fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
+        """The round tables (icepool) built once for the pair, mirrored for the other order."""
+        from sevendag_cli.d20.chain import d20_tables
+
+        rs, a, b = setup.ruleset, setup.fighters[i], setup.fighters[j]
+        try:
+            tables = d20_tables(rs, a, b)
+        except UsageError as exc:
+            return fallen(i, j, exc), fallen(j, i, exc)
+        return (solved(i, j, lambda: _dag_odds(setup, tables, a, b)),
+                solved(j, i, lambda: _dag_odds(setup, mirrored(tables), b, a)))
+
+    def solver_limits(self) -> frozenset[str]:
+        return frozenset({"exact.d20.hp", "exact.d20.cells", "roster.d20_cells"})
+
+    def pair_cost(self, a: Fighter, b: Fighter) -> int:
+        fa, fb = cast("tuple[D20Fighter, D20Fighter]", (a, b))
+        return int(fa.hp * fb.hp)
+
+    def warm_modules(self) -> tuple[str, ...]:
+        return ("sevendag_cli.d20.chain", "sevendag_cli.d20.exact", "sevendag_cli.d20.state")
+
+    # --- what-if ------------------------------------------------------------------------
+
+    def tactics(self) -> tuple[str, ...] | None:
+        return None
+
+    def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
+                    changes: Sequence[SheetChange]) -> list[Msg]:
+        """A field that only the AC formula reads (``armour``, ``size``), on a sheet that
+        states its AC (D-05: the stated AC wins)."""
+        from sevendag_cli.d20.rules import FORMULA_KEYS
+
+        rs = cast("D20Ruleset", ruleset)
+        ac_names = rs.ac.names
+        elsewhere: set[str] = set()
+        for key in FORMULA_KEYS:
+            if key != "ac":
+                elsewhere |= getattr(rs, key).names
+        notes = []
+        for change in changes:
+            fighter = next((f for f in fighters if f.name == change.fighter), None)
+            ac = getattr(fighter, "ac_override", None)
+            if ac is not None and change.field in ac_names and change.field not in elsewhere:
+                notes.append(Msg("whatif.ac_stated", name=change.fighter, ac=ac, field=change.field))
+        return notes
+
+    def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]:
+        """``hp``: the encounter keeps each fighter's hit points."""
+        from sevendag_cli.d20.rules import FORMULA_KEYS
+
+        read: set[str] = set()
+        for key in FORMULA_KEYS:
+            read |= getattr(ruleset, key).names
+        return [Msg("whatif.saved_hp", name=c.fighter) for c in changes
+                if c.field == "hp" and "hp" not in read]
+
+    # --- display ------------------------------------------------------------------------
+
+    def display(self) -> RulesetDisplay:
+        from sevendag_cli.d20.display import DISPLAY
+
+        return DISPLAY
+
+
+BACKEND: Backend = D20Backend()

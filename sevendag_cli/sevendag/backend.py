@@ -1,0 +1,381 @@
+"""Sevendag behind the :class:`~sevendag_cli.backend.Backend` interface.
+
+Importing this module costs nothing: each method imports what it uses (the rules,
+the step engine, numpy for the simulator and the chain, Rich for the display) when
+it is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, cast
+
+from sevendag_cli.errors import Msg, UsageError
+
+if TYPE_CHECKING:
+    from sevendag_cli.backend import (
+        Aggregator,
+        Backend,
+        BatchFn,
+        Cell,
+        Fighter,
+        MomentOdds,
+        PairSetup,
+        Ruleset,
+        SheetChange,
+    )
+    from sevendag_cli.data import Reader
+    from sevendag_cli.dice import DiceSource
+    from sevendag_cli.engine.common import FightResult
+    from sevendag_cli.formula import Formula
+    from sevendag_cli.render.rich_base import RulesetDisplay
+    from sevendag_cli.sevendag.chain import SevendagChain
+    from sevendag_cli.sevendag.engine import Choices
+    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+    from sevendag_cli.sim.exact_records import ExactFight
+    from sevendag_cli.sim.odds import Odds
+
+SHEET_TEMPLATE = """\
+# A Sevendag fighter sheet.
+ruleset = "{ruleset}"
+name = "{name}"
+speed = 2      # speed roll = formulas.speed_roll of the ruleset (S-02)
+attack = 6     # attack constant (S-06)
+defence = 5    # defence constant (S-06)
+tactic = "weapons-attack"   # weapons-attack | all-out | full-defence | custom (+ allocation)
+
+[[hands]]
+die = 10
+holds = "weapon"
+[[hands]]
+die = 8
+holds = "shield"   # or "" for an empty hand
+
+[items.weapon]
+kind = "weapon"
+label = "sword"
+hands = 1          # 2 for a two-handed weapon held by both hands
+metal = "{metal}"  # one of: {metals}
+skill = 12         # drop check: d20 above this drops the weapon (S-10)
+
+[items.shield]
+kind = "shield"
+label = "shield"
+"""
+
+
+def _pair(ruleset: Ruleset, a: Fighter,
+          b: Fighter) -> tuple[SevendagRuleset, SevendagFighter, SevendagFighter] | None:
+    """The three as Sevendag records, or None if a sheet is not a Sevendag one."""
+    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+
+    if (isinstance(ruleset, SevendagRuleset) and isinstance(a, SevendagFighter)
+            and isinstance(b, SevendagFighter)):
+        return ruleset, a, b
+    return None
+
+
+class _MomentOdds:
+    """The odds of any state of one Sevendag pair: its chain, and the kept odds of every state."""
+
+    def __init__(self, chain: SevendagChain, lookup: Any) -> None:
+        self.chain = chain
+        self.lookup = lookup  # the kept odds of every state, indexed (or None)
+
+    def odds(self, state: Any, cap: int, tolerance: float) -> Odds:
+        return self.chain.odds(state, cap, tolerance, lookup=self.lookup)
+
+    def keep(self, tolerance: float) -> bytes:
+        chain = self.chain
+        if self.lookup is None:
+            from sevendag_cli.sim.push import sevendag_table
+
+            starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
+            self.lookup = chain.lookup(sevendag_table(chain, starts, tolerance))
+        kept: bytes = self.lookup.table.to_bytes()
+        return kept
+
+
+def exact_odds(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
+               models: tuple[Any, Any] | None = None) -> Odds:
+    """``fight --exact``'s odds of a pair (the same push from the same starts, S-02)."""
+    from sevendag_cli.sevendag.chain import SevendagChain
+    from sevendag_cli.sevendag.exact import initiative_probability
+    from sevendag_cli.sim.push import sevendag_push
+
+    chain = SevendagChain(ruleset, a, b, models)
+    p_a = initiative_probability(ruleset, a, b)
+    starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
+              (chain.state_id(chain.start_key(1)), float(1 - p_a))]
+    push, _ = sevendag_push(chain, starts, cap, tolerance)
+    return push.odds(chain.names, cap, len(push.alive))
+
+
+class SevendagBackend:
+    """The Sevendag ruleset's backend (see :class:`sevendag_cli.backend.Backend`)."""
+
+    @property
+    def name(self) -> str:
+        return "sevendag"
+
+    # --- rules and sheets ---------------------------------------------------------------
+
+    def record_types(self) -> tuple[type, type]:
+        from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+
+        return SevendagRuleset, SevendagFighter
+
+    def read_ruleset(self, r: Reader, name: str, source: str) -> Ruleset:
+        from sevendag_cli.sevendag import rules
+
+        return rules.read_ruleset(r, name, source)
+
+    def read_fighter(self, r: Reader, source: str, ruleset: Ruleset) -> Fighter:
+        from sevendag_cli.sevendag import rules
+
+        return rules.read_fighter(r, source, cast("SevendagRuleset", ruleset))
+
+    def describe(self, ruleset: Ruleset) -> dict[str, Any]:
+        from msgspec import structs
+
+        from sevendag_cli.sevendag.rules import SevendagRuleset
+
+        if not isinstance(ruleset, SevendagRuleset):
+            return {}
+        return {"wounds": [structs.asdict(w) for w in ruleset.wounds],
+                "metals": {k: structs.asdict(m) for k, m in ruleset.metals.items()},
+                "techniques": {k: structs.asdict(t) for k, t in ruleset.techniques.items()}}
+
+    def sheet_formulas(self, fighter: Fighter) -> list[Formula]:
+        return []  # a Sevendag sheet holds numbers and dice sizes, no formula
+
+    def roll_sheet(self, dice: DiceSource) -> dict[str, list[int]] | None:
+        return None  # nothing rolled, no seed
+
+    def sheet_template(self, ruleset: Ruleset, name: str,
+                       rolled: dict[str, list[int]] | None) -> str:
+        metals = list(cast("SevendagRuleset", ruleset).metals)
+        return SHEET_TEMPLATE.format(ruleset=ruleset.name, name=name, metal=metals[0],
+                                     metals=", ".join(metals))
+
+    def classify(self, ruleset: Ruleset, amount: int) -> Any:
+        return cast("SevendagRuleset", ruleset).band_for(amount)
+
+    # --- the step engine ----------------------------------------------------------------
+
+    def engine(self) -> ModuleType:
+        from sevendag_cli.sevendag import engine
+
+        return engine
+
+    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+                     result: FightResult) -> list[Any]:
+        """The assaillant: the initiative's leader (S-02), then whoever a critical defence
+        made it (S-14, ``initiative-reversed``)."""
+        from sevendag_cli.sevendag.engine import InitiativeReversedEvent, SevendagState, initial_state
+
+        fa, fb = cast("tuple[SevendagFighter, SevendagFighter]", (a, b))
+        leader = result.initiative.leader
+        states: list[Any] = [initial_state(fa, fb, leader)]
+        assaillant = leader
+        for r in result.rounds:
+            for ev in r.events:
+                if isinstance(ev, InitiativeReversedEvent):
+                    assaillant = ev.assaillant
+            states.append(SevendagState(r.number, assaillant, (r.states[0], r.states[1]), r.over,
+                                        r.winner, r.capped))
+        return states
+
+    def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
+                      yield_: bool | None, allocate: Mapping[str, str],
+                      technique: Mapping[str, str], ask: Any) -> Any:
+        """The choices of the round: from the arguments, and what ``ask`` answers."""
+        from sevendag_cli.errors import joined
+        from sevendag_cli.sevendag import engine
+        from sevendag_cli.terms import commitments, find_name
+
+        rs = cast("SevendagRuleset", ruleset)
+        names = (a.name, b.name)
+
+        def who(given: str) -> str:
+            name = find_name(given, names)  # any case: -a brannoc=...
+            if name is None:
+                raise UsageError(Msg("engine.no_fighter", name=given, names=joined(names)))
+            return name
+
+        # commitments and techniques as typed, in either language and any case (a,d; Défense;
+        # feinte) become keys; what matches nothing is refused by the engine, named as typed
+        hands = {who(n): commitments(v) for n, v in allocate.items()}
+        tech = {who(n): rs.technique_named(v) or v for n, v in technique.items()}
+        if ask is not None:
+            return ask(rs, a, b, state, yield_, hands, tech)
+        return engine.Choices(yield_initiative=bool(yield_), allocation=hands, technique=tech)
+
+    def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
+        from sevendag_cli.sevendag.prompts import ask_sevendag_choices
+
+        return ask_sevendag_choices(cast("SevendagRuleset", ruleset), a, b, state, yield_,
+                                    allocation, technique, lang)
+
+    def seed_replays_round(self) -> bool:
+        return False  # the choices of a round are not in its seed
+
+    def choices_from_data(self, data: object) -> Choices | None:
+        if data is None:
+            return None
+        from sevendag_cli.sevendag.engine import Choices
+
+        if not isinstance(data, dict):
+            raise ValueError("choices")
+        yield_ = data.get("yield", False)
+        allocation = data.get("allocation", {})
+        technique = data.get("technique", {})
+        if (not isinstance(yield_, bool) or not isinstance(allocation, dict)
+                or not isinstance(technique, dict)
+                or not all(isinstance(v, list) and all(isinstance(x, str) for x in v)
+                           for v in allocation.values())
+                or not all(isinstance(v, str) for v in technique.values())):
+            raise ValueError("choices")
+        return Choices(yield_initiative=yield_,
+                       allocation={k: tuple(v) for k, v in allocation.items()},
+                       technique=dict(technique))
+
+    # --- bounds ------------------------------------------------------------------------
+
+    def check_values(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        return  # every number comes from bounded sheet values and dice
+
+    def endless(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None:
+        """Nothing takes a fighter out, or neither ever attacks."""
+        pair = _pair(ruleset, a, b)
+        if pair is None:
+            return None
+        rs = pair[0]
+        if not any(band.out_after for band in rs.wounds):
+            return Msg("rules.endless_no_out", a=a.name, b=b.name)
+        from sevendag_cli.sevendag.planning import ATTACK, allocation_for
+
+        if not any(ATTACK in allocation_for(f, None) for f in pair[1:]):
+            return Msg("rules.endless_no_attack", a=a.name, b=b.name)
+        return None
+
+    def check_exact(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        return  # the chain's own limits are checked as it is built
+
+    # --- many fights --------------------------------------------------------------------
+
+    def check_batch(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        return
+
+    def batch(self, ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, Aggregator]:
+        import importlib
+
+        try:
+            module = importlib.import_module("sevendag_cli.sevendag.vector")
+        except ModuleNotFoundError as exc:
+            if exc.name != "sevendag_cli.sevendag.vector":
+                raise
+            raise UsageError(
+                "simulate: the Sevendag simulator is not available yet: "
+                "use --ruleset d20, or play fights one by one with `sevendag fight`"
+            ) from None
+        from sevendag_cli.sevendag.sim_extra import SevendagAggregator
+
+        bands = tuple(band.name for band in getattr(ruleset, "wounds", ()))
+        fn: BatchFn = module.simulate_sevendag_batch
+        return fn, SevendagAggregator(names, bands)
+
+    def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
+                    tolerance: float, fractions: bool) -> ExactFight:
+        pair = _pair(ruleset, a, b)
+        if pair is None:
+            raise UsageError(Msg("cli.mismatch"))
+        from sevendag_cli.sevendag.exact_fight import sevendag_fight
+
+        return sevendag_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions)
+
+    def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
+        """Each fighter's expected wounds of each band."""
+        return {"fighters": [
+            {"name": x.name, "wounds": [{"band": w.band, "mean": w.mean} for w in x.wounds]}
+            for x in extras]}
+
+    def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
+                    tolerance: float) -> MomentOdds:
+        from sevendag_cli.sevendag.chain import OddsTable, chain_for
+        from sevendag_cli.sim.moment import decode
+
+        rs, fa, fb = cast("tuple[SevendagRuleset, SevendagFighter, SevendagFighter]", (ruleset, a, b))
+        chain = chain_for(rs, fa, fb)
+        table = decode(OddsTable, kept)
+        lookup = chain.lookup(table) if table is not None and table.tolerance <= tolerance else None
+        return _MomentOdds(chain, lookup)
+
+    def assumptions(self) -> tuple[str, ...]:
+        """Each fighter commits its hands as its sheet's tactic says, the assailant never
+        yields (S-03), nobody starts a technique (one in effect runs its course)."""
+        from sevendag_cli.sim.swing import DRAW_AT_CAP, NO_NEW_TECHNIQUE, NO_YIELD, SHEET_TACTICS
+
+        return (SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP)
+
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int,
+                   tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
+        return None  # the whole fight's push
+
+    def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, Any],
+                    solved: Callable[[int, int, Callable[[], Odds]], Cell],
+                    fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
+        """Each fighter's model (units, allocations) built once per process (``cache``)."""
+        def model(k: int) -> Any:
+            found = cache.get(k)
+            if found is None:
+                from sevendag_cli.sevendag.model import fighter_model
+
+                found = cache[k] = fighter_model(setup.ruleset, setup.fighters[k])
+            return found
+
+        rs, a, b = setup.ruleset, setup.fighters[i], setup.fighters[j]
+        cap, tolerance = setup.cap, setup.tolerance
+        ma, mb = model(i), model(j)
+        return (solved(i, j, lambda: exact_odds(rs, a, b, cap, tolerance, (ma, mb))),
+                solved(j, i, lambda: exact_odds(rs, b, a, cap, tolerance, (mb, ma))))
+
+    def solver_limits(self) -> frozenset[str]:
+        return frozenset({"exact.sev.faces", "exact.sev.states"})
+
+    def pair_cost(self, a: Fighter, b: Fighter) -> int:
+        fa, fb = cast("tuple[SevendagFighter, SevendagFighter]", (a, b))
+        return int(sum(h.die for h in fa.hands) * sum(h.die for h in fb.hands))
+
+    def warm_modules(self) -> tuple[str, ...]:
+        return ("sevendag_cli.sevendag.chain", "sevendag_cli.sevendag.exact", "sevendag_cli.sim.push")
+
+    # --- what-if ------------------------------------------------------------------------
+
+    def tactics(self) -> tuple[str, ...] | None:
+        from sevendag_cli.sevendag.rules import TACTICS
+
+        return TACTICS
+
+    def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
+                    changes: Sequence[SheetChange]) -> list[Msg]:
+        return []
+
+    def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]:
+        """A field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
+        rs = cast("SevendagRuleset", ruleset)
+        speed_only = rs.speed_roll.names - {"attack", "defence"}
+        return [Msg("whatif.saved_speed", name=c.fighter, field=c.field) for c in changes
+                if c.field in speed_only]
+
+    # --- display ------------------------------------------------------------------------
+
+    def display(self) -> RulesetDisplay:
+        from sevendag_cli.sevendag.display import DISPLAY
+
+        return DISPLAY
+
+
+BACKEND: Backend = SevendagBackend()

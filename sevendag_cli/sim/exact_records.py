@@ -1,0 +1,88 @@
+"""The records of ``fight --exact`` (:mod:`.exact_fight` computes them): plain data, no numpy.
+
+Kept apart from the computation so that the backend interface
+(:mod:`sevendag_cli.backend`) can name them without importing what imports it.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import msgspec
+
+from sevendag_cli.errors import Msg
+from sevendag_cli.sim.odds import Odds
+
+# --- records -------------------------------------------------------------------------------
+
+
+class FighterExact(msgspec.Struct, frozen=True):
+    name: str
+    win_probability: float  # resolved to this fighter: a lower bound
+    bounds: tuple[float, float]  # [low, low + unresolved]
+    first_strike_probability: float  # P(this fighter strikes first: S-02 assaillant, D-02 round 1)
+    first_strike_win_probability: float  # P(strikes first and wins), a lower bound
+
+
+class RoundsExact(msgspec.Struct, frozen=True):
+    mean: float  # a lower bound; mean_bounds adds what the tail can add
+    mean_bounds: tuple[float, float]
+    sd: float
+    p50: int
+    p90: int
+    histogram: tuple[tuple[int, float], ...]  # (rounds, probability), every round with mass
+    tail: float  # mass of the fights not over when the push stopped (beyond the histogram)
+
+
+class BandExact(msgspec.Struct, frozen=True):
+    band: str
+    mean: float  # expected wounds of this band per fight
+
+
+class SevendagFighterExact(msgspec.Struct, frozen=True):
+    name: str
+    wounds: tuple[BandExact, ...]
+
+
+class HpLeft(msgspec.Struct, frozen=True):
+    mean: float
+    sd: float
+    distribution: tuple[tuple[int, float], ...]  # (hit points left, P(... | this fighter wins))
+
+
+class D20FighterExact(msgspec.Struct, frozen=True):
+    name: str
+    hp_left_when_winning: HpLeft
+    damage_dealt: float  # expected per fight
+
+
+class Fractions(msgspec.Struct, frozen=True):
+    """Exact odds of the fight played to the end (no round cap)."""
+
+    win_probability: tuple[Fraction, Fraction]
+    draw_probability: Fraction
+    rounds_mean: Fraction
+
+
+class ExactFight(msgspec.Struct, frozen=True):
+    ruleset: str
+    engine: str
+    cap: int
+    tolerance: float
+    stop: str  # COMPLETE, TOLERANCE or WORK (see sim.odds)
+    fighters: tuple[FighterExact, FighterExact]
+    draw_probability: float
+    draw_bounds: tuple[float, float]
+    unresolved: float
+    rounds: RoundsExact
+    first_striker_won: float | None  # among decided fights
+    fractions: Fractions | None
+    no_fractions: Msg | None  # why there are none
+    d20: tuple[D20FighterExact, D20FighterExact] | None = None
+    sevendag: tuple[SevendagFighterExact, SevendagFighterExact] | None = None
+
+    @property
+    def odds(self) -> Odds:
+        return Odds((self.fighters[0].name, self.fighters[1].name),
+                    (self.fighters[0].win_probability, self.fighters[1].win_probability),
+                    self.draw_probability, self.unresolved, len(self.rounds.histogram), self.stop)

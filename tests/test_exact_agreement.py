@@ -42,8 +42,7 @@ from sevendag_cli.sim.moment import odds_at
 from sevendag_cli.sim.runner import SimulationResult, simulate
 from tests.exact_helpers import d14_pair, engine_push, engine_round
 from tests.records import replace
-from tests.sevendag_helpers import RS
-from tests.test_sim_sevendag import TINY_X, TINY_Y, TINY_Z, bundled, dual, greatsword, sword_shield
+from tests.sevendag_helpers import RS, TINY_X, TINY_Y, TINY_Z, bundled, dual, greatsword, sword_shield
 
 FAMILY = 120
 """Statistical comparisons in this file (Bonferroni)."""

@@ -37,8 +37,7 @@ from sevendag_cli.sim.push import d20_push, sevendag_push
 from tests.exact_helpers import d14_pair
 from tests.helpers import assert_one_line_error, run, run_json
 from tests.records import replace
-from tests.sevendag_helpers import RS
-from tests.test_sim_sevendag import bundled, penalty_free
+from tests.sevendag_helpers import RS, bundled, penalty_free
 
 PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TOL = 1e-9

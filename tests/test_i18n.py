@@ -19,8 +19,7 @@ from sevendag_cli.errors import DataError, Msg, RuleError
 from sevendag_cli.formula import parse
 from sevendag_cli.messages import MESSAGES, placeholders
 from sevendag_cli.rules import load_ruleset
-from tests.helpers import assert_one_line_error, run, snapshot
-from tests.test_bad_inputs import (
+from tests.bad_input_helpers import (
     BRANNOC,
     D20,
     FIGHTER_A,
@@ -35,6 +34,7 @@ from tests.test_bad_inputs import (
     truncate,
     write_bytes,
 )
+from tests.helpers import assert_one_line_error, run, snapshot
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sevendag_cli"
 KEY = re.compile(r'"((?:common|data|formula|dice|rules|engine|store|cli|out|usage|exact)\.[a-z0-9_.]+)"')

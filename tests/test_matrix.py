@@ -25,8 +25,7 @@ import pytest
 from rich.console import Console
 
 from sevendag_cli.sim.roster import EXACT, RUNS, Matchup, Roster, Standing
-from tests.helpers import TWINBLADE, assert_one_line_error, run, run_json
-from tests.test_golden import GOLDEN, check_width, compare
+from tests.helpers import GOLDEN, TWINBLADE, assert_one_line_error, check_width, compare, run, run_json
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -22,6 +22,7 @@ from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 
 from sevendag_cli.commands.schema import load_schema, schema_names, validator
+from tests.catalogue import check_every
 from tests.helpers import assert_one_line_error, run, run_json
 
 BUNDLED = Path(__file__).resolve().parent.parent / "rulesets"
@@ -75,18 +76,22 @@ def test_the_schema_names_cover_every_output_and_input_file() -> None:
     assert sorted(p.stem for p in SCHEMA_DIR.glob("*.json")) == schema_names()
 
 
-@pytest.mark.parametrize("name", ["common", *OUTPUTS, *INPUTS])
-def test_every_schema_is_a_valid_draft_2020_12_schema(name: str) -> None:
-    schema = load_schema(name)
-    Draft202012Validator.check_schema(schema)
-    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert schema["$id"] == f"https://sevendag.invalid/schemas/{name}.json"
-    assert schema["title"] and schema["description"]
+def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
+    def check(name: str) -> None:
+        schema = load_schema(name)
+        Draft202012Validator.check_schema(schema)
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        assert schema["$id"] == f"https://sevendag.invalid/schemas/{name}.json"
+        assert schema["title"] and schema["description"]
+
+    check_every(["common", *OUTPUTS, *INPUTS], check)
 
 
-@pytest.mark.parametrize("name", INPUTS)
-def test_input_schemas_refuse_unknown_keys_like_the_loaders(name: str) -> None:
-    assert load_schema(name)["additionalProperties"] is False
+def test_input_schemas_refuse_unknown_keys_like_the_loaders() -> None:
+    def check(name: str) -> None:
+        assert load_schema(name)["additionalProperties"] is False
+
+    check_every(INPUTS, check)
 
 
 # --- d20 at the table -------------------------------------------------------------------------
@@ -319,10 +324,13 @@ BUNDLED_FILES = [
 ]
 
 
-@pytest.mark.parametrize(("schema", "file"), BUNDLED_FILES)
-def test_bundled_files_match_the_input_schemas(schema: str, file: str) -> None:
-    with (BUNDLED / file).open("rb") as f:
-        assert_valid(schema, tomllib.load(f))
+def test_bundled_files_match_the_input_schemas() -> None:
+    def check(case: tuple[str, str]) -> None:
+        schema, file = case
+        with (BUNDLED / file).open("rb") as f:
+            assert_valid(schema, tomllib.load(f))
+
+    check_every(BUNDLED_FILES, check, name=lambda case: case[1])
 
 
 def test_every_bundled_file_is_covered() -> None:

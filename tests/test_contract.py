@@ -461,6 +461,7 @@ def played() -> tuple[dict[type, list[Any]], list[tuple[str, dict[str, Any], Fig
     return found, fights
 
 
+@pytest.mark.slow
 def test_the_generic_walk_writes_the_expected_keys_for_every_record_played() -> None:
     found, _ = played()
     generic = {cls: views[0] for cls, views in CONTRACT.items()
@@ -481,6 +482,7 @@ def test_the_generic_walk_writes_the_expected_keys_for_every_record_played() -> 
         sevendag.ActiveTechnique}  # techniques are never chosen by a sheet's tactic
 
 
+@pytest.mark.slow
 def test_the_hand_written_renderers_write_the_expected_keys() -> None:
     found, fights = played()
     (roll_view,) = CONTRACT[Roll]
@@ -579,6 +581,7 @@ def test_status_log_and_the_encounter_file_write_the_expected_keys(ruleset: str)
     assert ("round", False) in kinds or ruleset == "d20"  # d20 rounds replay from their seed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_the_odds_outputs_write_the_expected_keys(ruleset: str) -> None:
     """odds --json, round --odds, init --odds and fight --odds (JSON and JSON lines), against their views."""

@@ -14,6 +14,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "sevendag_cli"
 
@@ -154,6 +156,7 @@ def test_circles_are_found() -> None:
     assert circles({"p": {"p.x"}, "p.x": {"p"}}) == []
 
 
+@pytest.mark.slow
 def test_no_import_circles() -> None:
     edges = import_edges()
     assert len(edges) > 80 and "sevendag_cli.cli" in edges

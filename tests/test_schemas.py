@@ -76,6 +76,7 @@ def test_the_schema_names_cover_every_output_and_input_file() -> None:
     assert sorted(p.stem for p in SCHEMA_DIR.glob("*.json")) == schema_names()
 
 
+@pytest.mark.slow
 def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
     def check(name: str) -> None:
         schema = load_schema(name)
@@ -97,6 +98,7 @@ def test_input_schemas_refuse_unknown_keys_like_the_loaders() -> None:
 # --- d20 at the table -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_d20_session_outputs_match_their_schemas() -> None:
     init = run_json("init", "--ruleset", "d20", "--dice", "19,5")
     assert_valid("init", init)
@@ -140,6 +142,7 @@ def test_d20_wound_that_ends_the_fight_matches_its_schema() -> None:
 # --- Sevendag at the table ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sevendag_session_outputs_match_their_schemas() -> None:
     assert_valid("init", run_json("init", "--dice", "5,19"))  # Ysolde is the assaillant
     doc = run_json("round", "--technique", "Ysolde=feint", "--yield", "--seed", "3")
@@ -176,6 +179,7 @@ def test_sevendag_wound_that_ends_the_fight_matches_its_schema() -> None:
 # --- whole fights ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_fight_json_and_jsonl_match_their_schemas(ruleset: str) -> None:
     doc = run_json("fight", "--ruleset", ruleset, "--seed", "3")
@@ -225,6 +229,7 @@ crit_factor = 3
 """
 
 
+@pytest.mark.slow
 def test_d20_magic_damage_and_triple_criticals_match_their_schemas() -> None:
     Path("mage.toml").write_text(MAGE, "utf-8")
     assert_valid("fighter-d20", tomllib.loads(MAGE))
@@ -253,6 +258,7 @@ SEEDS = settings(max_examples=25, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
+@pytest.mark.slow
 @SEEDS
 @given(seed=st.integers(0, 2**63 - 1), ruleset=st.sampled_from(["d20", "sevendag"]))
 def test_any_seeded_fight_matches_the_fight_schema(seed: int, ruleset: str) -> None:
@@ -424,6 +430,7 @@ def test_valid_variants_pass_the_schema_and_the_loader(case: str) -> None:
 # --- the schemas catch wrong outputs (they are not vacuous) ---------------------------------------
 
 
+@pytest.mark.slow
 def test_broken_outputs_are_refused() -> None:
     d20 = run_json("fight", "--ruleset", "d20", "--seed", "3", "--cap", "5")
     sevendag = run_json("fight", "--ruleset", "sevendag", "--seed", "3", "--cap", "5")

@@ -98,6 +98,7 @@ def _engine_units(f: SevendagFighter, groups: Any) -> list[int]:
     return [first[g.hands[0]] for g in groups]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fighter", POOL, ids=[f.name for f in POOL])
 @pytest.mark.parametrize("failure_beats_crit", [True, False])
 def test_S10_S11_S12_S13_S17_judge_matches_engine(fighter: SevendagFighter,
@@ -264,6 +265,7 @@ def vector_sample(name: str) -> SevendagBatch:
     return run(rs, a, b, VECTOR_FIGHTS, seed=77)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=_fmt)
 def test_S02_S19_vector_agrees_with_step_engine(case: Callable[[], Any]) -> None:
     """S-02..S-19: win rates and wounds of each band per fighter agree with the
@@ -292,6 +294,7 @@ def test_S09_S14_S19_rounds_agree_with_step_engine_chi_square(case: Callable[[],
     assert p > ALPHA, f"rounds differ: chi-square p = {p:.2g}"
 
 
+@pytest.mark.slow
 def test_comparison_detects_a_real_difference() -> None:
     """The agreement test is not vacuous: +2 attack for Brannoc is detected at once."""
     rs, a, b = case_bundled()
@@ -463,6 +466,7 @@ EXACT_CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(EXACT_CASES))
 def test_S02_S19_simulation_interval_covers_exact(name: str) -> None:
     """The vectorised engine's intervals (win rate, mean rounds) cover the exact values."""
@@ -530,6 +534,7 @@ def brute_force(rs: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
     return win_a, rounds, alive
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rs", "a", "b"), [
     (TINY_RS, TINY_X, TINY_Y),
     (replace(TINY_RS, failure_beats_crit=False, drop_recovery_rounds=1), TINY_Z, TINY_Y),

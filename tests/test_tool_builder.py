@@ -129,6 +129,7 @@ def refs(node: Any) -> list[str]:
     return []
 
 
+@pytest.mark.slow
 def test_every_printed_schema_is_self_contained() -> None:
     def check(name: str) -> None:
         schema = printed(name)
@@ -170,6 +171,7 @@ def session_documents() -> dict[str, list[Any]]:
     return docs
 
 
+@pytest.mark.slow
 def test_real_documents_pass_a_plain_validation_against_the_printed_schema() -> None:
     """The README's plain validation: ``jsonschema.validate(doc, schema)``, nothing else."""
     for name, docs in session_documents().items():
@@ -181,6 +183,7 @@ def test_real_documents_pass_a_plain_validation_against_the_printed_schema() -> 
             assert plain.is_valid(doc) and shipped.is_valid(doc), name
 
 
+@pytest.mark.slow
 def test_the_printed_schema_refuses_what_the_shipped_one_refuses() -> None:
     docs = session_documents()
     cases = [
@@ -214,6 +217,7 @@ def test_round_jsonl_has_a_round_start_line_before_the_events() -> None:
         assert validator("round-event").is_valid(line)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_fight_jsonl_has_one_round_start_line_per_round(ruleset: str) -> None:
     lines = [json.loads(x) for x in run("fight", "--ruleset", ruleset, "--seed", "9", "--jsonl")

@@ -36,3 +36,20 @@ def test_no_test_module_imports_another() -> None:
         for path in sorted(TESTS.glob("*.py"))
     }
     assert {name: mods for name, mods in offenders.items() if mods} == {}
+
+
+def test_ci_output_keeps_pytests_closing_line() -> None:
+    """pyproject's addopts has one -q: a second one (-qq) would drop the "N passed in ..." line
+    that CI's log ends with; .ci/run runs the README's plain `python -m pytest`."""
+    import shlex
+    import tomllib
+
+    root = TESTS.parent
+    options = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["tool"]["pytest"]["ini_options"]
+    words = shlex.split(options["addopts"])
+    quiet = sum(w.count("q") for w in words if w.startswith("-") and not w.startswith("--"))
+    assert quiet <= 1 and "--quiet" not in words, words
+    assert "slow" in " ".join(options["markers"]) and "--strict-markers" in words
+    ci = (root / ".ci" / "run").read_text("utf-8").splitlines()
+    assert "python -m pytest" in ci
+    assert "python3 -m venv .venv && . .venv/bin/activate && pip install '.[test]'" in ci

@@ -5,7 +5,6 @@ byte-identical.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,19 +12,22 @@ from pathlib import Path
 
 import pytest
 
-from sevendag_cli.data import bundled_dir
+from tests.bad_input_helpers import (
+    BRANNOC,
+    D20,
+    FIGHTER_A,
+    SEVENDAG,
+    YSOLDE,
+    corrupt,
+    finished_d20,
+    init_d20,
+    init_sevendag,
+    prepare,
+    sub,
+    truncate,
+    write_bytes,
+)
 from tests.helpers import assert_one_line_error, run, snapshot
-
-SEVENDAG = (bundled_dir() / "sevendag.toml").read_text("utf-8")
-D20 = (bundled_dir() / "d20.toml").read_text("utf-8")
-BRANNOC = (bundled_dir() / "fighters" / "brannoc.toml").read_text("utf-8")
-YSOLDE = (bundled_dir() / "fighters" / "ysolde.toml").read_text("utf-8")
-FIGHTER_A = (bundled_dir() / "fighters" / "a.toml").read_text("utf-8")
-
-
-def sub(text: str, old: str, new: str) -> str:
-    assert old in text, old
-    return text.replace(old, new, 1)
 
 
 @dataclass
@@ -46,41 +48,6 @@ def ruleset_case(name: str, text: str | bytes, fragment: str) -> Case:
 def sheet_case(name: str, text: str | bytes, fragment: str, other: str = YSOLDE) -> Case:
     return Case(name, ["fight", "bad.toml", "other.toml", "--ruleset", "sevendag", "--seed", "1"],
                 fragment, files={"bad.toml": text, "other.toml": other})
-
-
-def init_d20() -> None:
-    assert run("init", "--ruleset", "d20", "--dice", "19,5").exit_code == 0
-
-
-def init_sevendag() -> None:
-    assert run("init", "--dice", "5,19").exit_code == 0
-
-
-def finished_d20() -> None:
-    init_d20()
-    assert run("wound", "B", "60").exit_code == 0
-
-
-def corrupt(mutate: Callable[[dict], None]) -> Callable[[], None]:
-    def setup() -> None:
-        init_d20()
-        path = Path("encounter.sevendag.json")
-        doc = json.loads(path.read_text("utf-8"))
-        mutate(doc)
-        path.write_text(json.dumps(doc), "utf-8")
-    return setup
-
-
-def truncate() -> None:
-    init_d20()
-    path = Path("encounter.sevendag.json")
-    path.write_bytes(path.read_bytes()[:200])
-
-
-def write_bytes(content: bytes) -> Callable[[], None]:
-    def setup() -> None:
-        Path("encounter.sevendag.json").write_bytes(content)
-    return setup
 
 
 CASES: list[Case] = [
@@ -186,19 +153,6 @@ CASES: list[Case] = [
 
 def test_the_catalogue_is_large_enough() -> None:
     assert len(CASES) >= 40
-
-
-def prepare(case: Case, tmp_path: Path) -> dict[str, bytes]:
-    """Write the case's files, run its setup; the folder's snapshot before the command."""
-    for name, content in case.files.items():
-        path = tmp_path / name
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, "utf-8")
-    if case.setup is not None:
-        case.setup()
-    return snapshot(tmp_path)
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])

@@ -85,6 +85,7 @@ def _edited_pair(edits: list[tuple[str, list[tuple[str, str]]]]) -> list[str]:
     return [edited_sheet(stem, *swaps) for stem, swaps in edits]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "pair", "what_ifs", "edits", "judgements"), ODDS_CASES)
 def test_odds_what_if_is_odds_of_an_encounter_started_with_the_edited_sheets(
         tmp_path: Path, ruleset: str, pair: list[str], what_ifs: list[str],
@@ -119,6 +120,7 @@ def test_odds_what_if_is_odds_of_an_encounter_started_with_the_edited_sheets(
     assert stat.S_IMODE(ENCOUNTER.stat().st_mode) == 0o640
 
 
+@pytest.mark.slow
 def test_a_kept_sevendag_table_of_another_pair_is_ignored_by_the_solver() -> None:
     """S-04: the solver's own guard: a kept Sevendag table carries its pair's fingerprint (the
     fighters' models and constants), so handed a changed pair it is not used (the odds are those
@@ -139,6 +141,7 @@ def test_a_kept_sevendag_table_of_another_pair_is_ignored_by_the_solver() -> Non
     assert with_kept.win != OddsSolver(rs, a, b, kept=kept)(state).win
 
 
+@pytest.mark.slow
 def test_odds_what_ifs_are_shown_and_refused_in_one_line() -> None:
     ok("init", "-r", "d20", "--seed", "4")
     shown = ok("odds", "--set", "A.weapon.damage=2d8")
@@ -155,6 +158,7 @@ def test_odds_what_ifs_are_shown_and_refused_in_one_line() -> None:
         assert_one_line_error(run("odds", *args), code, fragment)
 
 
+@pytest.mark.slow
 def test_odds_say_which_changes_the_saved_state_has_settled() -> None:
     """D-12: the encounter keeps each fighter's hit points; S-02: the initiative was rolled at
     init.  Such a change is applied, said on stderr, and changes nothing."""
@@ -171,6 +175,7 @@ def test_odds_say_which_changes_the_saved_state_has_settled() -> None:
     assert "Brannoc.speed : l'initiative (S-02) a été tirée au début de la rencontre" in result.stderr
 
 
+@pytest.mark.slow
 def test_odds_what_if_names_the_second_of_a_mirror_as_the_encounter_does() -> None:
     ok("init", "brannoc", "brannoc", "--seed", "2")
     second = run_json("odds", "--set", "Brannoc (2).attack=10")
@@ -182,6 +187,7 @@ def test_odds_what_if_names_the_second_of_a_mirror_as_the_encounter_does() -> No
 # --- matrix --set / --tactic ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_sevendag_matrix_cell_with_what_ifs_is_fight_exact_with_them() -> None:
     """S-02..S-18: each cell is the very push of ``fight --exact`` with the same what-ifs."""
     Path("twinblade.toml").write_text(TWINBLADE, "utf-8")
@@ -205,6 +211,7 @@ def test_a_sevendag_matrix_cell_with_what_ifs_is_fight_exact_with_them() -> None
                     "--tolerance", "1e-12")["win_probability"] != doc["win_probability"]
 
 
+@pytest.mark.slow
 def test_a_d20_matrix_cell_with_what_ifs_is_fight_exact_with_them_in_every_worker() -> None:
     """D-02..D-12: the matrix's solver and fight --exact's push agree within their intervals;
     the mirror's second fighter is changed by its roster name, ``A (2)``; two workers give the
@@ -246,6 +253,7 @@ def test_matrix_what_ifs_are_shown_and_refused_in_one_line() -> None:
 # --- fight --odds --set -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "what_ifs", "limits"), [
     ("sevendag", ["--set", "Ysolde.attack=10", "--tactic", "Brannoc=all-out"], ["--cap", "30"]),
     ("d20", ["--set", "A.ac=9"], ["--cap", "40", "--tolerance", "1e-9"]),
@@ -275,6 +283,7 @@ def test_fight_odds_with_what_ifs_start_from_fight_exact_with_them(
 # --- CSV --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["a", "b", "a", "-r", "d20", "--set", "A (2).ac=9"],
     ["brannoc", "ysolde", "--runs", "300", "--seed", "2"],
@@ -298,6 +307,7 @@ def test_matrix_csv_is_one_row_per_ordered_pair_in_ranking_order(args: list[str]
         assert "seed 2 (--seed 2)" in result.stderr  # the seed that replays the simulated cells
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_odds_csv_is_each_fighter_then_the_draw(ruleset: str) -> None:
     ok("init", "-r", ruleset, "--seed", "8")
@@ -313,6 +323,7 @@ def test_odds_csv_is_each_fighter_then_the_draw(ruleset: str) -> None:
     assert run("odds", "--csv", "--lang", "fr").stdout_bytes == run("odds", "--csv").stdout_bytes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_fight_odds_csv_is_each_moment_s_fighters_then_the_draw(ruleset: str) -> None:
     args = ["fight", "-r", ruleset, "--seed", "5", "--odds", "--cap", "30"]
@@ -345,6 +356,7 @@ PLOTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", PLOTS)
 @pytest.mark.parametrize("suffix", ["png", "svg"])
 def test_matrix_and_swing_pictures_are_valid_files_of_some_size(args: list[str], suffix: str) -> None:
@@ -359,6 +371,7 @@ def test_matrix_and_swing_pictures_are_valid_files_of_some_size(args: list[str],
         path.unlink()
 
 
+@pytest.mark.slow
 def test_a_matrix_with_simulated_cells_marks_them_in_the_picture(monkeypatch: pytest.MonkeyPatch) -> None:
     """A pair beyond the exact solver (d20: 1,000,000 pairs of hit points) is simulated: its
     cells carry the display's ``~`` in the heat map too (the SVG keeps the labels as text)."""

@@ -66,6 +66,7 @@ def formulas(draw: st.DrawFn, depth: int = 3) -> str:
     return f"({a}) {kind} ({b})"
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=formulas(), x=st.integers(-50, 50), y=st.integers(1, 9), seed=st.integers(0, 2**32))
 def test_the_range_holds_every_value(text: str, x: int, y: int, seed: int) -> None:
@@ -158,6 +159,7 @@ def test_exact_odds_refuse_damage_their_chain_cannot_hold() -> None:
         exact_d20(rs, a, b)
 
 
+@pytest.mark.slow
 def test_batches_shrink_for_wide_dice_groups_only() -> None:
     rs, a, b = d20_pair()
     assert widest_dice(rs, a, b) == 1 and batch_for(rs, a, b, 100_000) == 100_000

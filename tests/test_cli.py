@@ -96,6 +96,7 @@ def test_fight_entered_dice_come_first_then_the_generator() -> None:
     assert doc["initiative"]["leader"] == "B"
 
 
+@pytest.mark.slow
 def test_rich_output_has_no_colour_when_not_a_terminal() -> None:
     result = run("fight", "--ruleset", "d20", "--seed", "3")
     assert result.exit_code == 0
@@ -247,6 +248,7 @@ def all_commands() -> list[str]:
     return names
 
 
+@pytest.mark.slow
 def test_every_command_is_in_the_manual_and_has_an_example() -> None:
     manual = (Path(__file__).parent.parent / "docs" / "commands.md").read_text("utf-8")
     for name in all_commands():
@@ -255,6 +257,7 @@ def test_every_command_is_in_the_manual_and_has_an_example() -> None:
         assert result.exit_code == 0 and "Example" in result.stdout, name
 
 
+@pytest.mark.slow
 def test_force_color_and_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.setenv("FORCE_COLOR", "1")

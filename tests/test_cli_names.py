@@ -72,6 +72,7 @@ def test_an_unknown_name_is_still_one_line() -> None:
 # --- the mirror match ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_mirror_match_step_by_step_tells_the_two_apart() -> None:
     out = run("fight", "aela", "aela", "--ruleset", "sevendag", "--seed", "2")
     assert out.exit_code != 0  # no sheet Aela yet

@@ -120,6 +120,7 @@ def test_rulesets_validate_in_french() -> None:
 # --- rulesets: broken files listed ----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_rulesets_lists_a_broken_file_with_its_first_problem(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "250")  # the folders are long: no wrapping in the table
     write_files()

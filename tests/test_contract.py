@@ -52,6 +52,7 @@ from sevendag_cli.sevendag import engine as sevendag
 from sevendag_cli.sevendag.rules import Metal, Technique, WoundBand
 from sevendag_cli.sim.runner import SimulationResult, simulate
 from sevendag_cli.sim.swing import FighterOdds, OddsPoint, OddsSwing
+from tests.catalogue import check_every
 from tests.helpers import run_json
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "sevendag_cli" / "schemas"
@@ -372,18 +373,23 @@ def contract_cases() -> list[tuple[type, View, str]]:
     return [(cls, v, where) for cls, views in contract().items() for v in views for where in v.where]
 
 
-def case_id(x: object) -> str:
-    return x.__name__ if isinstance(x, type) else (x if isinstance(x, str) else "")
+def case_id(case: tuple[type, View, str]) -> str:
+    cls, _v, where = case
+    return f"{cls.__name__} at {where}"
 
 
-@pytest.mark.parametrize(("cls", "v", "where"), contract_cases(), ids=case_id)
-def test_record_fields_and_schema_properties_agree(cls: type, v: View, where: str) -> None:
-    keys = rendered_keys(cls, v)
-    props = schema_properties(where)
-    assert props, f"{where}: no properties found (a wrong pointer?)"
-    assert not keys - props, f"{qualname(cls)} renders {sorted(keys - props)}, which {where} does not declare"
-    missing = props - keys - v.optional
-    assert not missing, f"{where} declares {sorted(missing)}, which {qualname(cls)} does not render"
+def test_record_fields_and_schema_properties_agree() -> None:
+    def check(case: tuple[type, View, str]) -> None:
+        cls, v, where = case
+        keys = rendered_keys(cls, v)
+        props = schema_properties(where)
+        assert props, f"{where}: no properties found (a wrong pointer?)"
+        extra = keys - props
+        assert not extra, f"{qualname(cls)} renders {sorted(extra)}, which {where} does not declare"
+        missing = props - keys - v.optional
+        assert not missing, f"{where} declares {sorted(missing)}, which {qualname(cls)} does not render"
+
+    check_every(contract_cases(), check, name=case_id)
 
 
 def test_the_check_fails_both_ways() -> None:
@@ -455,6 +461,7 @@ def played() -> tuple[dict[type, list[Any]], list[tuple[str, dict[str, Any], Fig
     return found, fights
 
 
+@pytest.mark.slow
 def test_the_generic_walk_writes_the_expected_keys_for_every_record_played() -> None:
     found, _ = played()
     generic = {cls: views[0] for cls, views in CONTRACT.items()
@@ -475,6 +482,7 @@ def test_the_generic_walk_writes_the_expected_keys_for_every_record_played() -> 
         sevendag.ActiveTechnique}  # techniques are never chosen by a sheet's tactic
 
 
+@pytest.mark.slow
 def test_the_hand_written_renderers_write_the_expected_keys() -> None:
     found, fights = played()
     (roll_view,) = CONTRACT[Roll]
@@ -573,6 +581,7 @@ def test_status_log_and_the_encounter_file_write_the_expected_keys(ruleset: str)
     assert ("round", False) in kinds or ruleset == "d20"  # d20 rounds replay from their seed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_the_odds_outputs_write_the_expected_keys(ruleset: str) -> None:
     """odds --json, round --odds, init --odds and fight --odds (JSON and JSON lines), against their views."""

@@ -52,6 +52,7 @@ def test_text_from_files_cannot_become_a_formula_or_a_terminal_escape(text: str,
     assert plain(-3) == "-3" and plain(-0.5) == "-0.5"  # numbers are numbers, never guarded
 
 
+@pytest.mark.slow
 def test_a_hostile_fighter_name_in_a_csv_table() -> None:
     bad = edited_sheet("a", ('name = "A"', r'name = "=cmd|\u001b[2J"'))
     rows = parse_csv(run("fight", bad, "b", "--ruleset", "d20", "--exact", "--csv").stdout_bytes)
@@ -61,6 +62,7 @@ def test_a_hostile_fighter_name_in_a_csv_table() -> None:
 # --- fight --runs / --exact --csv -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_fight_runs_csv_parses_back(ruleset: str) -> None:
     args = ["fight", "--ruleset", ruleset, "--runs", "3000", "--seed", "5"]
@@ -76,6 +78,7 @@ def test_fight_runs_csv_parses_back(ruleset: str) -> None:
     assert run(*args, "--csv", "--lang", "fr").stdout_bytes == run(*args, "--csv").stdout_bytes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_fight_exact_csv_parses_back(ruleset: str) -> None:
     rows = parse_csv(run("fight", "--ruleset", ruleset, "--exact", "--csv").stdout_bytes)
@@ -109,6 +112,7 @@ PLOTS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", PLOTS)
 @pytest.mark.parametrize("suffix", ["png", "svg"])
 def test_pictures_are_valid_files_of_some_size(args: list[str], suffix: str) -> None:
@@ -132,6 +136,7 @@ def test_without_matplotlib_plot_is_one_line_and_nothing_is_computed(monkeypatch
     assert run("fight", "--exact", "--csv").exit_code == 0  # nothing else needs it
 
 
+@pytest.mark.slow
 def test_matplotlib_is_imported_only_for_plot() -> None:
     code = ("import sys\nfrom sevendag_cli.cli import main\nsys.argv = {argv!r}\n"
             "try:\n    main()\nexcept SystemExit:\n    pass\n"

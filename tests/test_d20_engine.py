@@ -723,6 +723,7 @@ def d20_rulesets(draw: st.DrawFn) -> D20Ruleset:
     )
 
 
+@pytest.mark.slow
 @PROPS
 @given(rs=d20_rulesets(), a=d20_sheets("A"), b=d20_sheets("B"), seed=st.integers(0, 2**32))
 def test_D09_D12_damage_never_negative_and_hp_only_falls(rs, a, b, seed: int) -> None:
@@ -740,6 +741,7 @@ def test_D09_D12_damage_never_negative_and_hp_only_falls(rs, a, b, seed: int) ->
             break
 
 
+@pytest.mark.slow
 @PROPS
 @given(rs=d20_rulesets(), a=d20_sheets("A"), b=d20_sheets("B"), seed=st.integers(0, 2**32))
 def test_D12_every_fight_ends_within_the_cap_and_the_winner_stands(rs, a, b, seed: int) -> None:

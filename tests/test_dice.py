@@ -41,6 +41,7 @@ def test_C01_pinned_faces_for_seed_42() -> None:
     assert faces(SeededDice(42), 20, 10) == [4, 1, 9, 8, 8, 5, 4, 18, 3, 19]
 
 
+@pytest.mark.slow
 @PROPS
 @given(seed=st.integers(0, MAX_SEED), sides=st.integers(1, 1000))
 def test_C01_faces_are_on_the_die(seed: int, sides: int) -> None:

@@ -175,6 +175,7 @@ def dice_groups(draw: st.DrawFn) -> Dice:
     return Dice(count, draw(st.integers(2, 12)), draw(st.booleans()), select, n)
 
 
+@pytest.mark.slow
 @PROPS
 @given(dice=dice_groups(), seed=st.integers(0, 2**32))
 def test_C03_property_kept_dice_are_the_highest_or_lowest(dice: Dice, seed: int) -> None:
@@ -361,6 +362,7 @@ def test_exact_refuses_a_group_too_large_for_it() -> None:
     assert sum(formula_dist(parse("20d20kh10"), {}).values()) == 1
 
 
+@pytest.mark.slow
 def test_D06_advantage_house_rule_fight_odds_agree(tmp_path: Path) -> None:
     """A whole fight under the advantage house rule: the vectorised simulation's interval
     covers the exact win probability (icepool + Markov chain)."""

@@ -199,6 +199,7 @@ def test_a_draw_names_the_cap_of_the_fight() -> None:
     assert "round cap (3)" in out and "(200)" not in out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_exact_note_is_in_the_readers_language(lang: str) -> None:
     out = run("fight", "--ruleset", "d20", "--exact", "--lang", lang).stdout
@@ -223,6 +224,7 @@ skill = 10
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [["--seed", "1"], ["--runs", "50", "--seed", "1"]])
 def test_names_and_labels_from_a_file_show_their_control_characters(args: list[str], tmp_path: Any) -> None:
     (tmp_path / "evil.toml").write_text(EVIL, "utf-8")

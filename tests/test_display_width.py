@@ -37,6 +37,7 @@ phrases = st.lists(words, min_size=1, max_size=4).map(GLUE.join)
 tags = st.lists(st.sampled_from(["S-04", "D-08", "S-19", "C-02"]), min_size=1, max_size=6)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(phrases, min_size=1, max_size=25), tags, st.integers(0, 6), st.integers(30, 120))
 def test_wrapped_lines_fit_keep_the_words_and_never_start_with_a_tag(

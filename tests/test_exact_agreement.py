@@ -42,8 +42,7 @@ from sevendag_cli.sim.moment import odds_at
 from sevendag_cli.sim.runner import SimulationResult, simulate
 from tests.exact_helpers import d14_pair, engine_push, engine_round
 from tests.records import replace
-from tests.sevendag_helpers import RS
-from tests.test_sim_sevendag import TINY_X, TINY_Y, TINY_Z, bundled, dual, greatsword, sword_shield
+from tests.sevendag_helpers import RS, TINY_X, TINY_Y, TINY_Z, bundled, dual, greatsword, sword_shield
 
 FAMILY = 120
 """Statistical comparisons in this file (Bonferroni)."""
@@ -132,6 +131,7 @@ def _round_cases() -> list[Any]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rs", "a", "b", "state"), _round_cases())
 def test_S02_S19_one_round_equals_every_face_of_the_engine(rs: SevendagRuleset, a: SevendagFighter,
                                                           b: SevendagFighter,
@@ -179,6 +179,7 @@ def test_S07_S17_S19_far_out_the_difference_stops_mattering(pair: str) -> None:
     assert mid != chain.kernel(0, chain.hi, near, (0, 0), (False, False), (0, 0, 0, 0))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("rs", "a", "b", "rounds"), [
     pytest.param(TINY_HOUSE, TINY_Z, TINY_Y, 5, id="dual-vs-two-handed-unbounded-penalties"),
     pytest.param(TINY_COUNTED, TINY_X, TINY_Y, 3, id="shield-vs-two-handed-out_after-2"),
@@ -262,6 +263,7 @@ def _sevendag_pairs() -> dict[str, tuple[SevendagRuleset, SevendagFighter, Seven
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(_sevendag_pairs()))
 def test_S02_S19_exact_agrees_with_a_million_runs(name: str) -> None:
     """S-02 .. S-19: ``fight --exact`` against ``--runs`` (1,000,000 fights) on win, draw and
@@ -283,6 +285,7 @@ def test_S02_S19_exact_agrees_with_a_million_runs(name: str) -> None:
             exact.fighters[1 - i].win_probability, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_S19_round_cap_draws_agree_with_a_million_runs() -> None:
     """S-19: with a round cap of 6 many house fights are draws; exact and --runs agree."""
     brannoc, ysolde = bundled()
@@ -309,6 +312,7 @@ def _check_d20(rs: D20Ruleset, a: D20Fighter, b: D20Fighter, exact: ExactFight,
         assert _z_ok(fsim.damage_dealt, fe.damage_dealt, fe.damage_dealt, spread, sim.runs)
 
 
+@pytest.mark.slow
 def test_D02_D12_exact_agrees_with_a_million_runs() -> None:
     """D-02 .. D-12 (D-14 pair): initiative every round, hits, saves, damage, the hit points
     left by the winner and the damage dealt, against 1,000,000 vectorised fights."""
@@ -316,6 +320,7 @@ def test_D02_D12_exact_agrees_with_a_million_runs() -> None:
     _check_d20(rs, a, b, exact_fight(rs, a, b), simulate(rs, a, b, RUNS, seed=11))
 
 
+@pytest.mark.slow
 def test_D12_from_a_mid_fight_state_near_the_cap_agrees_with_a_million_runs() -> None:
     """D-12 / round cap from a mid-fight state (A 20 HP, B 31 HP, 4 rounds before the cap):
     the odds from that state against 1,000,000 fights started there with a cap of 4 rounds."""

@@ -37,8 +37,7 @@ from sevendag_cli.sim.push import d20_push, sevendag_push
 from tests.exact_helpers import d14_pair
 from tests.helpers import assert_one_line_error, run, run_json
 from tests.records import replace
-from tests.sevendag_helpers import RS
-from tests.test_sim_sevendag import bundled, penalty_free
+from tests.sevendag_helpers import RS, bundled, penalty_free
 
 PROPS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TOL = 1e-9
@@ -85,6 +84,7 @@ def sevendag_states(draw: st.DrawFn) -> SevendagState:
 GRANTS = replace(RS, fumble_grants_crit=True)
 
 
+@pytest.mark.slow
 @PROPS
 @given(sevendag_states())
 def test_S19_odds_from_any_state_are_probabilities(state: SevendagState) -> None:
@@ -97,6 +97,7 @@ def test_S19_odds_from_any_state_are_probabilities(state: SevendagState) -> None
         assert odds.stop == "complete" and odds.draw > 0.0
 
 
+@pytest.mark.slow
 @PROPS
 @given(sevendag_states(), st.integers(1, 12), st.sampled_from([0, 1]))
 def test_S19_a_lower_penalty_never_lowers_a_fighters_odds(state: SevendagState, less: int,
@@ -150,6 +151,7 @@ def test_S02_odds_of_the_first_state_equal_fight_exact(assaillant: str) -> None:
         first.first_strike_probability * won, abs=slack)
 
 
+@pytest.mark.slow
 def test_S19_the_pure_solver_and_the_numpy_push_agree_from_mid_fight() -> None:
     """The two pushes of the same chain (pure Python for one state, numpy for fight --exact)
     give the same odds from a mid-fight state with a technique, a grant and a drop."""
@@ -323,6 +325,7 @@ def test_D12_nobody_can_hurt_anybody_is_a_draw() -> None:
     assert exact_fight(rs0, a0, b0).rounds.histogram == ((rs.round_cap, 1.0),)
 
 
+@pytest.mark.slow
 def test_many_states_of_one_fight_share_the_tables() -> None:
     """``fight --odds``: one solver, many states; the chain is built once."""
     from sevendag_cli.dice import SeededDice
@@ -402,6 +405,7 @@ def test_fight_exact_json_is_one_line_in_a_pipe() -> None:
 # --- keeping the work between commands (round --odds) ---------------------------------------
 
 
+@pytest.mark.slow
 def test_S19_kept_odds_answer_like_the_push_and_are_checked() -> None:
     """The table of every state's odds (built once, kept as bytes) answers any state with
     enough rounds to go, techniques included (pushed until they end); within both bounds it

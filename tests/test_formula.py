@@ -261,6 +261,7 @@ def timed_parse(text: str) -> Formula | FormulaError:
     return out
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=any_text, seed=st.integers(0, 2**32), value=st.integers(-30, 30))
 def test_C03_fuzz_parse_never_crashes_and_evaluation_is_safe(text: str, seed: int,
@@ -281,6 +282,7 @@ def test_C03_fuzz_parse_never_crashes_and_evaluation_is_safe(text: str, seed: in
     assert all(1 <= r.face <= r.sides for r in ev.rolls)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=st.text(min_size=MAX_LENGTH - 5, max_size=MAX_LENGTH + 5,
                     alphabet="+-(1d6) "))

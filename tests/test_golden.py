@@ -6,6 +6,9 @@ than the console, a rule tag (``[S-04]``) starting a line, spaces at a line's en
 
 A change in the display must be deliberate: regenerate with
 ``SEVENDAG_UPDATE_GOLDEN=1 python -m pytest tests/test_golden.py`` and review the diff.
+
+The scenarios that simulate (``--runs``) are drawn from fixed figures (tests/fixed_sim.py): the
+goldens pin the layout, and tests/test_seeded_figures.py pins the figures by seed.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import shutil
 import pytest
 
 from sevendag_cli.data import bundled_dir
+from tests.fixed_sim import replay
 from tests.helpers import GOLDEN, Step, check_width, compare, render
 
 
@@ -71,12 +75,31 @@ NARROW = ("d20-table", "sevendag-table", "sevendag-fight", "sevendag-runs", "rol
           "sevendag-sweep")
 """Scenarios also snapshotted at 60 columns: still usable."""
 
+SIMULATED = ("sevendag-runs", "d20-runs", "sevendag-sweep")
+"""Scenarios whose simulated figures are replayed from tests/golden/NAME.sim.json."""
+
+
+def test_every_simulating_scenario_is_drawn_from_fixed_figures() -> None:
+    simulating = {name for name, steps in SCENARIOS.items()
+                  if any(not callable(step) and "--runs" in step for step in steps)}
+    assert simulating == set(SIMULATED)
+
+
+def drawn(name: str, lang: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The scenario's display; from fixed figures if it simulates."""
+    if name not in SIMULATED:
+        return render(SCENARIOS[name], lang)
+    stub = replay(monkeypatch, name)
+    text = render(SCENARIOS[name], lang)
+    stub.check_all_given()
+    return text
+
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_golden_display(name: str, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")
-    text = render(SCENARIOS[name], lang)
+    text = drawn(name, lang, monkeypatch)
     check_width(text, 80)
     compare(text, GOLDEN / f"{name}.{lang}.txt")
 
@@ -85,6 +108,6 @@ def test_golden_display(name: str, lang: str, monkeypatch: pytest.MonkeyPatch) -
 @pytest.mark.parametrize("name", NARROW)
 def test_golden_display_at_60_columns(name: str, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "60")
-    text = render(SCENARIOS[name], lang)
+    text = drawn(name, lang, monkeypatch)
     check_width(text, 60)
     compare(text, GOLDEN / f"{name}.{lang}.60.txt")

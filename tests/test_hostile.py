@@ -1108,6 +1108,8 @@ def params() -> list[object]:
     out: list[object] = []
     for c in CASES:
         marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
+        if not c.in_process or c.kind == "depth":  # a real process, or a huge input: seconds
+            marks.append(pytest.mark.slow)
         out.append(pytest.param(c, id=f"{c.kind}: {c.name}", marks=marks))
     return out
 

@@ -19,8 +19,7 @@ from sevendag_cli.errors import DataError, Msg, RuleError
 from sevendag_cli.formula import parse
 from sevendag_cli.messages import MESSAGES, placeholders
 from sevendag_cli.rules import load_ruleset
-from tests.helpers import assert_one_line_error, run, snapshot
-from tests.test_bad_inputs import (
+from tests.bad_input_helpers import (
     BRANNOC,
     D20,
     FIGHTER_A,
@@ -35,6 +34,8 @@ from tests.test_bad_inputs import (
     truncate,
     write_bytes,
 )
+from tests.catalogue import check_every
+from tests.helpers import assert_one_line_error, run, snapshot
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sevendag_cli"
 KEY = re.compile(r'"((?:common|data|formula|dice|rules|engine|store|cli|out|usage|exact)\.[a-z0-9_.]+)"')
@@ -43,19 +44,23 @@ KEY = re.compile(r'"((?:common|data|formula|dice|rules|engine|store|cli|out|usag
 # --- the catalogue ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("key", sorted(MESSAGES))
-def test_every_message_has_both_languages_with_the_same_placeholders(key: str) -> None:
-    entry = MESSAGES[key]
-    assert set(entry) == {"en", "fr"}, key
-    assert entry["en"].strip() and entry["fr"].strip(), key
-    assert placeholders(entry["en"]) == placeholders(entry["fr"]), key
+def test_every_message_has_both_languages_with_the_same_placeholders() -> None:
+    def check(key: str) -> None:
+        entry = MESSAGES[key]
+        assert set(entry) == {"en", "fr"}, key
+        assert entry["en"].strip() and entry["fr"].strip(), key
+        assert placeholders(entry["en"]) == placeholders(entry["fr"]), key
+
+    check_every(sorted(MESSAGES), check)
 
 
-@pytest.mark.parametrize("key", sorted(i18n.MESSAGES))
-def test_display_words_have_both_languages_with_the_same_placeholders(key: str) -> None:
-    entry = i18n.MESSAGES[key]
-    assert entry["en"].strip() and entry["fr"].strip(), key
-    assert placeholders(entry["en"]) == placeholders(entry["fr"]), key
+def test_display_words_have_both_languages_with_the_same_placeholders() -> None:
+    def check(key: str) -> None:
+        entry = i18n.MESSAGES[key]
+        assert entry["en"].strip() and entry["fr"].strip(), key
+        assert placeholders(entry["en"]) == placeholders(entry["fr"]), key
+
+    check_every(sorted(i18n.MESSAGES), check)
 
 
 def test_every_key_named_in_the_code_is_in_the_catalogue() -> None:

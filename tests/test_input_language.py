@@ -203,6 +203,7 @@ def test_french_help_shows_defaults_required_and_the_environment_in_french(
     assert "Commandes" in run("--help", "--lang", "fr").stdout
 
 
+@pytest.mark.slow
 def test_french_plain_help_too() -> None:
     """Without Rich's help (``TYPER_USE_RICH=0``), Click's own words are French as well."""
     env = {**os.environ, "TYPER_USE_RICH": "0", "COLUMNS": "100", "LANG": "C.UTF-8"}

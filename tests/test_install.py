@@ -15,6 +15,7 @@ _beside = Path(sys.executable).parent / "sevendag"
 EXE = str(_beside) if _beside.is_file() else shutil.which("sevendag")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(EXE is None, reason="the sevendag command is not installed")
 def test_installed_command_finds_the_bundled_rulesets_from_any_folder(tmp_path: Path) -> None:
     # No SEVENDAG_HOME: the user folder comes from platformdirs, as for a real user.

@@ -80,6 +80,7 @@ def toml_document(draw: st.DrawFn) -> str:
     return "\n".join(lines) + "\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(toml_document())
 def test_toml_depth_before_parsing_is_the_depth_after(text: str) -> None:
@@ -145,6 +146,7 @@ JSON = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(JSON, st.integers(1, 8))
 def test_json_depth_before_parsing(value: Any, limit: int) -> None:

@@ -25,8 +25,7 @@ import pytest
 from rich.console import Console
 
 from sevendag_cli.sim.roster import EXACT, RUNS, Matchup, Roster, Standing
-from tests.helpers import TWINBLADE, assert_one_line_error, run, run_json
-from tests.test_golden import GOLDEN, check_width, compare
+from tests.helpers import GOLDEN, TWINBLADE, assert_one_line_error, check_width, compare, run, run_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -88,6 +87,7 @@ def cells(doc: Any) -> list[tuple[int, int]]:
 # --- the cells -----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_d20_cells_agree_with_fight_exact_within_their_intervals() -> None:
     """d20: the matrix's DAG and fight --exact's push are two certified computations of the
     same number (D-02..D-12): their intervals meet, and the values agree to the tolerance."""
@@ -105,6 +105,7 @@ def test_d20_cells_agree_with_fight_exact_within_their_intervals() -> None:
         assert doc["methods"][i][j] == EXACT
 
 
+@pytest.mark.slow
 def test_sevendag_cells_are_fight_exact_s_numbers() -> None:
     """Sevendag: the same push from the same starts (S-02) as fight --exact: the same floats."""
     Path("twinblade.toml").write_text(TWINBLADE, "utf-8")
@@ -117,6 +118,7 @@ def test_sevendag_cells_are_fight_exact_s_numbers() -> None:
         assert doc["unresolved"][i][j] == fight["unresolved"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["a", "b", "kestrel.toml", "brute.toml", "--ruleset", "d20"],
     ["a", "b", "kestrel.toml", "brute.toml", "--cap", "3"],  # mostly draws: the push at the cap
@@ -142,6 +144,7 @@ def test_the_two_orders_of_a_pair_and_the_draws_sum_to_one(args: list[str]) -> N
         assert abs(draw[i][j] - draw[j][i]) <= slack
 
 
+@pytest.mark.slow
 def test_the_rows_are_ranked_by_their_mean() -> None:
     doc = matrix(*d20_roster(), "--jobs", "1")
     names = doc["fighters"]
@@ -239,6 +242,7 @@ def test_a_broken_sheet_in_a_folder_is_one_line() -> None:
     assert_one_line_error(run("matrix", "roster", "a", "b"), 1, "bad.toml")
 
 
+@pytest.mark.slow
 def test_a_worker_s_error_is_one_line() -> None:
     """An error raised while solving (here the engine refusing a sheet's allocation, S-04, when
     the fighter's model is built) comes back from the worker as one line, not a traceback."""
@@ -254,6 +258,7 @@ def test_a_worker_s_error_is_one_line() -> None:
 # --- processes ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_one_job_and_two_give_the_same_json() -> None:
     args = [*d20_roster(), "--json"]
     one = run("matrix", *args, "--jobs", "1")
@@ -264,6 +269,7 @@ def test_one_job_and_two_give_the_same_json() -> None:
     assert run("matrix", *runs, "--jobs", "1").stdout == run("matrix", *runs, "--jobs", "2").stdout
 
 
+@pytest.mark.slow
 def test_simulated_cells_have_their_own_seeds() -> None:
     """A matchup's seed comes from the table's seed and the two names: the same cell whatever
     else is in the roster."""
@@ -287,6 +293,7 @@ def sevendag_roster() -> Path:
     return write_rosters(Path("."))[1]
 
 
+@pytest.mark.slow
 def test_workers_end_when_the_parent_is_killed() -> None:
     """SIGKILL of the parent (no handler runs) leaves no worker behind: each sees its parent
     gone within ORPHAN_CHECK and ends, instead of finishing its solve and waiting for ever."""
@@ -336,6 +343,7 @@ def test_ctrl_c_while_the_pool_is_waited_on_is_a_flag_not_an_exception() -> None
     assert signal.getsignal(signal.SIGINT) is before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("presses", [1, 2])
 def test_ctrl_c_stops_the_workers_with_one_line(presses: int) -> None:
     """Ctrl-C at a terminal reaches the whole process group, workers included: exit 130, one
@@ -398,6 +406,7 @@ def schema() -> Any:
     return json.loads(result.stdout)
 
 
+@pytest.mark.slow
 def test_exact_and_simulated_documents_match_the_schema() -> None:
     validator = jsonschema.Draft202012Validator(schema())
     exact = matrix(*d20_roster(), "--jobs", "1")
@@ -416,6 +425,7 @@ def test_exact_and_simulated_documents_match_the_schema() -> None:
         assert not validator.is_valid(dict(exact, **{key: bad})), key
 
 
+@pytest.mark.slow
 def test_a_pair_too_large_for_exact_odds_is_simulated(monkeypatch: pytest.MonkeyPatch) -> None:
     """Beyond the exact solvers' limits (here the d20 solver's million pairs of hit points),
     the pair is simulated and says why; the table is 'mixed', the other pairs exact."""

@@ -96,6 +96,7 @@ def test_odds_reads_while_a_writer_holds_the_encounter_as_last_saved() -> None:
         assert "this is the encounter as last saved" in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_odds_json_is_the_solvers_answer_for_the_saved_state(ruleset: str) -> None:
     """Hit points (d20); wounds and penalty, a dropped weapon with its round left, an iron guard
@@ -132,6 +133,7 @@ def test_odds_json_is_the_solvers_answer_for_the_saved_state(ruleset: str) -> No
     assert abs(total - 1.0) < 1e-12
 
 
+@pytest.mark.slow
 def test_odds_follow_the_state_a_wound_by_hand_lowers_them() -> None:
     ok("init", "--seed", "22")
     first = run_json("odds")["fighters"][0]["win_probability"]
@@ -231,6 +233,7 @@ TABLE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", sorted(TABLE))
 def test_round_odds_before_and_after_agree_with_odds_before_and_after(ruleset: str) -> None:
     """The first round --odds builds the kept work: its 'before' is a look-up, odds' a push (both
@@ -312,6 +315,7 @@ def test_round_odds_display_one_line_after_the_round_in_both_languages() -> None
     assert french.startswith("  chances : Brannoc ")
 
 
+@pytest.mark.slow
 def test_round_odds_jsonl_ends_with_an_odds_line() -> None:
     ok("init", "--ruleset", "d20", "--dice", "19,5")
     plain = ok("round", "--dice", "8,18,17,3,3", "--jsonl").splitlines()
@@ -336,6 +340,7 @@ def test_the_odds_are_off_by_default() -> None:
 # --- the kept work in the encounter file ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_the_solvers_work_is_kept_in_the_encounter_and_reused(ruleset: str) -> None:
     schema = json.loads(ok("schema", "encounter"))
@@ -367,6 +372,7 @@ def test_status_and_log_are_the_same_whether_the_odds_were_kept_or_not() -> None
     assert shown[0] == shown[1]
 
 
+@pytest.mark.slow
 def test_init_odds_keep_the_work_and_give_the_odds_from_the_start() -> None:
     doc = run_json("init", "--seed", "22", "--odds")
     validate("init", doc)
@@ -414,6 +420,7 @@ def _bad_probabilities() -> str:
     return base64.b64encode(msgspec.msgpack.encode(raw)).decode("ascii")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("damage", [
     pytest.param(lambda: "not base64 at all!", id="not-base64"),
     pytest.param(lambda: base64.b64encode(b"\x93\x01\x02").decode(), id="not-a-table"),
@@ -474,6 +481,7 @@ def _fight_keys(doc: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in doc.items() if k not in ("cap", "tolerance", "assumes", "odds")}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "args"), [
     ("sevendag", ["--seed", "5"]),
     ("d20", ["--seed", "7", "--cap", "30"]),
@@ -514,6 +522,7 @@ def test_fight_odds_after_the_initiative_are_odds_right_after_init() -> None:
     assert overlap(doc["odds"][1]["fighters"], run_json("odds")["fighters"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_fight_odds_jsonl_has_an_odds_line_per_moment(ruleset: str) -> None:
     lines = [json.loads(x) for x in ok("fight", "--ruleset", ruleset, "--seed", "5", "--odds", "--jsonl",
@@ -556,6 +565,7 @@ def test_fight_odds_display_adds_the_chart_after_the_fight() -> None:
 # --- properties ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), ruleset=st.sampled_from(["d20", "sevendag"]),
        cap=st.sampled_from([None, 2, 6]))
@@ -638,6 +648,7 @@ def fresh_chains(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(chain_d20, "_CACHE", {})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_golden_odds_at_80_columns(name: str, lang: str, monkeypatch: pytest.MonkeyPatch,

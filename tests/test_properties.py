@@ -12,6 +12,7 @@ import tomllib
 from itertools import pairwise
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,8 @@ from sevendag_cli.dice import SeededDice
 from sevendag_cli.engine import engine_for
 from sevendag_cli.errors import SevendagError
 from sevendag_cli.rules import fighter_from_data, ruleset_from_data
+
+pytestmark = pytest.mark.slow  # Hypothesis: many generated fights per test
 
 
 def load(name: str) -> dict[str, Any]:

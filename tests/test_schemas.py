@@ -22,6 +22,7 @@ from jsonschema.exceptions import best_match
 from jsonschema.protocols import Validator
 
 from sevendag_cli.commands.schema import load_schema, schema_names, validator
+from tests.catalogue import check_every
 from tests.helpers import assert_one_line_error, run, run_json
 
 BUNDLED = Path(__file__).resolve().parent.parent / "rulesets"
@@ -75,23 +76,29 @@ def test_the_schema_names_cover_every_output_and_input_file() -> None:
     assert sorted(p.stem for p in SCHEMA_DIR.glob("*.json")) == schema_names()
 
 
-@pytest.mark.parametrize("name", ["common", *OUTPUTS, *INPUTS])
-def test_every_schema_is_a_valid_draft_2020_12_schema(name: str) -> None:
-    schema = load_schema(name)
-    Draft202012Validator.check_schema(schema)
-    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
-    assert schema["$id"] == f"https://sevendag.invalid/schemas/{name}.json"
-    assert schema["title"] and schema["description"]
+@pytest.mark.slow
+def test_every_schema_is_a_valid_draft_2020_12_schema() -> None:
+    def check(name: str) -> None:
+        schema = load_schema(name)
+        Draft202012Validator.check_schema(schema)
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+        assert schema["$id"] == f"https://sevendag.invalid/schemas/{name}.json"
+        assert schema["title"] and schema["description"]
+
+    check_every(["common", *OUTPUTS, *INPUTS], check)
 
 
-@pytest.mark.parametrize("name", INPUTS)
-def test_input_schemas_refuse_unknown_keys_like_the_loaders(name: str) -> None:
-    assert load_schema(name)["additionalProperties"] is False
+def test_input_schemas_refuse_unknown_keys_like_the_loaders() -> None:
+    def check(name: str) -> None:
+        assert load_schema(name)["additionalProperties"] is False
+
+    check_every(INPUTS, check)
 
 
 # --- d20 at the table -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_d20_session_outputs_match_their_schemas() -> None:
     init = run_json("init", "--ruleset", "d20", "--dice", "19,5")
     assert_valid("init", init)
@@ -135,6 +142,7 @@ def test_d20_wound_that_ends_the_fight_matches_its_schema() -> None:
 # --- Sevendag at the table ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_sevendag_session_outputs_match_their_schemas() -> None:
     assert_valid("init", run_json("init", "--dice", "5,19"))  # Ysolde is the assaillant
     doc = run_json("round", "--technique", "Ysolde=feint", "--yield", "--seed", "3")
@@ -171,6 +179,7 @@ def test_sevendag_wound_that_ends_the_fight_matches_its_schema() -> None:
 # --- whole fights ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_fight_json_and_jsonl_match_their_schemas(ruleset: str) -> None:
     doc = run_json("fight", "--ruleset", ruleset, "--seed", "3")
@@ -220,6 +229,7 @@ crit_factor = 3
 """
 
 
+@pytest.mark.slow
 def test_d20_magic_damage_and_triple_criticals_match_their_schemas() -> None:
     Path("mage.toml").write_text(MAGE, "utf-8")
     assert_valid("fighter-d20", tomllib.loads(MAGE))
@@ -248,6 +258,7 @@ SEEDS = settings(max_examples=25, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
+@pytest.mark.slow
 @SEEDS
 @given(seed=st.integers(0, 2**63 - 1), ruleset=st.sampled_from(["d20", "sevendag"]))
 def test_any_seeded_fight_matches_the_fight_schema(seed: int, ruleset: str) -> None:
@@ -319,10 +330,13 @@ BUNDLED_FILES = [
 ]
 
 
-@pytest.mark.parametrize(("schema", "file"), BUNDLED_FILES)
-def test_bundled_files_match_the_input_schemas(schema: str, file: str) -> None:
-    with (BUNDLED / file).open("rb") as f:
-        assert_valid(schema, tomllib.load(f))
+def test_bundled_files_match_the_input_schemas() -> None:
+    def check(case: tuple[str, str]) -> None:
+        schema, file = case
+        with (BUNDLED / file).open("rb") as f:
+            assert_valid(schema, tomllib.load(f))
+
+    check_every(BUNDLED_FILES, check, name=lambda case: case[1])
 
 
 def test_every_bundled_file_is_covered() -> None:
@@ -416,6 +430,7 @@ def test_valid_variants_pass_the_schema_and_the_loader(case: str) -> None:
 # --- the schemas catch wrong outputs (they are not vacuous) ---------------------------------------
 
 
+@pytest.mark.slow
 def test_broken_outputs_are_refused() -> None:
     d20 = run_json("fight", "--ruleset", "d20", "--seed", "3", "--cap", "5")
     sevendag = run_json("fight", "--ruleset", "sevendag", "--seed", "3", "--cap", "5")

@@ -968,6 +968,7 @@ def test_property_fights_end_well(seed: int, pair: tuple[SevendagFighter, Sevend
         assert tuple(rolls) == rnd.rolls
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_property_random_choices_keep_state_valid(seed: int, data: st.DataObject) -> None:

@@ -375,6 +375,7 @@ def _variant(rules: dict[str, Any],
     return rs, att, dfd
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "rules", "weapon"), VARIANTS, ids=[v[0] for v in VARIANTS])
 def test_exact_attack_matches_engine_tree(name: str, rules: dict[str, Any],
                                           weapon: dict[str, Any]) -> None:
@@ -479,6 +480,7 @@ def _coverage_cases() -> list[tuple[str, D20Ruleset, D20Fighter, D20Fighter]]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", range(6), ids=[c[0] for c in _coverage_cases()])
 def test_simulation_interval_covers_exact(case: int) -> None:
     name, rs, a, b = _coverage_cases()[case]
@@ -513,6 +515,7 @@ def _fit_exact(name: str, rs: D20Ruleset, att: D20Fighter, dfd: D20Fighter) -> N
 # --- runner ---------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_same_seed_same_result() -> None:
     """C-01: the same seed gives the same statistics."""
     rs, a, b = _base()
@@ -652,6 +655,7 @@ def _binned(samples: list[Counter[int]], min_expected: float = 5.0) -> np.ndarra
     return np.array(cols).T
 
 
+@pytest.mark.slow
 def test_engine_and_vector_agree_chi_square() -> None:
     """D-02..D-12: rounds per fight and damage per hit, step-by-step vs vectorised."""
     rs, _, _ = _base()

@@ -33,12 +33,11 @@ from msgspec.structs import replace
 from sevendag_cli.dice import Roll, SeededDice
 from sevendag_cli.errors import RuleError, UsageError
 from sevendag_cli.formula import parse
-from sevendag_cli.rules import SevendagFighter, SevendagRuleset, load_pair
+from sevendag_cli.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.rules import load_ruleset as _load_ruleset
 from sevendag_cli.sevendag import engine
 from sevendag_cli.sevendag import exact as exact_mod
 from sevendag_cli.sevendag.exact import exact_sevendag, initiative_probability
-from sevendag_cli.sevendag.rules import WoundBand
 from sevendag_cli.sevendag.vector import (
     SevendagBatch,
     fighter_model,
@@ -47,40 +46,24 @@ from sevendag_cli.sevendag.vector import (
 )
 from sevendag_cli.sim.stats import wilson
 from tests.exact_helpers import every_face
-from tests.sevendag_helpers import RS, make
+from tests.sevendag_helpers import (
+    RS,
+    TINY_RS,
+    TINY_X,
+    TINY_Y,
+    TINY_Z,
+    bundled,
+    dual,
+    greatsword,
+    make,
+    penalty_free,
+    sword_shield,
+)
 
 FAMILY = 80
 """Comparisons made at the family-wise 95% level in this file (Bonferroni)."""
 ALPHA = 0.05 / FAMILY
 Z = NormalDist().inv_cdf(1 - ALPHA / 2)
-
-
-
-
-
-
-def bundled() -> tuple[SevendagFighter, SevendagFighter]:
-    a, b = load_pair(RS, None)
-    assert isinstance(a, SevendagFighter) and isinstance(b, SevendagFighter)
-    return a, b
-
-
-def sword_shield(name: str = "Aldo", metal: str = "iron", tactic: str | None = None,
-                 attack: int = 10, defence: int = 5) -> SevendagFighter:
-    return make(name, [{"die": 10, "holds": "sword"}, {"die": 6, "holds": "shield"}],
-                {"sword": {"metal": metal, "skill": 12}, "shield": {"kind": "shield"}},
-                attack=attack, defence=defence, tactic=tactic)
-
-
-def greatsword(name: str = "Bera", tactic: str | None = None) -> SevendagFighter:
-    return make(name, [{"die": 8, "holds": "great"}, {"die": 8, "holds": "great"}],
-                {"great": {"hands": 2, "metal": "steel", "skill": 12}}, tactic=tactic)
-
-
-def dual(name: str = "Cato", attack: int = 10) -> SevendagFighter:
-    return make(name, [{"die": 6, "holds": "axe"}, {"die": 6, "holds": "knife"}],
-                {"axe": {"metal": "iron", "skill": 10}, "knife": {"metal": "bronze", "skill": 10}},
-                attack=attack)
 
 
 def quad(name: str = "Quad") -> SevendagFighter:
@@ -115,6 +98,7 @@ def _engine_units(f: SevendagFighter, groups: Any) -> list[int]:
     return [first[g.hands[0]] for g in groups]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fighter", POOL, ids=[f.name for f in POOL])
 @pytest.mark.parametrize("failure_beats_crit", [True, False])
 def test_S10_S11_S12_S13_S17_judge_matches_engine(fighter: SevendagFighter,
@@ -281,6 +265,7 @@ def vector_sample(name: str) -> SevendagBatch:
     return run(rs, a, b, VECTOR_FIGHTS, seed=77)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=_fmt)
 def test_S02_S19_vector_agrees_with_step_engine(case: Callable[[], Any]) -> None:
     """S-02..S-19: win rates and wounds of each band per fighter agree with the
@@ -309,6 +294,7 @@ def test_S09_S14_S19_rounds_agree_with_step_engine_chi_square(case: Callable[[],
     assert p > ALPHA, f"rounds differ: chi-square p = {p:.2g}"
 
 
+@pytest.mark.slow
 def test_comparison_detects_a_real_difference() -> None:
     """The agreement test is not vacuous: +2 attack for Brannoc is detected at once."""
     rs, a, b = case_bundled()
@@ -436,11 +422,6 @@ def test_runner_uses_the_sevendag_batch() -> None:
 # --- exact odds -------------------------------------------------------------------------
 
 
-def penalty_free(rs: SevendagRuleset, **out_after: int) -> SevendagRuleset:
-    return replace(rs, wounds=tuple(
-        replace(w, penalty=0, out_after=out_after.get(w.name, w.out_after)) for w in rs.wounds))
-
-
 def test_S19_exact_refuses_unbounded_penalties() -> None:
     """S-19 house default: penalties pile up without bound, so no finite chain: refused."""
     a, b = bundled()
@@ -485,6 +466,7 @@ EXACT_CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(EXACT_CASES))
 def test_S02_S19_simulation_interval_covers_exact(name: str) -> None:
     """The vectorised engine's intervals (win rate, mean rounds) cover the exact values."""
@@ -552,20 +534,7 @@ def brute_force(rs: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
     return win_a, rounds, alive
 
 
-TINY = (WoundBand("light", 1, 3, 1, 2, {}), WoundBand("serious", 4, 6, 0, 0, {}),
-        WoundBand("fatal", 7, None, 0, 1, {}))
-TINY_RS = replace(RS, wounds=TINY, drop_check_die=4, drop_recovery_rounds=2,
-                  fumble_grants_crit=True)
-TINY_X = make("X", [{"die": 4, "holds": "sword"}, {"die": 3, "holds": "shield"}],
-              {"sword": {"metal": "iron", "skill": 2}, "shield": {"kind": "shield"}},
-              attack=4, defence=2, speed=1)
-TINY_Y = make("Y", [{"die": 3, "holds": "g"}, {"die": 3, "holds": "g"}],
-              {"g": {"metal": "steel", "skill": 2, "hands": 2}}, attack=3, defence=3)
-TINY_Z = make("Z", [{"die": 3, "holds": "a"}, {"die": 2, "holds": "k"}],
-              {"a": {"metal": "bronze", "skill": 3}, "k": {"metal": "starmetal", "skill": 1}},
-              attack=2, defence=3)
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize(("rs", "a", "b"), [
     (TINY_RS, TINY_X, TINY_Y),
     (replace(TINY_RS, failure_beats_crit=False, drop_recovery_rounds=1), TINY_Z, TINY_Y),

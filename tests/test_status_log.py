@@ -221,6 +221,7 @@ def test_log_shows_each_step_as_it_was_shown_when_played(ruleset: str, lang: str
     assert result.stderr == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", sorted(TABLE))
 def test_log_json_and_jsonl_give_the_documents_and_lines_of_each_step(ruleset: str) -> None:
     steps = TABLE[ruleset]
@@ -365,6 +366,7 @@ def test_a_replay_that_does_not_give_the_saved_state_is_a_damaged_file(
 # --- older encounter files -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_version_1_file_is_read_and_its_steps_shown_as_far_as_they_can_be() -> None:
     play([["init", "--seed", "11"], ["round", "--seed", "12", "--no-input"],
           ["round", "--dice", "5,7,3,10", "--no-input"], ["wound", "Brannoc", "light"]])
@@ -401,6 +403,7 @@ def test_version_1_d20_rounds_replay_from_their_seed() -> None:
     assert run("log").stdout.split("\n\n")[:2] == shown_then.split("\n\n")[:2]
 
 
+@pytest.mark.slow
 def test_the_encounter_file_matches_its_schema() -> None:
     """``sevendag schema encounter``: real files of both rulesets, and a version 1 file."""
     schema = json.loads(run("schema", "encounter").stdout)

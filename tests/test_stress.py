@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests import stress
+
+pytestmark = pytest.mark.slow  # real processes racing and killed: seconds each
 
 
 def test_store_race(tmp_path: Path) -> None:

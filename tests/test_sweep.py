@@ -22,6 +22,7 @@ def valid(doc: Any) -> None:
     assert not errors, errors[0].message
 
 
+@pytest.mark.slow
 def test_d20_points_equal_fight_exact_with_the_same_set() -> None:
     """D-14: each point's interval and fight --exact --set …'s are both certified: they overlap,
     and the win probabilities and mean rounds agree within the tolerance."""

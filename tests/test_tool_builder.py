@@ -19,6 +19,7 @@ import pytest
 
 from sevendag_cli.commands.schema import schema_names, validator
 from sevendag_cli.messages import MESSAGES
+from tests.catalogue import check_every
 from tests.helpers import assert_one_line_error, run, run_json
 
 ERROR_CASES: list[tuple[list[str] | None, list[str], str, str | None, int]] = [
@@ -128,21 +129,24 @@ def refs(node: Any) -> list[str]:
     return []
 
 
-@pytest.mark.parametrize("name", schema_names())
-def test_every_printed_schema_is_self_contained(name: str) -> None:
-    schema = printed(name)
-    jsonschema.Draft202012Validator.check_schema(schema)
-    assert schema["$id"] == f"https://sevendag.invalid/schemas/{name}.json"
-    found = refs(schema)
-    assert all(r.startswith("#/$defs/") for r in found), [r for r in found if not r.startswith("#/")]
-    for ref in found:  # every reference points at something in the schema itself
-        node: Any = schema
-        for part in ref[2:].split("/"):
-            node = node[part]
-    unused = set(schema.get("$defs", {})) - {r.split("/")[2] for r in found}
-    own = set(json.loads((Path(__file__).parent.parent / "sevendag_cli" / "schemas" / f"{name}.json")
-                         .read_text("utf-8")).get("$defs", {}))
-    assert unused <= own  # only what is used is copied in
+@pytest.mark.slow
+def test_every_printed_schema_is_self_contained() -> None:
+    def check(name: str) -> None:
+        schema = printed(name)
+        jsonschema.Draft202012Validator.check_schema(schema)
+        assert schema["$id"] == f"https://sevendag.invalid/schemas/{name}.json"
+        found = refs(schema)
+        assert all(r.startswith("#/$defs/") for r in found), [r for r in found if not r.startswith("#/")]
+        for ref in found:  # every reference points at something in the schema itself
+            node: Any = schema
+            for part in ref[2:].split("/"):
+                node = node[part]
+        unused = set(schema.get("$defs", {})) - {r.split("/")[2] for r in found}
+        own = set(json.loads((Path(__file__).parent.parent / "sevendag_cli" / "schemas" / f"{name}.json")
+                             .read_text("utf-8")).get("$defs", {}))
+        assert unused <= own  # only what is used is copied in
+
+    check_every(schema_names(), check)
 
 
 def session_documents() -> dict[str, list[Any]]:
@@ -167,6 +171,7 @@ def session_documents() -> dict[str, list[Any]]:
     return docs
 
 
+@pytest.mark.slow
 def test_real_documents_pass_a_plain_validation_against_the_printed_schema() -> None:
     """The plain validation docs/json.md shows: ``jsonschema.validate(doc, schema)``, nothing else."""
     for name, docs in session_documents().items():
@@ -178,6 +183,7 @@ def test_real_documents_pass_a_plain_validation_against_the_printed_schema() -> 
             assert plain.is_valid(doc) and shipped.is_valid(doc), name
 
 
+@pytest.mark.slow
 def test_the_printed_schema_refuses_what_the_shipped_one_refuses() -> None:
     docs = session_documents()
     cases = [
@@ -211,6 +217,7 @@ def test_round_jsonl_has_a_round_start_line_before_the_events() -> None:
         assert validator("round-event").is_valid(line)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
 def test_fight_jsonl_has_one_round_start_line_per_round(ruleset: str) -> None:
     lines = [json.loads(x) for x in run("fight", "--ruleset", ruleset, "--seed", "9", "--jsonl")

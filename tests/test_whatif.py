@@ -42,6 +42,7 @@ def test_a_set_gives_what_the_edited_sheet_gives(mode: list[str]) -> None:
     valid(schema, {**by_set, "changes": []})
 
 
+@pytest.mark.slow
 def test_nested_fields_of_items_and_hands() -> None:
     """S-17, S-04: a metal and a hand's die are keys of tables and arrays of the sheet."""
     edited = edited_sheet("brannoc", ('metal = "iron"', 'metal = "steel"'))
@@ -56,6 +57,7 @@ def test_nested_fields_of_items_and_hands() -> None:
         assert doc["fighters"] == by_file["fighters"]
 
 
+@pytest.mark.slow
 def test_a_formula_field_takes_its_text_and_the_last_set_wins() -> None:
     """D-07: the weapon's damage formula; a second --set of the same field replaces the first."""
     edited = edited_sheet("a", ('damage = "1d6"', 'damage = "1d8"'))
@@ -66,6 +68,7 @@ def test_a_formula_field_takes_its_text_and_the_last_set_wins() -> None:
     assert [c["value"] for c in doc["changes"]] == ["2d4", "1d8"]
 
 
+@pytest.mark.slow
 def test_an_empty_value_removes_the_key_so_the_default_applies() -> None:
     """D-05: without its stated AC, B's AC is 10 + armour + mod(DEX) + size = 10."""
     by_set = run_json("fight", "A", "B", "-r", "d20", "--exact", "--set", "B.ac=")
@@ -183,6 +186,7 @@ def test_json_errors_carry_the_key() -> None:
     assert json.loads(result.stdout)["error"]["key"] == "whatif.refused_key"
 
 
+@pytest.mark.slow
 def test_armour_on_a_sheet_that_states_its_ac_is_explained() -> None:
     """D-05: the stated AC comes before armour, so the change does nothing: said on stderr."""
     result = run("fight", "A", "B", "-r", "d20", "--exact", "--set", "B.armour=7")

@@ -192,11 +192,11 @@ def _odds_at_init(enc: Encounter, rs: Ruleset, a: Fighter, b: Fighter,
     """``init --odds``: the odds from the state saved (as ``odds_data.moment_odds``), and the
     encounter keeping the solver's tables."""
     from sevendag_cli.sim.swing import point
-    from sevendag_cli.table_odds import keeping, solver_for
+    from sevendag_cli.table_odds import keep_work, keeping, solver_for
 
     solver = solver_for(enc, rs, a, b)
-    kept = solver.keep()
-    return (point(solver(state), state.round), solver), keeping(enc, rs.engine, kept)
+    keep_work(solver)
+    return (point(solver(state), state.round), solver), keeping(enc)
 
 
 # --- round ----------------------------------------------------------------------------
@@ -256,10 +256,10 @@ def round_cmd(
             engine = engine_for(rs)
             solver = None
             if odds:  # before anything is rolled: odds that cannot be computed change nothing
-                from sevendag_cli.table_odds import solver_for
+                from sevendag_cli.table_odds import keep_work, solver_for
 
                 solver = solver_for(enc, rs, a, b)
-                kept = solver.keep()  # built here if the encounter does not keep it yet
+                keep_work(solver)  # built and kept here if the user's cache has none yet
                 before = solver(state)
             choices = None
             if rs.engine == "sevendag":
@@ -280,7 +280,7 @@ def round_cmd(
 
                 moments = (point(before, state.round), point(solver(new_state), new_state.round))
                 odds_doc = round_odds(*moments, rs.engine, solver.cap, solver.tolerance)
-                enc = keeping(enc, rs.engine, kept)
+                enc = keeping(enc)
             entry = round_entry(result, choice.seed, choices)
             store.save(encounter, enc.step(engine.state_to_data(new_state), entry))
         if out.json:

@@ -116,7 +116,8 @@ def pair_fingerprint(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> str:
     from msgspec.structs import replace
 
     parts = (replace(ruleset, path="", round_cap=1), replace(a, path=""), replace(b, path=""))
-    return hashlib.sha256(msgspec.msgpack.encode(parts)).hexdigest()[:32]
+    # sets (a formula's names) sorted: the same fingerprint in every process and hash seed
+    return hashlib.sha256(msgspec.msgpack.encode(parts, order="deterministic")).hexdigest()[:32]
 
 
 class _JumpGrid:

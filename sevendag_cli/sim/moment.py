@@ -9,8 +9,9 @@ fighter's win probability as a certified interval, the draw (the round cap) and
 the unresolved mass; a finished fight gives 1 and 0 (or a draw).
 
 **Keeping the work between commands** (``round --odds`` runs in a fresh process each
-round): :meth:`OddsSolver.keep` returns bytes to store with the encounter and pass
-back as ``kept=``.  For d20 they are the pair's round tables (the next process needs
+round): :meth:`OddsSolver.keep` returns bytes to keep (in the user's cache folder,
+:mod:`sevendag_cli.solver_cache`, never in an encounter file) and pass back as
+``kept=``.  For d20 they are the pair's round tables (the next process needs
 no icepool); for Sevendag, the certified odds of every state of the pair's fight
 (built with numpy, :func:`.push.sevendag_table`), so that any state with enough
 rounds to go is a look-up.  Bytes of another pair or ruleset are ignored.
@@ -39,6 +40,8 @@ class OddsSolver:
         self.cap = check_cap(ruleset.round_cap if cap is None else cap)
         self.d20 = ruleset.engine == "d20"
         self._kept = kept
+        self.cache_key: str | None = None  # set by :mod:`sevendag_cli.solver_cache`
+        self.used_kept = False  # the kept bytes were this pair's and are in use
         self._chain: Any = None
         self._lookup: Any = None  # Sevendag: the kept odds of every state, indexed
 
@@ -51,9 +54,10 @@ class OddsSolver:
             from sevendag_cli.d20.chain import chain_for as d20_chain
 
             tables = _decode(D20Tables, kept)
-            if tables is not None and tables.fingerprint == pair_fingerprint(self.ruleset, self.a,
-                                                                             self.b):
+            if tables is not None and tables.names == (self.a.name, self.b.name) \
+                    and tables.fingerprint == pair_fingerprint(self.ruleset, self.a, self.b):
                 self._chain = D20Chain(tables)
+                self.used_kept = True
             else:
                 self._chain = d20_chain(self.ruleset, self.a, self.b)
         else:
@@ -64,6 +68,7 @@ class OddsSolver:
             table = _decode(OddsTable, kept)
             if table is not None and table.tolerance <= self.tolerance:
                 self._lookup = self._chain.lookup(table)
+                self.used_kept = self._lookup is not None
         return self._chain
 
     def __call__(self, state: Any) -> Odds:
@@ -96,8 +101,8 @@ def _decode(kind: Any, data: bytes | None) -> Any:
 
     try:
         return kind.from_bytes(data)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
+    except (msgspec.MsgspecError, ValueError, TypeError, OverflowError, RecursionError):
+        return None  # bytes of no solver: ignored, the work is done again
 
 
 def odds_at(ruleset: Any, a: Any, b: Any, state: Any, *, cap: int | None = None,

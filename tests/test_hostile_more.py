@@ -1,0 +1,218 @@
+"""The hostile catalogue, continued (issue 18): nothing lies, nothing crashes, nothing runs away.
+
+Rows (:class:`tests.test_hostile.Hostile`) run exactly as the catalogue's own
+(:func:`tests.test_hostile.test_hostile`: exit code, one error line, the working folder
+unchanged when refused, the row's check); the classes of issue 18 that need more than a
+row (processes with chosen hash seeds, a warm cache, the cache folder) are functions below.
+
+1. certified numbers only from work nobody could forge: the solver's kept work lives in the
+   user's cache, keyed by a stable hash of the pair; an encounter's ``extra.odds`` is never read;
+2. every output path guarded (``--csv``, JSON, the display, the plot file);
+3. pictures: names are text, matplotlib writes nothing into ``$HOME``, the target is checked
+   first, a symlinked target is refused;
+4. resources: workers capped, endless pairs refused before any work, huge d20 odds refused
+   from the sizes;
+5. environment and text: long folder names, non-ASCII digits, clear and short messages.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import ENCOUNTER, ok, run, run_json
+from tests.test_hostile import Hostile, Outcome
+from tests.test_hostile import test_hostile as run_case
+
+# --- 1. certified numbers ------------------------------------------------------------------------
+
+
+def _encounter() -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(ENCOUNTER.read_text("utf-8"))
+    return doc
+
+
+def _forge(mutate: Any) -> None:
+    """The d20 encounter's kept tables as an earlier version kept them, changed by ``mutate``
+    (fingerprint kept right, so only not reading them at all protects the odds)."""
+    import msgspec
+
+    from sevendag_cli.commands.table import open_encounter
+    from sevendag_cli.d20.chain import d20_tables
+
+    _, rs, a, b, _ = open_encounter(ENCOUNTER)
+    raw = msgspec.to_builtins(d20_tables(rs, a, b))
+    mutate(raw)
+    doc = _encounter()
+    doc["extra"]["odds"] = {"engine": "d20",
+                            "data": base64.b64encode(msgspec.msgpack.encode(raw)).decode("ascii")}
+    ENCOUNTER.write_text(json.dumps(doc), "utf-8")
+
+
+FORGERIES = {
+    "a always wins": lambda t: t.update(damage_a=[[1000, 1]], den_a=1, damage_b=[[0, 1]], den_b=1),
+    "nobody ever hurts": lambda t: t.update(damage_a=[[0, 1]], den_a=1, damage_b=[[0, 1]], den_b=1),
+    "fighters swapped": lambda t: t.update(damage_a=t["damage_b"], den_a=t["den_b"],
+                                           damage_b=t["damage_a"], den_b=t["den_a"]),
+    "other fighters": lambda t: t.update(names=["Zed", "Yan"]),
+}
+
+
+@pytest.mark.parametrize("forgery", sorted(FORGERIES))
+def test_forged_kept_work_in_an_encounter_is_never_read(forgery: str) -> None:
+    """D-02, D-04: ``odds`` and ``round --odds`` give the solver's own numbers, whatever an
+    encounter file carries as kept work (a right fingerprint included)."""
+    ok("init", "--ruleset", "d20", "--dice", "19,5")
+    honest = run_json("odds")
+    _forge(FORGERIES[forgery])
+    assert run_json("odds") == honest
+    assert run("odds").exit_code == 0
+    doc = run_json("round", "--seed", "3", "--odds")
+    assert doc["odds"]["before"] == honest["fighters"]
+    assert "odds" not in _encounter()["extra"]  # dropped when round --odds saves
+
+
+def test_forged_sevendag_kept_table_in_an_encounter_is_never_read() -> None:
+    """S-19: a Sevendag table claiming an even fight, with the right fingerprint, is not read."""
+    import msgspec
+
+    from sevendag_cli.commands.table import open_encounter
+    from sevendag_cli.sim.moment import OddsSolver
+
+    ok("init", "--seed", "22")
+    _, rs, a, b, _ = open_encounter(ENCOUNTER)
+    raw = msgspec.to_builtins(msgspec.msgpack.decode(OddsSolver(rs, a, b).keep()))
+    honest = run_json("odds")  # after the table above: the process's chain as the next odds finds it
+    n = len(raw["states"])
+    raw.update(win_a=[1 / 3] * n, win_b=[1 / 3] * n, draw=[1 / 3] * n, unresolved=[0.0] * n)
+    doc = _encounter()
+    doc["extra"]["odds"] = {"engine": "sevendag",
+                            "data": base64.b64encode(msgspec.msgpack.encode(raw)).decode("ascii")}
+    ENCOUNTER.write_text(json.dumps(doc), "utf-8")
+    assert run_json("odds") == honest
+
+
+_KEYS = """
+from sevendag_cli.rules import load_pair, load_ruleset
+from sevendag_cli.solver_cache import pair_key
+from sevendag_cli.d20.chain import pair_fingerprint
+d20 = load_ruleset("d20"); a, b = load_pair(d20, None)
+sev = load_ruleset("sevendag"); c, d = load_pair(sev, None)
+print(pair_key(d20, a, b), pair_fingerprint(d20, a, b), pair_key(sev, c, d))
+"""
+
+
+def test_fingerprints_are_the_same_under_any_hash_seed() -> None:
+    """The kept work's key and the d20 tables' fingerprint, in processes with different
+    ``PYTHONHASHSEED`` (sets of names inside the sheets iterate differently)."""
+    seen = set()
+    for seed in ("0", "1", "2", "12345", "random"):
+        done = subprocess.run([sys.executable, "-c", _KEYS], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}, timeout=60, check=True)
+        seen.add(done.stdout)
+    assert len(seen) == 1, seen
+
+
+def _cache() -> Path:
+    return Path(os.environ["SEVENDAG_CACHE"])
+
+
+_NO_ICEPOOL = """
+import sys
+from sevendag_cli.start import main
+sys.argv = ["sevendag", "round", "--seed", sys.argv[1], "--odds", "--json"]
+try:
+    main()
+finally:
+    sys.stderr.write("ICEPOOL=%s\\n" % ("icepool" in sys.modules))
+"""
+
+
+def test_D02_a_warm_cache_answers_round_odds_without_icepool() -> None:
+    """D-02: the first ``round --odds`` of a d20 pair builds its tables (icepool) and keeps them;
+    the next ones, in new processes, read them: no icepool, the same odds as ``odds``."""
+    ok("init", "--ruleset", "d20", "--dice", "19,5")
+    loaded = []
+    for seed in ("1", "2", "3"):
+        done = subprocess.run([sys.executable, "-c", _NO_ICEPOOL, seed], capture_output=True,
+                              text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        loaded.append(done.stderr.strip().splitlines()[-1])
+        assert json.loads(done.stdout)["odds"]["after"] == run_json("odds")["fighters"]
+    assert loaded == ["ICEPOOL=True", "ICEPOOL=False", "ICEPOOL=False"]
+    assert len(list((_cache() / "odds").glob("*.bin"))) == 1
+
+
+def test_kept_work_of_another_pair_under_this_pairs_name_is_ignored() -> None:
+    """An entry copied under another pair's key is not read (the key is inside), and a table
+    with the wrong fingerprint is not used: the odds are the solver's own."""
+    ok("init", "--ruleset", "d20", "--dice", "19,5", "--odds")
+    honest = run_json("odds")
+    (mine,) = (_cache() / "odds").glob("*.bin")
+    ok("init", "B", "A", "--ruleset", "d20", "--dice", "19,5", "-e",
+       "other.json", "--odds")
+    other = next(p for p in (_cache() / "odds").glob("*.bin") if p != mine)
+    my_head = mine.read_bytes().partition(b"\n")[0]
+    mine.write_bytes(other.read_bytes())  # another pair's work under this pair's key
+    assert run_json("odds") == honest
+    body = other.read_bytes().partition(b"\n")[2]
+    mine.write_bytes(my_head + b"\n" + body)  # the right key, another pair's tables
+    assert run_json("odds") == honest
+
+
+@pytest.mark.parametrize("where", ["a file", "a folder without rights", "a dangling link"])
+def test_a_cache_that_cannot_be_used_changes_nothing(where: str, tmp_path: Path) -> None:
+    """A cache folder that cannot be written or read: ``round --odds`` works, silently."""
+    ok("init", "--ruleset", "d20", "--dice", "19,5")
+    honest = run_json("odds")
+    cache = tmp_path / "cache"
+    if where == "a file":
+        cache.write_text("x", "utf-8")
+    elif where == "a dangling link":
+        cache.symlink_to(tmp_path / "nowhere" / "deeper")
+    else:
+        cache.mkdir()
+        cache.chmod(0o500)
+    os.environ["SEVENDAG_CACHE"] = str(cache / "sub") if where == "a file" else str(cache)
+    try:
+        result = run("round", "--seed", "3", "--odds", "--json")
+        assert result.exit_code == 0, result.stderr
+        assert result.stderr == ""
+        assert json.loads(result.stdout)["odds"]["before"] == honest["fighters"]
+    finally:
+        if where == "a folder without rights":
+            cache.chmod(0o700)
+
+
+# --- the rows ------------------------------------------------------------------------------------
+
+CASES: list[Hostile] = []
+
+
+def params() -> list[object]:
+    out: list[object] = []
+    for c in CASES:
+        marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
+        out.append(pytest.param(c, id=f"{c.kind}: {c.name}", marks=marks))
+    return out
+
+
+@pytest.mark.parametrize("case", params())
+def test_hostile_more(case: Hostile, tmp_path: Path) -> None:
+    run_case(case, tmp_path)
+
+
+def test_the_rows_are_named_once() -> None:
+    from tests.test_hostile import CASES as FIRST
+
+    names = [c.name for c in (*FIRST, *CASES)]
+    assert len(set(names)) == len(names)
+    assert all(isinstance(c, Hostile) for c in CASES)
+    assert Outcome  # the row's checks receive the catalogue's outcome

@@ -193,7 +193,30 @@ def test_a_cache_that_cannot_be_used_changes_nothing(where: str, tmp_path: Path)
 
 # --- the rows ------------------------------------------------------------------------------------
 
-CASES: list[Hostile] = []
+def init_d20() -> None:
+    from tests.test_hostile import init_d20 as make
+
+    make()()
+
+
+CSV_COMMANDS: list[tuple[str, tuple[str, ...], Any]] = [
+    ("odds", ("odds", "--csv"), init_d20),
+    ("sweep", ("sweep", "A", "B", "-r", "d20", "--vary", "A.ac=5..7", "--csv"), None),
+    ("matrix", ("matrix", "A", "B", "-r", "d20", "--csv"), None),
+    ("fight --runs", ("fight", "--runs", "200", "--seed", "1", "--csv"), None),
+    ("fight --exact", ("fight", "-r", "d20", "--exact", "--csv"), None),
+    ("fight --odds", ("fight", "--seed", "1", "--odds", "--csv"), None),
+]
+
+CASES: list[Hostile] = [
+    # --- 2. every output path guarded: --csv as every other output ----------------------------
+    *[Hostile("streams", f"{name} --csv on /dev/full", args, 1, "no space left", setup=setup,
+              redirect=">/dev/full")
+      for name, args, setup in CSV_COMMANDS],
+    *[Hostile("streams", f"{name} --csv, the reader closes at once", args, 141, setup=setup,
+              early=True, quiet=True)
+      for name, args, setup in CSV_COMMANDS],
+]
 
 
 def params() -> list[object]:

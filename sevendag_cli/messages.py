@@ -699,6 +699,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "plot.needs_matplotlib": {"en": "--plot needs matplotlib, which is not installed: pip install 'sevendag[plot]'",
                               "fr": "--plot demande matplotlib, qui n'est pas installé : pip install 'sevendag[plot]'"},
     "plot.written": {"en": "plot written to {path}", "fr": "graphique écrit dans {path}"},
+    "plot.symlink": {"en": "--plot {path}: is a symbolic link; give the file itself (a picture is never written through a link)",
+                     "fr": "--plot {path} : est un lien symbolique ; donner le fichier lui-même (une image n'est jamais écrite à travers un lien)"},
+    "plot.folder": {"en": "--plot {path}: cannot write in the folder {folder}: {reason}",
+                    "fr": "--plot {path} : impossible d'écrire dans le dossier {folder} : {reason}"},
     # --- matrix (rules.roster, sim.roster, commands.matrix) ------------------------------------
     "sim.fights": {"en": "cannot simulate {n!r} fights: give a whole number", "fr": "impossible de simuler {n!r} combats : donner un nombre entier"},
     "sim.engine": {"en": "no simulator for the {engine!r} engine", "fr": "pas de simulateur pour le moteur {engine!r}"},

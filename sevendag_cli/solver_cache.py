@@ -6,7 +6,8 @@ d20: the round tables, with icepool).  So what :meth:`~.sim.moment.OddsSolver.ke
 returns is kept in one file per pair::
 
     <cache>/odds/<key>.bin      (<cache>: $SEVENDAG_CACHE, else the platform's user
-                                 cache folder for sevendag, e.g. ~/.cache/sevendag)
+                                 cache folder for sevendag, e.g. ~/.cache/sevendag,
+                                 if the home folder exists: it is never made)
 
 ``key`` (:func:`pair_key`) is the SHA-256 of a canonical serialisation of what the work
 depends on: this format, the solver's version, the ruleset's rules and both sheets
@@ -55,8 +56,11 @@ def cache_dir() -> Path | None:
     try:
         from platformdirs import user_cache_dir
 
+        home = Path.home()
+        if not home.is_dir():  # a home that does not exist is not made by a cache
+            return None
         return Path(user_cache_dir("sevendag", appauthor=False))
-    except Exception:  # no home at all: no cache, never an error
+    except Exception:  # no home at all, a name too long: no cache, never an error
         return None
 
 

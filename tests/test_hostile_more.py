@@ -208,7 +208,109 @@ CSV_COMMANDS: list[tuple[str, tuple[str, ...], Any]] = [
     ("fight --odds", ("fight", "--seed", "1", "--odds", "--csv"), None),
 ]
 
+# --- 3. pictures -------------------------------------------------------------------------------
+
+TEX_NAMES = {
+    "an undefined TeX command": r"$\undefinedcmd$",
+    "an unclosed superscript": r"$x^{$",
+    "a fraction without its braces": r"\frac{1} and $\frac{1}$",
+    "60 nested superscripts": "$" + "x^{" * 60 + "1" + "}" * 60 + "$",
+}
+
+
+def tex_sheet(name: str) -> str:
+    """Fighter A (d20) named ``name`` (a TOML literal string: backslashes as they are)."""
+    from tests.test_hostile import A
+
+    return A.replace('name = "A"', f"name = '{name}'", 1)
+
+
+def pictured(path: str, *more: str) -> Any:
+    """The picture was written (PNG or SVG, whole) and stderr holds only the usual notes
+    (no warning of matplotlib's, no traceback)."""
+    def check(top: Path, out: Outcome) -> None:
+        data = (top / path).read_bytes()
+        assert data.startswith(b"\x89PNG") or data.rstrip().endswith(b"</svg>"), data[:40]
+        for line in out.stderr.splitlines():
+            assert line.startswith(("plot written to", "seed ")), out.stderr[-2000:]
+        for text in more:
+            assert text in data.decode("utf-8", "replace"), text
+    return check
+
+
+def _tex_rows() -> list[Hostile]:
+    rows = []
+    for what, name in TEX_NAMES.items():
+        setup = _writer({"t.toml": tex_sheet(name)})
+        rows += [
+            Hostile("injection", f"--plot: a name with {what}: sweep",
+                    ("sweep", "t.toml", "B", "-r", "d20", "--vary", f"{name}.ac=5..6", "--plot",
+                     "s.png"), 0, setup=setup, check=pictured("s.png")),
+            Hostile("injection", f"--plot: a name with {what}: matrix (SVG, the name as text)",
+                    ("matrix", "t.toml", "B", "-r", "d20", "--plot", "m.svg"), 0, setup=setup,
+                    check=pictured("m.svg", "B")),
+            Hostile("injection", f"--plot: a name with {what}: fight --runs",
+                    ("fight", "t.toml", "B", "-r", "d20", "--runs", "200", "--seed", "1",
+                     "--plot", "r.png"), 0, setup=setup, check=pictured("r.png")),
+            Hostile("injection", f"--plot: a name with {what}: fight --odds",
+                    ("fight", "t.toml", "B", "-r", "d20", "--odds", "--seed", "1", "--plot",
+                     "f.svg"), 0, setup=setup, check=pictured("f.svg")),
+        ]
+    return rows
+
+
+def _writer(files: dict[str, str]) -> Any:
+    def setup() -> None:
+        for name, text in files.items():
+            Path(name).parent.mkdir(parents=True, exist_ok=True)
+            Path(name).write_text(text, "utf-8")
+    return setup
+
+
+def _link(name: str, target: str) -> Any:
+    def setup() -> None:
+        Path(target).write_bytes(b"precious")
+        os.symlink(target, name)
+    return setup
+
+
+def nothing_on_stdout(top: Path, out: Outcome) -> None:
+    assert out.stdout == "", out.stdout[:500]
+
+
+NO_HOME = "/nonexistent-sevendag-home-18/h"
+HOME_ENV = {"HOME": NO_HOME, "SEVENDAG_CACHE": "", "XDG_CACHE_HOME": "", "XDG_CONFIG_HOME": "",
+            "MPLCONFIGDIR": ""}
+
+
+def home_untouched(top: Path, out: Outcome) -> None:
+    pictured("h.png")(top, out)
+    assert not Path(NO_HOME).parent.exists()
+
+
+PLOT_COMMANDS: list[tuple[str, tuple[str, ...]]] = [
+    ("sweep", ("sweep", "A", "B", "-r", "d20", "--vary", "A.ac=5..6")),
+    ("matrix", ("matrix", "A", "B", "-r", "d20")),
+    ("fight --runs", ("fight", "--runs", "200", "--seed", "1")),
+    ("fight --exact", ("fight", "-r", "d20", "--exact")),
+]
+
 CASES: list[Hostile] = [
+    # --- 3. pictures: names are text; the target is checked first; links refused; no $HOME ----
+    *_tex_rows(),
+    *[Hostile("paths", f"{name} --plot into a folder that does not exist", (*args, "--plot", "nodir/p.png"),
+              2, "nodir/p.png: cannot write in the folder nodir", check=nothing_on_stdout)
+      for name, args in PLOT_COMMANDS],
+    *[Hostile("paths", f"{name} --plot through a planted symbolic link", (*args, "--plot", "link.png"),
+              2, "link.png: is a symbolic link", setup=_link("link.png", "precious.png"),
+              check=nothing_on_stdout)
+      for name, args in PLOT_COMMANDS],
+    Hostile("paths", "--plot into a folder that is a file", ("matrix", "A", "B", "-r", "d20", "--plot",
+                                                              "f.txt/p.svg"),
+            2, "cannot write in the folder f.txt", setup=_writer({"f.txt": "x"}), check=nothing_on_stdout),
+    Hostile("paths", "--plot with no home folder: matplotlib makes none, says nothing",
+            ("matrix", "A", "B", "-r", "d20", "--plot", "h.png"), 0, env=HOME_ENV, process=True,
+            check=home_untouched),
     # --- 2. every output path guarded: --csv as every other output ----------------------------
     *[Hostile("streams", f"{name} --csv on /dev/full", args, 1, "no space left", setup=setup,
               redirect=">/dev/full")

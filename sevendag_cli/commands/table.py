@@ -421,11 +421,12 @@ def wound_cmd(
 def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | None]:
     """``wound``'s AMOUNT: a whole number within the value bound (else a usage mistake), or a band name."""
     from sevendag_cli.limits import INT_LIMIT
+    from sevendag_cli.text import ascii_int, is_ascii_int
 
     try:
-        number = int(text)
+        number = ascii_int(text)
     except ValueError:
-        if not text.strip().lstrip("+-").isdigit():
+        if not is_ascii_int(text):
             return None, text  # a band name
         number = INT_LIMIT + 1  # more digits than Python reads: beyond the bound anyway
     if not -INT_LIMIT <= number <= INT_LIMIT:

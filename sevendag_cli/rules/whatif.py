@@ -43,8 +43,8 @@ SET = "--set"
 TACTIC = "--tactic"
 VARY = "--vary"
 
-_SEGMENT = re.compile(r"([^.\[\]]+)((?:\[\d+\])*)")
-_INT = re.compile(r"[+-]?\d{1,20}")
+_SEGMENT = re.compile(r"([^.\[\]]+)((?:\[[0-9]+\])*)")
+_INT = re.compile(r"[+-]?[0-9]{1,20}")  # ASCII digits only: not ², ①, ١
 _MISSING: Any = object()
 
 
@@ -225,8 +225,9 @@ def _path(asg: Assignment, text: str) -> list[str | int]:
         if m is None:
             raise UsageError(Msg("whatif.bad_field", typed=asg.typed, field=text))
         key = m.group(1)
-        path.append(int(key) if key.isdigit() and path else key)
-        path.extend(int(n) for n in re.findall(r"\[(\d+)\]", m.group(2)))
+        # ASCII digits only: str.isdigit takes ², ①... which int() then refuses
+        path.append(int(key) if key.isascii() and key.isdigit() and path else key)
+        path.extend(int(n) for n in re.findall(r"\[([0-9]+)\]", m.group(2)))
     if len(path) > MAX_DATA_DEPTH:
         raise UsageError(Msg("whatif.bad_field", typed=asg.typed, field=text))
     return path
@@ -373,7 +374,7 @@ def _tactic(asg: Assignment, data: dict[str, Any], fighter: str) -> list[Change]
 
 # --- sweeps: the values of a field ----------------------------------------------------------
 
-_RANGE = re.compile(r"\s*([+-]?\d{1,19})\s*\.\.\s*([+-]?\d{1,19})\s*(?:/\s*(\d{1,19})\s*)?")
+_RANGE = re.compile(r"\s*([+-]?[0-9]{1,19})\s*\.\.\s*([+-]?[0-9]{1,19})\s*(?:/\s*([0-9]{1,19})\s*)?")
 
 
 def vary_values(text: str, limit: int) -> tuple[str, list[str]]:

@@ -295,7 +295,105 @@ PLOT_COMMANDS: list[tuple[str, tuple[str, ...]]] = [
     ("fight --exact", ("fight", "-r", "d20", "--exact")),
 ]
 
+# --- 5. environment and text --------------------------------------------------------------------
+
+LONG_DIR = "/tmp/" + "x" * 300  # one name longer than any file system allows
+
+
+def lists(top: Path, out: Outcome) -> None:
+    if out.stdout.lstrip().startswith("{"):
+        doc = json.loads(out.stdout)
+        assert {r["name"] for r in doc["rulesets"]} >= {"d20", "sevendag"}
+    else:
+        assert "d20" in out.stdout and "sevendag" in out.stdout, out.stdout[:2000]
+    assert out.stderr == "", out.stderr[-2000:]
+
+
+def short(limit: int) -> Any:
+    def check(top: Path, out: Outcome) -> None:
+        assert len(out.stderr) < limit, len(out.stderr)
+    return check
+
+
+def big_formula_sheet() -> str:
+    from tests.test_hostile import A
+
+    return A.replace('damage = "1d6"', 'damage = "' + "1+" * 100_000 + '1"', 1)
+
+
+ENV_ROWS = [
+    ("SEVENDAG_HOME", {"SEVENDAG_HOME": LONG_DIR}),
+    ("XDG_CONFIG_HOME", {"SEVENDAG_HOME": "", "XDG_CONFIG_HOME": LONG_DIR}),
+    ("HOME", {"SEVENDAG_HOME": "", "XDG_CONFIG_HOME": "", "HOME": LONG_DIR}),
+]
+DIGITS = {"a superscript two": "²", "a circled one": "①", "an Arabic-Indic one": "١"}
+WHATIF_COMMANDS: list[tuple[str, tuple[str, ...], str, Any]] = [
+    ("fight --set", ("fight",), "--set", None),
+    ("matrix --set", ("matrix", "Brannoc", "Ysolde"), "--set", None),
+    ("odds --set", ("odds",), "--set", "sevendag"),
+    ("sweep --vary", ("sweep",), "--vary", None),
+]
+
+
+def _init_sevendag() -> None:
+    from tests.test_hostile import init_sevendag
+
+    init_sevendag()
+
+
+def _digit_rows() -> list[Hostile]:
+    rows = []
+    for what, digit in DIGITS.items():
+        for name, args, option, setup in WHATIF_COMMANDS:
+            value = "6..8" if option == "--vary" else "6"
+            rows.append(Hostile(
+                "numbers", f"{name}: an index with {what}",
+                (*args, option, f"Brannoc.hands.{digit}.die={value}"), 2, "hands is a list of 2",
+                setup=_init_sevendag if setup else None))
+        rows.append(Hostile("numbers", f"--set: an index in brackets with {what}",
+                            ("fight", "--set", f"Brannoc.hands[{digit}].die=6"), 2, "is not a field"))
+        rows.append(Hostile("numbers", f"--set: a number with {what}",
+                            ("fight", "--set", f"Brannoc.attack={digit}"), 2,
+                            "expected a whole number"))
+        rows.append(Hostile("numbers", f"--vary: a range with {what}",
+                            ("sweep", "--vary", f"Brannoc.attack={digit}..3"), 2,
+                            "expected a whole number"))
+        rows.append(Hostile("numbers", f"--dice: a face with {what}",
+                            ("fight", "A", "B", "-r", "d20", "--dice", f"1{digit},5"), 2,
+                            "not a whole number"))
+        rows.append(Hostile("numbers", f"wound: an amount with {what}",
+                            ("wound", "B", f"{digit}"), 1, "give an amount", setup=init_d20))
+    return rows
+
+
 CASES: list[Hostile] = [
+    # --- 5. environment and text ----------------------------------------------------------------
+    *[Hostile("paths", f"rulesets{shown} with {var} of a 300-character name", ("rulesets", *extra), 0,
+              env=env, process=True, check=lists)
+      for var, env in ENV_ROWS for shown, extra in (("", ()), (" --json", ("--json",)))],
+    Hostile("paths", "fight by name with SEVENDAG_HOME of a 300-character name",
+            ("fight", "A", "B", "--seed", "1", "--json"), 0, env={"SEVENDAG_HOME": LONG_DIR},
+            process=True, check=lambda top, out: None),
+    Hostile("paths", "round --odds with a cache folder of a 300-character name",
+            ("round", "--seed", "2", "--odds", "--json"), 0, setup=init_d20,
+            env={"SEVENDAG_CACHE": LONG_DIR}, process=True, check=lambda top, out: None),
+    *_digit_rows(),
+    Hostile("numbers", "--set: a fighter and a dot, no field", ("fight", "A", "B", "--set", "A.=5"), 2,
+            "which field of A?"),
+    Hostile("numbers", "--vary: a fighter and a dot, no field",
+            ("sweep", "A", "B", "--vary", "a. =1..3"), 2, "which field of A?"),
+    Hostile("numbers", "--set: a weapon formula reading a field",
+            ("fight", "A", "B", "--set", "A.weapon.damage=1d6 + hp"), 2,
+            "this formula reads no field, only dice and numbers"),
+    Hostile("numbers", "a 200,000-character formula in a sheet: a short line",
+            ("fight", "big.toml", "B"), 1, "longer than 500 characters",
+            setup=_writer({"big.toml": big_formula_sheet()}), check=short(300)),
+    Hostile("numbers", "--set: a 3,000-character fighter name: a short line",
+            ("fight", "A", "B", "--set", "Q" * 900 + ".hp=5"), 2, "no fighter 'QQQ",
+            check=short(300)),
+    Hostile("numbers", "--set: a 900-character formula: a short line",
+            ("fight", "A", "B", "--set", "A.weapon.damage=" + "1d6+" * 200 + "zz"), 2, "",
+            check=short(600)),
     # --- 3. pictures: names are text; the target is checked first; links refused; no $HOME ----
     *_tex_rows(),
     *[Hostile("paths", f"{name} --plot into a folder that does not exist", (*args, "--plot", "nodir/p.png"),

@@ -210,6 +210,9 @@ def _field(asg: Assignment, names: list[str]) -> tuple[int, list[str | int]]:
             best = (i, len(n))
     if best is None:
         fighter = target.split(".", 1)[0]
+        for n in names:  # "A." or "A. ": the fighter is there, the field is missing
+            if n and fold(target.rstrip()) == fold(n + "."):
+                raise UsageError(Msg("whatif.no_field_given", typed=asg.typed, name=n))
         if "." not in target:
             raise UsageError(Msg("whatif.syntax", option=asg.option, text=f"{target}={asg.value}",
                                  example="B.armour=7"))
@@ -280,6 +283,9 @@ def _set(asg: Assignment, data: dict[str, Any], path: list[str | int], fighter: 
             if isinstance(step, int):
                 raise UsageError(Msg("whatif.no_index", typed=asg.typed, field=_key_text(path[:depth + 1]),
                                      n=len(node) if isinstance(node, list) else 0))
+            if isinstance(node, list):  # hands.².die, hands.x.die: a list takes a number
+                raise UsageError(Msg("whatif.list_index", typed=asg.typed,
+                                     field=_key_text(path[:depth]) or field, n=len(node)))
             if not isinstance(node, dict):
                 raise UsageError(Msg("whatif.not_table", typed=asg.typed,
                                      field=_key_text(path[:depth]) or field))

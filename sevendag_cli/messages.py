@@ -728,6 +728,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                          "fr": "deux combattants s'appellent {name!r} : en renommer un"},
     "roster.jobs": {"en": "--jobs {jobs}: give a whole number from 1 to {max}",
                     "fr": "--jobs {jobs} : donner un nombre entier de 1 à {max}"},
+    "roster.jobs_capped": {"en": "--jobs {jobs}: {used} worker(s) used, one per CPU ({cpus}) and per matchup ({pairs}) at most",
+                           "fr": "--jobs {jobs} : {used} processus utilisé(s), au plus un par processeur ({cpus}) et par affrontement ({pairs})"},
     "roster.failed": {"en": "the matchup {a} against {b} failed: {error}",
                       "fr": "l'affrontement {a} contre {b} a échoué : {error}"},
     "roster.worker_died": {"en": "a worker process stopped unexpectedly (out of memory?): try fewer --jobs",

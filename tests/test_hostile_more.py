@@ -191,6 +191,37 @@ def test_a_cache_that_cannot_be_used_changes_nothing(where: str, tmp_path: Path)
             cache.chmod(0o700)
 
 
+def test_D12_huge_d20_odds_are_refused_from_the_sizes_at_once(tmp_path: Path) -> None:
+    """D-12: two fighters of 2,000 hit points, whose fight the round cap bounds: the odds would
+    need the round-by-round push beyond its size; refused before the grid is built (it took
+    6 to 13 s, and 50 s on a loaded machine): here in a few seconds, with one line."""
+    import time
+
+    from tests.test_hostile import A, B
+
+    Path("g1.toml").write_text(A.replace("hp = 45", "hp = 2000"), "utf-8")
+    Path("g2.toml").write_text(B.replace("hp = 50", "hp = 2000"), "utf-8")
+    ok("init", "g1.toml", "g2.toml", "-r", "d20", "--seed", "1")
+    for args in (["odds"], ["round", "--odds", "--seed", "1"]):
+        start = time.monotonic()
+        done = subprocess.run([sys.executable, "-m", "sevendag_cli", *args], capture_output=True,
+                              text=True, timeout=60)
+        took = time.monotonic() - start
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and "1,000,000 pairs of hit points" in done.stderr
+        assert took < 6, took
+
+
+def test_sweep_and_matrix_refuse_with_fights_own_line() -> None:
+    """The same line as ``fight`` for a pair that can never end (S-03: no tactic attacks)."""
+    _walls()
+    line = run("fight", "w1.toml", "w2.toml").stderr
+    assert ENDLESS in line
+    for args in (["sweep", "w1.toml", "w2.toml", "--vary", "Wall.attack=1..2"],
+                 ["matrix", "w1.toml", "w2.toml"]):
+        assert run(*args).stderr == line
+
+
 # --- the rows ------------------------------------------------------------------------------------
 
 def init_d20() -> None:
@@ -366,7 +397,40 @@ def _digit_rows() -> list[Hostile]:
     return rows
 
 
+# --- 4. resources --------------------------------------------------------------------------------
+
+
+def _walls() -> None:
+    from tests.test_hostile import defender
+
+    Path("w1.toml").write_text(defender("Wall"), "utf-8")
+    Path("w2.toml").write_text(defender("Moat"), "utf-8")
+
+
+def capped_note(top: Path, out: Outcome) -> None:
+    assert "worker(s) used, one per CPU" in out.stderr, out.stderr
+    assert sorted(json.loads(out.stdout)["fighters"]) == ["A", "B"]
+
+
+ENDLESS = "ever attacks"
+
 CASES: list[Hostile] = [
+    # --- 4. resources: workers capped; a fight that can never end refused everywhere at once ----
+    Hostile("endless", "matrix --jobs 256: capped at the CPUs and the matchups, said on stderr",
+            ("matrix", "A", "B", "-r", "d20", "--jobs", "256", "--json"), 0, process=True,
+            check=capped_note),
+    *[Hostile("endless", f"two fighters who only defend: {name}", args, 1, ENDLESS, setup=_walls)
+      for name, args in (
+          ("sweep --runs", ("sweep", "w1.toml", "w2.toml", "--vary", "Wall.attack=1..3", "--runs",
+                            "100000")),
+          ("sweep (exact)", ("sweep", "w1.toml", "w2.toml", "--vary", "Wall.attack=1..3")),
+          ("sweep: one value of the tactic", ("sweep", "w1.toml", "w2.toml", "--vary",
+                                             "Wall.tactic=all-out,full-defence", "--runs", "1000")),
+          ("matrix --runs", ("matrix", "w1.toml", "w2.toml", "Ysolde", "--runs", "100000",
+                             "--jobs", "1")),
+          ("matrix (exact)", ("matrix", "w1.toml", "w2.toml", "Ysolde", "--jobs", "1")),
+          ("fight --odds", ("fight", "w1.toml", "w2.toml", "--odds", "--seed", "1")),
+      )],
     # --- 5. environment and text ----------------------------------------------------------------
     *[Hostile("paths", f"rulesets{shown} with {var} of a 300-character name", ("rulesets", *extra), 0,
               env=env, process=True, check=lists)

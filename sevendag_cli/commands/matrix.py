@@ -112,6 +112,14 @@ def matrix_cmd(
         fighters, changes = what.load_roster(rs, docs)  # the workers get the changed fighters
         sources = [path for path, _ in docs]
         what_if_notes(rs, fighters, changes, out)
+        # at most one worker per CPU and per matchup: more only costs memory (--jobs 256)
+        pairs = len(fighters) * (len(fighters) - 1) // 2
+        most = max(1, min(default_jobs(), pairs))
+        if n_jobs > most:
+            if jobs is not None:
+                note("sevendag: " + Msg("roster.jobs_capped", jobs=n_jobs, used=most,
+                                        cpus=default_jobs(), pairs=pairs).render(out.lang))
+            n_jobs = most
 
         from sevendag_cli.sim.roster import play_roster
 

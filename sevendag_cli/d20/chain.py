@@ -35,6 +35,7 @@ import msgspec
 from sevendag_cli.d20.engine import D20State
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.errors import EncounterError, Msg, UsageError
+from sevendag_cli.limits import MAX_D20_PUSH_CELLS
 from sevendag_cli.sim.odds import (
     COMPLETE,
     DEFAULT_TOLERANCE,
@@ -266,6 +267,11 @@ class D20Chain:
         if not self.moves:  # nobody can ever deal damage: a draw at the cap (D-12, cap)
             return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds, COMPLETE)
         fixed = None if state.next_attacker is None else self.names.index(state.next_attacker)
+        if ha * hb > MAX_D20_PUSH_CELLS:  # before any work: would the cap need the push?
+            free = rounds if fixed is None else rounds - 1
+            if binomial_cdf_upper(free, 1.0 - self.s, ha + hb - 2) > tolerance:
+                raise UsageError(Msg("exact.d20.cells", max=MAX_D20_PUSH_CELLS, a=self.names[0],
+                                     hp_a=ha, b=self.names[1], hp_b=hb))
         odds = self.uncapped_odds(ha, hb, fixed, rounds)
         if odds.unresolved > tolerance:  # the cap (or the tolerance) needs the rounds themselves
             from sevendag_cli.sim.push import d20_push

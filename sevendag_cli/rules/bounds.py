@@ -141,6 +141,18 @@ def endless(ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None:
     return None
 
 
+def check_can_end(ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+    """Refuse (one line, :class:`~sevendag_cli.errors.RuleError`) a pair whose fight can never
+    end: ``fight`` in every mode, ``sweep`` and ``matrix`` (every value, every pair, before any
+    work) and the simulator itself refuse it with the same line, instead of playing every
+    fight to the round cap."""
+    from sevendag_cli.errors import RuleError
+
+    never = endless(ruleset, a, b)
+    if never is not None:
+        raise RuleError(never)
+
+
 MAX_EXACT_DAMAGE = 1_000_000
 """Most damage one attack may deal for ``--exact`` (d20): its chain holds one weight per
 point of damage."""

@@ -573,6 +573,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "fr": "les probabilités exactes acceptent au plus {max:,} points de vie par combattant ({a} {hp_a}, {b} {hp_b}) : simuler avec --runs"},
     "exact.d20.cells": {"en": "exact odds round by round handle at most {max:,} pairs of hit points ({a} {hp_a} x {b} {hp_b}): simulate with --runs instead",
                         "fr": "les probabilités exactes round par round acceptent au plus {max:,} paires de points de vie ({a} {hp_a} x {b} {hp_b}) : simuler avec --runs"},
+    "exact.d20.cells_odds": {"en": "odds from a moment of the fight handle at most {max:,} pairs of hit points when the round cap may end it ({a} {hp_a} x {b} {hp_b}, cap {cap:,}); fight --runs simulates such a fight",
+                             "fr": "les probabilités depuis un moment du combat acceptent au plus {max:,} paires de points de vie quand la limite de rounds peut le finir ({a} {hp_a} x {b} {hp_b}, limite {cap:,}) ; fight --runs simule un tel combat"},
     "exact.d20.state": {"en": "the encounter is between {a!r} and {b!r}, not {c!r} and {d!r}",
                         "fr": "la rencontre oppose {a!r} et {b!r}, pas {c!r} et {d!r}"},
     "exact.note.sevendag": {"en": "Exact (no sampling): each round from an exact enumeration of the dice (S-06..S-18), pushed round by round over the assaillant, the penalty difference, the wounds counted towards out_after, dropped weapons and granted criticals (S-02..S-19). A fight still going at the round cap ({cap}) is a draw, as in fight and --runs. Each outcome is an interval: [mass resolved to it, + the mass unresolved].",

@@ -209,6 +209,7 @@ def test_D12_huge_d20_odds_are_refused_from_the_sizes_at_once(tmp_path: Path) ->
         took = time.monotonic() - start
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and "1,000,000 pairs of hit points" in done.stderr
+        assert "--runs" not in done.stderr.replace("fight --runs", "")  # odds have no --runs
         assert took < 6, took
 
 
@@ -302,6 +303,13 @@ def _link(name: str, target: str) -> Any:
     def setup() -> None:
         Path(target).write_bytes(b"precious")
         os.symlink(target, name)
+    return setup
+
+
+def both_(*setups: Any) -> Any:
+    def setup() -> None:
+        for one in setups:
+            one()
     return setup
 
 
@@ -470,6 +478,10 @@ CASES: list[Hostile] = [
     Hostile("paths", "--plot into a folder that is a file", ("matrix", "A", "B", "-r", "d20", "--plot",
                                                               "f.txt/p.svg"),
             2, "cannot write in the folder f.txt", setup=_writer({"f.txt": "x"}), check=nothing_on_stdout),
+    Hostile("paths", "--plot onto a read-only picture: refused before any work",
+            ("matrix", "A", "B", "-r", "d20", "--plot", "ro.png"), 2, "ro.png: the file is read-only",
+            setup=both_(_writer({"ro.png": "old"}), lambda: os.chmod("ro.png", 0o444)),
+            unprivileged=True, check=nothing_on_stdout),
     Hostile("paths", "--plot with no home folder: matplotlib makes none, says nothing",
             ("matrix", "A", "B", "-r", "d20", "--plot", "h.png"), 0, env=HOME_ENV, process=True,
             check=home_untouched),

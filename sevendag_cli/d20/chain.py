@@ -270,8 +270,8 @@ class D20Chain:
         if ha * hb > MAX_D20_PUSH_CELLS:  # before any work: would the cap need the push?
             free = rounds if fixed is None else rounds - 1
             if binomial_cdf_upper(free, 1.0 - self.s, ha + hb - 2) > tolerance:
-                raise UsageError(Msg("exact.d20.cells", max=MAX_D20_PUSH_CELLS, a=self.names[0],
-                                     hp_a=ha, b=self.names[1], hp_b=hb))
+                raise UsageError(Msg("exact.d20.cells_odds", max=MAX_D20_PUSH_CELLS,
+                                     a=self.names[0], hp_a=ha, b=self.names[1], hp_b=hb, cap=cap))
         odds = self.uncapped_odds(ha, hb, fixed, rounds)
         if odds.unresolved > tolerance:  # the cap (or the tolerance) needs the rounds themselves
             from sevendag_cli.sim.push import d20_push

@@ -88,6 +88,8 @@ def plot_format(path: str | Path) -> str:
         st = None  # said when written
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise UsageError(Msg("common.file.not_regular_target", path=str(path), kind=kind_of(st.st_mode)))
+    if st is not None and not os.access(path, os.W_OK):
+        raise UsageError(Msg("common.file.read_only", path=str(path)))
     folder = Path(path).parent
     try:
         fst = os.stat(folder)

@@ -117,6 +117,7 @@ def store(key: str, data: bytes) -> bool:
             os.fsync(fh.fileno())
         os.replace(tmp, path)
         tmp = None
+        _sweep_stale(path.parent)
         return True
     except (OSError, ValueError):
         return False
@@ -124,6 +125,27 @@ def store(key: str, data: bytes) -> bool:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+
+
+STALE_AFTER = 3600.0
+"""Seconds after which a temporary file of the cache is a leftover (a writer killed with -9)."""
+
+
+def _sweep_stale(folder: Path) -> None:
+    """Remove the cache's temporary files left by writers that died (never a fresh one)."""
+    import time
+
+    now = time.time()
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith(".") and entry.name.endswith(".tmp") \
+                        and entry.is_file(follow_symlinks=False):
+                    with contextlib.suppress(OSError):
+                        if now - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER:
+                            os.unlink(entry.path)
+    except OSError:
+        pass
 
 
 def solver(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,

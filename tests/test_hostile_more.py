@@ -515,3 +515,22 @@ def test_the_rows_are_named_once() -> None:
     assert len(set(names)) == len(names)
     assert all(isinstance(c, Hostile) for c in CASES)
     assert Outcome  # the row's checks receive the catalogue's outcome
+
+
+def test_a_writer_killed_mid_write_leaves_nothing_that_stays() -> None:
+    """kill -9 between the temporary file and the rename leaves a ``.tmp`` in the cache: the
+    next write removes it once it is old (never a fresh one, which may be another writer's);
+    the entry itself is whole or absent, never half."""
+    from sevendag_cli import solver_cache
+
+    folder = _cache() / "odds"
+    folder.mkdir(parents=True)
+    old, fresh = folder / ".deadbeef.1.aa.tmp", folder / ".deadbeef.2.bb.tmp"
+    for p in (old, fresh):
+        p.write_bytes(b"half")
+    os.utime(old, (1, 1))
+    assert solver_cache.store("k" * 64, b"data")
+    assert not old.exists() and fresh.exists()
+    assert solver_cache.load("k" * 64) == b"data"
+    (folder / ("k" * 64 + ".bin")).write_bytes(solver_cache.MAGIC + b"k" * 64)  # cut short
+    assert solver_cache.load("k" * 64) is None

@@ -22,6 +22,7 @@ from typing import Protocol
 import msgspec
 
 from sevendag_cli.errors import DiceError, Msg, UsageError
+from sevendag_cli.text import ascii_int
 
 MAX_SEED = 2**63 - 1
 
@@ -148,7 +149,7 @@ def parse_faces(text: str, option: str = "--dice") -> tuple[int, ...]:
     faces: list[int] = []
     for i, part in enumerate(parts, start=1):
         try:
-            value = int(part)
+            value = ascii_int(part)
         except ValueError:
             raise DiceError(Msg("dice.not_whole", option=option, i=i, text=part)) from None
         faces.append(value)
@@ -226,7 +227,7 @@ class ManualDice:
         while True:
             raw = self._ask(label).strip()
             try:
-                value = int(raw)
+                value = ascii_int(raw)
             except ValueError:
                 self._warn(Msg("dice.manual_not_number", text=raw, sides=sides).render(self._lang))
                 continue

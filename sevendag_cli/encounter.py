@@ -135,11 +135,12 @@ def _assignments(given: Assignments, option: str) -> dict[str, str]:
 def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | None]:
     """A wound's amount: a whole number within the value bound (else a usage mistake), or a band name."""
     from sevendag_cli.limits import INT_LIMIT
+    from sevendag_cli.text import ascii_int, is_ascii_int
 
     try:
-        number = int(text)
+        number = ascii_int(text)
     except ValueError:
-        if not text.strip().lstrip("+-").isdigit():
+        if not is_ascii_int(text):
             return None, text  # a band name
         number = INT_LIMIT + 1  # more digits than Python reads: beyond the bound anyway
     if not -INT_LIMIT <= number <= INT_LIMIT:
@@ -219,12 +220,12 @@ class Encounter:
                 _refuse_overwrite(where)
             if odds:  # the tables are built once here and kept: each round's odds are then a look-up
                 from sevendag_cli.sim.swing import point
-                from sevendag_cli.table_odds import keeping, solver_for
+                from sevendag_cli.table_odds import keep_work, keeping, solver_for
 
                 solver = solver_for(enc, rs, fa, fb)
-                kept = solver.keep()
+                keep_work(solver)  # in the user's cache, never in the encounter file
                 start_odds = (point(solver(state), state.round), solver.cap, solver.tolerance)
-                enc = keeping(enc, rs.engine, kept)
+                enc = keeping(enc)
             store.save(where, enc)
         started = Started(init, tuple(rec.rolls), tuple(engine.fighter_states(state)), rs,
                           choice.seed, str(where), start_odds)
@@ -258,10 +259,10 @@ class Encounter:
             engine = engine_for(rs)
             solver = None
             if odds:  # before anything is rolled: odds that cannot be computed change nothing
-                from sevendag_cli.table_odds import solver_for
+                from sevendag_cli.table_odds import keep_work, solver_for
 
                 solver = solver_for(enc, rs, a, b)
-                kept = solver.keep()  # built here if the encounter does not keep it yet
+                keep_work(solver)  # built and kept here if the user's cache has none yet
                 before = solver(state)
             from sevendag_cli.backend import backend_for
 
@@ -279,7 +280,7 @@ class Encounter:
 
                 moments = (point(before, state.round),  # type: ignore[attr-defined]
                            point(solver(new_state), new_state.round), solver.cap, solver.tolerance)
-                enc = keeping(enc, rs.engine, kept)
+                enc = keeping(enc)
             entry = round_entry(result, choice.seed, choices)
             store.save(self.path, enc.step(engine.state_to_data(new_state), entry))
         return RoundPlayed(result, rs, choice.seed, str(self.path), moments)
@@ -364,7 +365,7 @@ class Encounter:
                     raise UsageError(Msg("whatif.odds_name", name=change.fighter))
             notes += inert_notes(rs, (a, b), changes)
             notes += saved_state_notes(rs, changes)
-        # the work the encounter keeps is its own pair's: never used for a changed one
+        # the kept work is keyed by the pair: a changed pair has its own
         solver = solver_for(loaded.saved, rs, a, b, cap=cap, tolerance=tol)
         odds = solver(state)
         return OddsAt(state, rs, str(self.path), odds, point(odds, state.round),  # type: ignore[attr-defined]

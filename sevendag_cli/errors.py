@@ -21,12 +21,37 @@ neither break a message into two lines nor reach the terminal raw.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 from sevendag_cli.text import visible
 
 RAW = "raw"
 """The key of a message given as plain text: shown as is, whatever the language."""
+
+
+MAX_VALUE = 40
+"""Longest value shown in a message (a formula, a name, a typed text): longer ones are cut,
+with an ellipsis, so that a 200,000-character formula is never a 200 KB error line."""
+MAX_COMPOSED = 400
+"""Longest value of the parameters that hold a path or a list the tool composed (a path,
+the names to choose from, a message within the message): cut too, but later."""
+_COMPOSED = frozenset({
+    "path", "folder", "source", "where", "message", "reason", "hint", "detail", "error", "a",
+    "b", "known", "names", "choices", "bands", "options", "allowed", "tactics", "sheets",
+    "files", "changes", "args", "command", "expected", "note", "example", "valid", "used",
+    "holders", "steps", "module", "keys", "fields",
+})
+
+
+def _cut(key: str, value: object) -> object:
+    """A parameter's value as a message shows it: a long text (or path) cut with ``…``."""
+    if isinstance(value, str | os.PathLike):
+        text = str(value)
+        limit = MAX_COMPOSED if key in _COMPOSED else MAX_VALUE
+        if len(text) > limit:
+            return text[:limit - 1] + "…"
+    return value
 
 
 class Msg:
@@ -48,7 +73,8 @@ class Msg:
             return visible(str(self.params.get("text", "")))
         from sevendag_cli.messages import render  # the catalogue loads only when needed
 
-        values = {k: v.render(lang) if isinstance(v, Msg) else v for k, v in self.params.items()}
+        values = {k: v.render(lang) if isinstance(v, Msg) else _cut(k, v)
+                  for k, v in self.params.items()}
         return visible(render(self.key, lang, values))
 
     def __str__(self) -> str:

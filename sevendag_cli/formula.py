@@ -558,6 +558,8 @@ class Formula(msgspec.Struct, frozen=True):
 
     def check_names(self, allowed: frozenset[str] | set[str]) -> None:
         unknown = sorted(self.names - set(allowed))
+        if unknown and not allowed:  # a weapon's damage: dice and numbers only
+            raise FormulaError(self.text, Msg("formula.no_fields", name=unknown[0]))
         if unknown:
             raise FormulaError(self.text, Msg("formula.unknown_field_use", name=unknown[0],
                                               known=", ".join(sorted(allowed))))

@@ -512,6 +512,14 @@ class Lineup(Struct, frozen=True):
 
         return tuple(inert_notes(self.ruleset, self.fighters, self.changes))
 
+    @property
+    def most_jobs(self) -> int:
+        """The most worker processes worth forking: one per CPU and per matchup."""
+        from sevendag_cli.sim.roster import default_jobs
+
+        pairs = len(self.fighters) * (len(self.fighters) - 1) // 2
+        return max(1, min(default_jobs(), pairs))
+
     def play(self, *, runs: int | None = None, tolerance: float | None = None,
              cap: int | None = None, jobs: int | None = None, seed: int | None = None,
              progress: Callable[[int, int], None] | None = None) -> Matrix:
@@ -530,7 +538,8 @@ class Lineup(Struct, frozen=True):
         if runs is not None and tolerance is not None:
             raise UsageError(Msg("roster.tolerance_runs"))
         tol = check_tolerance(MATRIX_TOLERANCE if tolerance is None else tolerance)
-        n_jobs = check_jobs(jobs) if jobs is not None else min(default_jobs(), MAX_JOBS)
+        n_jobs = min(check_jobs(jobs) if jobs is not None else min(default_jobs(), MAX_JOBS),
+                     self.most_jobs)  # more workers than CPUs or matchups only cost memory
         seed = seed if seed is not None else fresh_seed()
         roster = play_roster(self.ruleset, self.fighters, cap=cap, tolerance=tol, runs=runs,
                              seed=seed, jobs=n_jobs, progress=progress, sources=self.sources)

@@ -52,3 +52,8 @@ MAX_ROSTER = 40
 
 MAX_FOLDER_SHEETS = 1000
 """``.toml`` files looked at in one folder named to ``matrix``."""
+
+MAX_D20_PUSH_CELLS = 1_000_000
+"""Most pairs of hit points the d20 odds push round by round (:mod:`sevendag_cli.sim.push`);
+:meth:`sevendag_cli.d20.chain.D20Chain.odds` refuses beyond it before any work when the
+round cap matters (decided from the sizes and the chance a round deals damage)."""

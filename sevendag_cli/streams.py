@@ -172,6 +172,28 @@ def install() -> bool:
     return closed[1]
 
 
+def write_bytes(data: bytes) -> None:
+    """Bytes on stdout as they are (no newline translation: ``--csv``), under the same guard
+    as text: a failure raises :class:`OutputLost` (one line, or exit 141 for a reader gone)."""
+    out = sys.stdout
+    raw = getattr(out, "buffer", None)
+    if raw is None:  # a text-only stream (a test's): the text as it is
+        out.write(data.decode("utf-8"))
+        return
+    out.flush()
+    failed = getattr(out, "failed", None)
+    if failed is not None:  # the guard already failed: nothing more is written
+        return
+    try:
+        raw.write(data)
+        raw.flush()
+    except (OSError, ValueError) as exc:
+        fail = getattr(out, "_fail", None)
+        if fail is not None:
+            fail(exc)  # the guard points stdout at /dev/null and raises OutputLost
+        raise OutputLost(exc) from None
+
+
 def flush_output() -> None:
     """Flush stdout (raises :class:`OutputLost` if that fails)."""
     sys.stdout.flush()

@@ -143,3 +143,23 @@ def _walk(obj: Any) -> Any:
 
         return dataclasses.replace(obj, **changed)
     return obj
+
+
+_ASCII_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)
+
+
+def ascii_int(text: str) -> int:
+    """A whole number typed by the user: ASCII digits only, an optional sign, spaces around.
+
+    ``int`` (and ``str.isdigit``, and ``\\d`` in a pattern) also take ``²``, ``①`` or ``١``;
+    a number, an index or a face typed with them is refused (``ValueError``), never read
+    as another number nor crashed on."""
+    stripped = text.strip()
+    if not _ASCII_INT.fullmatch(stripped):
+        raise ValueError(f"not a whole number in ASCII digits: {text[:40]!r}")
+    return int(stripped)
+
+
+def is_ascii_int(text: str) -> bool:
+    """``text`` is a whole number in ASCII digits (see :func:`ascii_int`), of any length."""
+    return _ASCII_INT.fullmatch(text.strip()) is not None

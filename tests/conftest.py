@@ -20,3 +20,10 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")
     yield
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test has its own, empty user cache (the odds solver's kept work, matplotlib's
+    configuration), outside its working folder (whose files some tests compare)."""
+    monkeypatch.setenv("SEVENDAG_CACHE", str(tmp_path.parent / f"{tmp_path.name}_cache"))

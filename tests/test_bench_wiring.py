@@ -96,7 +96,7 @@ def test_odds_what_if_is_odds_of_an_encounter_started_with_the_edited_sheets(
     tables are recognised by the fighters' names alone, so using them would give the
     unchanged pair's odds.  The encounter file is not touched (bytes, mode, time, no lock)."""
     ok("init", *pair, "-r", ruleset, "--seed", "31", "--odds")
-    assert "odds" in json.loads(ENCOUNTER.read_text("utf-8"))["extra"]
+    assert list((Path(os.environ["SEVENDAG_CACHE"]) / "odds").glob("*.bin"))
     other = Path("edited.sevendag.json")
     ok("init", *_edited_pair(edits), "-r", ruleset, "--seed", "31", "-e", str(other))
     for judgement in judgements:
@@ -125,14 +125,14 @@ def test_a_kept_sevendag_table_of_another_pair_is_ignored_by_the_solver() -> Non
     """S-04: the solver's own guard: a kept Sevendag table carries its pair's fingerprint (the
     fighters' models and constants), so handed a changed pair it is not used (the odds are those
     computed without it); d20 tables carry only the names, hence ``odds`` hands none over."""
+    from sevendag_cli import solver_cache
     from sevendag_cli.commands.table import open_encounter
     from sevendag_cli.rules.whatif import WhatIf
     from sevendag_cli.sim.moment import OddsSolver
-    from sevendag_cli.table_odds import kept_bytes
 
     ok("init", "--seed", "31", "--odds")
     enc, rs, a, b, state = open_encounter(ENCOUNTER)
-    kept = kept_bytes(enc)
+    kept = solver_cache.load(solver_cache.pair_key(rs, a, b))
     assert kept is not None
     docs = [(a.path, enc.fighters[0]["data"]), (b.path, enc.fighters[1]["data"])]
     a2, b2, _ = WhatIf.parse(["Ysolde.attack=10"], ["Brannoc=all-out"]).load_pair(rs, docs)

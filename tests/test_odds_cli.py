@@ -6,8 +6,8 @@
   granted criticals, the assaillant, the round and the cap), 1 and 0 once the fight is over;
 * ``round --odds`` adds the odds before and after the round; they agree with ``odds`` run
   before and after it; the odds roll no dice (entered, typed at the terminal or seeded: the
-  round is the one played without ``--odds``); the solver's work is kept in the encounter file
-  (``extra.odds``), reused, and a damaged one is ignored and built again;
+  round is the one played without ``--odds``); the solver's work is kept in the user's cache
+  (never in the encounter file), reused, and a damaged one is ignored and built again;
 * ``fight --odds`` plays the fight ``fight`` plays (same seed), and its odds start from
   ``fight --exact``'s and end at 1 and 0 for the winner;
 * every JSON output validates against the schema ``sevendag schema NAME`` prints;
@@ -68,6 +68,12 @@ def saved() -> dict[str, Any]:
     return doc
 
 
+def kept_entries() -> dict[str, bytes]:
+    """The solver work in the user's cache (``$SEVENDAG_CACHE``, one per test): name -> bytes."""
+    folder = Path(os.environ["SEVENDAG_CACHE"]) / "odds"
+    return {p.name: p.read_bytes() for p in folder.glob("*.bin")} if folder.is_dir() else {}
+
+
 # --- odds: read only, the solver's answer for the saved state ------------------------------------
 
 
@@ -84,7 +90,7 @@ def test_odds_changes_nothing(tmp_path: Path, args: list[str], kept: bool) -> No
     ok(*args)
     assert folder_state(tmp_path) == before  # not even a lock file
     assert stat.S_IMODE(ENCOUNTER.stat().st_mode) == 0o640
-    assert ("odds" in saved()["extra"]) == kept
+    assert bool(kept_entries()) == kept and saved()["extra"] == {}
 
 
 def test_odds_reads_while_a_writer_holds_the_encounter_as_last_saved() -> None:
@@ -255,7 +261,7 @@ def test_round_odds_before_and_after_agree_with_odds_before_and_after(ruleset: s
         assert odds["unresolved"] == {"before": odds["unresolved"]["before"], "after": after["unresolved"]}
         assert (odds["cap"], odds["tolerance"], odds["assumes"]) == (
             after["cap"], after["tolerance"], after["assumes"])
-        assert "odds" in saved()["extra"]
+        assert len(kept_entries()) == 1 and saved()["extra"] == {}
 
 
 @pytest.mark.parametrize(("ruleset", "args"), [
@@ -337,26 +343,29 @@ def test_the_odds_are_off_by_default() -> None:
     assert "odds" not in run_json("status") and saved()["extra"] == {}
 
 
-# --- the kept work in the encounter file ---------------------------------------------------------------
+# --- the kept work, in the user's cache -----------------------------------------------------------------
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["d20", "sevendag"])
-def test_the_solvers_work_is_kept_in_the_encounter_and_reused(ruleset: str) -> None:
+def test_the_solvers_work_is_kept_in_the_cache_and_reused(ruleset: str) -> None:
     schema = json.loads(ok("schema", "encounter"))
     ok("init", "--ruleset", ruleset, "--seed", "22")
-    assert saved()["extra"] == {}
+    assert saved()["extra"] == {} and kept_entries() == {}
     ok("round", "--seed", "23", "--no-input", "--odds")
-    kept = saved()["extra"]["odds"]
+    kept = kept_entries()
+    assert len(kept) == 1 and saved()["extra"] == {}
     jsonschema.validate(saved(), schema)
-    assert kept["engine"] == ruleset and base64.b64decode(kept["data"], validate=True)
+    (name,) = kept
+    mtime = (Path(os.environ["SEVENDAG_CACHE"]) / "odds" / name).stat().st_mtime_ns
     ok("round", "--seed", "24", "--no-input", "--odds")
-    assert saved()["extra"]["odds"] == kept  # read, not built again
-    ok("round", "--seed", "25", "--no-input")  # a round without --odds keeps it
+    assert kept_entries() == kept  # read, not built again
+    assert (Path(os.environ["SEVENDAG_CACHE"]) / "odds" / name).stat().st_mtime_ns == mtime
+    ok("round", "--seed", "25", "--no-input")
     ok("wound", "B" if ruleset == "d20" else "Brannoc", "3" if ruleset == "d20" else "light")
     ok("undo")
     ok("undo")
-    assert saved()["extra"]["odds"] == kept
+    assert kept_entries() == kept and saved()["extra"] == {}
     assert run("log").exit_code == 0 and run("status").exit_code == 0
     jsonschema.validate(saved(), schema)
 
@@ -368,7 +377,7 @@ def test_status_and_log_are_the_same_whether_the_odds_were_kept_or_not() -> None
         ok("round", "--seed", "23", "--no-input", *odds)
         ok("wound", "Ysolde", "light")
         shown.append([ok("status"), ok("log"), ok("log", "--jsonl")])
-        assert ("odds" in saved()["extra"]) == bool(odds)
+        assert bool(kept_entries()) == bool(odds) and saved()["extra"] == {}
     assert shown[0] == shown[1]
 
 
@@ -380,10 +389,10 @@ def test_init_odds_keep_the_work_and_give_the_odds_from_the_start() -> None:
     assert doc["odds"]["fighters"] == odds["fighters"]
     assert (doc["odds"]["cap"], doc["odds"]["tolerance"], doc["odds"]["assumes"]) == (
         odds["cap"], odds["tolerance"], odds["assumes"])
-    assert "odds" in saved()["extra"]
-    kept = saved()["extra"]["odds"]
+    kept = kept_entries()
+    assert len(kept) == 1 and saved()["extra"] == {}
     ok("round", "--seed", "23", "--no-input", "--odds")
-    assert saved()["extra"]["odds"] == kept
+    assert kept_entries() == kept
     shown = ok("init", "--ruleset", "d20", "--dice", "19,5", "--odds", "--force")
     assert shown.splitlines()[-1].startswith("  odds: A ") and ", B " in shown.splitlines()[-1]
     plain = run("init", "--ruleset", "d20", "--dice", "19,5", "--force")
@@ -391,9 +400,16 @@ def test_init_odds_keep_the_work_and_give_the_odds_from_the_start() -> None:
 
 
 def _set_kept(value: Any) -> None:
-    doc = saved()
-    doc["extra"]["odds"] = value
-    ENCOUNTER.write_text(json.dumps(doc), "utf-8")
+    """The one cache entry replaced by ``value`` (bytes as they are, text as base64 was)."""
+    (name,) = kept_entries()
+    path = Path(os.environ["SEVENDAG_CACHE"]) / "odds" / name
+    head = path.read_bytes().split(b"\n", 1)[0] + b"\n"
+    if isinstance(value, str):
+        try:
+            value = base64.b64decode(value, validate=True)
+        except ValueError:
+            value = value.encode()
+    path.write_bytes(value if isinstance(value, bytes) and value[:1] == b"!" else head + value)
 
 
 def _other_pairs_table() -> str:
@@ -422,10 +438,10 @@ def _bad_probabilities() -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("damage", [
-    pytest.param(lambda: "not base64 at all!", id="not-base64"),
+    pytest.param(lambda: "not base64 at all!", id="not-msgpack"),
     pytest.param(lambda: base64.b64encode(b"\x93\x01\x02").decode(), id="not-a-table"),
-    pytest.param(lambda: {"engine": "sevendag"}, id="no-data"),
-    pytest.param(lambda: 42, id="not-an-object"),
+    pytest.param(lambda: b"", id="empty"),
+    pytest.param(lambda: b"!no header", id="no-header"),
     pytest.param(_other_pairs_table, id="another-pair"),
     pytest.param(_bad_probabilities, id="not-probabilities"),
 ])
@@ -433,15 +449,15 @@ def test_damaged_kept_work_is_ignored_and_built_again(damage: Callable[[], Any])
     ok("init", "--seed", "22")
     expected = run_json("odds")
     ok("round", "--seed", "23", "--no-input", "--odds")
-    good = saved()["extra"]["odds"]
+    good = kept_entries()
     after = run_json("odds")
     ok("undo")
-    value = damage()
-    _set_kept(value if not isinstance(value, str) else {"engine": "sevendag", "data": value})
+    _set_kept(damage())
+    assert kept_entries() != good
     assert overlap(run_json("odds")["fighters"], expected["fighters"])  # read only: ignored
     doc = run_json("round", "--seed", "23", "--no-input", "--odds")
     assert doc["odds"]["after"] == after["fighters"]
-    assert saved()["extra"]["odds"] == good  # built again and saved with the round
+    assert kept_entries() == good  # built again and kept
 
 
 def test_D02_kept_d20_tables_no_solver_builds_are_refused_when_read_back() -> None:

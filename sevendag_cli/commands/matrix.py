@@ -106,6 +106,11 @@ def matrix_cmd(
             _note_skipped(list(lineup.skipped), lineup.ruleset.name, out.lang)
         changes = lineup.changes
         what_if_notes(lineup.ruleset, lineup.fighters, changes, out)
+        if jobs is not None and n_jobs > lineup.most_jobs:  # --jobs 256: said, then capped
+            note("sevendag: " + Msg("roster.jobs_capped", jobs=n_jobs, used=lineup.most_jobs,
+                                    cpus=default_jobs(),
+                                    pairs=len(lineup.fighters) * (len(lineup.fighters) - 1) // 2
+                                    ).render(out.lang))
 
         done = [0, len(lineup.fighters) * (len(lineup.fighters) - 1)]
         try:

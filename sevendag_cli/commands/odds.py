@@ -4,9 +4,10 @@ It reads the encounter as ``status`` does (a shared lock, nothing written or mad
 :meth:`sevendag_cli.encounter.Encounter.odds`) and asks the exact solver
 (:mod:`sevendag_cli.sim.moment`) for the odds of the saved state: hit points, or wounds
 and penalties, dropped weapons and their rounds left, granted criticals, techniques in
-effect, the assaillant, and the round (for the cap).  It uses the solver's work the
-encounter file keeps (:mod:`sevendag_cli.table_odds`) when ``round --odds`` or
-``init --odds`` saved it; without it, it computes (and keeps nothing: it only reads).
+effect, the assaillant, and the round (for the cap).  It uses the solver's work kept in
+the user's cache for this very pair (:mod:`sevendag_cli.table_odds`) when ``round --odds``
+or ``init --odds`` built it; without it, it computes (and keeps nothing: it only reads).
+Solver work an encounter file carries is never used.
 """
 
 from __future__ import annotations

@@ -63,10 +63,18 @@ def list_rulesets(lang: str = "en") -> dict[str, Any]:
     known = set(known_fighters())
     sheet_dirs = fighter_dirs()
     for d in [*search_dirs(), *sheet_dirs]:
-        for p in sorted(d.glob("*.toml")) if d.is_dir() else []:
-            if p.resolve() in seen:
+        try:
+            found = sorted(d.glob("*.toml")) if d.is_dir() else []
+        except (OSError, ValueError):  # a folder that cannot be listed (a name too long): left out
+            continue
+        for p in found:
+            try:
+                real = p.resolve()
+            except (OSError, RuntimeError, ValueError):
                 continue
-            seen.add(p.resolve())
+            if real in seen:
+                continue
+            seen.add(real)
             try:
                 doc = read_toml(p)
             except DataError as exc:  # neither a ruleset nor a sheet can be told: listed as broken

@@ -78,8 +78,9 @@ def _pair(ruleset: Ruleset, a: Fighter, b: Fighter) -> tuple[D20Ruleset, D20Figh
 class _MomentOdds:
     """The odds of any state of one d20 pair: the round tables (kept, or built with icepool)."""
 
-    def __init__(self, chain: D20Chain) -> None:
+    def __init__(self, chain: D20Chain, used_kept: bool = False) -> None:
         self.chain = chain
+        self.used_kept = used_kept
 
     def odds(self, state: Any, cap: int, tolerance: float) -> Odds:
         return self.chain.odds(state, cap, tolerance)
@@ -273,8 +274,9 @@ class D20Backend:
 
         rs, fa, fb = cast("tuple[D20Ruleset, D20Fighter, D20Fighter]", (ruleset, a, b))
         tables = decode(D20Tables, kept)
-        if tables is not None and tables.fingerprint == pair_fingerprint(rs, fa, fb):
-            return _MomentOdds(D20Chain(tables))
+        if tables is not None and tables.names == (fa.name, fb.name) \
+                and tables.fingerprint == pair_fingerprint(rs, fa, fb):
+            return _MomentOdds(D20Chain(tables), used_kept=True)
         return _MomentOdds(chain_for(rs, fa, fb))
 
     def assumptions(self) -> tuple[str, ...]:

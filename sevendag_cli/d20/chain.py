@@ -35,6 +35,7 @@ import msgspec
 from sevendag_cli.d20.engine import D20State
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.errors import EncounterError, Msg, UsageError
+from sevendag_cli.limits import MAX_D20_PUSH_CELLS
 from sevendag_cli.sim.odds import (
     COMPLETE,
     DEFAULT_TOLERANCE,
@@ -116,7 +117,8 @@ def pair_fingerprint(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> str:
     from msgspec.structs import replace
 
     parts = (replace(ruleset, path="", round_cap=1), replace(a, path=""), replace(b, path=""))
-    return hashlib.sha256(msgspec.msgpack.encode(parts)).hexdigest()[:32]
+    # sets (a formula's names) sorted: the same fingerprint in every process and hash seed
+    return hashlib.sha256(msgspec.msgpack.encode(parts, order="deterministic")).hexdigest()[:32]
 
 
 class _JumpGrid:
@@ -265,6 +267,11 @@ class D20Chain:
         if not self.moves:  # nobody can ever deal damage: a draw at the cap (D-12, cap)
             return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds, COMPLETE)
         fixed = None if state.next_attacker is None else self.names.index(state.next_attacker)
+        if ha * hb > MAX_D20_PUSH_CELLS:  # before any work: would the cap need the push?
+            free = rounds if fixed is None else rounds - 1
+            if binomial_cdf_upper(free, 1.0 - self.s, ha + hb - 2) > tolerance:
+                raise UsageError(Msg("exact.d20.cells_odds", max=MAX_D20_PUSH_CELLS,
+                                     a=self.names[0], hp_a=ha, b=self.names[1], hp_b=hb, cap=cap))
         odds = self.uncapped_odds(ha, hb, fixed, rounds)
         if odds.unresolved > tolerance:  # the cap (or the tolerance) needs the rounds themselves
             from sevendag_cli.sim.push import d20_push

@@ -26,7 +26,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import sys
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -74,12 +73,9 @@ def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 
 def write_csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """The table on stdout (bytes as they are: no newline translation)."""
-    text = csv_text(header, rows)
-    stream = getattr(sys.stdout, "buffer", None)
-    if stream is not None:
-        sys.stdout.flush()
-        stream.write(text.encode("utf-8"))
-        stream.flush()
-    else:
-        sys.stdout.write(text)
+    """The table on stdout (bytes as they are: no newline translation), through the guard of
+    every output (:func:`sevendag_cli.streams.write_bytes`: a full disk is one line, a reader
+    gone exit 141)."""
+    from sevendag_cli.streams import write_bytes
+
+    write_bytes(csv_text(header, rows).encode("utf-8"))

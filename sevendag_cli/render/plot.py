@@ -37,6 +37,17 @@ from sevendag_cli.errors import Msg, UsageError
 FORMATS = ("png", "svg")
 MAX_TICKS = 25
 """Most labelled ticks on an axis of values that are not numbers (a long fight's rounds)."""
+MAX_LABEL = 40
+"""Longest label drawn (a name, a value); longer ones are cut with an ellipsis, as messages are."""
+MAX_TITLE = 120
+
+
+def _short(text: object, limit: int = MAX_LABEL) -> str:
+    """A text as drawn: control characters visible, cut to ``limit`` characters."""
+    from sevendag_cli.text import visible
+
+    shown = visible(str(text))
+    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -50,25 +61,87 @@ class Curve:
 
 
 def plot_format(path: str | Path) -> str:
-    """``png`` or ``svg`` from the file name (checked before any work is done)."""
+    """``png`` or ``svg`` from the file name, and a target that can be written: checked
+    before any work is done (a folder that is missing or not writable, a target that is
+    not a regular file, or a symbolic link: one line).
+
+    A picture is never written through a symbolic link (unlike the encounter file, which
+    is the user's own and documented to be): a link planted where a picture is expected
+    would make the command overwrite whatever it points to."""
     suffix = Path(path).suffix.lower().lstrip(".")
     if suffix not in FORMATS:
         raise UsageError(Msg("plot.suffix", path=str(path)))
+    import os
     import stat
 
-    from sevendag_cli.files import Unreadable, kind_of, stat_or_none
+    from sevendag_cli.files import Unreadable, kind_of, os_reason, stat_or_none
 
+    try:
+        lst = os.lstat(path)
+    except (OSError, ValueError):
+        lst = None
+    if lst is not None and stat.S_ISLNK(lst.st_mode):
+        raise UsageError(Msg("plot.symlink", path=str(path)))
     try:
         st = stat_or_none(path)
     except Unreadable:
         st = None  # said when written
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise UsageError(Msg("common.file.not_regular_target", path=str(path), kind=kind_of(st.st_mode)))
+    if st is not None and not os.access(path, os.W_OK):
+        raise UsageError(Msg("common.file.read_only", path=str(path)))
+    folder = Path(path).parent
+    try:
+        fst = os.stat(folder)
+        if not stat.S_ISDIR(fst.st_mode):
+            raise NotADirectoryError(20, "not a folder")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise PermissionError(13, "permission denied")
+    except (OSError, ValueError) as exc:
+        raise UsageError(Msg("plot.folder", path=str(path), folder=str(folder),
+                             reason=os_reason(exc))) from None
     return suffix
 
 
+_TEMP_CONFIG: list[str] = []
+
+
+def _config_dir() -> str:
+    """Where matplotlib keeps its configuration and font cache: the project's cache folder
+    (``matplotlib`` in it), else a temporary folder removed at exit; never ``$HOME``."""
+    import os
+
+    from sevendag_cli.solver_cache import cache_dir
+
+    top = cache_dir()
+    if top is not None:
+        folder = top / "matplotlib"
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if folder.is_dir() and os.access(folder, os.W_OK | os.X_OK):
+                return str(folder)
+        except (OSError, ValueError):
+            pass
+    if not _TEMP_CONFIG:
+        import atexit
+        import shutil
+        import tempfile
+
+        _TEMP_CONFIG.append(tempfile.mkdtemp(prefix="sevendag-matplotlib-"))
+        atexit.register(shutil.rmtree, _TEMP_CONFIG[0], True)
+    return _TEMP_CONFIG[0]
+
+
 def _pyplot() -> Any:
-    """matplotlib's pyplot on the Agg backend; one line saying how to install it if missing."""
+    """matplotlib's pyplot on the Agg backend; one line saying how to install it if missing.
+
+    matplotlib writes its configuration and font cache in the project's cache folder, not in
+    ``$HOME`` (:func:`_config_dir`: a user's ``matplotlibrc`` there is not read either), and
+    every text is plain text, never TeX (a fighter's name ``$x^{$`` is shown as typed)."""
+    import os
+
+    if "matplotlib" not in sys.modules:
+        os.environ["MPLCONFIGDIR"] = _config_dir()
     try:
         import matplotlib
     except ImportError:
@@ -76,6 +149,8 @@ def _pyplot() -> Any:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
+    matplotlib.rcParams["text.usetex"] = False
+    matplotlib.rcParams["text.parse_math"] = False
     return plt
 
 
@@ -94,7 +169,11 @@ def _save(fig: Any, path: str | Path) -> None:
     fmt = plot_format(path)
     buffer = io.BytesIO()
     metadata = {"Date": None} if fmt == "svg" else {"Software": None}  # the same bytes every time
-    fig.savefig(buffer, format=fmt, metadata=metadata)
+    import warnings
+
+    with warnings.catch_warnings():  # a layout that does not fit (long names) is no error line
+        warnings.simplefilter("ignore")
+        fig.savefig(buffer, format=fmt, metadata=metadata)
     _pyplot().close(fig)
     write_bytes_atomic(Path(path), buffer.getvalue())
 
@@ -112,22 +191,23 @@ def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title
     fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
     positions = list(x) if _numeric(x) else list(range(len(x)))
     for curve in curves:
-        (line,) = ax.plot(positions, list(curve.y), marker="o", markersize=3, label=curve.label)
+        (line,) = ax.plot(positions, list(curve.y), marker="o", markersize=3,
+                          label=_short(curve.label))
         if curve.low is not None and curve.high is not None:
             ax.fill_between(positions, list(curve.low), list(curve.high), alpha=0.25,
                             color=line.get_color(), linewidth=0)
     if not _numeric(x):
         step = -(-len(x) // MAX_TICKS)  # a label every ``step`` values: at most MAX_TICKS
-        ax.set_xticks(positions[::step], [str(v) for v in x][::step],
+        ax.set_xticks(positions[::step], [_short(v) for v in x][::step],
                       rotation=45 if len(x) > 8 else 0)
     if mark is not None:
         ax.axhline(mark, color="grey", linestyle=":", linewidth=1)
     if percent:
         ax.set_ylim(0, 1)
         _percent_axis(ax.yaxis)
-    ax.set_title(title)
-    ax.set_xlabel(x_label)
-    ax.set_ylabel(y_label)
+    ax.set_title(_short(title, MAX_TITLE))
+    ax.set_xlabel(_short(x_label, MAX_TITLE))
+    ax.set_ylabel(_short(y_label, MAX_TITLE))
     ax.grid(True, alpha=0.3)
     if len(curves) > 1:
         ax.legend()
@@ -142,12 +222,12 @@ def bars(path: str | Path, x: Sequence[Any], y: Sequence[float], *, title: str, 
     positions = list(x) if _numeric(x) else list(range(len(x)))
     ax.bar(positions, list(y), width=0.9 if _numeric(x) else 0.8, color="tab:blue")
     if not _numeric(x):
-        ax.set_xticks(positions, [str(v) for v in x])
+        ax.set_xticks(positions, [_short(v) for v in x])
     if percent:
         _percent_axis(ax.yaxis)
-    ax.set_title(title)
-    ax.set_xlabel(x_label)
-    ax.set_ylabel(y_label)
+    ax.set_title(_short(title, MAX_TITLE))
+    ax.set_xlabel(_short(x_label, MAX_TITLE))
+    ax.set_ylabel(_short(y_label, MAX_TITLE))
     ax.grid(True, axis="y", alpha=0.3)
     _save(fig, path)
 
@@ -166,8 +246,8 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
     fig, ax = plt.subplots(figsize=(size + 1, size), layout="constrained")
     image = ax.imshow(grid, cmap="RdYlGn", vmin=0.0 if percent else None,
                       vmax=1.0 if percent else None)
-    ax.set_xticks(range(len(columns)), list(columns), rotation=45, ha="right")
-    ax.set_yticks(range(len(rows)), list(rows))
+    ax.set_xticks(range(len(columns)), [_short(c) for c in columns], rotation=45, ha="right")
+    ax.set_yticks(range(len(rows)), [_short(r) for r in rows])
     for i, row in enumerate(values):
         for j, v in enumerate(row):
             if v is None:
@@ -183,10 +263,10 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
                                        linewidth=0))
     bar = fig.colorbar(image, ax=ax)
-    bar.set_label(value_label)
+    bar.set_label(_short(value_label, MAX_TITLE))
     if percent:
         _percent_axis(bar.ax.yaxis)
-    ax.set_title(title)
+    ax.set_title(_short(title, MAX_TITLE))
     _save(fig, path)
 
 

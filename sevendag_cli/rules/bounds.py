@@ -42,6 +42,18 @@ def endless(ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None:
     return backend_for(ruleset).endless(ruleset, a, b)
 
 
+def check_can_end(ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+    """Refuse (one line, :class:`~sevendag_cli.errors.RuleError`) a pair whose fight can never
+    end: ``fight`` in every mode, ``sweep`` and ``matrix`` (every value, every pair, before any
+    work) and the simulator itself refuse it with the same line, instead of playing every
+    fight to the round cap."""
+    from sevendag_cli.errors import RuleError
+
+    never = endless(ruleset, a, b)
+    if never is not None:
+        raise RuleError(never)
+
+
 def check_exact(ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
     """The exact solvers' entry: the value bound, and what the ruleset's exact chain can hold."""
     check_values(ruleset, a, b)

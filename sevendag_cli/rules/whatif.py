@@ -43,8 +43,8 @@ SET = "--set"
 TACTIC = "--tactic"
 VARY = "--vary"
 
-_SEGMENT = re.compile(r"([^.\[\]]+)((?:\[\d+\])*)")
-_INT = re.compile(r"[+-]?\d{1,20}")
+_SEGMENT = re.compile(r"([^.\[\]]+)((?:\[[0-9]+\])*)")
+_INT = re.compile(r"[+-]?[0-9]{1,20}")  # ASCII digits only: not ², ①, ١
 _MISSING: Any = object()
 
 
@@ -213,6 +213,9 @@ def _field(asg: Assignment, names: list[str]) -> tuple[int, list[str | int]]:
             best = (i, len(n))
     if best is None:
         fighter = target.split(".", 1)[0]
+        for n in names:  # "A." or "A. ": the fighter is there, the field is missing
+            if n and fold(target.rstrip()) == fold(n + "."):
+                raise UsageError(Msg("whatif.no_field_given", typed=asg.typed, name=n))
         if "." not in target:
             raise UsageError(Msg("whatif.syntax", option=asg.option, text=f"{target}={asg.value}",
                                  example="B.armour=7"))
@@ -228,8 +231,9 @@ def _path(asg: Assignment, text: str) -> list[str | int]:
         if m is None:
             raise UsageError(Msg("whatif.bad_field", typed=asg.typed, field=text))
         key = m.group(1)
-        path.append(int(key) if key.isdigit() and path else key)
-        path.extend(int(n) for n in re.findall(r"\[(\d+)\]", m.group(2)))
+        # ASCII digits only: str.isdigit takes ², ①... which int() then refuses
+        path.append(int(key) if key.isascii() and key.isdigit() and path else key)
+        path.extend(int(n) for n in re.findall(r"\[([0-9]+)\]", m.group(2)))
     if len(path) > MAX_DATA_DEPTH:
         raise UsageError(Msg("whatif.bad_field", typed=asg.typed, field=text))
     return path
@@ -282,6 +286,9 @@ def _set(asg: Assignment, data: dict[str, Any], path: list[str | int], fighter: 
             if isinstance(step, int):
                 raise UsageError(Msg("whatif.no_index", typed=asg.typed, field=_key_text(path[:depth + 1]),
                                      n=len(node) if isinstance(node, list) else 0))
+            if isinstance(node, list):  # hands.².die, hands.x.die: a list takes a number
+                raise UsageError(Msg("whatif.list_index", typed=asg.typed,
+                                     field=_key_text(path[:depth]) or field, n=len(node)))
             if not isinstance(node, dict):
                 raise UsageError(Msg("whatif.not_table", typed=asg.typed,
                                      field=_key_text(path[:depth]) or field))
@@ -376,7 +383,7 @@ def _tactic(asg: Assignment, data: dict[str, Any], fighter: str,
 
 # --- sweeps: the values of a field ----------------------------------------------------------
 
-_RANGE = re.compile(r"\s*([+-]?\d{1,19})\s*\.\.\s*([+-]?\d{1,19})\s*(?:/\s*(\d{1,19})\s*)?")
+_RANGE = re.compile(r"\s*([+-]?[0-9]{1,19})\s*\.\.\s*([+-]?[0-9]{1,19})\s*(?:/\s*([0-9]{1,19})\s*)?")
 
 
 def vary_values(text: str, limit: int) -> tuple[str, list[str]]:

@@ -82,6 +82,7 @@ class _MomentOdds:
     def __init__(self, chain: SevendagChain, lookup: Any) -> None:
         self.chain = chain
         self.lookup = lookup  # the kept odds of every state, indexed (or None)
+        self.used_kept = lookup is not None
 
     def odds(self, state: Any, cap: int, tolerance: float) -> Odds:
         return self.chain.odds(state, cap, tolerance, lookup=self.lookup)

@@ -9,8 +9,9 @@ fighter's win probability as a certified interval, the draw (the round cap) and
 the unresolved mass; a finished fight gives 1 and 0 (or a draw).
 
 **Keeping the work between commands** (``round --odds`` runs in a fresh process each
-round): :meth:`OddsSolver.keep` returns bytes to store with the encounter and pass
-back as ``kept=``.  For d20 they are the pair's round tables (the next process needs
+round): :meth:`OddsSolver.keep` returns bytes to keep (in the user's cache folder,
+:mod:`sevendag_cli.solver_cache`, never in an encounter file) and pass back as
+``kept=``.  For d20 they are the pair's round tables (the next process needs
 no icepool); for Sevendag, the certified odds of every state of the pair's fight
 (built with numpy, :func:`.push.sevendag_table`), so that any state with enough
 rounds to go is a look-up.  Bytes of another pair or ruleset are ignored.
@@ -41,6 +42,7 @@ class OddsSolver:
         self.tolerance = check_tolerance(tolerance)
         self.cap = check_cap(ruleset.round_cap if cap is None else cap)
         self._kept = kept
+        self.cache_key: str | None = None  # set by :mod:`sevendag_cli.solver_cache`
         self._odds: MomentOdds | None = None
 
     def _moment(self) -> MomentOdds:
@@ -55,6 +57,11 @@ class OddsSolver:
     def _get(self) -> Any:
         """The pair's chain (built on first use, then shared)."""
         return self._moment().chain
+
+    @property
+    def used_kept(self) -> bool:
+        """Whether the kept bytes were this very pair's and are in use."""
+        return self._odds is not None and self._odds.used_kept
 
     @property
     def _lookup(self) -> Any:
@@ -77,8 +84,8 @@ def decode(kind: Any, data: bytes | None) -> Any:
 
     try:
         return kind.from_bytes(data)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
+    except (msgspec.MsgspecError, ValueError, TypeError, OverflowError, RecursionError):
+        return None  # bytes of no solver: ignored, the work is done again
 
 
 def odds_at(ruleset: Any, a: Any, b: Any, state: Any, *, cap: int | None = None,

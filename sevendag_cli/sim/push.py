@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.limits import MAX_D20_PUSH_CELLS
 from sevendag_cli.sim.odds import (
     COMPLETE,
     TOLERANCE,
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 FloatArray = npt.NDArray[np.float64]
 
-MAX_CELLS = 1_000_000
+MAX_CELLS = MAX_D20_PUSH_CELLS
 """Most (hit points of a) x (hit points of b) the d20 push holds (memory: ~16 MB a grid)."""
 MAX_PUSH_WORK = 400_000_000
 """Most multiply-adds one push makes (a few seconds); then it stops, unresolved."""

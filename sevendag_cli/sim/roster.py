@@ -504,6 +504,11 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
         raise UsageError(Msg("cli.cap", cap=cap))
     jobs = check_jobs(jobs)
+    from sevendag_cli.rules.bounds import check_can_end
+
+    for i in range(n):  # before any work, as fight: a matchup that can never end
+        for j in range(i + 1, n):
+            check_can_end(ruleset, fighters[i], fighters[j])
     setup = Setup(ruleset, tuple(fighters), cap, check_tolerance(tolerance), runs, seed)
     chunks = _chunks(setup, jobs)
     total = n * (n - 1)

@@ -279,9 +279,10 @@ def simulate(
     cap = ruleset.round_cap if cap is None else cap
     if cap < 1:
         raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
-    from sevendag_cli.rules.bounds import check_values
+    from sevendag_cli.rules.bounds import check_can_end, check_values
 
     check_values(ruleset, a, b)
+    check_can_end(ruleset, a, b)  # every fight would run to the cap: refused, as by fight
     batch_size = batch_for(ruleset, a, b, batch_size)
     names = (a.name, b.name)
     batch_fn, extra = backend.batch(ruleset, names)

@@ -95,9 +95,13 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
     cap = ruleset.round_cap if cap is None else cap
     if method == EXACT:
         tolerance = check_tolerance(tolerance)
+    from sevendag_cli.rules.bounds import check_can_end
+
+    pairs = [load(text) for text in values]
+    for a, b, _ in pairs:  # before any work, as fight: a value whose fight can never end
+        check_can_end(ruleset, a, b)
     points = []
-    for done, text in enumerate(values, start=1):
-        a, b, value = load(text)
+    for done, (a, b, value) in enumerate(pairs, start=1):
         if method == EXACT:
             points.append(_exact_point(ruleset, a, b, value, cap, tolerance, field))
         else:

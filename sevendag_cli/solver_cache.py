@@ -1,0 +1,169 @@
+"""The odds solver's work, kept between processes in the user's cache folder (issue 18).
+
+``round --odds`` runs in a fresh process each round; building a pair's tables costs
+more than a round may add (Sevendag: the certified odds of every state, with numpy;
+d20: the round tables, with icepool).  So what :meth:`~.sim.moment.OddsSolver.keep`
+returns is kept in one file per pair::
+
+    <cache>/odds/<key>.bin      (<cache>: $SEVENDAG_CACHE, else the platform's user
+                                 cache folder for sevendag, e.g. ~/.cache/sevendag,
+                                 if the home folder exists: it is never made)
+
+``key`` (:func:`pair_key`) is the SHA-256 of a canonical serialisation of what the work
+depends on: this format, the solver's version, the ruleset's rules and both sheets
+(not where they were read), encoded with sets and maps sorted, so it is the same in
+every process, under any hash seed and Python version.  The file starts with its key,
+so an entry copied under another name is not read; the solver then checks the bytes
+itself (their own fingerprint of the pair, values no solver could have written).
+
+**Why not in the encounter file.**  An encounter is shared and edited by hand; numbers
+shown as certified ("exact, everything resolved") must never come from data that a
+file carries unverified.  Solver work in an encounter (``extra.odds``, written by
+earlier versions) is never read, and ``round --odds`` and ``init --odds`` remove it.
+
+It is a cache: a missing, unreadable, damaged or foreign entry is ignored (the work is
+done again and the entry rewritten), never an error; writing is atomic (a temporary
+file beside the entry, then a rename) and a failure to write is silent.  Removing the
+folder only makes the next ``round --odds`` slower.  No encounter, no output of any
+command, depends on what is there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sevendag_cli.sim.moment import OddsSolver
+
+ENV = "SEVENDAG_CACHE"
+"""The cache folder to use instead of the platform's (tests, a read-only home)."""
+FORMAT = 1
+"""Raised when the meaning of the kept bytes changes: old entries are then never read."""
+MAGIC = b"sevendag-odds\x00"
+MAX_ENTRY = 16 * 1024 * 1024
+"""Largest entry read back (a Sevendag table is about 30 KB, d20 tables less)."""
+
+
+def cache_dir() -> Path | None:
+    """The user's cache folder for sevendag (not created); None if it cannot be named."""
+    env = os.environ.get(ENV)
+    if env:
+        return Path(env)
+    try:
+        from platformdirs import user_cache_dir
+
+        home = Path.home()
+        if not home.is_dir():  # a home that does not exist is not made by a cache
+            return None
+        return Path(user_cache_dir("sevendag", appauthor=False))
+    except Exception:  # no home at all, a name too long: no cache, never an error
+        return None
+
+
+def pair_key(ruleset: Any, a: Any, b: Any) -> str:
+    """What a pair's solver work depends on, as a hex SHA-256 stable across processes."""
+    import msgspec
+    from msgspec.structs import replace
+
+    from sevendag_cli import __version__
+
+    parts = ("odds", FORMAT, __version__, ruleset.engine, replace(ruleset, path=""),
+             replace(a, path=""), replace(b, path=""))
+    return hashlib.sha256(msgspec.msgpack.encode(parts, order="deterministic")).hexdigest()
+
+
+def _entry(key: str) -> Path | None:
+    top = cache_dir()
+    return None if top is None else top / "odds" / f"{key}.bin"
+
+
+def load(key: str) -> bytes | None:
+    """The kept bytes under ``key``; None if absent, unreadable, too large or not this key's."""
+    path = _entry(key)
+    if path is None:
+        return None
+    head = MAGIC + key.encode("ascii") + b"\n"
+    try:
+        from sevendag_cli.files import Unreadable, read_regular
+
+        raw = read_regular(path, MAX_ENTRY)
+    except (Unreadable, OSError, ValueError):
+        return None
+    if not raw.startswith(head):
+        return None
+    return raw[len(head):]
+
+
+def store(key: str, data: bytes) -> bool:
+    """Keep ``data`` under ``key`` (atomically); False if it could not be written (ignored)."""
+    path = _entry(key)
+    if path is None:
+        return False
+    tmp: Path | None = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if path.parent.is_symlink() or not path.parent.is_dir():
+            return False
+        tmp = path.with_name(f".{key}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(MAGIC + key.encode("ascii") + b"\n" + data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+        tmp = None
+        _sweep_stale(path.parent)
+        return True
+    except (OSError, ValueError):
+        return False
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+
+STALE_AFTER = 3600.0
+"""Seconds after which a temporary file of the cache is a leftover (a writer killed with -9)."""
+
+
+def _sweep_stale(folder: Path) -> None:
+    """Remove the cache's temporary files left by writers that died (never a fresh one)."""
+    import time
+
+    now = time.time()
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.startswith(".") and entry.name.endswith(".tmp") \
+                        and entry.is_file(follow_symlinks=False):
+                    with contextlib.suppress(OSError):
+                        if now - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER:
+                            os.unlink(entry.path)
+    except OSError:
+        pass
+
+
+def solver(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
+           tolerance: float | None = None) -> OddsSolver:
+    """An odds solver for this pair, starting from the work kept for exactly this pair."""
+    from sevendag_cli.sim.moment import OddsSolver
+    from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
+
+    key = pair_key(ruleset, a, b)
+    s = OddsSolver(ruleset, a, b, cap=cap,
+                   tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
+                   kept=load(key))
+    s.cache_key = key
+    return s
+
+
+def keep(s: OddsSolver) -> None:
+    """Build what ``s`` would keep (if it has not been read from the cache) and keep it."""
+    data = s.keep()
+    if s.cache_key is not None and not s.used_kept:
+        store(s.cache_key, data)

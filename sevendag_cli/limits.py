@@ -52,3 +52,9 @@ MAX_ROSTER = 40
 
 MAX_FOLDER_SHEETS = 1000
 """``.toml`` files looked at in one folder named to ``matrix``."""
+
+MAX_EXACT_HP = 5_000
+"""Most hit points a d20 fighter may have for exact odds: the odds of the fight played to the
+end are one pass over both fighters' hit points (:mod:`sevendag_cli.d20.solve`), about 30
+seconds at 5,000 each on a laptop, a few MB of memory; the round cap, where it matters, is
+played round by round (:mod:`sevendag_cli.sim.push`) within its own bounds."""

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from sevendag_cli.errors import Msg, SevendagError, UsageError
-from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_cap, check_tolerance
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, WORK, Odds, check_cap, check_tolerance
 from sevendag_cli.sim.push import Push, d20_push, sevendag_push
 
 if TYPE_CHECKING:
@@ -53,11 +53,15 @@ class FighterExact(msgspec.Struct, frozen=True):
 
 
 class RoundsExact(msgspec.Struct, frozen=True):
+    """The rounds distribution, pushed round by round.  A d20 fight too long to push within
+    its work limit has only its mean (the fight played to the end: ``histogram`` empty, ``sd``,
+    ``p50`` and ``p90`` None)."""
+
     mean: float  # a lower bound; mean_bounds adds what the tail can add
     mean_bounds: tuple[float, float]
-    sd: float
-    p50: int
-    p90: int
+    sd: float | None
+    p50: int | None
+    p90: int | None
     histogram: tuple[tuple[int, float], ...]  # (rounds, probability), every round with mass
     tail: float  # mass of the fights not over when the push stopped (beyond the histogram)
 
@@ -108,6 +112,7 @@ class ExactFight(msgspec.Struct, frozen=True):
     no_fractions: Msg | None  # why there are none
     d20: tuple[D20FighterExact, D20FighterExact] | None = None
     sevendag: tuple[SevendagFighterExact, SevendagFighterExact] | None = None
+    solver: str = "push"  # "chain": the d20 odds of the fight played to the end, the cap bounded
 
     @property
     def odds(self) -> Odds:
@@ -130,6 +135,7 @@ def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFigh
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
               (chain.state_id(chain.start_key(1)), float(1 - p_a))]
     push, wounds = sevendag_push(chain, starts, cap, tolerance)
+    _check_resolved(push, chain.names, tolerance)
     exact, why = _sevendag_fractions(ruleset, a, b) if fractions else (None, None)
     bands = chain.band_names
     extra = tuple(
@@ -161,32 +167,118 @@ def _reason(exc: SevendagError) -> Msg:
 # --- d20 --------------------------------------------------------------------------------------
 
 
+ROUNDS_WORK = 100_000_000
+"""Most multiply-adds the round-by-round push may take for the rounds distribution of a d20
+fight whose odds the chain has already certified (a fraction of a second); a longer fight
+gives its mean rounds only."""
+
+
 def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | None = None,
               tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True) -> ExactFight:
-    """The whole fight of ``fight`` / ``--runs``, exactly: D-02 initiative every round, the cap."""
+    """The whole fight of ``fight`` / ``--runs``, exactly: D-02 initiative every round, the cap.
+
+    The odds are those of the fight played to the end (:func:`sevendag_cli.d20.solve.forward`,
+    no time dimension), the round cap's share bounded (:meth:`~.chain.D20Chain.cap_bound`);
+    where that bound passes the tolerance, the cap matters and the fight is pushed round by
+    round to it (:func:`.push.d20_push`).  The rounds distribution is pushed too, within
+    :data:`ROUNDS_WORK`, never holding the odds back.
+    """
     from sevendag_cli.d20.chain import chain_for
 
     tolerance = check_tolerance(tolerance)
     cap = ruleset.round_cap if cap is None else check_cap(cap)
     chain = chain_for(ruleset, a, b)
+    exact, why = _d20_fractions(ruleset, a, b) if fractions else (None, None)
+    if chain.moves:
+        solved = _d20_solved(chain, a.hp, b.hp, cap, tolerance, exact, why)
+        if solved is not None:
+            return _result_from_chain(ruleset.name, chain, cap, tolerance, *solved)
     p = chain.p_first
     res = d20_push(chain, a.hp, b.hp, None, cap, tolerance, columns=[(0, p), (1, 1.0 - p)])
+    _check_resolved(res.push, chain.names, tolerance)
     rw = res.rewards
-    exact, why = _d20_fractions(ruleset, a, b) if fractions else (None, None)
-    won = (res.push.won_total(0).sum(), res.push.won_total(1).sum())
     extra = []
     for i, name in enumerate(chain.names):
         hp = (rw.hp_a if i == 0 else rw.hp_b).sum(axis=0)
-        total = float(hp.sum())
-        dist = tuple((h, float(hp[h]) / total) for h in range(1, hp.size) if hp[h] > 0) \
-            if total > 0 else ()
-        mean = math.fsum(h * q for h, q in dist)
-        var = max(0.0, math.fsum(h * h * q for h, q in dist) - mean * mean)
-        extra.append(D20FighterExact(name, HpLeft(mean, math.sqrt(var), dist),
+        extra.append(D20FighterExact(name, _hp_left([float(x) for x in hp]),
                                      float(rw.dealt[i].sum())))
-    del won
     return _result(ruleset.name, "d20", chain.names, cap, tolerance, res.push, exact, why,
                    d20=(extra[0], extra[1]))
+
+
+def _hp_left(hp: list[float]) -> HpLeft:
+    total = math.fsum(hp)
+    dist = tuple((h, hp[h] / total) for h in range(1, len(hp)) if hp[h] > 0) if total > 0 else ()
+    mean = math.fsum(h * q for h, q in dist)
+    var = max(0.0, math.fsum(h * h * q for h, q in dist) - mean * mean)
+    return HpLeft(mean, math.sqrt(var), dist)
+
+
+def _check_resolved(push: Push, names: tuple[str, str], tolerance: float) -> None:
+    """Nothing from unresolved mass: a push stopped at its work limit with more than the
+    tolerance unresolved is refused (one line), not shown."""
+    odds = push.odds(names, push.draw_round, len(push.alive))
+    if odds.stop == WORK and odds.unresolved > tolerance:
+        raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved, tolerance=tolerance))
+
+
+def _d20_solved(chain: Any, ha: int, hb: int, cap: int, tolerance: float,
+                exact: Fractions | None, why: Msg | None) -> tuple[Any, ...] | None:
+    """The chain's answer when the round cap's share is within the tolerance, else None."""
+    from sevendag_cli.d20.solve import forward
+    from sevendag_cli.sim.push import MAX_CELLS
+
+    beyond = chain.cap_bound(ha, hb, cap, fixed=True)
+    if 2 * beyond > tolerance:
+        return None
+    first = chain.jumps.pa
+    sol = forward(chain.jumps, ha, hb, [(0, first), (1, 1 - first)])
+    slack = sol.error + beyond
+    lows = [max(0.0, w - slack) for w in (math.fsum(sol.win_a), math.fsum(sol.win_b))]
+    if 1.0 - math.fsum(lows) > tolerance:
+        return None
+    rounds: Push | None = None
+    terms = len(chain.qa) + len(chain.qb) + 1
+    if ha * hb <= MAX_CELLS and ha * hb * terms * 2 * sol.rounds_mean <= ROUNDS_WORK:
+        res = d20_push(chain, ha, hb, None, cap, tolerance,
+                       columns=[(0, chain.p_first), (1, 1.0 - chain.p_first)])
+        if res.push.stop != WORK:
+            rounds = res.push
+    return sol, beyond, rounds, exact, why
+
+
+def _result_from_chain(ruleset: str, chain: Any, cap: int, tolerance: float, sol: Any,
+                       beyond: float, pushed: Push | None, fractions: Fractions | None,
+                       why: Msg | None) -> ExactFight:
+    from sevendag_cli.sim.odds import TOLERANCE, certified
+
+    names = chain.names
+    slack = sol.error + beyond
+    odds = certified(names, math.fsum(sol.win_a), math.fsum(sol.win_b), 0.0, slack, cap,
+                     TOLERANCE)
+    p = chain.p_first
+    first = (p, 1.0 - p)
+    won = (sol.win_a, sol.win_b)
+    fighters = tuple(
+        FighterExact(names[i], odds.win[i], odds.win_bounds[i], first[i],
+                     max(0.0, won[i][i] - slack))
+        for i in (0, 1))
+    decided = math.fsum(sol.win_a) + math.fsum(sol.win_b)
+    first_striker_won = (sol.win_a[0] + sol.win_b[1]) / decided if decided > 0 else None
+    extra = (D20FighterExact(names[0], _hp_left(list(sol.hp_a)), sol.dealt[0]),
+             D20FighterExact(names[1], _hp_left(list(sol.hp_b)), sol.dealt[1]))
+    if pushed is not None:
+        rounds = _rounds(pushed, cap)
+    else:
+        mean = sol.rounds_mean
+        rounds = RoundsExact(mean, (mean * (1 - sol.error), mean * (1 + sol.error)), None, None,
+                             None, (), 0.0)
+    return ExactFight(
+        ruleset=ruleset, engine="d20", cap=cap, tolerance=tolerance, stop=odds.stop,
+        fighters=(fighters[0], fighters[1]), draw_probability=odds.draw,
+        draw_bounds=odds.draw_bounds, unresolved=odds.unresolved, rounds=rounds,
+        first_striker_won=first_striker_won, fractions=fractions, no_fractions=why, d20=extra,
+        solver="chain")
 
 
 def _d20_fractions(ruleset: D20Ruleset, a: D20Fighter,

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_cap, check_tolerance
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, WORK, Odds, check_cap, check_tolerance
 
 
 class OddsSolver:
@@ -72,6 +72,11 @@ class OddsSolver:
             d20_odds: Odds = chain.odds(state, self.cap, self.tolerance)
             return d20_odds
         odds: Odds = chain.odds(state, self.cap, self.tolerance, lookup=self._lookup)
+        if odds.stop == WORK and odds.unresolved > self.tolerance:  # nothing from unresolved mass
+            from sevendag_cli.errors import Msg, UsageError
+
+            raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved,
+                                 tolerance=self.tolerance))
         return odds
 
     def keep(self) -> bytes:

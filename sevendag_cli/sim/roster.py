@@ -73,13 +73,13 @@ slower; a table shows tenths of a percent."""
 MAX_JOBS = 256
 """Most worker processes ``--jobs`` may ask for."""
 
-MAX_DAG_CELLS = 1_000_000
-"""Most pairs of hit points of a d20 pair solved exactly: the DAG keeps a value for each
-(two lists of floats, some 64 MB at the bound, a second or two of pure Python)."""
+MAX_DAG_CELLS = 25_000_000
+"""Most pairs of hit points of a d20 pair solved exactly (5,000 each: the pass over the DAG of
+:mod:`sevendag_cli.d20.solve` holds a few diagonals beyond 4 million states)."""
 
 _FALLBACK_KEYS = frozenset({
     "exact.d20.hp", "exact.d20.cells", "roster.d20_cells", "exact.sev.faces", "exact.sev.states",
-    "formula.exact_too_big",
+    "formula.exact_too_big", "exact.unresolved",
 })
 """The exact solvers' size limits: a pair beyond them is simulated instead."""
 
@@ -238,7 +238,10 @@ def sevendag_exact(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
               (chain.state_id(chain.start_key(1)), float(1 - p_a))]
     push, _ = sevendag_push(chain, starts, cap, tolerance)
-    return _from_odds(push.odds(chain.names, cap, len(push.alive)))
+    odds = push.odds(chain.names, cap, len(push.alive))
+    if odds.stop == "work" and odds.unresolved > tolerance:  # simulated instead (no ranking from it)
+        raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved, tolerance=tolerance))
+    return _from_odds(odds)
 
 
 def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], Matchup]) -> Matchup:

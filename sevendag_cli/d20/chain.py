@@ -298,16 +298,17 @@ class D20Chain:
                 best = min(best, math.exp(log_bound) * (1.0 + 1e-9) + 1e-300)
         return min(1.0, best)
 
-    def uncapped_odds(self, ha: int, hb: int, fixed: int | None, rounds: int) -> Odds:
+    def uncapped_odds(self, ha: int, hb: int, fixed: int | None, rounds: int | None) -> Odds:
         """The odds within ``rounds`` rounds from (ha, hb) hit points as the fight's with no cap,
         certified: the cap's share is bounded, not computed (``fixed``: the fighter who attacks
-        the next round, else the next round rolls initiative)."""
+        the next round, else the next round rolls initiative; ``rounds`` None: the fight played
+        to the end, no cap at all)."""
         if fixed is None:
             v, err = self.value(ha, hb), self.error(ha, hb)
         else:
             v, err = self.after_attack(fixed, ha, hb)
-        beyond = self.cap_bound(ha, hb, rounds, fixed is not None)
-        return certified(self.names, v, 1.0 - v, 0.0, err + beyond, rounds, TOLERANCE)
+        beyond = 0.0 if rounds is None else self.cap_bound(ha, hb, rounds, fixed is not None)
+        return certified(self.names, v, 1.0 - v, 0.0, err + beyond, rounds or 0, TOLERANCE)
 
     def odds(self, state: D20State, cap: int, tolerance: float = DEFAULT_TOLERANCE) -> Odds:
         names = tuple(f.name for f in state.fighters)

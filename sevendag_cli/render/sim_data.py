@@ -25,8 +25,9 @@ def _fraction(x: Fraction | None) -> str | None:
 
 def exact_note(result: ExactFight) -> list[Msg]:
     """What the display and the JSON say about how the odds were computed."""
-    chain = result.solver == "chain"
-    notes = [Msg(f"exact.note.{result.engine}{'_chain' if chain else ''}", cap=result.cap),
+    chain = result.solver in ("chain", "end")
+    kind = {"chain": "_chain", "end": "_end"}.get(result.solver, "")
+    notes = [Msg(f"exact.note.{result.engine}{kind}", cap=result.cap),
              Msg(f"exact.note.stop.{'chain' if chain else result.stop}",
                  unresolved=result.unresolved, tolerance=result.tolerance)]
     if result.fractions is not None:

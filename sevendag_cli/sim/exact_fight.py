@@ -31,7 +31,14 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from sevendag_cli.errors import Msg, SevendagError, UsageError
-from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, WORK, Odds, check_cap, check_tolerance
+from sevendag_cli.sim.odds import (
+    DEFAULT_TOLERANCE,
+    TOLERANCE,
+    WORK,
+    Odds,
+    check_cap,
+    check_tolerance,
+)
 from sevendag_cli.sim.push import Push, d20_push, sevendag_push
 
 if TYPE_CHECKING:
@@ -112,7 +119,7 @@ class ExactFight(msgspec.Struct, frozen=True):
     no_fractions: Msg | None  # why there are none
     d20: tuple[D20FighterExact, D20FighterExact] | None = None
     sevendag: tuple[SevendagFighterExact, SevendagFighterExact] | None = None
-    solver: str = "push"  # "chain": the d20 odds of the fight played to the end, the cap bounded
+    solver: str = "push"  # d20 with no time dimension: "chain" (the --cap bounded) or "end" (no cap)
 
     @property
     def odds(self) -> Odds:
@@ -175,24 +182,27 @@ gives its mean rounds only."""
 
 def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | None = None,
               tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True) -> ExactFight:
-    """The whole fight of ``fight`` / ``--runs``, exactly: D-02 initiative every round, the cap.
+    """The whole fight of ``fight`` / ``--runs``, exactly: D-02 initiative every round.
 
     The odds are those of the fight played to the end (:func:`sevendag_cli.d20.solve.forward`,
-    no time dimension), the round cap's share bounded (:meth:`~.chain.D20Chain.cap_bound`);
-    where that bound passes the tolerance, the cap matters and the fight is pushed round by
-    round to it (:func:`.push.d20_push`).  The rounds distribution is pushed too, within
+    no time dimension): the ruleset's round cap is a guard for play and simulation, not part
+    of them.  With a ``cap`` given (``--cap``), a fight still going after it is a draw: its
+    share is bounded (:meth:`~.chain.D20Chain.cap_bound`), and where the bound passes the
+    tolerance the cap matters and the fight is pushed round by round to it
+    (:func:`.push.d20_push`).  The rounds distribution is pushed too, within
     :data:`ROUNDS_WORK`, never holding the odds back.
     """
     from sevendag_cli.d20.chain import chain_for
 
     tolerance = check_tolerance(tolerance)
+    capped = cap is not None
     cap = ruleset.round_cap if cap is None else check_cap(cap)
     chain = chain_for(ruleset, a, b)
     exact, why = _d20_fractions(ruleset, a, b) if fractions else (None, None)
     if chain.moves:
-        solved = _d20_solved(chain, a.hp, b.hp, cap, tolerance, exact, why)
+        solved = _d20_solved(chain, a.hp, b.hp, cap if capped else None, tolerance, exact, why)
         if solved is not None:
-            return _result_from_chain(ruleset.name, chain, cap, tolerance, *solved)
+            return _result_from_chain(ruleset.name, chain, cap, capped, tolerance, *solved)
     p = chain.p_first
     res = d20_push(chain, a.hp, b.hp, None, cap, tolerance, columns=[(0, p), (1, 1.0 - p)])
     _check_resolved(res.push, chain.names, tolerance)
@@ -222,13 +232,15 @@ def _check_resolved(push: Push, names: tuple[str, str], tolerance: float) -> Non
         raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved, tolerance=tolerance))
 
 
-def _d20_solved(chain: Any, ha: int, hb: int, cap: int, tolerance: float,
+def _d20_solved(chain: Any, ha: int, hb: int, cap: int | None, tolerance: float,
                 exact: Fractions | None, why: Msg | None) -> tuple[Any, ...] | None:
-    """The chain's answer when the round cap's share is within the tolerance, else None."""
+    """The chain's answer when the round cap's share is within the tolerance (``cap`` None:
+    no cap, the fight played to the end), else None."""
     from sevendag_cli.d20.solve import forward
+    from sevendag_cli.limits import MAX_ROUND_CAP
     from sevendag_cli.sim.push import MAX_CELLS
 
-    beyond = chain.cap_bound(ha, hb, cap, fixed=True)
+    beyond = 0.0 if cap is None else chain.cap_bound(ha, hb, cap, fixed=True)
     if 2 * beyond > tolerance:
         return None
     first = chain.jumps.pa
@@ -240,17 +252,19 @@ def _d20_solved(chain: Any, ha: int, hb: int, cap: int, tolerance: float,
     rounds: Push | None = None
     terms = len(chain.qa) + len(chain.qb) + 1
     if ha * hb <= MAX_CELLS and ha * hb * terms * 2 * sol.rounds_mean <= ROUNDS_WORK:
-        res = d20_push(chain, ha, hb, None, cap, tolerance,
+        res = d20_push(chain, ha, hb, None, MAX_ROUND_CAP if cap is None else cap, tolerance,
                        columns=[(0, chain.p_first), (1, 1.0 - chain.p_first)])
-        if res.push.stop != WORK:
+        # With no cap, only a distribution that ends before the pushed cap is the fight's.
+        if res.push.stop != WORK and (cap is not None or res.push.stop == TOLERANCE):
             rounds = res.push
     return sol, beyond, rounds, exact, why
 
 
-def _result_from_chain(ruleset: str, chain: Any, cap: int, tolerance: float, sol: Any,
+def _result_from_chain(ruleset: str, chain: Any, cap: int, capped: bool, tolerance: float,
+                       sol: Any,
                        beyond: float, pushed: Push | None, fractions: Fractions | None,
                        why: Msg | None) -> ExactFight:
-    from sevendag_cli.sim.odds import TOLERANCE, certified
+    from sevendag_cli.sim.odds import certified
 
     names = chain.names
     slack = sol.error + beyond
@@ -278,7 +292,7 @@ def _result_from_chain(ruleset: str, chain: Any, cap: int, tolerance: float, sol
         fighters=(fighters[0], fighters[1]), draw_probability=odds.draw,
         draw_bounds=odds.draw_bounds, unresolved=odds.unresolved, rounds=rounds,
         first_striker_won=first_striker_won, fractions=fractions, no_fractions=why, d20=extra,
-        solver="chain")
+        solver="chain" if capped else "end")
 
 
 def _d20_fractions(ruleset: D20Ruleset, a: D20Fighter,

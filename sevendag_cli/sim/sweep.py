@@ -92,6 +92,7 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
           seed: int | None = None, fair: bool = False,
           progress: Callable[[int], None] | None = None) -> Sweep:
     """The odds of the fight ``load(value)`` gives, for each value in order."""
+    given_cap = cap  # exact d20 odds: None is the fight played to the end
     cap = ruleset.round_cap if cap is None else cap
     if method == EXACT:
         tolerance = check_tolerance(tolerance)
@@ -99,7 +100,7 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
     for done, text in enumerate(values, start=1):
         a, b, value = load(text)
         if method == EXACT:
-            points.append(_exact_point(ruleset, a, b, value, cap, tolerance, field))
+            points.append(_exact_point(ruleset, a, b, value, given_cap, tolerance, field))
         else:
             assert runs is not None and seed is not None
             points.append(_simulated_point(ruleset, a, b, value, cap, runs, seed))
@@ -139,7 +140,7 @@ def fairest(points: Sequence[SweepPoint]) -> Fair | None:
 # --- one point ---------------------------------------------------------------------------------
 
 
-def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, tolerance: float,
+def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tolerance: float,
                  field: str) -> SweepPoint:
     try:
         if ruleset.engine == "d20":
@@ -155,9 +156,10 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, tolerance: 
     return SweepPoint(value, (fighters[0], fighters[1]), result.draw_probability, result.rounds.mean)
 
 
-def _d20_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int,
+def _d20_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None,
                tolerance: float) -> SweepPoint | None:
-    """d20 from the start, as the odds from any moment (None: the cap matters, push instead)."""
+    """d20 from the start, as the odds from any moment (None: the cap matters, push instead;
+    ``cap`` None: the fight played to the end, as ``fight --exact`` without ``--cap``)."""
     from sevendag_cli.d20.chain import MAX_HP, chain_for
 
     if max(a.hp, b.hp) > MAX_HP:

@@ -69,11 +69,12 @@ def check_certified(result: object, tolerance: float) -> None:
 @pytest.mark.parametrize("hp", [200, pytest.param(1000, marks=pytest.mark.slow)])
 def test_D12_any_size_equals_the_plain_absorbing_chain(hp: int) -> None:
     """D-12: fight --exact's odds at 200 and 1,000 hit points each are those of the plain
-    chain (the round cap of 1,000 only bounded: such fights last some 200 to 1,000 rounds)."""
+    chain: the fight played to the end (no --cap; such fights last some 200 to 1,000 rounds,
+    the ruleset's cap of 1,000 is no part of the odds)."""
     a, b = d20_pair(hp, hp)
     result = exact_fight(D20, a, b, fractions=False)
     check_certified(result, 1e-12)
-    assert result.solver == "chain"
+    assert result.solver == "end" and result.draw_probability == 0.0
     reference = plain_chain(a, b)
     low, high = result.fighters[0].bounds
     # The reference's own rounding: a few ulps a level, some 2 * hp levels.
@@ -138,6 +139,19 @@ def capped_chain(a: D20Fighter, b: D20Fighter, cap: int) -> tuple[Fraction, Frac
     return won_a, won_b, sum(mass.values(), Fraction(0))
 
 
+def test_D12_the_json_of_a_long_fight_has_its_mean_rounds_only() -> None:
+    """A fight too long to push round by round: the odds certified, the mean rounds of the
+    fight played to the end, no distribution (null sd and percentiles), valid JSON."""
+    from tests.helpers import validate
+
+    doc = run_json("fight", "a", "b", "-r", "d20", "--exact", "--set", "A.hp=300",
+                   "--set", "B.hp=300")
+    validate("fight-exact", doc)
+    assert doc["unresolved"] <= 1e-12 and doc["draw_probability"] == 0.0
+    assert doc["rounds"]["sd"] is None and doc["rounds"]["histogram"] == []
+    assert 250 < doc["rounds"]["mean"] < 350
+
+
 def test_D12_a_capped_pair_still_has_its_draw() -> None:
     """D-12 with a round cap that matters: the draw at the cap is played round by round and
     equals the capped chain's; the odds are certified within the tolerance."""
@@ -152,11 +166,13 @@ def test_D12_a_capped_pair_still_has_its_draw() -> None:
 
 
 def test_D12_the_cap_bound_lets_a_lopsided_fight_be_solved() -> None:
-    """A fighter of 5,000 hit points against one of 50, cap 1,000: the weaker one cannot win
-    within the cap, the stronger wins almost surely; certified, not pushed for 5,000 rounds."""
+    """A fighter of 5,000 hit points against one of 50, --cap 1000: the weaker one cannot win
+    within the cap, the stronger wins almost surely; certified by the Chernoff bound of the
+    cap's share, not pushed for 5,000 rounds."""
     a, b = d20_pair(5000, 50)
-    result = exact_fight(D20, a, b, fractions=False)
+    result = exact_fight(D20, a, b, cap=1000, fractions=False)
     check_certified(result, 1e-12)
+    assert result.solver == "chain"  # the cap bounded, not pushed
     assert result.fighters[0].win_probability > 1 - 1e-12
 
 

@@ -310,7 +310,8 @@ class D20Chain:
         beyond = 0.0 if rounds is None else self.cap_bound(ha, hb, rounds, fixed is not None)
         return certified(self.names, v, 1.0 - v, 0.0, err + beyond, rounds or 0, TOLERANCE)
 
-    def odds(self, state: D20State, cap: int, tolerance: float = DEFAULT_TOLERANCE) -> Odds:
+    def odds(self, state: D20State, cap: int | None, tolerance: float = DEFAULT_TOLERANCE) -> Odds:
+        """The odds from ``state`` (``cap`` None: the fight played to the end, no draw)."""
         names = tuple(f.name for f in state.fighters)
         if names != self.names:
             raise EncounterError(Msg("exact.d20.state", a=names[0], b=names[1], c=self.names[0],
@@ -324,12 +325,14 @@ class D20Chain:
         if max(ha, hb) > MAX_HP:
             raise UsageError(Msg("exact.d20.hp", max=MAX_HP, a=self.names[0], hp_a=ha,
                                  b=self.names[1], hp_b=hb))
-        rounds = max(1, cap - state.round)
+        rounds = None if cap is None else max(1, cap - state.round)
         if not self.moves:  # nobody can ever deal damage: a draw at the cap (D-12, cap)
-            return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds, COMPLETE)
+            return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds or 0, COMPLETE)
         fixed = None if state.next_attacker is None else self.names.index(state.next_attacker)
         odds = self.uncapped_odds(ha, hb, fixed, rounds)
-        if odds.unresolved > tolerance:  # the cap (or the tolerance) needs the rounds themselves
+        if odds.unresolved > tolerance and rounds is None:  # only the rounding is unresolved
+            return msgspec.structs.replace(odds, stop=COMPLETE)
+        if odds.unresolved > tolerance and rounds is not None:  # the cap needs the rounds
             from sevendag_cli.sim.push import d20_push
 
             pushed = d20_push(self, ha, hb, fixed, rounds, tolerance).odds

@@ -28,7 +28,7 @@ def exact_note(result: ExactFight) -> list[Msg]:
     chain = result.solver in ("chain", "end")
     kind = {"chain": "_chain", "end": "_end"}.get(result.solver, "")
     notes = [Msg(f"exact.note.{result.engine}{kind}", cap=result.cap),
-             Msg(f"exact.note.stop.{'chain' if chain else result.stop}",
+             Msg(f"exact.note.stop.{'chain' if chain and result.stop != 'complete' else result.stop}",
                  unresolved=result.unresolved, tolerance=result.tolerance)]
     if result.fractions is not None:
         notes.append(Msg("exact.note.fractions"))

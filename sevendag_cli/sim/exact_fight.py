@@ -32,6 +32,7 @@ import msgspec
 
 from sevendag_cli.errors import Msg, SevendagError, UsageError
 from sevendag_cli.sim.odds import (
+    COMPLETE,
     DEFAULT_TOLERANCE,
     TOLERANCE,
     WORK,
@@ -180,6 +181,11 @@ fight whose odds the chain has already certified (a fraction of a second); a lon
 gives its mean rounds only."""
 
 
+ROUNDS_TOLERANCE = 1e-12
+"""The rounds distribution of a d20 fight solved by the chain stops once at most this much of
+the fights is still going (or the tolerance, if larger): its tail is shown as such."""
+
+
 def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | None = None,
               tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True) -> ExactFight:
     """The whole fight of ``fight`` / ``--runs``, exactly: D-02 initiative every round.
@@ -247,12 +253,15 @@ def _d20_solved(chain: Any, ha: int, hb: int, cap: int | None, tolerance: float,
     sol = forward(chain.jumps, ha, hb, [(0, first), (1, 1 - first)])
     slack = sol.error + beyond
     lows = [max(0.0, w - slack) for w in (math.fsum(sol.win_a), math.fsum(sol.win_b))]
-    if 1.0 - math.fsum(lows) > tolerance:
-        return None
+    if 1.0 - math.fsum(lows) > tolerance and cap is not None:
+        return None  # the cap matters: pushed instead
+    # With no cap, what is unresolved is only the rounding bound (COMPLETE, as a push that
+    # reaches its cap), even when a tolerance below it was asked.
     rounds: Push | None = None
     terms = len(chain.qa) + len(chain.qb) + 1
     if ha * hb <= MAX_CELLS and ha * hb * terms * 2 * sol.rounds_mean <= ROUNDS_WORK:
-        res = d20_push(chain, ha, hb, None, MAX_ROUND_CAP if cap is None else cap, tolerance,
+        res = d20_push(chain, ha, hb, None, MAX_ROUND_CAP if cap is None else cap,
+                       max(tolerance, ROUNDS_TOLERANCE),
                        columns=[(0, chain.p_first), (1, 1.0 - chain.p_first)])
         # With no cap, only a distribution that ends before the pushed cap is the fight's.
         if res.push.stop != WORK and (cap is not None or res.push.stop == TOLERANCE):
@@ -270,6 +279,8 @@ def _result_from_chain(ruleset: str, chain: Any, cap: int, capped: bool, toleran
     slack = sol.error + beyond
     odds = certified(names, math.fsum(sol.win_a), math.fsum(sol.win_b), 0.0, slack, cap,
                      TOLERANCE)
+    if odds.unresolved > tolerance:
+        odds = msgspec.structs.replace(odds, stop=COMPLETE)
     p = chain.p_first
     first = (p, 1.0 - p)
     won = (sol.win_a, sol.win_b)

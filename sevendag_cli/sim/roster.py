@@ -162,6 +162,7 @@ class Setup(msgspec.Struct, frozen=True):
     tolerance: float
     runs: int | None  # simulate every pair with this many fights
     seed: int
+    played_to_end: bool = False  # no --cap: d20's exact cells are the fights played to the end
 
 
 class Failure(msgspec.Struct, frozen=True):
@@ -214,7 +215,8 @@ def _d20_exact(setup: Setup, tables: D20Tables, a: Any, b: Any) -> Matchup:
     if a.hp * b.hp > MAX_DAG_CELLS:
         raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,
                              b=b.name, hp_b=b.hp))
-    return _from_odds(D20Chain(tables).odds(initial_state(a, b), setup.cap, setup.tolerance))
+    cap = None if setup.played_to_end else setup.cap  # as fight --exact (with or without --cap)
+    return _from_odds(D20Chain(tables).odds(initial_state(a, b), cap, setup.tolerance))
 
 
 def _model(setup: Setup, i: int) -> Any:
@@ -548,11 +550,13 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     if len(set(names)) != n:
         twice = next(x for x in names if names.count(x) > 1)
         raise UsageError(Msg("roster.same_name", name=twice))
+    played_to_end = cap is None
     cap = ruleset.round_cap if cap is None else cap
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
         raise UsageError(Msg("cli.cap", cap=cap))
     jobs = check_jobs(jobs)
-    setup = Setup(ruleset, tuple(fighters), cap, check_tolerance(tolerance), runs, seed)
+    setup = Setup(ruleset, tuple(fighters), cap, check_tolerance(tolerance), runs, seed,
+                  played_to_end)
     chunks = _chunks(setup, jobs)
     total = n * (n - 1)
     jobs = min(jobs, len(chunks))

@@ -593,6 +593,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "fr": "Arrêt à la limite de calcul : non résolu {unresolved:.1e}, plus que la tolérance {tolerance:g}."},
     "exact.note.fractions": {"en": "The fractions are exact for the fight played to the end, with no round cap; they differ from the capped odds by at most the draw probability.",
                              "fr": "Les fractions sont exactes pour le combat mené à son terme, sans plafond de rounds ; elles diffèrent des probabilités plafonnées d'au plus la probabilité de nul."},
+    "exact.fractions_size": {"en": "the fight of {a} ({hp_a} HP) and {b} ({hp_b} HP) is too long to solve in fractions (the odds above are certified within the tolerance all the same)",
+                             "fr": "le combat de {a} ({hp_a} PV) et {b} ({hp_b} PV) est trop long pour être résolu en fractions (les probabilités ci-dessus sont certifiées dans la tolérance tout de même)"},
     "exact.note.no_fractions": {"en": "No exact fractions: {reason}.",
                                 "fr": "Pas de fractions exactes : {reason}."},
 

@@ -308,8 +308,13 @@ def _result_from_chain(ruleset: str, chain: Any, cap: int, capped: bool, toleran
 
 def _d20_fractions(ruleset: D20Ruleset, a: D20Fighter,
                    b: D20Fighter) -> tuple[Fractions | None, Msg | None]:
-    from sevendag_cli.d20.exact import exact_d20
+    from sevendag_cli.d20.chain import chain_for
+    from sevendag_cli.d20.exact import MAX_HP, MAX_WORK, exact_d20
 
+    jumps = chain_for(ruleset, a, b).jumps
+    top = max(jumps.top_a, jumps.top_b, 1)
+    if max(a.hp, b.hp) > MAX_HP or a.hp * b.hp * (a.hp + b.hp) * min(top, max(a.hp, b.hp)) > MAX_WORK:
+        return None, Msg("exact.fractions_size", a=a.name, hp_a=a.hp, b=b.name, hp_b=b.hp)
     try:
         r = exact_d20(ruleset, a, b)
     except SevendagError as exc:

@@ -1,4 +1,4 @@
-"""A d20 fight's odds from any moment (D-02 .. D-12); no numpy.
+"""A d20 fight's odds from any moment (D-02 .. D-12); no numpy for a small fight.
 
 **Tables** (:class:`D20Tables`, once per (ruleset, pair)): who attacks a round
 (D-02) and the exact damage distribution of each fighter's attack (D-04 .. D-10),
@@ -11,12 +11,17 @@ process answers without icepool.
 chain of the rounds that deal damage (the *jump chain*) is a DAG.  One pass in
 increasing hit points gives ``V(ha, hb)`` = P(a wins) from *every* state at once
 (no round cap): the table is kept, and the odds of any state of the fight are a
-look-up.
+look-up.  Small fights (:data:`PY_CELLS`) in pure Python; larger ones by
+:mod:`sevendag_cli.d20.solve` (numpy, extended precision, a far tighter rounding
+bound), up to :data:`sevendag_cli.limits.MAX_EXACT_HP` hit points each.
 
 **The round cap** (draw after round ``cap``, as ``round`` and ``fight``): from
 ``(ha, hb)`` the fight is over after at most ``K = ha + hb - 1`` damaging rounds,
 so ``P(round cap reached) <= P(Binomial(n, 1 - s) < K)`` with ``n`` the rounds
-left.  When that bound is below the tolerance it is added to the unresolved mass
+left; and it is reached only if each fighter's damage over those rounds falls short
+of the other's hit points, which a Chernoff bound caps (:meth:`D20Chain.cap_bound`:
+the least of the three).  When that bound is below the tolerance it is added to the
+unresolved mass
 (each win probability lies within it); otherwise the cap matters and the fight is
 pushed round by round to the cap (:func:`sevendag_cli.sim.push.d20_push`).
 """

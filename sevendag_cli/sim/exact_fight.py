@@ -1,11 +1,20 @@
 """Whole fights, exactly (``fight --exact``): what ``--runs`` reports, from the chain (numpy).
 
-The fight's starting mass — split by who strikes first (S-02 / D-02), which is
-what ``first_striker_won`` needs — is pushed round by round through the chain of
-:mod:`.chain_sevendag` (the Sevendag states, their rounds built once) or over the
-grid of both fighters' hit points (d20, the tables of :mod:`.chain_d20`).  Each
-round gives the mass that ends the fight in that round, and who won; the mass
-still in play after round ``cap`` is a draw (S-19; the d20 ruleset's cap), as in
+**d20** (:func:`d20_fight`): the odds, the winner's hit points left, the damage dealt and
+the mean rounds are those of the fight played to the end, from one pass over both
+fighters' hit points with no time dimension (:func:`sevendag_cli.d20.solve.forward`):
+the ruleset's round cap is a guard for play and simulation, not part of them.  With
+``cap`` given (``--cap``), a fight still going after it is a draw: its share is bounded,
+or, where it matters, the fight is pushed round by round to the cap as below.  The
+rounds distribution is pushed too, within :data:`ROUNDS_WORK`; a longer fight has its
+mean only.
+
+**Sevendag**, and d20 where its cap matters: the fight's starting mass — split by who
+strikes first (S-02 / D-02), which is what ``first_striker_won`` needs — is pushed
+round by round through the chain of :mod:`.chain_sevendag` (the Sevendag states,
+their rounds built once) or over the grid of both fighters' hit points (d20, the
+tables of :mod:`.chain_d20`).  Each round gives the mass that ends the fight in that
+round, and who won; the mass still in play after round ``cap`` is a draw (S-19; the d20 ruleset's cap), as in
 ``fight`` and ``--runs``; the push stops earlier once the mass still in play is
 below the tolerance (then: unresolved, see :mod:`.odds`).  Along the way it
 accumulates the rewards:

@@ -7,9 +7,9 @@ round cap), as a :class:`Matchup`:
 * **exact** (the default), a certified interval within the tolerance, as
   ``fight --exact``: Sevendag by the same round-by-round push over the pair's chain
   (:func:`.push.sevendag_push`, the same numbers as ``fight --exact``); d20 by the
-  hit-point DAG of :class:`.chain_d20.D20Chain` (every state at once, the round
-  cap bounded by a binomial tail, pushed round by round only when the cap
-  matters — the method of the odds from any moment), which agrees with
+  hit-point DAG of :class:`.chain_d20.D20Chain` (the fight played to the end, as
+  ``fight --exact``; with ``--cap``, the cap bounded, pushed round by round only
+  when it matters — the method of the odds from any moment), which agrees with
   ``fight --exact`` within their intervals and is about ten times faster;
 * **runs**, simulated (:func:`.runner.simulate`): every cell with ``--runs N``,
   or, in an exact table, a pair too large for the exact solvers (their limits:

@@ -17,13 +17,13 @@ why d20 uses the start odds below rather than the push.
   fractions of the uncapped fight), so each point is ``fight --exact --set …``'s figures.
 * d20: the odds from the fight's start as :mod:`.chain_d20` computes them from any
   moment — ``P(a wins)`` of the fight played to the end, one pass over both fighters'
-  hit points, with the round cap's share bounded by a binomial tail — and the
-  expected rounds by a second pass of the same kind.  That is about eight times
-  faster than the round-by-round push (which gives the whole rounds distribution,
-  not needed here); both are certified, so a point's interval and ``fight --exact
-  --set …``'s overlap, and their win probabilities agree within the tolerance.  When
-  the round cap matters (the bound is above the tolerance), the point is pushed as
-  ``fight --exact`` does.
+  hit points (as ``fight --exact``, the ruleset's round cap no part of it; with
+  ``--cap``, the cap's share bounded) — and the expected rounds by a second pass of the
+  same kind.  Both are certified, so a point's interval and ``fight --exact --set …``'s
+  overlap, and their win probabilities agree within the tolerance.  When a ``--cap``
+  matters (its bound is above the tolerance), the point is pushed as ``fight --exact``
+  does; a point that cannot be resolved within the limits stops the sweep with one line
+  (no fair value from mass left unresolved).
 
 **Simulated** (``runs``): the vectorised simulation of ``fight --runs``, with the same
 seed for every value (common random numbers: the differences between values are not

@@ -197,3 +197,22 @@ def test_nothing_is_shown_from_mass_left_unresolved() -> None:
     assert_one_line_error(run("fight", *args, "--exact"), 2, "not resolved within the work limit")
     assert_one_line_error(run("sweep", *args, "--vary", "A.ac=8,9", "--fair"), 2,
                           "not resolved within the work limit")
+
+
+def test_D12_odds_from_a_moment_without_the_grid_are_the_grids(monkeypatch: pytest.MonkeyPatch) -> None:
+    """D-02, D-12: beyond the grid kept for look-ups, a state is solved alone (a few diagonals
+    held): the same odds, with the next attacker set (every state its attack reaches) or not."""
+    from sevendag_cli.d20 import solve
+    from sevendag_cli.d20.chain import D20Chain
+    from sevendag_cli.d20.engine import D20FighterState, D20State
+
+    a, b = d20_pair(300, 290)
+    tables = d20_tables(D20, a, b)
+    states = [D20State(3, (D20FighterState("A", 260, 300), D20FighterState("B", 250, 290)), who)
+              for who in (None, "A", "B")]
+    with_grid = [D20Chain(tables).odds(s, None, 1e-12) for s in states]
+    monkeypatch.setattr(solve, "MAX_GRID_CELLS", 100)
+    alone = [D20Chain(tables).odds(s, None, 1e-12) for s in states]
+    for x, y in zip(with_grid, alone, strict=True):
+        assert x.unresolved <= 1e-12 and y.unresolved <= 1e-12
+        assert x.win[0] == pytest.approx(y.win[0], abs=1e-15)

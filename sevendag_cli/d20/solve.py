@@ -267,7 +267,7 @@ def backward(j: Jumps, ha0: int, hb0: int, grid: bool) -> Values:
     tail_a = j.tails(j.ja, hb0)
     wa, wb = _weights(j)
     out = np.zeros((ha0 + 1, hb0 + 1)) if grid else None
-    ring = _Ring(t, 1, ha0, hb0)
+    ring = _Ring(t + 1, 1, ha0, hb0)  # one more: the last t + 1 diagonals are read back below
     for k in range(2, ha0 + hb0 + 1):
         lo, hi = max(1, k - hb0), min(ha0, k - 1)
         # backward: the diagonal k - d is row top - d of the window from k - top
@@ -281,8 +281,9 @@ def backward(j: Jumps, ha0: int, hb0: int, grid: bool) -> Values:
             out[rows, k - rows] = acc[0].astype(np.float64)
     top: dict[tuple[int, int], float] = {}
     if out is None:
-        for k in range(max(2, ha0 + hb0 - t + 1), ha0 + hb0 + 1):
-            ra = ring.ra[0, k % t]
+        # Every state an attack from (ha0, hb0) can reach: at most t below its diagonal.
+        for k in range(max(2, ha0 + hb0 - t), ha0 + hb0 + 1):
+            ra = ring.ra[0, k % (t + 1)]
             for ha in range(max(1, k - hb0), min(ha0, k - 1) + 1):
                 top[ha, k - ha] = float(ra[ha])
     return Values(ha0, hb0, out, top)

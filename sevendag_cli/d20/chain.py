@@ -193,7 +193,7 @@ class D20Chain:
         self.p_first = p
         self.qa = {d: w / tables.den_a for d, w in tables.damage_a}  # a's attack: damage to b
         self.qb = {d: w / tables.den_b for d, w in tables.damage_b}
-        from sevendag_cli.d20.solve import Jumps
+        from sevendag_cli.d20.jumps import Jumps
 
         self.jumps = Jumps(Fraction(tables.first, tables.first_den),
                            {d: Fraction(w, tables.den_a) for d, w in tables.damage_a},
@@ -223,12 +223,12 @@ class D20Chain:
         """P(a wins) from (ha, hb) hit points with no round cap, between rounds: every state up to
         the largest asked is solved once and kept (a grid, while it is small), else the state
         alone (one pass, holding a few diagonals)."""
-        from sevendag_cli.d20.solve import MAX_GRID_CELLS, backward
-
         if ha <= 0 or hb <= 0:
             return 1.0 if hb <= 0 else 0.0
         if self._python(ha, hb):
             return self._wins.value(ha, hb)
+        from sevendag_cli.d20.solve import MAX_GRID_CELLS, backward
+
         kept = self._values
         if kept is not None and kept.covers(ha, hb):
             return float(kept(ha, hb))

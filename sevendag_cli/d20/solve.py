@@ -35,21 +35,13 @@ from typing import Any
 import msgspec
 import numpy as np
 
-from sevendag_cli.sim.odds import UNIT_ROUNDOFF
+from sevendag_cli.d20.jumps import Jumps
 
 LD = np.longdouble
-LD_ROUNDOFF = max(float(np.finfo(LD).eps) / 2.0, 2.0**-64)
-"""Unit roundoff of the pass: 2**-64 with the x87 format, the double's elsewhere."""
 
 MAX_GRID_CELLS = 4_000_000
 """Most states whose odds :func:`backward` keeps as a grid (a double each: 32 MB at the bound);
 beyond it, the odds of one state are solved alone, holding a few diagonals."""
-
-
-def ld_gamma(n: float) -> float:
-    """Relative error bound of ``n`` chained roundings in the pass's precision."""
-    nu = n * LD_ROUNDOFF
-    return 1.0 if nu >= 0.5 else nu / (1.0 - nu)
 
 
 def ld(x: Fraction) -> Any:
@@ -58,45 +50,17 @@ def ld(x: Fraction) -> Any:
     return LD(hi) + LD(float(x - Fraction(hi)))
 
 
-class Jumps:
-    """The jump chain of one pair: ``ja[d]`` = P(a deals d | the round deals damage), ``jb``
-    likewise; ``s`` = P(a round deals no damage); ``pa`` = P(a attacks a round)."""
-
-    def __init__(self, first: Fraction, damage_a: dict[int, Fraction],
-                 damage_b: dict[int, Fraction]) -> None:
-        self.pa = first
-        zero = first * damage_a.get(0, Fraction(0)) + (1 - first) * damage_b.get(0, Fraction(0))
-        self.s = zero
-        move = 1 - zero
-        self.moves = move != 0
-        self.ja = {d: first * p / move for d, p in damage_a.items() if d > 0 and p} \
-            if self.moves else {}
-        self.jb = {d: (1 - first) * p / move for d, p in damage_b.items() if d > 0 and p} \
-            if self.moves else {}
-        self.top_a = max(self.ja, default=0)
-        self.top_b = max(self.jb, default=0)
-        self.terms = len(self.ja) + len(self.jb)
-        self.qa = damage_a
-        self.qb = damage_b
-
-    def error(self, ha: int, hb: int, sums: int = 0) -> float:
-        """Relative (and, values being at most 1, absolute) error bound of a pass up to (ha, hb),
-        ``sums`` more additions counted; one more rounding to a double."""
-        return ld_gamma((ha + hb + 1) * (self.terms + 3) + sums + 4) + 2 * UNIT_ROUNDOFF
-
-    def tails(self, jumps: dict[int, Fraction], top: int) -> Any:
-        """``t[h]`` = P(this jump drops a fighter at h hit points), h = 0 .. top."""
-        t = np.zeros(top + 1, dtype=LD)
-        if not jumps:
-            return t
-        running = Fraction(0)
-        cut = sum((p for d, p in jumps.items() if d >= top), Fraction(0))
-        running = cut
-        t[top] = ld(running)
-        for h in range(top - 1, 0, -1):
-            running += jumps.get(h, Fraction(0))
-            t[h] = ld(running)
+def tails(jumps: dict[int, Fraction], top: int) -> Any:
+    """``t[h]`` = P(this jump drops a fighter at h hit points), h = 0 .. top."""
+    t = np.zeros(top + 1, dtype=LD)
+    if not jumps:
         return t
+    running = sum((p for d, p in jumps.items() if d >= top), Fraction(0))
+    t[top] = ld(running)
+    for h in range(top - 1, 0, -1):
+        running += jumps.get(h, Fraction(0))
+        t[h] = ld(running)
+    return t
 
 
 class StartOdds(msgspec.Struct, frozen=True):
@@ -167,8 +131,8 @@ def forward(j: Jumps, ha0: int, hb0: int, columns: list[tuple[int | None, Fracti
     D-02, with its weight): every state's visits by descending diagonal."""
     nc = len(columns)
     t = max(j.top_a, j.top_b, 1)
-    tail_a = j.tails(j.ja, hb0)  # indexed by b's hit points
-    tail_b = j.tails(j.jb, ha0)  # indexed by a's hit points
+    tail_a = tails(j.ja, hb0)  # indexed by b's hit points
+    tail_b = tails(j.jb, ha0)  # indexed by a's hit points
     wa, wb = _weights(j)  # forward: the diagonal k + d is row d - 1 of the window
     hp_a = np.zeros(ha0 + 1, dtype=LD)
     hp_b = np.zeros(hb0 + 1, dtype=LD)
@@ -264,7 +228,7 @@ def backward(j: Jumps, ha0: int, hb0: int, grid: bool) -> Values:
     """P(a wins) from every state up to (ha0, hb0) by ascending diagonal: with ``grid``, kept
     for every state (a double each), else only for the states of the last diagonals."""
     t = max(j.top_a, j.top_b, 1)
-    tail_a = j.tails(j.ja, hb0)
+    tail_a = tails(j.ja, hb0)
     wa, wb = _weights(j)
     out = np.zeros((ha0 + 1, hb0 + 1)) if grid else None
     ring = _Ring(t + 1, 1, ha0, hb0)  # one more: the last t + 1 diagonals are read back below

@@ -216,3 +216,19 @@ def test_D12_odds_from_a_moment_without_the_grid_are_the_grids(monkeypatch: pyte
     for x, y in zip(with_grid, alone, strict=True):
         assert x.unresolved <= 1e-12 and y.unresolved <= 1e-12
         assert x.win[0] == pytest.approx(y.win[0], abs=1e-15)
+
+
+@pytest.mark.slow
+def test_S19_a_finite_chain_beyond_20000_states_has_its_fractions_in_the_intervals() -> None:
+    """S-19, a finite ruleset (every penalised band takes a fighter out; 21,600 states, beyond
+    the former limits of 15,000 and 20,000): certified within the tolerance, and the exact
+    fractions of the fight played to the end within the intervals (plus the draw at the cap)."""
+    from tests.test_sim_sevendag import penalty_free
+
+    rs = penalty_free(SEVENDAG, critical=3, serious=5, light=6)
+    brannoc, ysolde = load_pair(SEVENDAG, None)
+    result = exact_fight(rs, brannoc, ysolde)
+    check_certified(result, 1e-12)
+    assert result.fractions is not None
+    for f, p in zip(result.fighters, result.fractions.win_probability, strict=True):
+        assert f.bounds[0] <= p <= f.bounds[1] + result.draw_bounds[1]

@@ -108,7 +108,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sim.firstwon_exact": {"en": "the winner of the first initiative wins {p:.1%} of decided fights", "fr": "le vainqueur de la première initiative gagne {p:.1%} des combats décidés"},
     "sim.after": {"en": "after round {n}: {p:.1e}", "fr": "après le round {n} : {p:.1e}"},
     "sim.tail": {"en": "fights still going after round {n} (unresolved): {p:.1e}", "fr": "combats encore en cours après le round {n} (non résolus) : {p:.1e}"},
-    "sim.tail_rounds": {"en": "fights still going after round {n}, where the rounds distribution stops (the odds above are of the fight played to the end): {p:.1e}", "fr": "combats encore en cours après le round {n}, où la loi des rounds s'arrête (les probabilités ci-dessus sont celles du combat mené à son terme) : {p:.1e}"},
+    "sim.tail_rounds": {"en": "fights still going after round {n}, where the rounds distribution stops (the odds above include how they end): {p:.1e}", "fr": "combats encore en cours après le round {n}, où la loi des rounds s'arrête (les probabilités ci-dessus comptent leur issue) : {p:.1e}"},
     "sim.fraction_line": {"en": "{name}, fight played to the end (no round cap): {p}", "fr": "{name}, combat mené à son terme (sans plafond) : {p}"},
     "sim.fraction": {"en": "a fraction with a {n}-digit denominator (see --json)", "fr": "une fraction au dénominateur de {n} chiffres (voir --json)"},
     # rich_matrix.py

@@ -80,6 +80,10 @@ class PairSetup(Protocol):
     def cap(self) -> int: ...
     @property
     def tolerance(self) -> float: ...
+    @property
+    def played_to_end(self) -> bool:
+        """No ``--cap``: exact cells are the fights played to the end where the ruleset can."""
+        ...
 
 
 class Aggregator(Protocol):
@@ -210,7 +214,7 @@ class Backend(Protocol):
         """What the odds from any moment assume (JSON ``assumes``)."""
         ...
 
-    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int,
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
         """A sweep's point faster than the whole fight's push: the names, the odds from the
         start and the expected rounds; None when there is no faster way."""

@@ -102,10 +102,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sim.firstwon": {"en": "the winner of the first initiative won {p:.1%} of decided fights", "fr": "le vainqueur de la première initiative a gagné {p:.1%} des combats décidés"},
     "sim.p_exact": {"en": "exact", "fr": "exact"},
     "sim.exact_title": {"en": "Exact odds · round cap {cap} · tolerance {tol:g}", "fr": "Probabilités exactes · plafond de {cap} rounds · tolérance {tol:g}"},
+    "sim.exact_title_end": {"en": "Exact odds · the fight played to the end · tolerance {tol:g}", "fr": "Probabilités exactes · le combat mené à son terme · tolérance {tol:g}"},
     "sim.rounds_exact": {"en": "rounds: mean {mean:.2f}, sd {sd:.2f}, median {p50}, 90th pct {p90}", "fr": "rounds : moyenne {mean:.2f}, écart-type {sd:.2f}, médiane {p50}, 90e centile {p90}"},
+    "sim.rounds_mean_only": {"en": "rounds: mean {mean:.2f} (the fight played to the end); no distribution by round: too long a fight to push round by round within the work limit", "fr": "rounds : moyenne {mean:.2f} (le combat mené à son terme) ; pas de loi round par round : combat trop long pour être propagé round par round dans la limite de travail"},
     "sim.firstwon_exact": {"en": "the winner of the first initiative wins {p:.1%} of decided fights", "fr": "le vainqueur de la première initiative gagne {p:.1%} des combats décidés"},
     "sim.after": {"en": "after round {n}: {p:.1e}", "fr": "après le round {n} : {p:.1e}"},
     "sim.tail": {"en": "fights still going after round {n} (unresolved): {p:.1e}", "fr": "combats encore en cours après le round {n} (non résolus) : {p:.1e}"},
+    "sim.tail_rounds": {"en": "fights still going after round {n}, where the rounds distribution stops (the odds above include how they end): {p:.1e}", "fr": "combats encore en cours après le round {n}, où la loi des rounds s'arrête (les probabilités ci-dessus comptent leur issue) : {p:.1e}"},
     "sim.fraction_line": {"en": "{name}, fight played to the end (no round cap): {p}", "fr": "{name}, combat mené à son terme (sans plafond) : {p}"},
     "sim.fraction": {"en": "a fraction with a {n}-digit denominator (see --json)", "fr": "une fraction au dénominateur de {n} chiffres (voir --json)"},
     # rich_matrix.py

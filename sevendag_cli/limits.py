@@ -57,3 +57,9 @@ MAX_D20_PUSH_CELLS = 1_000_000
 """Most pairs of hit points the d20 odds push round by round (:mod:`sevendag_cli.sim.push`);
 :meth:`sevendag_cli.d20.chain.D20Chain.odds` refuses beyond it before any work when the
 round cap matters (decided from the sizes and the chance a round deals damage)."""
+
+MAX_EXACT_HP = 5_000
+"""Most hit points a d20 fighter may have for exact odds: the odds of the fight played to the
+end are one pass over both fighters' hit points (:mod:`sevendag_cli.d20.solve`): the whole
+``fight --exact`` at 5,000 each takes some 11 s of CPU (under 100 MB); a ``--cap`` that
+matters is played round by round (:mod:`sevendag_cli.sim.push`) within its own bounds."""

@@ -208,15 +208,15 @@ def test_odds_mistakes_are_one_line(args: list[str], code: int, fragment: str) -
 
 
 def test_odds_that_cannot_be_computed_are_one_line_and_round_odds_changes_nothing() -> None:
-    """Beyond what the exact solver handles (d20: 2,000 hit points): one line, exit 2, before any die
+    """Beyond what the exact solver handles (d20: 5,000 hit points): one line, exit 2, before any die
     is rolled; the round itself is still played without --odds."""
     text = (BUNDLED / "fighters" / "a.toml").read_text("utf-8")
-    Path("big.toml").write_text("\n".join("hp = 5000" if line.startswith("hp =") else line
+    Path("big.toml").write_text("\n".join("hp = 6000" if line.startswith("hp =") else line
                                           for line in text.splitlines()) + "\n", "utf-8")
     ok("init", "big.toml", "b", "--ruleset", "d20", "--seed", "3")
     before = ENCOUNTER.read_bytes()
     for args in (["odds"], ["round", "--seed", "4", "--odds"], ["fight", "big.toml", "b", "--odds"]):
-        assert_one_line_error(run(*args), 2, "exact odds handle at most 2,000 hit points a fighter")
+        assert_one_line_error(run(*args), 2, "exact odds handle at most 5,000 hit points a fighter")
     assert ENCOUNTER.read_bytes() == before
     ok("round", "--seed", "4")
 

@@ -145,7 +145,7 @@ REFUSED = [
     (["--vary", "A.ac=5..6", "--runs", "10", "--tolerance", "1e-9"], 2, "--tolerance goes with exact odds"),
     (["--vary", "A.ac=5..6", "--runs", "0"], 2, "--runs 0"),
     (["--vary", "A.ac=5..6", "--cap", "0"], 2, "--cap 0"),
-    (["--vary", "B.hp=3000"], 2, "B.hp = 3000: no exact odds"),
+    (["--vary", "B.hp=6000"], 2, "B.hp = 6000: no exact odds"),
     (["--vary", "A.ac=5..6", "--plot", "curve.pdf"], 2, "give a file name ending in .png or .svg"),
 ]
 

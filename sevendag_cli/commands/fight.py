@@ -257,5 +257,6 @@ def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float 
     if plot is not None:
         from sevendag_cli.render.fight_out import plot_rounds
 
-        title = t("sim.exact_title", out.lang, cap=result.cap, tol=result.tolerance)
+        key = "sim.exact_title_end" if result.solver == "end" else "sim.exact_title"
+        title = t(key, out.lang, cap=result.cap, tol=result.tolerance)
         plot_rounds(plot, result.rounds.histogram, 1.0, title, out.lang)

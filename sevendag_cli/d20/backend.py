@@ -108,7 +108,8 @@ def _dag_odds(setup: PairSetup, tables: D20Tables, a: Any, b: Any) -> Odds:
     if a.hp * b.hp > MAX_DAG_CELLS:
         raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,
                              b=b.name, hp_b=b.hp))
-    return D20Chain(tables).odds(initial_state(a, b), setup.cap, setup.tolerance)
+    cap = None if setup.played_to_end else setup.cap  # as fight --exact (with or without --cap)
+    return D20Chain(tables).odds(initial_state(a, b), cap, setup.tolerance)
 
 
 class D20Backend:
@@ -284,7 +285,7 @@ class D20Backend:
 
         return (DRAW_AT_CAP,)  # d20 has no choices
 
-    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int,
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
         """From the start, as the odds from any moment (None: the cap matters, push instead)."""
         from sevendag_cli.d20.chain import MAX_HP, chain_for

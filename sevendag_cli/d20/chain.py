@@ -1,4 +1,4 @@
-"""A d20 fight's odds from any moment (D-02 .. D-12); no numpy.
+"""A d20 fight's odds from any moment (D-02 .. D-12); no numpy for a small fight.
 
 **Tables** (:class:`D20Tables`, once per (ruleset, pair)): who attacks a round
 (D-02) and the exact damage distribution of each fighter's attack (D-04 .. D-10),
@@ -11,12 +11,17 @@ process answers without icepool.
 chain of the rounds that deal damage (the *jump chain*) is a DAG.  One pass in
 increasing hit points gives ``V(ha, hb)`` = P(a wins) from *every* state at once
 (no round cap): the table is kept, and the odds of any state of the fight are a
-look-up.
+look-up.  Small fights (:data:`PY_CELLS`) in pure Python; larger ones by
+:mod:`sevendag_cli.d20.solve` (numpy, extended precision, a far tighter rounding
+bound), up to :data:`sevendag_cli.limits.MAX_EXACT_HP` hit points each.
 
 **The round cap** (draw after round ``cap``, as ``round`` and ``fight``): from
 ``(ha, hb)`` the fight is over after at most ``K = ha + hb - 1`` damaging rounds,
 so ``P(round cap reached) <= P(Binomial(n, 1 - s) < K)`` with ``n`` the rounds
-left.  When that bound is below the tolerance it is added to the unresolved mass
+left; and it is reached only if each fighter's damage over those rounds falls short
+of the other's hit points, which a Chernoff bound caps (:meth:`D20Chain.cap_bound`:
+the least of the three).  When that bound is below the tolerance it is added to the
+unresolved mass
 (each win probability lies within it); otherwise the cap matters and the fight is
 pushed round by round to the cap (:func:`sevendag_cli.sim.push.d20_push`).
 """
@@ -29,17 +34,19 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import reduce
 from operator import mul
+from typing import Any
 
 import msgspec
 
 from sevendag_cli.d20.engine import D20State
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.errors import EncounterError, Msg, UsageError
-from sevendag_cli.limits import MAX_D20_PUSH_CELLS
+from sevendag_cli.limits import MAX_D20_PUSH_CELLS, MAX_EXACT_HP
 from sevendag_cli.sim.odds import (
     COMPLETE,
     DEFAULT_TOLERANCE,
     TOLERANCE,
+    WORK,
     Odds,
     binomial_cdf_upper,
     certified,
@@ -48,8 +55,8 @@ from sevendag_cli.sim.odds import (
     gamma,
 )
 
-MAX_HP = 2000
-"""Most hit points a fighter may have for exact odds."""
+MAX_HP = MAX_EXACT_HP
+"""Most hit points a fighter may have for exact odds (:data:`sevendag_cli.limits.MAX_EXACT_HP`)."""
 MAX_KEPT_DAMAGE = 10_000_000
 """Largest damage (and most damage values) kept tables may hold when read back."""
 
@@ -168,6 +175,15 @@ class _JumpGrid:
         return self.rows[ha][hb]
 
 
+
+PY_CELLS = 10_000
+"""Most states the odds from a moment solve in pure Python (:class:`_JumpGrid`, no numpy: a
+few milliseconds); a larger fight, or one whose pure-Python rounding bound passes
+:data:`PY_BOUND`, is solved by :mod:`~.solve` (numpy, extended precision)."""
+PY_BOUND = 5e-13
+"""Largest rounding bound of the pure-Python pass (half the default tolerance)."""
+
+
 class D20Chain:
     """Odds of every state of one d20 pair, from its tables (pure Python, kept per pair)."""
 
@@ -178,33 +194,50 @@ class D20Chain:
         self.p_first = p
         self.qa = {d: w / tables.den_a for d, w in tables.damage_a}  # a's attack: damage to b
         self.qb = {d: w / tables.den_b for d, w in tables.damage_b}
-        # One round: a deals d (a attacks), b deals d, or nothing (probability s).
-        pa_exact = Fraction(tables.first, tables.first_den)
-        zero = (pa_exact * Fraction(dict(tables.damage_a).get(0, 0), tables.den_a)
-                + (1 - pa_exact) * Fraction(dict(tables.damage_b).get(0, 0), tables.den_b))
-        self.s = float(zero)
-        self.moves = zero != 1  # some round can deal damage
-        move = 1 - zero
-        ja = {d: float(pa_exact * Fraction(w, tables.den_a) / move)
-              for d, w in tables.damage_a if d > 0} if self.moves else {}
-        jb = {d: float((1 - pa_exact) * Fraction(w, tables.den_b) / move)
-              for d, w in tables.damage_b if d > 0} if self.moves else {}
-        self.top_a = max(ja, default=0)
-        self.top_b = max(jb, default=0)
+        from sevendag_cli.d20.jumps import Jumps
+
+        self.jumps = Jumps(Fraction(tables.first, tables.first_den),
+                           {d: Fraction(w, tables.den_a) for d, w in tables.damage_a},
+                           {d: Fraction(w, tables.den_b) for d, w in tables.damage_b})
+        self.s = float(self.jumps.s)
+        self.moves = self.jumps.moves  # some round can deal damage
+        self.terms = self.jumps.terms
+        self._values: Any = None  # the last :class:`~.solve.Values`, kept
+        ja, jb = self.jumps.ja, self.jumps.jb
+        self.ja = {d: float(p) for d, p in ja.items()}
+        self.jb = {d: float(p) for d, p in jb.items()}
+        self.top_a, self.top_b = self.jumps.top_a, self.jumps.top_b
         # ja_rev[k] = P(a deals top_a - k | a damaging round): reversed for slice products.
-        self.ja_rev = [ja.get(d, 0.0) for d in range(self.top_a, 0, -1)]
-        self.jb_rev = [jb.get(d, 0.0) for d in range(self.top_b, 0, -1)]
-        self.ja, self.jb = ja, jb
-        self.terms = len(ja) + len(jb)
+        self.ja_rev = [self.ja.get(d, 0.0) for d in range(self.top_a, 0, -1)]
+        self.jb_rev = [self.jb.get(d, 0.0) for d in range(self.top_b, 0, -1)]
         self._wins = _JumpGrid(self.ja_rev, self.jb_rev, self._tail_a)  # V, kept and grown
 
     def _tail_a(self, hb: int) -> float:
         """P(a's damage drops b from hb hit points | a damaging round)."""
         return math.fsum(p for d, p in self.ja.items() if d >= hb)
 
+    def _python(self, ha: int, hb: int) -> bool:
+        """Whether the odds from (ha, hb) are solved in pure Python (small, and its bound tight)."""
+        return ha * hb <= PY_CELLS and (ha + hb) * gamma(self.terms + 3) <= PY_BOUND
+
     def value(self, ha: int, hb: int) -> float:
-        """P(a wins) from (ha, hb) hit points with no round cap, between rounds."""
-        return self._wins.value(ha, hb)
+        """P(a wins) from (ha, hb) hit points with no round cap, between rounds: every state up to
+        the largest asked is solved once and kept (a grid, while it is small), else the state
+        alone (one pass, holding a few diagonals)."""
+        if ha <= 0 or hb <= 0:
+            return 1.0 if hb <= 0 else 0.0
+        if self._python(ha, hb):
+            return self._wins.value(ha, hb)
+        from sevendag_cli.d20.solve import MAX_GRID_CELLS, backward
+
+        kept = self._values
+        if kept is not None and kept.covers(ha, hb):
+            return float(kept(ha, hb))
+        if kept is not None and kept.grid is not None:
+            ha, hb = max(ha, kept.ha0), max(hb, kept.hb0)
+        grid = (ha + 1) * (hb + 1) <= MAX_GRID_CELLS
+        self._values = backward(self.jumps, ha, hb, grid)
+        return float(self._values(ha, hb))
 
     def rounds_mean(self, ha: int, hb: int) -> float:
         """Expected rounds of the fight from (ha, hb) hit points, played to the end (no cap).
@@ -212,18 +245,26 @@ class D20Chain:
         Each state of the jump chain lasts ``1 / (1 - s)`` rounds on average, then moves on
         by a's or b's damage, so ``E(ha, hb) = 1/(1 - s) + sum ja(d) E(ha, hb - d) + sum
         jb(d) E(ha - d, hb)``, a state that ends the fight counting 0: the same pass as
-        :meth:`value`'s, not kept.
+        :meth:`value`'s (pure Python while small, else :func:`~.solve.forward`).
         """
-        stay = 1.0 / (1.0 - self.s)
-        return _JumpGrid(self.ja_rev, self.jb_rev, lambda hb: stay).value(ha, hb)
+        if self._python(ha, hb):
+            stay = 1.0 / (1.0 - self.s)
+            return _JumpGrid(self.ja_rev, self.jb_rev, lambda hb: stay).value(ha, hb)
+        from sevendag_cli.d20.solve import forward
+
+        return forward(self.jumps, ha, hb, [(None, Fraction(1))]).rounds_mean
 
     def error(self, ha: int, hb: int) -> float:
-        """A bound on the rounding error of :meth:`value` (each level adds one rounded sum)."""
-        return (ha + hb) * gamma(self.terms + 3)
+        """A bound on the rounding error of :meth:`value` (each level adds one rounded sum;
+        :mod:`~.solve` for the larger fights)."""
+        if self._python(ha, hb):
+            return (ha + hb) * gamma(self.terms + 3)
+        return self.jumps.error(ha, hb)
 
     def after_attack(self, attacker: int, ha: int, hb: int) -> tuple[float, float]:
         """P(a wins) (no cap) when ``attacker`` attacks the next round, and its error bound."""
         q = self.qa if attacker == 0 else self.qb
+        self.value(ha, hb)  # solves (and keeps) every state the attack can reach
         terms: list[float] = []
         for d, p in q.items():
             if d == 0:  # no damage: the rounds after roll initiative again
@@ -235,21 +276,48 @@ class D20Chain:
             terms.append(p * nxt)
         return math.fsum(terms), self.error(ha, hb) + gamma(3)
 
-    def uncapped_odds(self, ha: int, hb: int, fixed: int | None, rounds: int) -> Odds:
+    def cap_bound(self, ha: int, hb: int, rounds: int, fixed: bool) -> float:
+        """An upper bound of P(the fight from (ha, hb) is still going after ``rounds`` rounds)
+        (``fixed``: the next round's attacker is set, and that round is left out).
+
+        Still going means both still stand: each fighter's damage over the rounds fell short
+        of the other's hit points, and at most ``ha + hb - 2`` rounds dealt damage.  The least
+        of three bounds: the binomial tail of the damaging rounds, and a Chernoff bound for
+        each fighter's total damage, ``P(S < h) <= exp(t (h - 1)) E[exp(-t X)]^n`` (any
+        ``t > 0``; a few are tried), each round's damage ``X`` from the exact tables.
+        """
+        free_rounds = rounds - 1 if fixed else rounds
+        if free_rounds <= 0:
+            return 1.0
+        best = binomial_cdf_upper(free_rounds, 1.0 - self.s, ha + hb - 2)
+        p = self.p_first
+        for q, share, h in ((self.qa, p, hb), (self.qb, 1.0 - p, ha)):
+            mean = share * math.fsum(d * w for d, w in q.items())
+            if mean * free_rounds <= h:
+                continue  # the expected damage does not reach: no useful bound
+            for t in (2.0 ** -e for e in range(0, 40)):
+                m = (1.0 - share) + share * math.fsum(w * math.exp(-t * d) for d, w in q.items())
+                if m >= 1.0:
+                    break
+                log_bound = t * (h - 1) + free_rounds * math.log(m)
+                # exp, log and the sums are within a few ulps: a relative margin covers them.
+                best = min(best, math.exp(log_bound) * (1.0 + 1e-9) + 1e-300)
+        return min(1.0, best)
+
+    def uncapped_odds(self, ha: int, hb: int, fixed: int | None, rounds: int | None) -> Odds:
         """The odds within ``rounds`` rounds from (ha, hb) hit points as the fight's with no cap,
         certified: the cap's share is bounded, not computed (``fixed``: the fighter who attacks
-        the next round, else the next round rolls initiative)."""
+        the next round, else the next round rolls initiative; ``rounds`` None: the fight played
+        to the end, no cap at all)."""
         if fixed is None:
             v, err = self.value(ha, hb), self.error(ha, hb)
-            free_rounds = rounds
         else:
             v, err = self.after_attack(fixed, ha, hb)
-            free_rounds = rounds - 1
-        # The cap is reached only if fewer than ha + hb - 1 of the free rounds deal damage.
-        beyond = binomial_cdf_upper(free_rounds, 1.0 - self.s, ha + hb - 2)
-        return certified(self.names, v, 1.0 - v, 0.0, err + beyond, rounds, TOLERANCE)
+        beyond = 0.0 if rounds is None else self.cap_bound(ha, hb, rounds, fixed is not None)
+        return certified(self.names, v, 1.0 - v, 0.0, err + beyond, rounds or 0, TOLERANCE)
 
-    def odds(self, state: D20State, cap: int, tolerance: float = DEFAULT_TOLERANCE) -> Odds:
+    def odds(self, state: D20State, cap: int | None, tolerance: float = DEFAULT_TOLERANCE) -> Odds:
+        """The odds from ``state`` (``cap`` None: the fight played to the end, no draw)."""
         names = tuple(f.name for f in state.fighters)
         if names != self.names:
             raise EncounterError(Msg("exact.d20.state", a=names[0], b=names[1], c=self.names[0],
@@ -263,20 +331,26 @@ class D20Chain:
         if max(ha, hb) > MAX_HP:
             raise UsageError(Msg("exact.d20.hp", max=MAX_HP, a=self.names[0], hp_a=ha,
                                  b=self.names[1], hp_b=hb))
-        rounds = max(1, cap - state.round)
+        rounds = None if cap is None else max(1, cap - state.round)
         if not self.moves:  # nobody can ever deal damage: a draw at the cap (D-12, cap)
-            return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds, COMPLETE)
+            return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds or 0, COMPLETE)
         fixed = None if state.next_attacker is None else self.names.index(state.next_attacker)
-        if ha * hb > MAX_D20_PUSH_CELLS:  # before any work: would the cap need the push?
+        if rounds is not None and ha * hb > MAX_D20_PUSH_CELLS:  # before any work: the push?
             free = rounds if fixed is None else rounds - 1
             if binomial_cdf_upper(free, 1.0 - self.s, ha + hb - 2) > tolerance:
                 raise UsageError(Msg("exact.d20.cells_odds", max=MAX_D20_PUSH_CELLS,
                                      a=self.names[0], hp_a=ha, b=self.names[1], hp_b=hb, cap=cap))
         odds = self.uncapped_odds(ha, hb, fixed, rounds)
-        if odds.unresolved > tolerance:  # the cap (or the tolerance) needs the rounds themselves
+        if odds.unresolved > tolerance and rounds is None:  # only the rounding is unresolved
+            return msgspec.structs.replace(odds, stop=COMPLETE)
+        if odds.unresolved > tolerance and rounds is not None:  # the cap needs the rounds
             from sevendag_cli.sim.push import d20_push
 
-            return d20_push(self, ha, hb, fixed, rounds, tolerance).odds
+            pushed = d20_push(self, ha, hb, fixed, rounds, tolerance).odds
+            if pushed.stop == WORK and pushed.unresolved > tolerance:  # nothing from unresolved mass
+                raise UsageError(Msg("exact.unresolved", unresolved=pushed.unresolved,
+                                     tolerance=tolerance))
+            return pushed
         return odds
 
 

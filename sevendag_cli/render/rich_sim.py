@@ -117,17 +117,23 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
     from sevendag_cli.render.sim_data import exact_note
 
     result, ruleset = visible_data(result), visible_data(ruleset)
-    print_line(console, Text(w(lang, "exact_title", cap=result.cap, tol=result.tolerance), "bold"))
+    end = result.solver == "end"  # d20 played to the end: no cap in these odds
+    title = w(lang, "exact_title_end" if end else "exact_title", cap=result.cap, tol=result.tolerance)
+    print_line(console, Text(title, "bold"))
     rows: list[list[Text | str]] = [
         [Text(visible(f.name), "bold"), f"{f.win_probability:.4%}", _interval(*f.bounds)]
         for f in result.fighters]
     console.print(sim_table([w(lang, col) for col in ("fighter", "p", "p_exact")], rows))
     _ruleset_tables(console, result.engine, result.fighters, getattr(result, result.engine, None),
                     lang, ruleset)
-    print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
-                   f"{_interval(*result.draw_bounds)}")
+    if not end:
+        print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
+                       f"{_interval(*result.draw_bounds)}")
     r = result.rounds
-    print_line(console, w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
+    if r.sd is None:
+        print_line(console, w(lang, "rounds_mean_only", mean=r.mean))
+    else:
+        print_line(console, w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
     if result.first_striker_won is not None:
         print_line(console, w(lang, "firstwon_exact", p=result.first_striker_won))
     # The display stops where the rest would show as 0.0%; the JSON has every round.
@@ -135,11 +141,13 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
     rest = r.tail
     while len(bars) > 1 and rest + bars[-1][1] < 5e-5:
         rest += bars.pop()[1]
-    histogram(console, bars, w(lang, "hist"))
+    if bars:
+        histogram(console, bars, w(lang, "hist"))
     if rest > 0:
         print_line(console, w(lang, "after", p=rest, n=bars[-1][0] if bars else 0))
     if r.tail > 0:
-        print_line(console, w(lang, "tail", p=r.tail, n=r.histogram[-1][0] if r.histogram else 0))
+        key = "tail_rounds" if result.solver in ("chain", "end") else "tail"
+        print_line(console, w(lang, key, p=r.tail, n=r.histogram[-1][0] if r.histogram else 0))
     fr = result.fractions
     if fr is not None:
         for f, p in zip(result.fighters, fr.win_probability, strict=True):

@@ -110,7 +110,10 @@ def exact_odds(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
               (chain.state_id(chain.start_key(1)), float(1 - p_a))]
     push, _ = sevendag_push(chain, starts, cap, tolerance)
-    return push.odds(chain.names, cap, len(push.alive))
+    odds = push.odds(chain.names, cap, len(push.alive))
+    if odds.stop == "work" and odds.unresolved > tolerance:  # simulated instead (no ranking from it)
+        raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved, tolerance=tolerance))
+    return odds
 
 
 class SevendagBackend:
@@ -321,7 +324,7 @@ class SevendagBackend:
 
         return (SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP)
 
-    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int,
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
         return None  # the whole fight's push
 

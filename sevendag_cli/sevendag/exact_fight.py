@@ -10,6 +10,7 @@ from sevendag_cli.sim.exact_fight import (
     ExactFight,
     Fractions,
     SevendagFighterExact,
+    check_resolved,
     exact_result,
 )
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_cap, check_tolerance
@@ -30,6 +31,7 @@ def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFigh
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
               (chain.state_id(chain.start_key(1)), float(1 - p_a))]
     push, wounds = sevendag_push(chain, starts, cap, tolerance)
+    check_resolved(push, chain.names, tolerance)
     exact, why = _sevendag_fractions(ruleset, a, b) if fractions else (None, None)
     bands = chain.band_names
     extra = tuple(

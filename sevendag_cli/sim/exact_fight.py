@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from sevendag_cli.errors import Msg
+from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.sim.exact_records import (
     BandExact,
     D20FighterExact,
@@ -38,11 +38,12 @@ from sevendag_cli.sim.exact_records import (
     RoundsExact,
     SevendagFighterExact,
 )
-from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, WORK
 from sevendag_cli.sim.push import Push
 
 __all__ = ["BandExact", "D20FighterExact", "ExactFight", "FighterExact", "Fractions", "HpLeft",
-           "RoundsExact", "SevendagFighterExact", "exact_fight", "exact_result"]
+           "RoundsExact", "SevendagFighterExact", "check_resolved", "exact_fight", "exact_result",
+           "rounds_of"]
 
 
 # --- either ruleset ---------------------------------------------------------------------------
@@ -64,11 +65,19 @@ def exact_result(ruleset: str, engine: str, names: tuple[str, str], cap: int, to
         ruleset=ruleset, engine=engine, cap=cap, tolerance=tolerance, stop=odds.stop,
         fighters=(fighters[0], fighters[1]), draw_probability=odds.draw,
         draw_bounds=odds.draw_bounds, unresolved=unresolved,
-        rounds=_rounds(push, cap), first_striker_won=first_striker_won, fractions=fractions,
+        rounds=rounds_of(push, cap), first_striker_won=first_striker_won, fractions=fractions,
         no_fractions=why, **extra)
 
 
-def _rounds(push: Push, cap: int) -> RoundsExact:
+def check_resolved(push: Push, names: tuple[str, str], tolerance: float) -> None:
+    """Nothing from unresolved mass: a push stopped at its work limit with more than the
+    tolerance unresolved is refused (one line), not shown."""
+    odds = push.odds(names, push.draw_round, len(push.alive))
+    if odds.stop == WORK and odds.unresolved > tolerance:
+        raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved, tolerance=tolerance))
+
+
+def rounds_of(push: Push, cap: int) -> RoundsExact:
     """The rounds distribution: P(T = t) for every round pushed (draws at the cap)."""
     n = len(push.alive)
     ends = [float(push.won[0][t].sum() + push.won[1][t].sum()) for t in range(n)]

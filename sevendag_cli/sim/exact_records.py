@@ -25,11 +25,15 @@ class FighterExact(msgspec.Struct, frozen=True):
 
 
 class RoundsExact(msgspec.Struct, frozen=True):
+    """The rounds distribution, pushed round by round.  A d20 fight too long to push within
+    its work limit has only its mean (the fight played to the end: ``histogram`` empty, ``sd``,
+    ``p50`` and ``p90`` None)."""
+
     mean: float  # a lower bound; mean_bounds adds what the tail can add
     mean_bounds: tuple[float, float]
-    sd: float
-    p50: int
-    p90: int
+    sd: float | None
+    p50: int | None
+    p90: int | None
     histogram: tuple[tuple[int, float], ...]  # (rounds, probability), every round with mass
     tail: float  # mass of the fights not over when the push stopped (beyond the histogram)
 
@@ -80,6 +84,7 @@ class ExactFight(msgspec.Struct, frozen=True):
     no_fractions: Msg | None  # why there are none
     d20: tuple[D20FighterExact, D20FighterExact] | None = None
     sevendag: tuple[SevendagFighterExact, SevendagFighterExact] | None = None
+    solver: str = "push"  # d20 with no time dimension: "chain" (the --cap bounded) or "end" (no cap)
 
     @property
     def odds(self) -> Odds:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds, check_cap, check_tolerance
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, WORK, Odds, check_cap, check_tolerance
 
 if TYPE_CHECKING:
     from sevendag_cli.backend import MomentOdds
@@ -69,7 +69,13 @@ class OddsSolver:
         return getattr(self._odds, "lookup", None)
 
     def __call__(self, state: Any) -> Odds:
-        return self._moment().odds(state, self.cap, self.tolerance)
+        odds = self._moment().odds(state, self.cap, self.tolerance)
+        if odds.stop == WORK and odds.unresolved > self.tolerance:  # nothing from unresolved mass
+            from sevendag_cli.errors import Msg, UsageError
+
+            raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved,
+                                 tolerance=self.tolerance))
+        return odds
 
     def keep(self) -> bytes:
         """What to store to answer this pair's states fast in a later process (see above)."""

@@ -82,8 +82,18 @@ class Push:
         return certified(names, a, b, float(self.draw.sum()), self.error, rounds, self.stop)
 
 
-def stop_now(push: Push, alive: float, tolerance: float, work: int) -> bool:
-    if alive + 3 * (push.error + gamma(4)) <= tolerance:
+def ld_gamma(n: int) -> float:
+    """Relative error bound of ``n`` chained roundings in ``numpy.longdouble`` (its own unit
+    roundoff: 2**-64 with the x87 format, a double's elsewhere)."""
+    nu = n * max(float(np.finfo(np.longdouble).eps) / 2.0, UNIT_ROUNDOFF / 2048)
+    return 1.0 if nu >= 0.5 else nu / (1.0 - nu)
+
+
+def stop_now(push: Push, alive: float, tolerance: float, work: int, final: float = 0.0) -> bool:
+    """Whether to stop: the unresolved mass once stopped, ``alive`` plus the rounding of the
+    three outcomes (what is bounded so far and ``final``, the bound of the sums still to
+    come), is within the tolerance; or the work limit is reached."""
+    if alive + 3 * (push.error + final + gamma(4)) <= tolerance:
         push.stop = TOLERANCE
         return True
     if work > MAX_PUSH_WORK:
@@ -143,6 +153,10 @@ def sevendag_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds:
         m[loc[start], c] = w
     wounds = np.zeros((2 * nb, columns))
     step = gamma(indegree + 2)
+    pa_ld, pb_ld = pa.astype(np.longdouble), pb.astype(np.longdouble)
+    # The ends' sums: n products in extended precision, one rounding to a double, then the
+    # rounds by math.fsum (one more), the columns and the three outcomes (a few more).
+    final = ld_gamma(n + 2) + gamma(8)
     work = 0
     t = 0
     while t < rounds:
@@ -156,12 +170,14 @@ def sevendag_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds:
         alive = float(col_alive.sum())
         if alive == 0.0:
             break
-        if stop_now(push, alive, tolerance, work):
+        if stop_now(push, alive, tolerance, work, final):
             break
         t += 1
         push.alive.append(col_alive)
-        push.won[0].append(pa @ m)
-        push.won[1].append(pb @ m)
+        # The mass that ends each round: over n states, in extended precision (then summed
+        # over the rounds by math.fsum), so its rounding stays far below the tolerance.
+        push.won[0].append((pa_ld @ m.astype(np.longdouble)).astype(np.float64))
+        push.won[1].append((pb_ld @ m.astype(np.longdouble)).astype(np.float64))
         wounds += rew.T @ m
         new_m = np.empty_like(m)
         for c in range(columns):
@@ -173,8 +189,7 @@ def sevendag_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds:
         push.draw += m.sum(axis=0)
     else:
         push.tail = float(m.sum())
-    # Sums over rounds and the dot products with pa, pb, rew: relative error gamma(n + t).
-    push.error += gamma(n + t + 4)
+    push.error += final
     return push, wounds.reshape(2, nb, columns)
 
 
@@ -218,6 +233,9 @@ def d20_push(chain: D20Tabled, ha0: int, hb0: int, first: int | None, rounds: in
     fixed = [(1.0, 0.0) if f == 0 else (0.0, 1.0) if f == 1 else free for f, _ in cols]
     terms = len(qa) + len(qb) + 1
     step = gamma(terms + 2)
+    # The ends of a round: sums over a row or a column of the grid, then over the damage
+    # values; over the rounds by math.fsum.
+    final = gamma(ha0 + hb0 + terms + 6)
     work = 0
     t = 0
     if not chain.moves:  # nobody ever deals damage: a draw at the cap
@@ -227,7 +245,7 @@ def d20_push(chain: D20Tabled, ha0: int, hb0: int, first: int | None, rounds: in
     while t < rounds:
         col_alive = grid.sum(axis=(1, 2))
         alive = float(col_alive.sum())
-        if alive == 0.0 or stop_now(push, alive, tolerance, work):
+        if alive == 0.0 or stop_now(push, alive, tolerance, work, final):
             break
         weights = fixed if t == 0 else [free] * nc
         t += 1
@@ -264,7 +282,7 @@ def d20_push(chain: D20Tabled, ha0: int, hb0: int, first: int | None, rounds: in
         push.draw += grid.sum(axis=(1, 2))
     else:
         push.tail = float(grid.sum())
-    push.error += gamma(ha0 + hb0 + t + 4)
+    push.error += final
     return D20Pushed(push, rw, chain.names, t)
 
 

@@ -7,9 +7,9 @@ round cap), as a :class:`Matchup`:
 * **exact** (the default), a certified interval within the tolerance, as
   ``fight --exact``: Sevendag by the same round-by-round push over the pair's chain
   (:func:`.push.sevendag_push`, the same numbers as ``fight --exact``); d20 by the
-  hit-point DAG of :class:`.chain_d20.D20Chain` (every state at once, the round
-  cap bounded by a binomial tail, pushed round by round only when the cap
-  matters — the method of the odds from any moment), which agrees with
+  hit-point DAG of :class:`.chain_d20.D20Chain` (the fight played to the end, as
+  ``fight --exact``; with ``--cap``, the cap bounded, pushed round by round only
+  when it matters — the method of the odds from any moment), which agrees with
   ``fight --exact`` within their intervals and is about ten times faster;
 * **runs**, simulated (:func:`.runner.simulate`): every cell with ``--runs N``,
   or, in an exact table, a pair too large for the exact solvers (their limits:
@@ -72,12 +72,13 @@ slower; a table shows tenths of a percent."""
 MAX_JOBS = 256
 """Most worker processes ``--jobs`` may ask for."""
 
-MAX_DAG_CELLS = 1_000_000
-"""Most pairs of hit points of a d20 pair solved exactly: the DAG keeps a value for each
-(two lists of floats, some 64 MB at the bound, a second or two of pure Python)."""
+MAX_DAG_CELLS = 25_000_000
+"""Most pairs of hit points of a d20 pair solved exactly (5,000 each: the pass over the DAG of
+:mod:`sevendag_cli.d20.solve` holds a few diagonals beyond 4 million states)."""
 
-_FALLBACK_KEYS = frozenset({"formula.exact_too_big"})
-"""The size limits every exact solver shares (a formula's dice); each backend adds its own
+_FALLBACK_KEYS = frozenset({"formula.exact_too_big", "exact.unresolved"})
+"""The size limits every exact solver shares (a formula's dice; a push that stops at its work
+limit with more than the tolerance unresolved); each backend adds its own
 solvers' (:meth:`~sevendag_cli.backend.Backend.solver_limits`).  A pair beyond them is
 simulated instead."""
 
@@ -167,6 +168,7 @@ class Setup(msgspec.Struct, frozen=True):
     tolerance: float
     runs: int | None  # simulate every pair with this many fights
     seed: int
+    played_to_end: bool = False  # no --cap: d20's exact cells are the fights played to the end
 
 
 class Failure(msgspec.Struct, frozen=True):
@@ -500,6 +502,7 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     if len(set(names)) != n:
         twice = next(x for x in names if names.count(x) > 1)
         raise UsageError(Msg("roster.same_name", name=twice))
+    played_to_end = cap is None
     cap = ruleset.round_cap if cap is None else cap
     if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
         raise UsageError(Msg("cli.cap", cap=cap))
@@ -509,7 +512,8 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     for i in range(n):  # before any work, as fight: a matchup that can never end
         for j in range(i + 1, n):
             check_can_end(ruleset, fighters[i], fighters[j])
-    setup = Setup(ruleset, tuple(fighters), cap, check_tolerance(tolerance), runs, seed)
+    setup = Setup(ruleset, tuple(fighters), cap, check_tolerance(tolerance), runs, seed,
+                  played_to_end)
     chunks = _chunks(setup, jobs)
     total = n * (n - 1)
     jobs = min(jobs, len(chunks))

@@ -17,13 +17,13 @@ why d20 uses the start odds below rather than the push.
   fractions of the uncapped fight), so each point is ``fight --exact --set …``'s figures.
 * d20: the odds from the fight's start as :mod:`.chain_d20` computes them from any
   moment — ``P(a wins)`` of the fight played to the end, one pass over both fighters'
-  hit points, with the round cap's share bounded by a binomial tail — and the
-  expected rounds by a second pass of the same kind.  That is about eight times
-  faster than the round-by-round push (which gives the whole rounds distribution,
-  not needed here); both are certified, so a point's interval and ``fight --exact
-  --set …``'s overlap, and their win probabilities agree within the tolerance.  When
-  the round cap matters (the bound is above the tolerance), the point is pushed as
-  ``fight --exact`` does.
+  hit points (as ``fight --exact``, the ruleset's round cap no part of it; with
+  ``--cap``, the cap's share bounded) — and the expected rounds by a second pass of the
+  same kind.  Both are certified, so a point's interval and ``fight --exact --set …``'s
+  overlap, and their win probabilities agree within the tolerance.  When a ``--cap``
+  matters (its bound is above the tolerance), the point is pushed as ``fight --exact``
+  does; a point that cannot be resolved within the limits stops the sweep with one line
+  (no fair value from mass left unresolved).
 
 **Simulated** (``runs``): the vectorised simulation of ``fight --runs``, with the same
 seed for every value (common random numbers: the differences between values are not
@@ -92,6 +92,7 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
           seed: int | None = None, fair: bool = False,
           progress: Callable[[int], None] | None = None) -> Sweep:
     """The odds of the fight ``load(value)`` gives, for each value in order."""
+    given_cap = cap  # exact d20 odds: None is the fight played to the end
     cap = ruleset.round_cap if cap is None else cap
     if method == EXACT:
         tolerance = check_tolerance(tolerance)
@@ -103,7 +104,7 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
     points = []
     for done, (a, b, value) in enumerate(pairs, start=1):
         if method == EXACT:
-            points.append(_exact_point(ruleset, a, b, value, cap, tolerance, field))
+            points.append(_exact_point(ruleset, a, b, value, given_cap, tolerance, field))
         else:
             assert runs is not None and seed is not None
             points.append(_simulated_point(ruleset, a, b, value, cap, runs, seed))
@@ -143,7 +144,7 @@ def fairest(points: Sequence[SweepPoint]) -> Fair | None:
 # --- one point ---------------------------------------------------------------------------------
 
 
-def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, tolerance: float,
+def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tolerance: float,
                  field: str) -> SweepPoint:
     try:
         from sevendag_cli.backend import backend_for

@@ -57,11 +57,15 @@ class ValueRefused(BadParameter):
 
 
 class WholeNumber(_types.IntParamType):
-    """An integer option's value (``int()`` decides, as for Click's own integers)."""
+    """An integer option's value, in ASCII digits (``int()`` would also read ``١٢`` as 12)."""
 
     def convert(self, value: Any, param: Parameter | None, ctx: Context | None) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        from sevendag_cli.text import ascii_int
+
         try:
-            return int(value)
+            return ascii_int(str(value))
         except ValueError:
             raise ValueRefused(Msg("usage.not_integer", value=value), param, ctx) from None
 

@@ -266,6 +266,10 @@ def _digit_rows() -> list[Hostile]:
         rows.append(Hostile("numbers", f"--dice: a face with {what}",
                             ("fight", "A", "B", "-r", "d20", "--dice", f"1{digit},5"), 2,
                             "not a whole number"))
+        rows.append(Hostile("numbers", f"--seed: a seed with {what}",
+                            ("fight", "--seed", f"1{digit}"), 2, "is not a valid int"))
+        rows.append(Hostile("numbers", f"--runs: a count with {what}",
+                            ("fight", "--runs", f"{digit}00"), 2, "is not a valid int"))
         rows.append(Hostile("numbers", f"wound: an amount with {what}",
                             ("wound", "B", f"{digit}"), 1, "give an amount", setup=init_d20))
     return rows

@@ -108,8 +108,8 @@ HELP_FR: dict[str, str] = {
     "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence.":
         "Sevendag : la tactique d'un combattant pour cette fois : COMBATTANT=TACTIQUE, par exemple Brannoc=all-out, "
         "ou un engagement par main : Brannoc=attaque,défense.",
-    "The table as CSV on stdout (RFC 4180, columns in the README).":
-        "Le tableau en CSV sur la sortie standard (RFC 4180, colonnes décrites dans le README).",
+    "The table as CSV on stdout (RFC 4180, columns in docs/bench.md#csv---csv).":
+        "Le tableau en CSV sur la sortie standard (RFC 4180, colonnes décrites dans docs/bench.md#csv---csv).",
     "Draw the odds in FILE.png or FILE.svg (needs matplotlib: the plot extra of sevendag).":
         "Dessiner les probabilités dans FICHIER.png ou FICHIER.svg (demande matplotlib : l'extra plot de sevendag).",
     # sweep

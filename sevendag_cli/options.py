@@ -115,7 +115,8 @@ TacticOpt = Annotated[
                                   "Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence."),
 ]
 CsvOpt = Annotated[
-    bool, typer.Option("--csv", help="The table as CSV on stdout (RFC 4180, columns in the README).")
+    bool,
+    typer.Option("--csv", help="The table as CSV on stdout (RFC 4180, columns in docs/bench.md#csv---csv)."),
 ]
 PlotOpt = Annotated[
     str | None,

@@ -79,6 +79,9 @@ POLICIES = (SHEET, OPTIMAL)
 
 MAX_GAME_STATES = 20_000
 """Most states one game holds."""
+MAX_STEPS = 5_000
+"""Most rounds of value iteration (a fight that can go on for ever stops there, its interval
+left open)."""
 MAX_GAME_ROWS = 2_000_000
 """Most (state, assaillant's option, défenseur's option) rounds one game builds."""
 
@@ -471,6 +474,7 @@ class Solution:
                     pa.append(win / den)
             k += 1
         self.states = states
+        self.index = index
         n_rows = len(pa)
         rs_arr = np.array(row_state, dtype=np.int64)
         ri_arr = np.array(row_i, dtype=np.int64)
@@ -499,7 +503,7 @@ class Solution:
         low, high, mid = np.zeros(n), np.ones(n), np.full(n, 0.5)
         t = 0
         width = 1.0
-        while t < rounds - 1:
+        while t < min(rounds - 1, MAX_STEPS):
             low, high, mid = self._step(low), self._step(high), self._step(mid)
             t += 1
             ql, qh = self._q(low)[start_rows], self._q(high)[start_rows]
@@ -540,6 +544,21 @@ class Solution:
         return self._reduce(self._q(v))
 
     # --- what the first declarer can do
+
+    def best(self, key: StateKey, declared: Option | None = None) -> Option:
+        """The optimal declaration in state ``key`` (of this solution's closure): the first
+        declarer's, or with ``declared`` (the first's declaration) the answer."""
+        xp = self._np
+        s = self.index[key]
+        rows = xp.flatnonzero(self._row_state == s)
+        first, second = self.opts[s]
+        q = self._q_rows[2][rows].reshape(len(first), len(second))
+        a_first = key[0] == 0
+        if declared is None:
+            inner = q.min(axis=1) if a_first else q.max(axis=1)
+            return first[int(xp.argmax(inner) if a_first else xp.argmin(inner))]
+        row = q[first.index(declared)]
+        return second[int(xp.argmin(row) if a_first else xp.argmax(row))]
 
     def first_options(self) -> list[OptionValue]:
         """Each option of the fighter declaring first in ``start``: its value for a (the

@@ -144,7 +144,8 @@ def test_S19_sheet_against_sheet_is_the_chains_odds() -> None:
 
 
 def tiny_game(cap: int = 40) -> tuple[SevendagGame, SevendagRuleset]:
-    rs = replace(TINY_HOUSE, round_cap=cap)
+    rs = replace(TINY_HOUSE, round_cap=cap, fumble_grants_crit=False,
+                 techniques={k: RS.techniques[k] for k in ("feint", "guard")})
     return SevendagGame(rs, TINY_X, TINY_Y), rs
 
 

@@ -622,12 +622,12 @@ _GAMES_SIZE = 4
 
 def game_for(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> SevendagGame:
     """The game of this pair under this ruleset, built once per process (its solutions kept)."""
+    from sevendag_cli.sevendag.chain import _ruleset_key
+
     check_fighters(ruleset, a, b)
-    key = (ruleset, a, b)
-    try:
-        game = _GAMES.get(key)
-    except TypeError:  # an unhashable sheet: no caching
-        return SevendagGame(ruleset, a, b)
+    key = (_ruleset_key(ruleset), a.name, b.name, fighter_model(ruleset, a),
+           fighter_model(ruleset, b), a.attack, a.defence, b.attack, b.defence)
+    game = _GAMES.get(key)
     if game is None:
         game = SevendagGame(ruleset, a, b)
         if len(_GAMES) >= _GAMES_SIZE:

@@ -104,6 +104,9 @@ HELP_FR: dict[str, str] = {
         "'yield=non;allocation=attaque,attaque;technique=feinte'.",
     "Widest interval of each option's chance (default 1e-6).":
         "Intervalle le plus large de la chance de chaque option (par défaut 1e-6).",
+    "Sevendag: before the round, show every option of the assaillant with its chance to win (as the advise command).":
+        "Sevendag : avant le round, montrer chaque option de l'assaillant avec sa chance de victoire "
+        "(comme la commande advise).",
     # fight
     "Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).":
         "Jouer un combat entier étape par étape, en simuler beaucoup (--runs), ou calculer les probabilités exactes (--exact).",

@@ -558,6 +558,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "fr": "probabilités exactes : dés trop grands pour être énumérés (les mains {a!d} et {b!d} font {faces:,} paires de faces, au plus {max:,}) ; utiliser --runs N pour simuler"},
     "exact.sev.states": {"en": "exact odds: more than {max:,} fight states for {a} against {b}; use --runs N to simulate",
                          "fr": "probabilités exactes : plus de {max:,} états de combat pour {a} contre {b} ; utiliser --runs N pour simuler"},
+    "advise.round_json": {"en": "round --advise shows the advice in the display; for JSON, run advise --json before the round",
+                          "fr": "round --advise montre le conseil à l'affichage ; pour du JSON, lancer advise --json avant le round"},
     "advise.d20": {"en": "advise: Le combat (d20) has no choices to make: nothing to advise",
                    "fr": "advise : Le combat (d20) n'a aucun choix à faire : rien à conseiller"},
     "advise.over": {"en": "advise: the fight is over: nothing to declare",

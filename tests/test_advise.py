@@ -84,3 +84,16 @@ def test_advise_display_fits_80_columns_in_both_languages(monkeypatch: pytest.Mo
         assert len(out.splitlines()) > 16
         assert sum(line.startswith("*") for line in out.splitlines()) == 1
     assert "déclare" in ok("advise", "--lang", "fr")
+
+
+def test_round_advise_shows_the_assaillants_options_before_playing_the_round(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _init()
+    monkeypatch.setenv("COLUMNS", "80")
+    out = ok("round", "--advise", "--seed", "4", "--no-input")
+    head = out.split("Round 1")[0]
+    assert "declares now" in head and sum(x.startswith("*") for x in head.splitlines()) == 1
+    check_width(out, 80)
+    assert json.loads(ENCOUNTER.read_bytes())["state"]["round"] == 1
+    assert_one_line_error(run("round", "--advise", "--json", "--seed", "4"), fragment="advise --json")
+    assert json.loads(ENCOUNTER.read_bytes())["state"]["round"] == 1

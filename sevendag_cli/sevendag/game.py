@@ -85,6 +85,9 @@ left open)."""
 MAX_GAME_ROWS = 2_000_000
 """Most (state, assaillant's option, défenseur's option) rounds one game builds."""
 
+KEEP = 2
+"""A round's outcome that leaves the initiative where it was."""
+
 Target = StateKey | int
 """Where a round leads: a state, or the winner (0 = a, 1 = b)."""
 
@@ -244,22 +247,23 @@ class SevendagGame:
 
     # --- one round
 
-    def _kernel(self, assail: int, yielded: bool, d: int,
+    def _kernel(self, first: int, d: int,
                 near: tuple[tuple[bool, ...], tuple[bool, ...]], ids: tuple[int, int],
                 granted: tuple[bool, bool], mods: tuple[int, int, int, int],
                 ) -> tuple[int, list[tuple[int, ...]]]:
         """S-03, S-08, S-14: the chain's round (:meth:`SevendagChain.kernel`) with a yield.
 
-        With a yield the défenseur attacks first (S-03); a critical defence in
-        exchange 1 makes the assaillant's defender (re)take the initiative, in
-        exchange 2 the other; without one, the assaillant keeps it.
+        ``first`` attacks first: the assaillant, or the défenseur when the assaillant
+        yields (S-03).  A critical defence in exchange 1 gives the initiative to its
+        defender, in exchange 2 to ``first``; without one the assaillant keeps it
+        (``KEEP``, resolved by the caller): a yield shares the rounds of the other
+        fighter's initiative.
         """
-        key = (assail, yielded, d, near, ids, granted, mods)
+        key = (first, d, near, ids, granted, mods)
         kept = self._kernels.get(key)
         if kept is not None:
             return kept
         ch = self.chain
-        first = 1 - assail if yielded else assail
         second = 1 - first
         den1 = ch._den(first, ids[first], ids[second])
         den2 = ch._den(second, ids[second], ids[first])
@@ -313,7 +317,7 @@ class SevendagGame:
                         continue
                 dr = [drops[0], drops[1]]
                 dr[second] = dropped2
-                r = (-1, h[0], h[1], first if top2 else assail, dr[0], dr[1], gg[0], gg[1])
+                r = (-1, h[0], h[1], first if top2 else KEEP, dr[0], dr[1], gg[0], gg[1])
                 out[r] = out.get(r, 0) + w1 * w2
         reduced: list[tuple[int, ...]] = []
         slot = ch.slot
@@ -340,7 +344,8 @@ class SevendagGame:
         mods = ((t0[0], t0[1]) if t0 else (0, 0)) + ((t1[0], t1[1]) if t1 else (0, 0))
         near = self._near(ca, cb)
         ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
-        den, outcomes = self._kernel(assail, yielded, d, near, ids, (ga, gb),
+        first = 1 - assail if yielded else assail
+        den, outcomes = self._kernel(first, d, near, ids, (ga, gb),
                                      (mods[0], mods[1], mods[2], mods[3]))
         ta2: Tech = (t0[0], t0[1], t0[2] - 1) if t0 and t0[2] > 1 else None
         tb2: Tech = (t1[0], t1[1], t1[2] - 1) if t1 and t1[2] > 1 else None
@@ -354,8 +359,8 @@ class SevendagGame:
                 continue
             d2 = d + delta
             d2 = hi if d2 >= hi else lo if d2 <= lo else d2
-            out.append(((assail2, d2, bump_a[sa], bump_b[sb], rec_a[da], rec_b[db], ga2 > 0,
-                         gb2 > 0, ta2, tb2), w))
+            out.append(((assail if assail2 == KEEP else assail2, d2, bump_a[sa], bump_b[sb],
+                         rec_a[da], rec_b[db], ga2 > 0, gb2 > 0, ta2, tb2), w))
         return den, out
 
     def _near(self, ca: tuple[int, ...], cb: tuple[int, ...],

@@ -178,6 +178,8 @@ class SevendagGame:
         self._solved: dict[tuple[object, ...], Solution] = {}
         self._bump_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
         self._rec_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+        self._near_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
+                               tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
 
     # --- states
 
@@ -365,9 +367,13 @@ class SevendagGame:
 
     def _near(self, ca: tuple[int, ...], cb: tuple[int, ...],
               ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-        lim = self.chain.limit
-        return (tuple(c + 1 >= n for c, n in zip(ca, lim, strict=True)),
+        got = self._near_cache.get((ca, cb))
+        if got is None:
+            lim = self.chain.limit
+            got = self._near_cache[(ca, cb)] = (
+                tuple(c + 1 >= n for c, n in zip(ca, lim, strict=True)),
                 tuple(c + 1 >= n for c, n in zip(cb, lim, strict=True)))
+        return got
 
     def _bumps(self, counts: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
         """Counted wounds after a wound in tracked slot s (-1: none counted)."""
@@ -505,24 +511,29 @@ class Solution:
         start_rows = np.flatnonzero(rs_arr == 0)
         n = len(states)
         # L from 0, U from 1, M from 1/2 (the draw at the cap): V with t rounds to go
-        low, high, mid = np.zeros(n), np.ones(n), np.full(n, 0.5)
+        low, high = np.zeros(n), np.ones(n)
+        q_low, q_high = self._q(low), self._q(high)  # each row's value, t rounds to go after it
         t = 0
-        width = 1.0
-        while t < min(rounds - 1, MAX_STEPS):
-            low, high, mid = self._step(low), self._step(high), self._step(mid)
-            t += 1
-            ql, qh = self._q(low)[start_rows], self._q(high)[start_rows]
-            width = float(np.max(qh - ql)) if len(start_rows) else 0.0
+        last = min(rounds - 1, MAX_STEPS)
+        while t < last:
+            width = float(np.max(q_high[start_rows] - q_low[start_rows]))
             if width <= tolerance:
                 break
+            low, high = self._reduce(q_low), self._reduce(q_high)
+            q_low, q_high = self._q(low), self._q(high)
+            t += 1
         self.steps = t
         # rounding: each step sums at most ``longest`` + 1 rounded products per row
         self.error = (t + 1) * gamma(longest + 4)
-        self._low, self._high, self._mid = low, high, mid
         self.complete = t >= rounds - 1
-        q_low, q_high, q_mid = self._q(low), self._q(high), self._q(mid)
-        if self.complete:  # every round to the cap counted: the draw at the cap is exact
+        if self.complete:  # every round to the cap counted: the draw at the cap, exactly
+            mid = np.full(n, 0.5)
+            for _ in range(t):
+                mid = self._step(mid)
+            q_mid = self._q(mid)
             q_low = q_high = q_mid
+        else:
+            q_mid = (q_low + q_high) / 2
         self._q_rows = (q_low, q_high, q_mid)
         v_low, v_high, v_mid = (self._reduce(q) for q in self._q_rows)
         e = self.error

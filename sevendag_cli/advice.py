@@ -46,6 +46,6 @@ def advice_from(loaded: Any, encounter: str, busy: bool, *, after: str | None,
     declared = None
     if after is not None:
         first = a if state.assaillant == a.name else b
-        declared = parse_after(after, rs, first)
+        declared = parse_after(after, rs, first, state)
     advice = advise(rs, a, b, state, after=declared, cap=cap, tolerance=tol)
     return AdviceAt(state, rs, encounter, advice, rs.round_cap if cap is None else cap, tol, busy)

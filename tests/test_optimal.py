@@ -267,3 +267,49 @@ def test_S03_S05_solved_policies_played_by_the_engine_land_within_4_standard_err
     mean = total / n
     se = max(((sq / n - mean * mean) / n) ** 0.5, 1e-9)
     assert abs(mean - sol.value) <= 4 * se, (mean, sol.value, se)
+
+
+# --- advice (the library level) -------------------------------------------------------------
+
+
+def test_S05_advice_offers_no_technique_in_effect_and_the_defenseur_answers() -> None:
+    """S-05: no technique offered while one is in effect; the défenseur's best answer to the
+    assaillant's best option is worth 1 minus that option's value (S-03: the answers)."""
+    from sevendag_cli.sevendag.advice import advise
+
+    _game, rs = tiny_game()
+    state = SevendagState(2, "X", (fs("X", technique=ActiveTechnique("guard", 1)), fs("Y")))
+    adv = advise(rs, TINY_X, TINY_Y, state, tolerance=1e-9)
+    assert adv.fighter == "X" and adv.role == "assaillant"
+    assert {o.option.technique for o in adv.options} == {None}
+    assert {o.option.yield_initiative for o in adv.options} == {False, True}
+    best = adv.options[adv.best]
+    assert best.win_probability == max(o.win_probability for o in adv.options)
+    ans = advise(rs, TINY_X, TINY_Y, state, after=best.option, tolerance=1e-9)
+    assert ans.fighter == "Y" and ans.role == "defenseur"
+    assert all(o.answer is None for o in ans.options)
+    assert abs(ans.options[ans.best].win_probability - (1 - best.win_probability)) < 1e-9
+    assert ans.options[ans.best].option == best.answer
+
+
+def test_S03_S04_S05_after_reads_either_language() -> None:
+    from sevendag_cli.sevendag.advice import parse_after
+
+    got = parse_after("yield=oui; allocation=attaque,défense; technique=feinte", RS, TINY_X)
+    assert got == Option(True, ("attack", "defence"), "feint")
+    assert parse_after("technique=none", RS, TINY_X) == Option(False, ("attack", "defence"), None)
+
+
+@pytest.mark.slow
+def test_S03_S05_house_pair_optimiser_only_gains_with_every_bundled_technique() -> None:
+    """The house pair, every bundled technique: optimal >= sheet for the side that optimises,
+    and the game's value lies between the two best responses."""
+    a, b = bundled()
+    game = SevendagGame(RS, a, b)
+    key = game.start_key(0)
+    v = {p: game.solve(key, 200, p, 1e-6) for p in
+         ((SHEET, SHEET), (OPTIMAL, SHEET), (SHEET, OPTIMAL), (OPTIMAL, OPTIMAL))}
+    assert v[(OPTIMAL, SHEET)].low >= v[(SHEET, SHEET)].low - 1e-9
+    assert v[(SHEET, OPTIMAL)].high <= v[(SHEET, SHEET)].high + 1e-9
+    assert v[(SHEET, OPTIMAL)].low - 1e-9 <= v[(OPTIMAL, OPTIMAL)].high
+    assert v[(OPTIMAL, OPTIMAL)].low <= v[(OPTIMAL, SHEET)].high + 1e-9

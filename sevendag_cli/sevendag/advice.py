@@ -43,11 +43,12 @@ class Advice(Struct, frozen=True):
     complete: bool
 
 
-def parse_after(text: str, ruleset: SevendagRuleset, fighter: SevendagFighter) -> Option:
+def parse_after(text: str, ruleset: SevendagRuleset, fighter: SevendagFighter,
+                state: SevendagState | None = None) -> Option:
     """``yield=no;allocation=attack,attack;technique=feint``: what the assaillant declared.
 
     Words in either language (``oui``, ``attaque,défense``, ``feinte``); ``technique=none``
-    or leaving it out: no technique; ``allocation`` left out: the sheet's.
+    or leaving it out: no technique; ``allocation`` left out: the sheet's (in ``state``).
     """
     from sevendag_cli.sevendag.engine import allocation_for
     from sevendag_cli.terms import commitments, fold, yes_no
@@ -77,7 +78,7 @@ def parse_after(text: str, ruleset: SevendagRuleset, fighter: SevendagFighter) -
         else:
             raise UsageError(Msg("advise.after_key", key=key.strip()))
     if allocation is None:
-        allocation = allocation_for(fighter, None)
+        allocation = allocation_for(fighter, None, state)
     return Option(yielded, allocation, technique)
 
 

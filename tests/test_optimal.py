@@ -313,3 +313,17 @@ def test_S03_S05_house_pair_optimiser_only_gains_with_every_bundled_technique() 
     assert v[(SHEET, OPTIMAL)].high <= v[(SHEET, SHEET)].high + 1e-9
     assert v[(SHEET, OPTIMAL)].low - 1e-9 <= v[(OPTIMAL, OPTIMAL)].high
     assert v[(OPTIMAL, OPTIMAL)].low <= v[(OPTIMAL, SHEET)].high + 1e-9
+
+
+@pytest.mark.slow
+def test_S05_S19_lumping_far_out_changes_nothing_with_every_technique() -> None:
+    """The penalty difference lumped beyond the game's thresholds (every allocation and
+    technique): clamping further out reaches more states and gives the same value."""
+    a, b = bundled()
+    game = SevendagGame(RS, a, b)
+    sol = game.solve(game.start_key(0), 60, (OPTIMAL, OPTIMAL), 1e-9)
+    wide = SevendagGame(RS, a, b)
+    wide.lo, wide.hi = game.lo - 12, game.hi + 12
+    sol_wide = wide.solve(wide.start_key(0), 60, (OPTIMAL, OPTIMAL), 1e-9)
+    assert len(sol_wide.states) > len(sol.states)
+    assert abs(sol.value - sol_wide.value) < 1e-12

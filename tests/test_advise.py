@@ -97,3 +97,13 @@ def test_round_advise_shows_the_assaillants_options_before_playing_the_round(
     assert json.loads(ENCOUNTER.read_bytes())["state"]["round"] == 1
     assert_one_line_error(run("round", "--advise", "--json", "--seed", "4"), fragment="advise --json")
     assert json.loads(ENCOUNTER.read_bytes())["state"]["round"] == 1
+
+
+def test_round_advise_on_d20_says_so_in_one_line_and_plays_the_round() -> None:
+    ok("init", "--ruleset", "d20", "--seed", "3")
+    result = run("round", "--advise", "--seed", "4")
+    assert result.exit_code == 0, result.stderr
+    lines = [x for x in result.stderr.splitlines() if "advise" in x]
+    assert lines == ["sevendag: advise: Le combat (d20) has no choices to make: nothing to advise"]
+    assert "Traceback" not in result.stderr
+    assert json.loads(ENCOUNTER.read_bytes())["state"]["round"] == 1

@@ -175,7 +175,14 @@ def round_cmd(
                 raise UsageError(Msg("advise.round_json"))
             from sevendag_cli.render.rich_advise import advise_lines
 
-            advise_lines(out.console(), out.lang, Table(encounter).advise())
+            try:
+                advice = Table(encounter).advise()
+            except UsageError as e:
+                if e.msg.key != "advise.d20":
+                    raise
+                note(f"sevendag: {e.render(out.lang)}")  # d20: nothing to choose, the round goes on
+            else:
+                advise_lines(out.console(), out.lang, advice)
         choice: list[DiceChoice] = []
 
         def roll() -> DiceChoice:

@@ -164,6 +164,13 @@ class Backend(Protocol):
         """The states of a fight played: after the initiative, then after each round."""
         ...
 
+    def advise(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any, after: str | None,
+               cap: int | None, tolerance: float | None) -> tuple[Any, float]:
+        """``advise``: every option of the fighter declaring now (``after``: what the other
+        declared), both playing optimally afterwards, and the tolerance used; a ruleset with
+        no choices refuses in one line (``advise.d20``)."""
+        ...
+
     def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
                       yield_: bool | None, allocate: Mapping[str, str],
                       technique: Mapping[str, str], ask: Any) -> Any:

@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "status": "status",
     "log": "log",
     "odds": "odds",
+    "advise": "advise",
     "fight": "fight",
     "sweep": "sweep",
     "matrix": "matrix",

@@ -38,6 +38,7 @@ from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError
 from sevendag_cli.library import Dice, DiceChoice, Document, WhatIfs
 
 if TYPE_CHECKING:
+    from sevendag_cli.advice import AdviceAt
     from sevendag_cli.engine.common import InitiativeEvent, RoundResult, WoundResult
     from sevendag_cli.history import Step
     from sevendag_cli.rules import Fighter, Ruleset
@@ -370,6 +371,17 @@ class Encounter:
         odds = solver(state)
         return OddsAt(state, rs, str(self.path), odds, point(odds, state.round),  # type: ignore[attr-defined]
                       solver.cap, tol, changes, tuple(notes), not free)
+
+    def advise(self, *, after: str | None = None, cap: int | None = None,
+               tolerance: float | None = None) -> AdviceAt:
+        """``sevendag advise``: every option of the Sevendag fighter declaring now, with its
+        chance to win if taken (both optimal afterwards); ``after``: what the assaillant
+        declared (``yield=no;allocation=attack,attack;technique=feint``), for the défenseur."""
+        from sevendag_cli.advice import advice_from
+
+        loaded, free = _read(self.path)
+        return advice_from(loaded, str(self.path), not free, after=after, cap=cap,
+                           tolerance=tolerance)
 
 
 def _refuse_overwrite(path: Path) -> None:

@@ -92,6 +92,21 @@ HELP_FR: dict[str, str] = {
     "Show how each fighter's chance to win swung, round by round (a chart; a list in the JSON).":
         "Montrer comment les chances de victoire ont évolué, round par round (un graphique ; une liste "
         "dans le JSON).",
+    # advise
+    "Show every option of the Sevendag fighter who declares now, with its chance to win.":
+        "Montrer chaque option du combattant Sevendag qui déclare maintenant, avec sa chance de victoire.",
+    "Each option (yield or not, allocation, technique if one is free) comes with the chance to win if taken, both fighters playing optimally afterwards and the opponent answering optimally, and the opponent's best answer. Reads the encounter, changes nothing.":
+        "Chaque option (céder ou non, répartition, technique si aucune n'est en cours) vient avec la "
+        "chance de victoire si elle est prise, les deux jouant ensuite au mieux et l'adversaire répondant "
+        "au mieux, et la meilleure réponse de l'adversaire. Lit la rencontre, ne change rien.",
+    "What the assaillant declared, for the défenseur's advice: 'yield=no;allocation=attack,attack;technique=feint'.":
+        "Ce que l'assaillant a déclaré, pour conseiller le défenseur : "
+        "'yield=non;allocation=attaque,attaque;technique=feinte'.",
+    "Widest interval of each option's chance (default 1e-6).":
+        "Intervalle le plus large de la chance de chaque option (par défaut 1e-6).",
+    "Sevendag: before the round, show every option of the assaillant with its chance to win (as the advise command).":
+        "Sevendag : avant le round, montrer chaque option de l'assaillant avec sa chance de victoire "
+        "(comme la commande advise).",
     # fight
     "Play a whole fight step by step, simulate many (--runs), or compute exact odds (--exact).":
         "Jouer un combat entier étape par étape, en simuler beaucoup (--runs), ou calculer les probabilités exactes (--exact).",

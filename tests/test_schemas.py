@@ -29,7 +29,7 @@ BUNDLED = Path(__file__).resolve().parent.parent / "rulesets"
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "sevendag_cli" / "schemas"
 
 OUTPUTS = ["init", "round", "round-event", "fight", "fight-event", "fight-runs", "fight-exact", "odds",
-           "wound", "classify", "undo", "roll", "rulesets", "rulesets-show", "rulesets-validate",
+           "advise", "wound", "classify", "undo", "roll", "rulesets", "rulesets-show", "rulesets-validate",
            "new", "status", "log", "log-event", "error", "sweep", "matrix"]
 INPUTS = ["fighter-d20", "fighter-sevendag", "ruleset-d20", "ruleset-sevendag", "encounter"]
 

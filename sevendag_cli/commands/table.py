@@ -145,6 +145,10 @@ def round_cmd(
         bool, typer.Option("--odds", help="Show each fighter's chance to win before and after "
                            "the round (off by default: the game master decides what the players see).")
     ] = False,
+    advise: Annotated[
+        bool, typer.Option("--advise", help="Sevendag: before the round, show every option of the "
+                           "assaillant with its chance to win (as the advise command).")
+    ] = False,
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,
     lang: LangOpt = None,
@@ -166,6 +170,19 @@ def round_cmd(
                 return backend_for(rs).prompt_choices(rs, a, b, state, yield_, allocation, technique,
                                                       out.lang)
 
+        if advise:
+            if not out.rich:
+                raise UsageError(Msg("advise.round_json"))
+            from sevendag_cli.render.rich_advise import advise_lines
+
+            try:
+                advice = Table(encounter).advise()
+            except UsageError as e:
+                if e.msg.key != "advise.d20":
+                    raise
+                note(f"sevendag: {e.render(out.lang)}")  # d20: nothing to choose, the round goes on
+            else:
+                advise_lines(out.console(), out.lang, advice)
         choice: list[DiceChoice] = []
 
         def roll() -> DiceChoice:

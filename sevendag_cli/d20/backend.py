@@ -194,6 +194,10 @@ class D20Backend:
                                    r.capped))
         return states
 
+    def advise(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any, after: str | None,
+               cap: int | None, tolerance: float | None) -> tuple[Any, float]:
+        raise UsageError(Msg("advise.d20"))  # nobody chooses anything in Le combat (D-02)
+
     def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
                       yield_: bool | None, allocate: Mapping[str, str],
                       technique: Mapping[str, str], ask: Any) -> Any:

@@ -191,6 +191,19 @@ class SevendagBackend:
                                         r.winner, r.capped))
         return states
 
+    def advise(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any, after: str | None,
+               cap: int | None, tolerance: float | None) -> tuple[Any, float]:
+        from sevendag_cli.sevendag.advice import ADVICE_TOLERANCE, advise, parse_after
+        from sevendag_cli.sim.odds import check_tolerance
+
+        rs, fa, fb = cast("tuple[SevendagRuleset, SevendagFighter, SevendagFighter]", (ruleset, a, b))
+        tol = check_tolerance(ADVICE_TOLERANCE if tolerance is None else tolerance)
+        declared = None
+        if after is not None:
+            first = fa if state.assaillant == fa.name else fb
+            declared = parse_after(after, rs, first, state)
+        return advise(rs, fa, fb, state, after=declared, cap=cap, tolerance=tol), tol
+
     def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
                       yield_: bool | None, allocate: Mapping[str, str],
                       technique: Mapping[str, str], ask: Any) -> Any:

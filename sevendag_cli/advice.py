@@ -1,0 +1,39 @@
+"""``advise``'s result (:meth:`sevendag_cli.encounter.Encounter.advise`): the advice for the
+fighter who declares now, from the saved encounter, and its JSON document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec import Struct
+
+
+class AdviceAt(Struct, frozen=True):
+    """``advise``: every option of the fighter declaring now, from the saved state; ``busy``:
+    a writer was at work (the file is read as last saved)."""
+
+    state: Any
+    ruleset: Any
+    encounter: str
+    advice: Any  # the ruleset's advice (Sevendag: sevendag.advice.Advice)
+    cap: int
+    tolerance: float
+    busy: bool = False
+
+    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+        from sevendag_cli.render.advise_data import advise_document
+
+        return advise_document(self, lang)
+
+
+def advice_from(loaded: Any, encounter: str, busy: bool, *, after: str | None,
+                cap: int | None, tolerance: float | None) -> AdviceAt:
+    """The advice from an encounter as read (``Encounter.advise``), from its ruleset's backend
+    (d20 has no choices: one line)."""
+    from sevendag_cli.backend import backend_for
+    from sevendag_cli.library import check_numbers
+
+    check_numbers(cap, None, None)
+    rs, a, b, state = loaded.ruleset, loaded.a, loaded.b, loaded.state
+    advice, tol = backend_for(rs).advise(rs, a, b, state, after, cap, tolerance)
+    return AdviceAt(state, rs, encounter, advice, rs.round_cap if cap is None else cap, tol, busy)

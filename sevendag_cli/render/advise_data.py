@@ -1,0 +1,33 @@
+"""``advise --json`` (schema ``advise``): every option of the fighter declaring now.
+
+An option is the ruleset's own record (Sevendag: ``sevendag.game.Option``), read by its
+fields: ``yield_initiative``, ``allocation``, ``technique``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sevendag_cli.render.data import header
+
+
+def option_data(option: Any) -> dict[str, Any] | None:
+    if option is None:
+        return None
+    return {"yield": option.yield_initiative, "allocation": list(option.allocation),
+            "technique": option.technique}
+
+
+def advise_document(at: Any, lang: str = "en") -> dict[str, Any]:
+    """The advice as a document: the header, the state, each option with its value."""
+    advice = at.advice
+    return {
+        **header("advise", at.ruleset.name, None), "encounter": at.encounter,
+        "round": at.state.round, "cap": at.cap, "tolerance": at.tolerance,
+        "rounds_left": advice.rounds_left, "fighter": advice.fighter, "role": advice.role,
+        "after": option_data(advice.after),
+        "policies": {name: "optimal" for name in (f.name for f in at.state.fighters)},
+        "options": [{**(option_data(o.option) or {}), "win_probability": o.win_probability,
+                     "bounds": [o.low, o.high], "answer": option_data(o.answer)}
+                    for o in advice.options],
+        "best": advice.best,
+    }

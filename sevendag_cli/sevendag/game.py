@@ -1,0 +1,682 @@
+"""The Sevendag fight as a game: every choice of the rules, and optimal play (S-03, S-04, S-05).
+
+The chain of :mod:`sevendag_cli.sevendag.chain` assumes each sheet's tactic, no
+yield and no new technique.  Here each round is declared as at the table:
+
+1. the **assaillant** declares (S-03 yield or not; S-04 an allocation of each
+   hand's die to attack or defence, as the sheet's hands allow — shields only
+   defend, a two-handed weapon's dice go together, a hand picking up a dropped
+   weapon does nothing; S-05 a technique if none is in effect);
+2. the **défenseur**, having heard it, declares its own (allocation, technique);
+3. the dice are rolled: the round is the step engine's
+   (:func:`sevendag_cli.sevendag.engine.play_round` with those
+   :class:`~sevendag_cli.sevendag.planning.Choices`), computed exactly from the
+   chain's exchange enumeration.
+
+Decisions where the rules are silent: a hand that is free is committed to attack
+or defence (``none`` is offered only to a hand picking up its weapon, S-18); the
+assaillant declares its yield together with its allocation and technique, then
+the défenseur answers, yield or not (the declaration order of S-04 for the
+fighter holding the initiative).
+
+**The state** is the chain's (assaillant, penalty difference ``D``, counted
+wounds, weapons being picked up, granted criticals, techniques in effect as
+(attack, defence, rounds left)).  ``D`` is clamped where nothing depends on it
+any more, whatever allocation or technique either fighter picks (the chain's
+argument, with every allocation and every technique's modifiers).
+
+**The value** of a state is P(a wins) + ½ P(draw), a draw being the round cap
+(S-19): zero-sum, a maximises it, b minimises it.  Within a round the game has
+perfect information (the défenseur hears the assaillant), so pure choices
+suffice: ``V(s) = max_i min_j Σ P(s'|s,i,j) V(s')`` when a holds the initiative
+(``min_i max_j`` when b does).  It is solved by value iteration over the rounds
+left, from ``V = 0`` and ``V = 1`` at once (both monotone, so the game's value
+with the cap lies between them: a certified interval) and from ``V = ½`` (the
+draw at the cap: the value itself once every round to the cap is counted); it
+stops when the interval is within the tolerance.
+
+A fighter may also be held to its **sheet** (the sheet's tactic, no yield, no
+new technique): one side optimal and the other on its sheet is the best
+response to the sheet; both on their sheets is the chain's game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import product
+from typing import TYPE_CHECKING
+
+from msgspec import Struct
+
+from sevendag_cli.errors import Msg, RuleError, UsageError
+from sevendag_cli.sevendag.chain import SevendagChain, StateKey, Tech, _bump
+from sevendag_cli.sevendag.engine import (
+    ATTACK,
+    DEFENCE,
+    NONE,
+    Choices,
+    DroppedWeapon,
+    FighterState,
+    SevendagState,
+    allocation_for,
+    plan_for,
+)
+from sevendag_cli.sevendag.model import (
+    Allocation,
+    FighterModel,
+    check_fighters,
+    fighter_model,
+)
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance, gamma
+
+if TYPE_CHECKING:
+    import numpy as np
+
+OPTIMAL = "optimal"
+SHEET = "sheet"
+POLICIES = (SHEET, OPTIMAL)
+
+MAX_GAME_STATES = 20_000
+"""Most states one game holds."""
+MAX_STEPS = 5_000
+"""Most rounds of value iteration (a fight that can go on for ever stops there, its interval
+left open)."""
+MAX_GAME_ROWS = 2_000_000
+"""Most (state, assaillant's option, défenseur's option) rounds one game builds."""
+
+KEEP = 2
+"""A round's outcome that leaves the initiative where it was."""
+
+Target = StateKey | int
+"""Where a round leads: a state, or the winner (0 = a, 1 = b)."""
+
+
+class Option(Struct, frozen=True, gc=False):
+    """One fighter's declaration for a round (S-03, S-04, S-05)."""
+
+    yield_initiative: bool
+    allocation: tuple[str, ...]  # per hand: attack / defence / none
+    technique: str | None  # started this round
+
+    def choices(self, name: str) -> Choices:
+        """This declaration as the step engine's choices for fighter ``name``."""
+        return Choices(self.yield_initiative, {name: self.allocation},
+                       {name: self.technique} if self.technique else {})
+
+
+def merge(a_name: str, a: Option, b_name: str, b: Option, assaillant: str) -> Choices:
+    """Both fighters' declarations as the engine's :class:`Choices` (the assaillant's yield)."""
+    yielded = a.yield_initiative if assaillant == a_name else b.yield_initiative
+    tech = {n: o.technique for n, o in ((a_name, a), (b_name, b)) if o.technique}
+    return Choices(yielded, {a_name: a.allocation, b_name: b.allocation}, tech)
+
+
+def _dropped(fighter: SevendagFighter, model: FighterModel, mask: int) -> tuple[DroppedWeapon, ...]:
+    return tuple(DroppedWeapon(u.key, tuple(h + 1 for h in u.hands), 1)
+                 for i, u in enumerate(model.units) if mask >> i & 1 and u.is_weapon and u.key)
+
+
+def _allocation(model: FighterModel, alloc: tuple[str, ...]) -> Allocation:
+    attack = tuple(i for i, c in enumerate(alloc) if c == ATTACK)
+    defence = tuple(i for i, c in enumerate(alloc) if c == DEFENCE)
+    units = tuple(u for u, unit in enumerate(model.units) if set(unit.hands) & set(attack))
+    return Allocation(attack, defence, units)
+
+
+class SevendagGame:
+    """The fight of one pair under one ruleset with every declaration open (see the module)."""
+
+    def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> None:
+        check_fighters(ruleset, a, b)
+        self.ruleset = ruleset
+        self.fighters = (a, b)
+        self.names = (a.name, b.name)
+        sheet = (fighter_model(ruleset, a), fighter_model(ruleset, b))
+        self.allocs: list[list[tuple[str, ...]]] = []  # per fighter: every allocation, by id
+        self.valid: list[list[list[int]]] = []  # per fighter, per dropped mask: allocation ids
+        self.sheet_alloc: list[list[int]] = []  # per fighter, per dropped mask: the sheet's id
+        models: list[FighterModel] = []
+        for f, model in zip((a, b), sheet, strict=True):
+            allocs: list[tuple[str, ...]] = []
+            index: dict[tuple[str, ...], int] = {}
+            valid: list[list[int]] = []
+            sheet_ids: list[int] = []
+            for mask in range(1 << len(model.units)):
+                fs = FighterState(f.name, dropped=_dropped(f, model, mask))
+                rec = fs.recovering()
+                ids: list[int] = []
+                for alloc in product(*[((NONE,) if i + 1 in rec else (ATTACK, DEFENCE))
+                                       for i in range(len(f.hands))]):
+                    try:
+                        plan_for(ruleset, f, fs, Choices(allocation={f.name: alloc}))
+                    except RuleError:
+                        continue
+                    if alloc not in index:
+                        index[alloc] = len(allocs)
+                        allocs.append(alloc)
+                    ids.append(index[alloc])
+                own = allocation_for(f, None, fs)
+                if own not in index:  # a sheet may commit a free hand to nothing
+                    index[own] = len(allocs)
+                    allocs.append(own)
+                valid.append(ids)
+                sheet_ids.append(index[own])
+            self.allocs.append(allocs)
+            self.valid.append(valid)
+            self.sheet_alloc.append(sheet_ids)
+            models.append(FighterModel(model.name, model.attack, model.defence, model.sides,
+                                       model.shield, model.units,
+                                       tuple(_allocation(model, al) for al in allocs)))
+        self.alloc_index = [{al: i for i, al in enumerate(x)} for x in self.allocs]
+        self.models = (models[0], models[1])
+        # The chain's exchange tables, indexed by allocation id instead of dropped mask.
+        self.chain = SevendagChain(ruleset, a, b, self.models)
+        self.techniques = tuple(ruleset.techniques)
+        self.lo, self.hi = self._thresholds()
+        self._kernels: dict[tuple[object, ...], tuple[int, list[tuple[int, ...]]]] = {}
+        self._solved: dict[tuple[object, ...], Solution] = {}
+        self._bump_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+        self._rec_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
+        self._near_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
+                               tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
+
+    # --- states
+
+    def _thresholds(self) -> tuple[int, int]:
+        """The D beyond which nothing depends on D, whatever either fighter declares."""
+        ch = self.chain
+        last = ch.lows[-1]
+        techs = list(self.ruleset.techniques.values())
+        att_mods = [0, *(t.attack for t in techs)]
+        def_mods = [0, *(t.defence for t in techs)]
+        hi_terms: list[int] = [0]
+        lo_terms: list[int] = [0]
+        for att in (0, 1):
+            ma, md = self.models[att], self.models[1 - att]
+            attacking = [al for al in ma.allocations if al.attack]
+            if not attacking:
+                continue
+            x_min = (min(len(al.attack) for al in attacking)
+                     - max(sum(md.sides[h] for h in al.defence) for al in md.allocations))
+            x_max = (max(sum(ma.sides[h] for h in al.attack) for al in attacking)
+                     - min(len(al.defence) for al in md.allocations))
+            e_max = 2 * sum(u.extra_damage for u in ma.units)
+            c = ch.constants[att][0] - ch.constants[1 - att][1]
+            m_max = max(att_mods) - min(def_mods)
+            m_min = min(att_mods) - max(def_mods)
+            if att == 0:  # a attacks b at offset c + mod - D
+                hi_terms.append(c + m_max + x_max + e_max)
+                lo_terms.append(c + m_min + x_min - last)
+            else:  # b attacks a at offset c + mod + D
+                hi_terms.append(last - c - m_min - x_min)
+                lo_terms.append(-c - m_max - x_max - e_max)
+        return min(lo_terms), max(hi_terms)
+
+    def clamp(self, d: int) -> int:
+        return self.hi if d >= self.hi else self.lo if d <= self.lo else d
+
+    def key_of(self, state: SevendagState) -> Target:
+        """The game's state for an engine state between rounds, or the winner (-1: a draw)."""
+        key = self.chain.key_of(state)
+        if isinstance(key, int):
+            return key
+        d = state.fighters[0].penalty - state.fighters[1].penalty
+        return (key[0], self.clamp(d), *key[2:])
+
+    def start_key(self, assaillant: int) -> StateKey:
+        key = self.chain.start_key(assaillant)
+        return (key[0], self.clamp(0), *key[2:])
+
+    # --- declarations
+
+    @staticmethod
+    def _mask(rec: tuple[int, ...]) -> int:
+        return sum(1 << u for u, r in enumerate(rec) if r > 0)
+
+    def options(self, key: StateKey, fighter: int, policy: str = OPTIMAL) -> list[Option]:
+        """Fighter ``fighter``'s declarations in state ``key`` (its sheet's alone for ``sheet``)."""
+        assail, _d, _ca, _cb, ra, rb, _ga, _gb, ta, tb = key
+        mask = self._mask(ra if fighter == 0 else rb)
+        allocs = self.allocs[fighter]
+        if policy == SHEET:
+            return [Option(False, allocs[self.sheet_alloc[fighter][mask]], None)]
+        free = (ta if fighter == 0 else tb) is None
+        techs: list[str | None] = [None, *(self.techniques if free else ())]
+        yields = (False, True) if assail == fighter else (False,)
+        return [Option(y, allocs[i], t) for y in yields
+                for i in self.valid[fighter][mask] for t in techs]
+
+    # --- one round
+
+    def _kernel(self, first: int, d: int,
+                near: tuple[tuple[bool, ...], tuple[bool, ...]], ids: tuple[int, int],
+                granted: tuple[bool, bool], mods: tuple[int, int, int, int],
+                ) -> tuple[int, list[tuple[int, ...]]]:
+        """S-03, S-08, S-14: the chain's round (:meth:`SevendagChain.kernel`) with a yield.
+
+        ``first`` attacks first: the assaillant, or the défenseur when the assaillant
+        yields (S-03).  A critical defence in exchange 1 gives the initiative to its
+        defender, in exchange 2 to ``first``; without one the assaillant keeps it
+        (``KEEP``, resolved by the caller): a yield shares the rounds of the other
+        fighter's initiative.
+        """
+        key = (first, d, near, ids, granted, mods)
+        kept = self._kernels.get(key)
+        if kept is not None:
+            return kept
+        ch = self.chain
+        second = 1 - first
+        den1 = ch._den(first, ids[first], ids[second])
+        den2 = ch._den(second, ids[second], ids[first])
+        (aa, ad), (ba, bd) = ch.constants
+        attack_a, defence_a = aa + mods[0], ad + mods[1]
+        attack_b, defence_b = ba + mods[2], bd + mods[3]
+        pen = ch.penalty
+        out: dict[tuple[int, ...], int] = {}
+
+        def offset(att: int, dd: int) -> int:
+            return attack_a - defence_b - dd if att == 0 else attack_b - defence_a + dd
+
+        def out_now(fighter: int, band: int) -> bool:
+            i = ch.slot.get(band)
+            return i is not None and near[fighter][i]
+
+        for (band, fumble, used, dropped, top), w1 in ch._exchange(
+                first, ids[first], ids[second], offset(first, d), granted[first]):
+            g = [granted[0], granted[1]]
+            if used:
+                g[first] = False
+            if fumble and ch.grants:
+                g[second] = True
+            hits = [-1, -1]
+            drops = [0, 0]
+            drops[first] = dropped
+            if band >= 0:
+                hits[second] = band
+                if out_now(second, band):  # S-19: out, the fight ends mid-round
+                    r: tuple[int, ...] = (first, hits[0], hits[1], 0, 0, 0, 0, 0)
+                    out[r] = out.get(r, 0) + w1 * den2
+                    continue
+            if top:  # S-14: the round ends; exchange 1's defender holds the initiative
+                r = (-1, hits[0], hits[1], second, drops[0], drops[1], g[0], g[1])
+                out[r] = out.get(r, 0) + w1 * den2
+                continue
+            d2 = d + (pen[hits[0]] if hits[0] >= 0 else 0) - (pen[hits[1]] if hits[1] >= 0 else 0)
+            for (band2, fumble2, used2, dropped2, top2), w2 in ch._exchange(
+                    second, ids[second], ids[first], offset(second, d2), g[second]):
+                h = [hits[0], hits[1]]
+                gg = [g[0], g[1]]
+                if used2:
+                    gg[second] = False
+                if fumble2 and ch.grants:
+                    gg[first] = True
+                if band2 >= 0:
+                    h[first] = band2
+                    if out_now(first, band2):
+                        r = (second, h[0], h[1], 0, 0, 0, 0, 0)
+                        out[r] = out.get(r, 0) + w1 * w2
+                        continue
+                dr = [drops[0], drops[1]]
+                dr[second] = dropped2
+                r = (-1, h[0], h[1], first if top2 else KEEP, dr[0], dr[1], gg[0], gg[1])
+                out[r] = out.get(r, 0) + w1 * w2
+        reduced: list[tuple[int, ...]] = []
+        slot = ch.slot
+        for (winner, ha, hb, assail2, da, db, ga2, gb2), w in out.items():
+            delta = (pen[ha] if ha >= 0 else 0) - (pen[hb] if hb >= 0 else 0)
+            reduced.append((winner, delta, slot.get(ha, -1), slot.get(hb, -1), assail2, da, db,
+                            ga2, gb2, w))
+        got = (den1 * den2, reduced)
+        self._kernels[key] = got
+        return got
+
+    def _targets(self, key: StateKey, oa: Option, ob: Option,
+                 ) -> tuple[int, list[tuple[Target, int]]]:
+        """One round's targets and weights, not merged (see :meth:`transitions`)."""
+        assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
+        yielded = (oa if assail == 0 else ob).yield_initiative
+        t0, t1 = ta, tb
+        if oa.technique is not None:
+            t = self.ruleset.techniques[oa.technique]
+            t0 = (t.attack, t.defence, t.duration)
+        if ob.technique is not None:
+            t = self.ruleset.techniques[ob.technique]
+            t1 = (t.attack, t.defence, t.duration)
+        mods = ((t0[0], t0[1]) if t0 else (0, 0)) + ((t1[0], t1[1]) if t1 else (0, 0))
+        near = self._near(ca, cb)
+        ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
+        first = 1 - assail if yielded else assail
+        den, outcomes = self._kernel(first, d, near, ids, (ga, gb),
+                                     (mods[0], mods[1], mods[2], mods[3]))
+        ta2: Tech = (t0[0], t0[1], t0[2] - 1) if t0 and t0[2] > 1 else None
+        tb2: Tech = (t1[0], t1[1], t1[2] - 1) if t1 and t1[2] > 1 else None
+        bump_a, bump_b = self._bumps(ca), self._bumps(cb)
+        rec_a, rec_b = self._recover(ra), self._recover(rb)
+        lo, hi = self.lo, self.hi
+        out: list[tuple[Target, int]] = []
+        for winner, delta, sa, sb, assail2, da, db, ga2, gb2, w in outcomes:
+            if winner >= 0:
+                out.append((winner, w))
+                continue
+            d2 = d + delta
+            d2 = hi if d2 >= hi else lo if d2 <= lo else d2
+            out.append(((assail if assail2 == KEEP else assail2, d2, bump_a[sa], bump_b[sb],
+                         rec_a[da], rec_b[db], ga2 > 0, gb2 > 0, ta2, tb2), w))
+        return den, out
+
+    def _near(self, ca: tuple[int, ...], cb: tuple[int, ...],
+              ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+        got = self._near_cache.get((ca, cb))
+        if got is None:
+            lim = self.chain.limit
+            got = self._near_cache[(ca, cb)] = (
+                tuple(c + 1 >= n for c, n in zip(ca, lim, strict=True)),
+                tuple(c + 1 >= n for c, n in zip(cb, lim, strict=True)))
+        return got
+
+    def _bumps(self, counts: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+        """Counted wounds after a wound in tracked slot s (-1: none counted)."""
+        got = self._bump_cache.get(counts)
+        if got is None:
+            got = {-1: counts, **{s: _bump(counts, s) for s in range(len(counts))}}
+            self._bump_cache[counts] = got
+        return got
+
+    def _recover(self, rec: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+        """S-18: rounds left picking each unit up after a round dropping the units in a mask."""
+        got = self._rec_cache.get(rec)
+        if got is None:
+            r0 = self.chain.recovery
+            got = {m: tuple(r0 if m >> u & 1 else max(0, r - 1) for u, r in enumerate(rec))
+                   for m in range(1 << len(rec))}
+            self._rec_cache[rec] = got
+        return got
+
+    def transitions(self, key: StateKey, oa: Option, ob: Option,
+                    ) -> tuple[int, list[tuple[Target, int]]]:
+        """One round from ``key`` with a's and b's declarations: (denominator, [(target, weight)]).
+
+        A target is the next state, or the winner (0, 1).  Exactly the step engine's
+        ``play_round`` with :func:`merge` of the declarations (the exhaustive test).
+        """
+        den, targets = self._targets(key, oa, ob)
+        out: dict[Target, int] = {}
+        for t, w in targets:
+            out[t] = out.get(t, 0) + w
+        return den, list(out.items())
+
+    # --- solving
+
+    def solve(self, start: StateKey, rounds: int, policies: tuple[str, str] = (OPTIMAL, OPTIMAL),
+              tolerance: float = DEFAULT_TOLERANCE) -> Solution:
+        """The game from ``start`` with ``rounds`` rounds to the cap (then a draw), each
+        fighter playing its policy (``optimal`` or ``sheet``).  Kept per question."""
+        for p in policies:
+            if p not in POLICIES:
+                raise UsageError(Msg("game.policy", policy=p, known=", ".join(POLICIES)))
+        tolerance = check_tolerance(tolerance)
+        ask = (start, rounds, policies, tolerance)
+        got = self._solved.get(ask)
+        if got is None:
+            got = self._solved[ask] = Solution(self, start, max(1, rounds), policies, tolerance)
+        return got
+
+
+class Solution:
+    """A solved game from one state (see :meth:`SevendagGame.solve`).
+
+    ``value``: P(a wins) + ½ P(draw) with both fighters playing their policies,
+    within ``[low, high]`` (certified, rounding included); per option of the
+    fighter who declares first in ``start``: :meth:`first_options`.
+    """
+
+    def __init__(self, game: SevendagGame, start: StateKey, rounds: int,
+                 policies: tuple[str, str], tolerance: float) -> None:
+        import numpy as np
+
+        self.game, self.start, self.rounds, self.policies = game, start, rounds, policies
+        self.tolerance = tolerance
+        states: list[StateKey] = [start]
+        index: dict[StateKey, int] = {start: 0}
+        # per state: the assaillant's options, the défenseur's, and its first row
+        self.opts: list[tuple[list[Option], list[Option]]] = []
+        row_state: list[int] = []
+        row_i: list[int] = []
+        pa: list[float] = []
+        ent_row: list[int] = []
+        ent_col: list[int] = []
+        ent_p: list[float] = []
+        longest = 1
+        k = 0
+        while k < len(states):
+            key = states[k]
+            assail = key[0]
+            first = game.options(key, assail, policies[assail])
+            second = game.options(key, 1 - assail, policies[1 - assail])
+            self.opts.append((first, second))
+            for i, o1 in enumerate(first):
+                for o2 in second:
+                    oa, ob = (o1, o2) if assail == 0 else (o2, o1)
+                    den, targets = game._targets(key, oa, ob)
+                    row = len(pa)
+                    if row >= MAX_GAME_ROWS:
+                        raise UsageError(Msg("game.size", a=game.names[0], b=game.names[1],
+                                             max=MAX_GAME_ROWS))
+                    row_state.append(k)
+                    row_i.append(i)
+                    win = 0
+                    longest = max(longest, len(targets))
+                    for t, w in targets:
+                        if isinstance(t, int):
+                            if t == 0:
+                                win += w
+                            continue
+                        j = index.get(t)
+                        if j is None:
+                            if len(states) >= MAX_GAME_STATES:
+                                raise UsageError(Msg("game.states", a=game.names[0],
+                                                     b=game.names[1], max=MAX_GAME_STATES))
+                            j = index[t] = len(states)
+                            states.append(t)
+                        ent_row.append(row)
+                        ent_col.append(j)
+                        ent_p.append(w / den)
+                    pa.append(win / den)
+            k += 1
+        self.states = states
+        self.index = index
+        n_rows = len(pa)
+        rs_arr = np.array(row_state, dtype=np.int64)
+        ri_arr = np.array(row_i, dtype=np.int64)
+        # groups: (state, first option) blocks, then state blocks (rows are in order)
+        new_si = np.ones(n_rows, dtype=bool)
+        new_si[1:] = (rs_arr[1:] != rs_arr[:-1]) | (ri_arr[1:] != ri_arr[:-1])
+        si_starts = np.flatnonzero(new_si)
+        si_state = rs_arr[si_starts]
+        new_s = np.ones(len(si_starts), dtype=bool)
+        new_s[1:] = si_state[1:] != si_state[:-1]
+        s_starts = np.flatnonzero(new_s)
+        a_first = np.array([s[0] == 0 for s in states], dtype=bool)
+        self._np = np
+        self._pa = np.array(pa)
+        self._row = np.array(ent_row, dtype=np.int64)
+        self._col = np.array(ent_col, dtype=np.int64)
+        self._p = np.array(ent_p)
+        self._n_rows = n_rows
+        self._si_starts, self._s_starts = si_starts, s_starts
+        self._si_a_first = a_first[si_state]  # a declares first: the answer (b) minimises
+        self._a_first = a_first
+        self._row_state, self._row_i = rs_arr, ri_arr
+        start_rows = np.flatnonzero(rs_arr == 0)
+        n = len(states)
+        # L from 0, U from 1, M from 1/2 (the draw at the cap): V with t rounds to go
+        low, high = np.zeros(n), np.ones(n)
+        q_low, q_high = self._q(low), self._q(high)  # each row's value, t rounds to go after it
+        t = 0
+        last = min(rounds - 1, MAX_STEPS)
+        while t < last:
+            width = float(np.max(q_high[start_rows] - q_low[start_rows]))
+            if width <= tolerance:
+                break
+            low, high = self._reduce(q_low), self._reduce(q_high)
+            q_low, q_high = self._q(low), self._q(high)
+            t += 1
+        self.steps = t
+        # rounding: each step sums at most ``longest`` + 1 rounded products per row
+        self.error = (t + 1) * gamma(longest + 4)
+        self.complete = t >= rounds - 1
+        if self.complete:  # every round to the cap counted: the draw at the cap, exactly
+            mid = np.full(n, 0.5)
+            for _ in range(t):
+                mid = self._step(mid)
+            q_mid = self._q(mid)
+            q_low = q_high = q_mid
+        else:
+            q_mid = (q_low + q_high) / 2
+        self._q_rows = (q_low, q_high, q_mid)
+        v_low, v_high, v_mid = (self._reduce(q) for q in self._q_rows)
+        e = self.error
+        self.value = float(v_mid[0])
+        self.low = max(0.0, float(v_low[0]) - e)
+        self.high = min(1.0, float(v_high[0]) + e)
+        self.n_rows = n_rows
+
+    def _q(self, v: np.ndarray) -> np.ndarray:
+        xp = self._np
+        q: np.ndarray = self._pa + xp.bincount(self._row, weights=self._p * v[self._col],
+                                               minlength=self._n_rows)
+        return q
+
+    def _reduce(self, q: np.ndarray) -> np.ndarray:
+        xp = self._np
+        inner = xp.where(self._si_a_first, xp.minimum.reduceat(q, self._si_starts),
+                         xp.maximum.reduceat(q, self._si_starts))
+        v: np.ndarray = xp.where(self._a_first, xp.maximum.reduceat(inner, self._s_starts),
+                                 xp.minimum.reduceat(inner, self._s_starts))
+        return v
+
+    def _step(self, v: np.ndarray) -> np.ndarray:
+        return self._reduce(self._q(v))
+
+    # --- what the first declarer can do
+
+    def best(self, key: StateKey, declared: Option | None = None) -> Option:
+        """The optimal declaration in state ``key`` (of this solution's closure): the first
+        declarer's, or with ``declared`` (the first's declaration) the answer."""
+        xp = self._np
+        s = self.index[key]
+        rows = xp.flatnonzero(self._row_state == s)
+        first, second = self.opts[s]
+        q = self._q_rows[2][rows].reshape(len(first), len(second))
+        a_first = key[0] == 0
+        if declared is None:
+            inner = q.min(axis=1) if a_first else q.max(axis=1)
+            return first[int(xp.argmax(inner) if a_first else xp.argmin(inner))]
+        row = q[first.index(declared)]
+        return second[int(xp.argmin(row) if a_first else xp.argmax(row))]
+
+    def first_options(self) -> list[OptionValue]:
+        """Each option of the fighter declaring first in ``start``: its value for a (the
+        opponent answering optimally within the round, both playing their policies after),
+        its bounds, and the answer."""
+        np = self._np
+        q_low, q_high, q_mid = self._q_rows
+        rows = np.flatnonzero(self._row_state == 0)
+        first, second = self.opts[0]
+        a_first = self.start[0] == 0
+        out: list[OptionValue] = []
+        n2 = len(second)
+        e = self.error
+        for i, o in enumerate(first):
+            block = rows[i * n2:(i + 1) * n2]
+            vals = q_mid[block]
+            j = int(np.argmin(vals) if a_first else np.argmax(vals))
+            lo_v = float(np.min(q_low[block]) if a_first else np.max(q_low[block]))
+            hi_v = float(np.min(q_high[block]) if a_first else np.max(q_high[block]))
+            out.append(OptionValue(o, float(vals[j]), max(0.0, lo_v - e), min(1.0, hi_v + e),
+                                   second[j]))
+        return out
+
+    def answers(self, declared: Option) -> list[OptionValue]:
+        """Each answer of the fighter declaring second once the first declared ``declared``."""
+        np = self._np
+        q_low, q_high, q_mid = self._q_rows
+        rows = np.flatnonzero(self._row_state == 0)
+        first, second = self.opts[0]
+        i = first.index(declared)
+        n2 = len(second)
+        e = self.error
+        return [OptionValue(o, float(q_mid[r]), max(0.0, float(q_low[r]) - e),
+                            min(1.0, float(q_high[r]) + e), None)
+                for o, r in zip(second, rows[i * n2:(i + 1) * n2], strict=True)]
+
+
+class OptionValue(Struct, frozen=True, gc=False):
+    """One declaration with the game's value for a if taken (P(a wins) + ½ P(draw)), its
+    certified bounds, and the opponent's best answer (None for an answer itself)."""
+
+    option: Option
+    value: float
+    low: float
+    high: float
+    answer: Option | None
+
+
+def value_for(fighter: int, v: OptionValue) -> tuple[float, float, float]:
+    """(value, low, high) from ``fighter``'s side (b's is 1 - a's)."""
+    if fighter == 0:
+        return v.value, v.low, v.high
+    return 1.0 - v.value, 1.0 - v.high, 1.0 - v.low
+
+
+# --- one game per (ruleset, pair) --------------------------------------------------------
+
+_GAMES: dict[tuple[object, ...], SevendagGame] = {}
+_GAMES_SIZE = 4
+
+
+def game_for(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> SevendagGame:
+    """The game of this pair under this ruleset, built once per process (its solutions kept)."""
+    from sevendag_cli.sevendag.chain import _ruleset_key
+
+    check_fighters(ruleset, a, b)
+    key = (_ruleset_key(ruleset), a.name, b.name, fighter_model(ruleset, a),
+           fighter_model(ruleset, b), a.attack, a.defence, b.attack, b.defence)
+    game = _GAMES.get(key)
+    if game is None:
+        game = SevendagGame(ruleset, a, b)
+        if len(_GAMES) >= _GAMES_SIZE:
+            _GAMES.pop(next(iter(_GAMES)))
+        _GAMES[key] = game
+    return game
+
+
+def solve_state(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+                state: SevendagState, *, policies: Sequence[str] = (OPTIMAL, OPTIMAL),
+                cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE,
+                ) -> Solution | int:
+    """The solved game from an engine state between rounds, or the winner when it is over
+    (0 = a, 1 = b, -1 = a draw)."""
+    game = game_for(ruleset, a, b)
+    key = game.key_of(state)
+    if isinstance(key, int):
+        return key
+    cap = ruleset.round_cap if cap is None else cap
+    p = tuple(policies)
+    return game.solve(key, max(1, cap - state.round), (p[0], p[1]), tolerance)
+
+
+__all__ = [
+    "OPTIMAL",
+    "POLICIES",
+    "SHEET",
+    "Option",
+    "OptionValue",
+    "SevendagGame",
+    "Solution",
+    "game_for",
+    "merge",
+    "solve_state",
+    "value_for",
+]

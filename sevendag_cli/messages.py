@@ -122,6 +122,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "fr": "un nombre de faces (comme d6 ou d%)"},
     "formula.expected.operator": {"en": "an operator (+ - * //)", "fr": "un opérateur (+ - * //)"},
     "formula.expected.close": {"en": "')'", "fr": "')'"},
+    "formula.expected.target": {"en": "a number to compare each die with (like 6d10>=7)",
+                                "fr": "un nombre auquel comparer chaque dé (comme 6d10>=7)"},
     "formula.expected.comma_or_close": {"en": "',' or ')'", "fr": "',' ou ')'"},
     "formula.expected.atom": {"en": "a number, a die such as 1d20, a field or '('",
                               "fr": "un nombre, un dé comme 1d20, un champ ou '('"},
@@ -192,6 +194,17 @@ MESSAGES: dict[str, dict[str, str]] = {
     "roll.hint_quote": {"en": "{message} (put an expression with spaces in quotes: sevendag roll \"1d20 + 5\")",
                         "fr": "{message} (mettre une expression avec des espaces entre guillemets : "
                               "sevendag roll \"1d20 + 5\")"},
+    "roll.odds_too_big": {"en": "exact odds would combine {pairs:,} pairs of outcomes, over the limit of {max:,}",
+                          "fr": "les probabilités exactes combineraient {pairs:,} paires de résultats, au-delà de la "
+                                "limite de {max:,}"},
+    "roll.odds_group_too_big": {"en": "{dice} has too many outcomes for exact odds",
+                                "fr": "{dice} a trop de résultats possibles pour des probabilités exactes"},
+    "roll.odds_counted_too_many": {
+        "en": "{dice}: exact odds count successes among kept dice for at most {max} dice",
+        "fr": "{dice} : les probabilités exactes comptent les succès parmi des dés gardés pour {max} dés au plus"},
+    "roll.odds_rolls_nothing": {"en": "{option} with --odds: --odds rolls no dice",
+                                "fr": "{option} avec --odds : --odds ne lance aucun dé"},
+    "roll.plot_needs_odds": {"en": "--plot draws the odds: add --odds", "fr": "--plot dessine les probabilités : ajouter --odds"},
     "roll.too_many": {"en": "roll: {n} expressions, at most {max} in one call",
                       "fr": "roll : {n} expressions, au plus {max} à la fois"},
     "roll.over_budget": {"en": "roll: {n} expressions roll up to {count} dice together, over the budget of {budget}",

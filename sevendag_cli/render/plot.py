@@ -152,6 +152,34 @@ def bars(path: str | Path, x: Sequence[Any], y: Sequence[float], *, title: str, 
     _save(fig, path)
 
 
+def distribution(path: str | Path, x: Sequence[int], equal: Sequence[float],
+                 at_least: Sequence[float], *, title: str, x_label: str, equal_label: str,
+                 at_least_label: str, mean: float) -> None:
+    """An exact distribution (``roll --odds``): a bar for P(= n), a step line for P(≥ n),
+    a dashed line at the mean; both percentages, P(≥ n) on its own axis (0 to 100%).
+    The texts are text, never mathtext (a ``$`` is drawn as it is)."""
+    title, x_label, equal_label, at_least_label = (
+        v.replace("$", r"\$") for v in (title, x_label, equal_label, at_least_label))
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+    ax.bar(list(x), list(equal), width=0.9, color="tab:blue", label=equal_label)
+    ax.axvline(mean, color="grey", linestyle="--", linewidth=1)
+    _percent_axis(ax.yaxis)
+    ax.set_ylabel(equal_label, color="tab:blue")
+    ax.set_xlabel(x_label)
+    ax.set_title(title)
+    ax.grid(True, axis="y", alpha=0.3)
+    right = ax.twinx()
+    right.step(list(x), list(at_least), where="mid", color="tab:orange")
+    right.set_ylim(0, 1.02)
+    _percent_axis(right.yaxis)
+    right.set_ylabel(at_least_label, color="tab:orange")
+    if len(x) <= 30:
+        ax.set_xticks(list(x), [str(v) for v in x], rotation=45 if len(x) > 15 else 0)
+    ax.set_xlim(min(x) - 0.6, max(x) + 0.6)
+    _save(fig, path)
+
+
 def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
              values: Sequence[Sequence[float | None]], *, title: str, value_label: str,
              percent: bool = True, marked: Sequence[Sequence[bool]] | None = None,

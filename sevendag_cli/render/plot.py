@@ -106,8 +106,10 @@ def _percent_axis(axis: Any) -> None:
 
 
 def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title: str,
-           x_label: str, y_label: str, percent: bool = True, mark: float | None = 0.5) -> None:
-    """Lines over ``x``, each with its band; ``mark``: a dotted horizontal line (50%)."""
+           x_label: str, y_label: str, percent: bool = True, mark: float | None = 0.5,
+           x_mark: Any = None, x_mark_label: str = "") -> None:
+    """Lines over ``x``, each with its band; ``mark``: a dotted horizontal line (50%);
+    ``x_mark``: a value of ``x`` marked by a vertical line labelled ``x_mark_label`` (the fair value)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
     positions = list(x) if _numeric(x) else list(range(len(x)))
@@ -122,6 +124,11 @@ def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title
                       rotation=45 if len(x) > 8 else 0)
     if mark is not None:
         ax.axhline(mark, color="grey", linestyle=":", linewidth=1)
+    if x_mark is not None and x_mark in list(x):
+        where = x_mark if _numeric(x) else list(x).index(x_mark)
+        ax.axvline(where, color="black", linestyle="--", linewidth=1)
+        ax.annotate(x_mark_label, (where, 0.02), xycoords=("data", "axes fraction"),
+                    xytext=(4, 0), textcoords="offset points", fontsize=8)
     if percent:
         ax.set_ylim(0, 1)
         _percent_axis(ax.yaxis)
@@ -183,16 +190,23 @@ def distribution(path: str | Path, x: Sequence[int], equal: Sequence[float],
 def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
              values: Sequence[Sequence[float | None]], *, title: str, value_label: str,
              percent: bool = True, marked: Sequence[Sequence[bool]] | None = None,
-             mark: str = "~") -> None:
+             mark: str = "~", x_label: str | None = None, y_label: str | None = None,
+             curve: Sequence[tuple[float, float]] | None = None, curve_label: str = "50/50") -> None:
     """A grid of values (None: an empty cell, the diagonal of a matrix), each cell labelled;
-    a cell ``marked[i][j]`` has ``mark`` before its label (a simulated cell of a matrix)."""
+    a cell ``marked[i][j]`` has ``mark`` before its label (a simulated cell of a matrix).
+
+    A colour-blind-safe diverging map (``RdBu``: red for 0%, white at 50%, blue for 100%),
+    each label black or white, whichever reads better on its cell.  ``curve``: points
+    (column position, row position) joined by a line (a sweep grid's 50/50 curve)."""
     plt = _pyplot()
     import numpy as np
 
     grid = np.array([[np.nan if v is None else float(v) for v in row] for row in values])
-    size = max(4.0, 0.6 * max(len(rows), len(columns)) + 2)
-    fig, ax = plt.subplots(figsize=(size + 1, size), layout="constrained")
-    image = ax.imshow(grid, cmap="RdYlGn", vmin=0.0 if percent else None,
+    width = max(4.0, 0.6 * len(columns) + 2)
+    height = max(4.0, 0.6 * len(rows) + 2 + (0.6 if curve else 0))
+    fig, ax = plt.subplots(figsize=(width + 1, height), layout="constrained")
+    cmap = plt.get_cmap("RdBu")
+    image = ax.imshow(grid, cmap=cmap, vmin=0.0 if percent else None,
                       vmax=1.0 if percent else None)
     ax.set_xticks(range(len(columns)), list(columns), rotation=45, ha="right")
     ax.set_yticks(range(len(rows)), list(rows))
@@ -203,13 +217,23 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
             flagged = marked is not None and marked[i][j]
             if len(rows) <= 20:
                 text = f"{100 * v:.0f}" if percent else f"{v:.2g}"
+                red, green, blue, _ = cmap(image.norm(float(v)))
+                light = 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5
                 ax.text(j, i, mark + text if flagged else text, ha="center", va="center",
-                        fontsize=8)
+                        fontsize=8, color="black" if light else "white")
             elif flagged:  # too small for a label: hatched
                 from matplotlib.patches import Rectangle
 
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
                                        linewidth=0))
+    if curve:
+        ax.plot([x for x, _ in curve], [y for _, y in curve], color="black", linewidth=2,
+                linestyle="--", marker="o", markersize=3, label=curve_label)
+        ax.legend(loc="upper left", bbox_to_anchor=(0, -0.12) if x_label else (0, -0.08))
+    if x_label is not None:
+        ax.set_xlabel(x_label)
+    if y_label is not None:
+        ax.set_ylabel(y_label)
     bar = fig.colorbar(image, ax=ax)
     bar.set_label(value_label)
     if percent:

@@ -35,8 +35,8 @@ def valid(doc: Any) -> None:
 
 
 def _points(pairs: list[tuple[int, float]]) -> list[SweepPoint]:
-    return [SweepPoint(v, (PointFighter("A", p, (p, p), None), PointFighter("B", 1 - p, (1 - p, 1 - p), None)),
-                       0.0, 3.0) for v, p in pairs]
+    return [SweepPoint(v, (PointFighter("A", p, (p, p), None),
+                           PointFighter("B", 1 - p, (1 - p, 1 - p), None)), 0.0, 3.0) for v, p in pairs]
 
 
 def test_fair_beyond_the_range_is_said_on_the_right_side() -> None:
@@ -50,8 +50,8 @@ def test_fair_beyond_the_range_is_said_on_the_right_side() -> None:
     assert cross is not None and (cross.value, cross.between, cross.beyond) == (4, (3, 4), None)
     middle = _points([(3, 0.8), (4, 0.6), (5, 0.8)])  # closest inside, no crossing: no claim
     assert fairest(middle).beyond is None  # type: ignore[union-attr]
-    texts = [msgspec.structs.replace(p, value=v) for p, v in zip(_points([(0, 0.6), (0, 0.7)]), ("1d6", "1d8"),
-                                                                  strict=True)]
+    two = _points([(0, 0.6), (0, 0.7)])
+    texts = [msgspec.structs.replace(p, value=v) for p, v in zip(two, ("1d6", "1d8"), strict=True)]
     assert fairest(texts).beyond is None  # type: ignore[union-attr]
 
 
@@ -82,7 +82,8 @@ def test_grid_points_equal_the_one_field_sweeps() -> None:
     doc = run_json("sweep", *GRID, "--fair")
     valid(doc)
     assert doc["fields"] == ["A.ac", "B.ac"] and doc["rows"] == [9, 10, 11] and doc["columns"] == [7, 8, 9]
-    assert [tuple(p["values"].values()) for p in doc["points"]] == [(a, b) for a in (9, 10, 11) for b in (7, 8, 9)]
+    pairs = [(a, b) for a in (9, 10, 11) for b in (7, 8, 9)]
+    assert [tuple(p["values"].values()) for p in doc["points"]] == pairs
     for a in (9, 10, 11):
         line = run_json("sweep", *D14, "--set", f"A.ac={a}", "--vary", "B.ac=7..9")
         valid(line)
@@ -106,11 +107,11 @@ def test_the_library_takes_the_grid_and_its_document_is_the_json() -> None:
 GRID_EN = """\
 Sweep of A.ac × B.ac · exact odds · round cap 1000 · tolerance 1e-12
 A win %: A.ac down, B.ac across
-ac │    7     8     9 
+ac │    7     8     9
 ───┼──────────────────
- 9 │   41    35    30 
-10 │   45    40    35 
-11 │   51*   45    40 
+ 9 │   41    35    30
+10 │   45    40    35
+11 │   51*   45    40
 Where 50/50 lies (B.ac for each A.ac; * the fairest cell):
   A.ac = 9: B.ac below 7: extend the range
   A.ac = 10: B.ac below 7: extend the range

@@ -160,6 +160,7 @@ def render_grid(console: Console, result: Any, changes: Any, lang: str) -> None:
         head = Text(f"{corner:>{side}} │", "dim")
         for j in block:
             head.append(f"{labels[j]:>{cell}} ", "bold")
+        head.rstrip()
         console.print(head, soft_wrap=True)
         console.print(Text("─" * (side + 1) + "┼" + "─" * ((cell + 1) * len(block)), "dim"), soft_wrap=True)
         for i, row_value in enumerate(result.rows):
@@ -169,6 +170,7 @@ def render_grid(console: Console, result: Any, changes: Any, lang: str) -> None:
                 p = points[j].fighters[0].win_probability
                 mark = "*" if fairest.get(i) == j else " "
                 line.append(f"{100 * p:>{cell}.0f}{mark}", "bold" if mark == "*" else "")
+            line.rstrip()
             console.print(line, soft_wrap=True)
     if result.fair and not result.unchanged:
         print_line(console, Text(t("sweep.grid_fair_heading", lang, rows=f1, columns=f2), "bold"))

@@ -117,8 +117,10 @@ HELP_FR: dict[str, str] = {
     # sweep
     "Odds of a fight for each value of one sheet field, exact where possible: find the fair value.":
         "Probabilités d'un combat pour chaque valeur d'un champ d'une fiche, exactes si possible : trouver la valeur équilibrée.",
-    "FIGHTER.FIELD=RANGE: LO..HI, LO..HI/STEP or a list like 1d6,1d8,2d4 (at most 200 values).":
-        "COMBATTANT.CHAMP=PLAGE : MIN..MAX, MIN..MAX/PAS ou une liste comme 1d6,1d8,2d4 (200 valeurs au plus).",
+    "FIGHTER.FIELD=RANGE: LO..HI, LO..HI/STEP or a list like 1d6,1d8,2d4 (at most 200 values); twice: "
+    "a grid of both fields.":
+        "COMBATTANT.CHAMP=PLAGE : MIN..MAX, MIN..MAX/PAS ou une liste comme 1d6,1d8,2d4 (200 valeurs au plus) ; "
+        "deux fois : une grille des deux champs.",
     "Report the value closest to 50/50.": "Donner la valeur la plus proche du 50/50.",
     "Simulate this many fights per value instead of exact odds.":
         "Simuler autant de combats par valeur au lieu des probabilités exactes.",

@@ -1,7 +1,7 @@
 """Rich display of a sweep: the table of the odds per value, and the same data as bars.
 
 At 80 columns in both languages (and 60): the table has the value (headed by the field's
-last key; the title names the whole field), each fighter's win % (± half the 95% interval
+last key; the title names the whole field), each fighter's win % (``95% CI ±`` half the 95% interval
 when simulated), the draw % when a draw can happen, and the mean
 rounds; below it, one bar per value split between the two fighters (``█`` the first,
 ``░`` the second, ``·`` a draw) with ``│`` at 50%, so the fair value is where the
@@ -30,7 +30,7 @@ def _value(value: Any) -> str:
 
 def _cell(f: Any) -> str:
     if f.ci95 is not None:  # half the 95% interval (the JSON and the CSV have both ends)
-        return f"{f.win_probability:.1%} ±{50 * (f.ci95[1] - f.ci95[0]):.1f}"
+        return f"{f.win_probability:.1%}, 95% CI ±{50 * (f.ci95[1] - f.ci95[0]):.1f}"
     return f"{f.win_probability:.2%}"
 
 

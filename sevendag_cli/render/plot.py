@@ -187,6 +187,12 @@ def distribution(path: str | Path, x: Sequence[int], equal: Sequence[float],
     _save(fig, path)
 
 
+def label_colour(rgba: Sequence[float]) -> str:
+    """Black or white, whichever reads better on a cell of colour ``rgba`` (its luminance)."""
+    red, green, blue = rgba[:3]
+    return "black" if 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5 else "white"
+
+
 def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
              values: Sequence[Sequence[float | None]], *, title: str, value_label: str,
              percent: bool = True, marked: Sequence[Sequence[bool]] | None = None,
@@ -217,10 +223,8 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
             flagged = marked is not None and marked[i][j]
             if len(rows) <= 20:
                 text = f"{100 * v:.0f}" if percent else f"{v:.2g}"
-                red, green, blue, _ = cmap(image.norm(float(v)))
-                light = 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5
                 ax.text(j, i, mark + text if flagged else text, ha="center", va="center",
-                        fontsize=8, color="black" if light else "white")
+                        fontsize=8, color=label_colour(cmap(image.norm(float(v)))))
             elif flagged:  # too small for a label: hatched
                 from matplotlib.patches import Rectangle
 

@@ -47,12 +47,24 @@ def exact_rows(result: Any) -> list[list[Any]]:
     return [[*row, None, "exact"] for row in outcome_rows(result)]
 
 
-def plot_rounds(path: str, histogram: Any, total: float, title: str, lang: str) -> None:
-    """The rounds distribution: ``histogram`` as (rounds, weight) pairs, ``total`` the weight of all."""
+def plot_rounds(path: str, histogram: Any, total: float, title: str, lang: str,
+                fighters: Any = None) -> None:
+    """The rounds distribution: ``histogram`` as (rounds, weight) pairs, ``total`` the weight of all;
+    with ``fighters`` (their ``win_probability`` and ``ci95`` or ``bounds``), who wins beside it."""
     from sevendag_cli.i18n import t
     from sevendag_cli.render import plot
+    from sevendag_cli.text import visible
 
     pairs = [(int(r), float(w) / total) for r, w in histogram] if total else []
-    plot.bars(path, [r for r, _ in pairs], [p for _, p in pairs], title=title,
-              x_label=t("plot.rounds", lang), y_label=t("plot.p_rounds", lang))
+    if fighters is None:
+        plot.bars(path, [r for r, _ in pairs], [p for _, p in pairs], title=title,
+                  x_label=t("plot.rounds", lang), y_label=t("plot.p_rounds", lang))
+    else:
+        winners = []
+        for f in fighters:
+            low, high = f.ci95 if getattr(f, "ci95", None) is not None else f.bounds
+            winners.append((visible(f.name), float(f.win_probability), float(low), float(high)))
+        plot.rounds_and_winners(path, [r for r, _ in pairs], [p for _, p in pairs], winners, title=title,
+                                x_label=t("plot.rounds", lang), y_label=t("plot.p_rounds", lang),
+                                win_label=t("plot.p_win", lang))
     plot.report(path, lang)

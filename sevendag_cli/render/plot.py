@@ -107,9 +107,11 @@ def _percent_axis(axis: Any) -> None:
 
 def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title: str,
            x_label: str, y_label: str, percent: bool = True, mark: float | None = 0.5,
-           x_mark: Any = None, x_mark_label: str = "") -> None:
+           x_mark: Any = None, x_mark_label: str = "", keep_ticks: Sequence[int] = ()) -> None:
     """Lines over ``x``, each with its band; ``mark``: a dotted horizontal line (50%);
-    ``x_mark``: a value of ``x`` marked by a vertical line labelled ``x_mark_label`` (the fair value)."""
+    ``x_mark``: a value of ``x`` marked by a vertical line labelled ``x_mark_label`` (the fair value);
+    ``keep_ticks``: positions of ``x`` labelled however many values there are (the swing's start and
+    initiative)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
     positions = list(x) if _numeric(x) else list(range(len(x)))
@@ -120,7 +122,11 @@ def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title
                             color=line.get_color(), linewidth=0)
     if not _numeric(x):
         step = -(-len(x) // MAX_TICKS)  # a label every ``step`` values: at most MAX_TICKS
-        ax.set_xticks(positions[::step], [str(v) for v in x][::step],
+        ticks = sorted({*range(0, len(x), step), *(i for i in keep_ticks if 0 <= i < len(x))})
+        if step > 1:  # a kept tick's neighbours in the regular sequence would crowd it
+            ticks = [i for i in ticks if i in keep_ticks or all(abs(i - k) >= step or i == k
+                                                               for k in keep_ticks)]
+        ax.set_xticks([positions[i] for i in ticks], [str(x[i]) for i in ticks],
                       rotation=45 if len(x) > 8 else 0)
     if mark is not None:
         ax.axhline(mark, color="grey", linestyle=":", linewidth=1)
@@ -156,6 +162,44 @@ def bars(path: str | Path, x: Sequence[Any], y: Sequence[float], *, title: str, 
     ax.set_xlabel(x_label)
     ax.set_ylabel(y_label)
     ax.grid(True, axis="y", alpha=0.3)
+    _save(fig, path)
+
+
+def rounds_and_winners(path: str | Path, x: Sequence[int], y: Sequence[float],
+                       winners: Sequence[tuple[str, float, float, float]], *, title: str,
+                       x_label: str, y_label: str, win_label: str) -> None:
+    """A fight's odds at a glance: who wins (a bar per fighter, its interval as an error bar and
+    its percentage written) beside the rounds distribution, whose axis ends where the data end
+    (the rounds with some weight), not at the round cap.  ``winners``: (name, P(win), low, high)."""
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 4.2), layout="constrained",
+                                      gridspec_kw={"width_ratios": [1, 2.6]})
+    names = [name.replace("$", r"\$") for name, *_ in winners]
+    p = [w[1] for w in winners]
+    errors = [[max(0.0, w[1] - w[2]) for w in winners], [max(0.0, w[3] - w[1]) for w in winners]]
+    positions = list(range(len(winners)))
+    left.bar(positions, p, yerr=errors, capsize=4, color=["tab:blue", "tab:orange"][:len(p)] or None)
+    for i, w in enumerate(winners):
+        left.annotate(f"{100 * w[1]:.1f}%", (i, w[3]), xytext=(0, 4), textcoords="offset points",
+                      ha="center", fontsize=9)
+    left.set_xticks(positions, names)
+    left.set_ylim(0, 1.1)
+    _percent_axis(left.yaxis)
+    left.set_ylabel(win_label)
+    left.grid(True, axis="y", alpha=0.3)
+    pairs = [(r, v) for r, v in zip(x, y, strict=True) if v > 0]
+    total = sum(v for _, v in pairs)
+    tail = 0.0
+    while len(pairs) > 1 and tail + pairs[-1][1] < 1e-4 * total:  # too small to see: the axis ends
+        tail += pairs.pop()[1]
+    if pairs:
+        right.bar([r for r, _ in pairs], [v for _, v in pairs], width=0.9, color="tab:blue")
+        right.set_xlim(pairs[0][0] - 0.6, pairs[-1][0] + 0.6)
+    _percent_axis(right.yaxis)
+    right.set_xlabel(x_label)
+    right.set_ylabel(y_label)
+    right.grid(True, axis="y", alpha=0.3)
+    fig.suptitle(title.replace("$", r"\$"))
     _save(fig, path)
 
 

@@ -119,3 +119,13 @@ def test_heat_map_labels_contrast_and_the_map_is_colour_blind_safe(tmp_path: Pat
     cmap = matplotlib.colormaps["RdBu"]
     assert plot.label_colour(cmap(0.0)) == "white" and plot.label_colour(cmap(1.0)) == "white"
     assert plot.label_colour(cmap(0.5)) == "black"
+
+
+def test_fight_pictures_show_who_wins_beside_the_rounds(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    for mode in (["--runs", "2000", "--seed", "3"], ["--exact"]):
+        target = tmp_path / f"rounds{len(mode)}.svg"
+        result = run("fight", "-r", "d20", *mode, "--plot", str(target))
+        assert result.exit_code == 0, result.stderr
+        svg = target.read_text("utf-8")
+        assert "P(win)" in svg and "rounds" in svg  # the winners' panel beside the histogram

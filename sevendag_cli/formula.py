@@ -11,8 +11,12 @@ Grammar::
     term   := unary (("*" | "//") unary)*
     unary  := ("-" | "+") unary | atom
     atom   := INT | DICE | NAME | NAME "(" expr ("," expr)* ")" | "(" expr ")"
-    DICE   := [INT] "d" (INT | "%") ["!"] [SELECT [INT]]
+    DICE   := [INT] "d" (INT | "%") ["!"] [SELECT [INT]] [COUNT INT]
     SELECT := "kh" | "kl" | "dh" | "dl" | "k"
+    COUNT  := ">=" | ">" | "<=" | "<" | "="
+
+and, for the ``roll`` command only (``parse_roll``; a ruleset's formulas never
+compare), one comparison of two totals at the top: ``roll := expr [COUNT expr]``.
 
 ``1d20``, ``d6``, ``3d6``; ``d%`` is ``d100``; ``3d6!`` explodes (a die showing
 its highest face is rolled again and adds, at most :data:`MAX_EXPLOSIONS` times
@@ -20,6 +24,12 @@ per die); ``4d6kh3`` keeps the 3 highest dice, ``2d20kl1`` the lowest, ``4d6dl1`
 drops the lowest, ``dh`` the highest; ``k`` is ``kh`` and a missing count is 1
 (``2d20kh`` = ``2d20kh1``).  An exploding die is one die: keep and drop compare
 its total (``4d6!kh3``).  Letters in dice may be upper case (``4D6KH3``).
+
+**Success counting** (``roll`` only): a comparison written right after the dice, with
+no space, makes the group's value the number of its (kept) dice whose total passes it:
+``6d10>=7`` counts the dice showing 7 or more (Roll20 writes this ``6d10>7``; here ``>``
+means strictly more).  With spaces, or after anything but dice, a comparison compares
+two totals and is worth 1 (true) or 0 (false): ``1d20 + 5 >= 15``.
 
 Functions: ``min(a, b, ...)``, ``max(a, b, ...)``, ``mod(x)`` = floor((x - 10) / 2)
 (D-01).  Names are the fighter's fields; which names exist is checked when a
@@ -70,6 +80,8 @@ MAX_DEPTH = 40
 MAX_LITERAL_DIGITS = 9
 
 FUNCTIONS = {"min": (1, None), "max": (1, None), "mod": (1, 1)}
+COMPARISONS = (">=", "<=", ">", "<", "=")
+"""Comparison operators of ``roll`` (success counting, and a total against another)."""
 SELECTORS = ("kh", "kl", "dh", "dl")
 """Keep highest, keep lowest, drop highest, drop lowest (``k`` is read as ``kh``)."""
 
@@ -97,6 +109,12 @@ class Dice(msgspec.Struct, frozen=True):
     explode: bool = False
     select: str | None = None
     select_count: int = 0
+    count_op: str | None = None
+    count_target: int = 0
+
+    def counts(self, value: int) -> bool:
+        """Success counting: does a die of this total count (``count_op`` set)?"""
+        return compare(self.count_op or "=", value, self.count_target)
 
     @property
     def keeps_highest(self) -> bool:
@@ -121,7 +139,8 @@ class Dice(msgspec.Struct, frozen=True):
     def notation(self) -> str:
         """``4d6kh3``, ``3d6!``, ``1d100`` (for ``d%``)."""
         select = f"{self.select}{self.select_count}" if self.select else ""
-        return f"{self.count}d{self.sides}{'!' if self.explode else ''}{select}"
+        success = f"{self.count_op}{self.count_target}" if self.count_op else ""
+        return f"{self.count}d{self.sides}{'!' if self.explode else ''}{select}{success}"
 
 
 class Name(msgspec.Struct, frozen=True):
@@ -143,7 +162,28 @@ class Call(msgspec.Struct, frozen=True):
     args: tuple[Node, ...]
 
 
-Node = Num | Dice | Name | Neg | BinOp | Call
+class Compare(msgspec.Struct, frozen=True):
+    """``left op right`` (``roll`` only, at the top): 1 if true, else 0."""
+
+    op: str  # one of COMPARISONS
+    left: Node
+    right: Node
+
+
+Node = Num | Dice | Name | Neg | BinOp | Call | Compare
+
+
+def compare(op: str, a: int, b: int) -> bool:
+    """``a op b`` for the comparisons of :data:`COMPARISONS`."""
+    if op == ">=":
+        return a >= b
+    if op == "<=":
+        return a <= b
+    if op == ">":
+        return a > b
+    if op == "<":
+        return a < b
+    return a == b
 
 
 # --- evaluation tree ----------------------------------------------------------
@@ -217,7 +257,14 @@ class CallResult(msgspec.Struct, frozen=True):
     value: int
 
 
-ResultNode = NumResult | FieldResult | DiceResult | NegResult | OpResult | CallResult
+class CompareResult(msgspec.Struct, frozen=True):
+    op: str
+    left: ResultNode
+    right: ResultNode
+    value: int  # 1: true, 0: false
+
+
+ResultNode = NumResult | FieldResult | DiceResult | NegResult | OpResult | CallResult | CompareResult
 """The evaluation tree: one node per node of the formula, each with its value."""
 
 
@@ -228,7 +275,7 @@ def result_nodes(node: ResultNode) -> list[ResultNode]:
     while stack:  # a stack, not recursion: this runs for every check of a fight's JSON
         node = stack.pop()
         out.append(node)
-        if isinstance(node, OpResult):
+        if isinstance(node, OpResult | CompareResult):
             stack += (node.right, node.left)
         elif isinstance(node, NegResult):
             stack.append(node.operand)
@@ -270,7 +317,8 @@ class _Token(msgspec.Struct, frozen=True):
     kind: str  # "int" | "dice" | "name" | "op" | "end"
     text: str
     pos: int  # index in the expression, from 0
-    parts: tuple[str, ...] = ()  # dice: count, sides ("%" too), "!" or "", selector, its count
+    parts: tuple[str, ...] = ()  # dice: count, sides ("%" too), "!" or "", selector, its count,
+    # comparison and target (success counting) or ""
 
 
 def _digits_end(text: str, i: int) -> int:
@@ -286,10 +334,17 @@ class _Scanner:
     and ``offset`` where the expression starts in it, so positions count in ``shown``.
     """
 
-    def __init__(self, text: str, shown: str, offset: int) -> None:
+    def __init__(self, text: str, shown: str, offset: int, comparisons: bool = False) -> None:
         self.text = text
         self.shown = shown
         self.offset = offset
+        self.comparisons = comparisons  # roll: success counting and a comparison of totals
+
+    def comparison(self, i: int) -> str | None:
+        """The comparison operator at ``i`` (``>=`` before ``>``), or None."""
+        if not self.comparisons:
+            return None
+        return next((op for op in COMPARISONS if self.text.startswith(op, i)), None)
 
     def unexpected(self, i: int, hint: object = "") -> FormulaError:
         return FormulaError(self.shown, Msg("formula.unexpected", char=self.text[i],
@@ -328,6 +383,8 @@ class _Scanner:
                 tok = _Token("name", text[i:j], i)
             elif text.startswith("//", i):
                 tok = _Token("op", "//", i)
+            elif (cmp := self.comparison(i)) is not None:
+                tok = _Token("op", cmp, i)
             elif ch in "+-*(),":
                 tok = _Token("op", ch, i)
             else:
@@ -361,21 +418,28 @@ class _Scanner:
         if select:
             j = _digits_end(text, k)
             select_count, k = text[k:j], j
+        count_op = target = ""
+        if (cmp := self.comparison(k)) is not None:
+            j = _digits_end(text, k + len(cmp))
+            if j == k + len(cmp):
+                raise self.expected(j, "target")
+            count_op, target, k = cmp, text[k + len(cmp):j], j
         if k < n and (text[k] in _NAME_CHARS or text[k] in "!%"):
             hint = Msg("formula.hint_explode_first") if text[k] == "!" and select else ""
             raise self.unexpected(k, hint)
-        return _Token("dice", text[start:k], start, (text[start:d], sides, explode, select, select_count))
+        return _Token("dice", text[start:k], start,
+                      (text[start:d], sides, explode, select, select_count, count_op, target))
 
 
 # --- parser -----------------------------------------------------------------
 
 
 class _Parser:
-    def __init__(self, text: str, shown: str, offset: int) -> None:
+    def __init__(self, text: str, shown: str, offset: int, comparisons: bool = False) -> None:
         self.text = text
         self.shown = shown
         self.offset = offset
-        self.tokens = _Scanner(text, shown, offset).tokens()
+        self.tokens = _Scanner(text, shown, offset, comparisons).tokens()
         self.i = 0
         self.depth = 0
 
@@ -400,6 +464,9 @@ class _Parser:
         if not self.text.strip():
             raise self.error(Msg("formula.empty"))
         node = self.expr()
+        if self.peek().kind == "op" and self.peek().text in COMPARISONS:
+            op = self.take().text
+            node = Compare(op, node, self.expr())
         tok = self.peek()
         if tok.kind != "end":
             raise self.fail(tok, "operator")
@@ -450,7 +517,7 @@ class _Parser:
         return int(text)
 
     def dice(self, tok: _Token) -> Dice:
-        count_text, sides_text, explode, select, select_text = tok.parts
+        count_text, sides_text, explode, select, select_text, count_op, target_text = tok.parts
         count = self._int(count_text, "count") if count_text else 1
         sides = 100 if sides_text == "%" else self._int(sides_text, "sides")
         n = self._int(select_text, "select") if select_text else 1
@@ -469,7 +536,8 @@ class _Parser:
             raise self.error(Msg("formula.keep_range", dice=tok.text, n=n, count=count))
         if select in ("dh", "dl") and not 1 <= n < count:
             raise self.error(Msg("formula.drop_range", dice=tok.text, n=n, count=count))
-        node = Dice(count, sides, bool(explode), select or None, n if select else 0)
+        target = self._int(target_text, "number") if count_op else 0
+        node = Dice(count, sides, bool(explode), select or None, n if select else 0, count_op or None, target)
         if node.rolls_at_most > ROLL_BUDGET:
             raise RollBudgetError(self.shown, Msg("formula.explode_over_budget", dice=tok.text,
                                                   count=node.rolls_at_most, times=1 + MAX_EXPLOSIONS,
@@ -523,7 +591,7 @@ def _walk(node: Node) -> list[Node]:
     match node:
         case Neg(operand):
             out += _walk(operand)
-        case BinOp(_, left, right):
+        case BinOp(_, left, right) | Compare(_, left, right):
             out += _walk(left) + _walk(right)
         case Call(_, args):
             for arg in args:
@@ -612,6 +680,8 @@ def apply_op(op: str, a: int, b: int, text: str) -> int:
 
 def _dice_range(d: Dice) -> tuple[int, int]:
     """A dice group's lowest and highest value (each kept die 1, or its highest with every explosion)."""
+    if d.count_op is not None:
+        return 0, d.kept
     per_die = d.sides * (1 + MAX_EXPLOSIONS if d.explode else 1)
     return d.kept, d.kept * per_die
 
@@ -661,6 +731,10 @@ def value_range(node: Node, fields: Mapping[str, tuple[int, int]], text: str) ->
                 out = (max(r[0] for r in ranges), max(r[1] for r in ranges))
             else:
                 out = (ability_mod(ranges[0][0]), ability_mod(ranges[0][1]))
+        case Compare(_, left, right):
+            value_range(left, fields, text)
+            value_range(right, fields, text)
+            out = (0, 1)
         case _:  # pragma: no cover
             raise AssertionError(f"unknown node {node!r}")
     if out[0] < -INT_LIMIT or out[1] > INT_LIMIT:
@@ -709,7 +783,7 @@ class _Evaluation:
         if self.source is None:
             raise FormulaError(self.text, Msg("formula.fixed_value"))
         sides = node.sides
-        if not node.explode and node.select is None:  # the common case, kept short
+        if not node.explode and node.select is None and node.count_op is None:  # the common case
             faces = [self.roll(sides) for _ in range(node.count)]
             result = DiceResult(node, tuple(Die((r,)) for r in faces), sum(r.face for r in faces))
         else:
@@ -736,6 +810,9 @@ class _Evaluation:
         values = [sum(r.face for r in c) for c in chains]
         kept = kept_flags(node, values)
         rolled = tuple(Die(tuple(c), k) for c, k in zip(chains, kept, strict=True))
+        if node.count_op is not None:  # success counting: the kept dice that pass
+            return DiceResult(node, rolled, sum(1 for v, k in zip(values, kept, strict=True)
+                                                if k and node.counts(v)))
         return DiceResult(node, rolled, sum(v for v, k in zip(values, kept, strict=True) if k))
 
     def node(self, node: Node) -> ResultNode:
@@ -762,6 +839,10 @@ class _Evaluation:
         if isinstance(node, Neg):
             inner = self.node(node.operand)
             return NegResult(inner, -inner.value)
+        if isinstance(node, Compare):
+            a = self.node(node.left)
+            b = self.node(node.right)
+            return CompareResult(node.op, a, b, int(compare(node.op, a.value, b.value)))
         raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
 
 
@@ -771,10 +852,17 @@ def parse(text: str) -> Formula:
     return parse_part(text, text, 0)
 
 
-def parse_part(text: str, shown: str, offset: int) -> Formula:
+@lru_cache(maxsize=64)
+def parse_roll(text: str) -> Formula:
+    """Parse an expression of ``roll``: success counting and a comparison of totals allowed."""
+    return parse_part(text, text, 0, comparisons=True)
+
+
+def parse_part(text: str, shown: str, offset: int, comparisons: bool = False) -> Formula:
     """Parse ``text``, the part of ``shown`` from index ``offset`` (``roll``'s labelled expressions).
 
-    An error quotes ``shown`` and counts positions in it.
+    An error quotes ``shown`` and counts positions in it.  ``comparisons``: ``roll``'s
+    success counting (``6d10>=7``) and comparison of totals (``1d20 + 5 >= 15``).
     """
     if not isinstance(text, str):
         raise FormulaError(str(text), Msg("formula.not_text"))
@@ -782,7 +870,7 @@ def parse_part(text: str, shown: str, offset: int) -> Formula:
         raise FormulaError(shown[:40] + "...", Msg("formula.too_long", max=MAX_LENGTH))
     if "\n" in text or "\r" in text:
         raise FormulaError(shown, Msg("formula.one_line"))
-    tree = _Parser(text, shown, offset).parse()
+    tree = _Parser(text, shown, offset, comparisons).parse()
     nodes = _walk(tree)
     names = frozenset(n.name for n in nodes if isinstance(n, Name))
     dice = tuple(n for n in nodes if isinstance(n, Dice))
@@ -792,9 +880,9 @@ def parse_part(text: str, shown: str, offset: int) -> Formula:
     return Formula(text, tree, names, dice)
 
 
-def first_field(text: str) -> tuple[str, int] | None:
+def first_field(text: str, comparisons: bool = False) -> tuple[str, int] | None:
     """The first field a formula reads and where it is (from 0), or None."""
-    tokens = _Scanner(text, text, 0).tokens()
+    tokens = _Scanner(text, text, 0, comparisons).tokens()
     for tok, after in pairwise(tokens):
         if tok.kind == "name" and after.text != "(":
             return tok.text, tok.pos

@@ -30,6 +30,8 @@ HELP_FR: dict[str, str] = {
     # shared options
     "Seed for the dice (reported in the output); same seed, same fight.":
         "Graine des dés (rappelée dans la sortie) ; même graine, même combat.",
+    "Seed for the dice (reported in the output); same seed, same rolls.":
+        "Graine des dés (rappelée dans la sortie) ; même graine, mêmes jets.",
     "Faces rolled by hand, in roll order, e.g. 19,5,8.": "Faces obtenues à la main, dans l'ordre des jets, par exemple 19,5,8.",
     "Ask for each physical die at the terminal.": "Demander chaque dé réel au terminal.",
     "One JSON document on stdout.": "Un document JSON sur la sortie standard.",
@@ -130,8 +132,10 @@ HELP_FR: dict[str, str] = {
     # sweep
     "Odds of a fight for each value of one sheet field, exact where possible: find the fair value.":
         "Probabilités d'un combat pour chaque valeur d'un champ d'une fiche, exactes si possible : trouver la valeur équilibrée.",
-    "FIGHTER.FIELD=RANGE: LO..HI, LO..HI/STEP or a list like 1d6,1d8,2d4 (at most 200 values).":
-        "COMBATTANT.CHAMP=PLAGE : MIN..MAX, MIN..MAX/PAS ou une liste comme 1d6,1d8,2d4 (200 valeurs au plus).",
+    "FIGHTER.FIELD=RANGE: LO..HI, LO..HI/STEP or a list like 1d6,1d8,2d4 (at most 200 values); twice: "
+    "a grid of both fields.":
+        "COMBATTANT.CHAMP=PLAGE : MIN..MAX, MIN..MAX/PAS ou une liste comme 1d6,1d8,2d4 (200 valeurs au plus) ; "
+        "deux fois : une grille des deux champs.",
     "Report the value closest to 50/50.": "Donner la valeur la plus proche du 50/50.",
     "Simulate this many fights per value instead of exact odds.":
         "Simuler autant de combats par valeur au lieu des probabilités exactes.",
@@ -180,6 +184,13 @@ HELP_FR: dict[str, str] = {
     "Dice: 3d6, d% (d100), 4d6kh3 / 2d20kl1 (keep highest / lowest), 4d6dl1 (drop), 3d6! (exploding).":
         "Dés : 3d6, d% (d100), 4d6kh3 / 2d20kl1 (garder les plus hauts / bas), 4d6dl1 (écarter), "
         "3d6! (qui explosent).",
+    "Successes: 6d10>=7 counts the dice showing 7 or more (also >, <=, <, =; no space before the sign).":
+        "Succès : 6d10>=7 compte les dés qui montrent 7 ou plus (aussi >, <=, <, = ; pas d'espace avant le "
+        "signe).",
+    "Comparison: '1d20 + 5 >= 15' is 1 if true, else 0; with --odds, its probability.":
+        "Comparaison : '1d20 + 5 >= 15' vaut 1 si elle est vraie, sinon 0 ; avec --odds, sa probabilité.",
+    "Roll nothing: each expression's exact odds, P(= n) and P(≥ n), mean and sd.":
+        "Ne rien lancer : les probabilités exactes de chaque expression, P(= n) et P(≥ n), moyenne et écart type.",
     "Dice expressions, each maybe labelled: '1d20 + 5' 'damage: 2d6 + 3'.":
         "Expressions de dés, chacune avec une étiquette si on veut : '1d20 + 5' 'dégâts : 2d6 + 3'.",
     # schema

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from sevendag_cli.sim.exact_fight import ExactFight
     from sevendag_cli.sim.roster import Roster
     from sevendag_cli.sim.runner import SimulationResult
-    from sevendag_cli.sim.sweep import Sweep
+    from sevendag_cli.sim.sweep import Sweep, SweepGrid
     from sevendag_cli.sim.swing import OddsSwing
 
 __all__ = [
@@ -359,16 +359,21 @@ class Matchup(Struct, frozen=True):
     def sweep(self, field: str, values: str | Sequence[str | int], *, fair: bool = False,
               runs: int | None = None, seed: int | None = None, cap: int | None = None,
               tolerance: float | None = None,
-              progress: Callable[[int], None] | None = None) -> SweepResult:
+              progress: Callable[[int], None] | None = None,
+              by: tuple[str, str | Sequence[str | int]] | None = None) -> SweepResult:
         """The odds for each value of one sheet field (``sevendag sweep --vary FIELD=VALUES``).
 
         ``values``: a range as the CLI takes it (``"5..12"``, ``"6..12/2"``, ``"1d6,1d8"``) or a
         list; exact odds, or ``runs`` simulated fights per value; ``fair``: find the value
-        closest to 50/50.
+        closest to 50/50.  ``by=(FIELD2, VALUES2)``: a grid, every pair of values (two
+        ``--vary``); ``fair`` then finds the fair value of FIELD2 for each value of ``field``.
 
         >>> s = matchup("A", "B", "d20").sweep("A.ac", "10..12", fair=True)
         >>> [p.value for p in s.result.points]
         [10, 11, 12]
+        >>> g = matchup("A", "B", "d20").sweep("A.ac", "10..11", by=("B.ac", [9, 10]))
+        >>> [p.values for p in g.result.points]
+        [(10, 9), (10, 10), (11, 9), (11, 10)]
         """
         from sevendag_cli.limits import MAX_SWEEP_POINTS
         from sevendag_cli.rules.whatif import vary_values
@@ -383,10 +388,34 @@ class Matchup(Struct, frozen=True):
                 raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
         listed = values if isinstance(values, str) else ",".join(str(v) for v in values)
         target, texts = vary_values(f"{field}={listed}", MAX_SWEEP_POINTS)
+        grid = None
+        if by is not None:
+            from sevendag_cli.limits import MAX_GRID_POINTS
+
+            listed2 = by[1] if isinstance(by[1], str) else ",".join(str(v) for v in by[1])
+            grid = vary_values(f"{by[0]}={listed2}", MAX_SWEEP_POINTS)
+            if grid[0] == target:
+                raise UsageError(Msg("sweep.grid_same_field", field=target))
+            if len(texts) * len(grid[1]) > MAX_GRID_POINTS:
+                raise UsageError(Msg("sweep.grid_too_big", n=len(texts) * len(grid[1]), max=MAX_GRID_POINTS))
         if runs is not None:
             from sevendag_cli.dice import check_seed, fresh_seed
 
             seed = check_seed(seed) if seed is not None else fresh_seed()
+        if grid is not None:
+            from sevendag_cli.sim.sweep import sweep_grid
+
+            target2 = grid[0]
+
+            def load2(x: str, y: str) -> tuple[Fighter, Fighter, object, object]:
+                point = self.vary(target, x).vary(target2, y)
+                return point.a, point.b, point.changes[-2].value, point.changes[-1].value
+
+            result2 = sweep_grid(self.ruleset, (target, target2), (texts, grid[1]), load2,
+                                 method=RUNS if runs is not None else EXACT, cap=cap,
+                                 tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
+                                 runs=runs, seed=seed, fair=fair, progress=progress)
+            return SweepResult(result2, self.names, self.changes)
 
         def load(text: str) -> tuple[Fighter, Fighter, object]:
             point = self.vary(target, text)
@@ -467,9 +496,9 @@ class Exact(Struct, frozen=True):
 
 
 class SweepResult(Struct, frozen=True):
-    """The odds over one field's values (``sevendag sweep``)."""
+    """The odds over one field's values (``sevendag sweep``), or over a grid of two fields'."""
 
-    result: Sweep
+    result: Sweep | SweepGrid
     names: tuple[str, str]
     changes: tuple[Change, ...] = ()
 

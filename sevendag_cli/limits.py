@@ -47,6 +47,8 @@ MAX_WHAT_IF_TEXT = 1000
 
 MAX_SWEEP_POINTS = 200
 """Values one ``sweep --vary`` may take."""
+MAX_GRID_POINTS = 400
+"""Pairs of values one ``sweep`` with two ``--vary`` (a grid) may solve (20 × 20)."""
 MAX_ROSTER = 40
 """Fighters in one ``matrix`` (40 fighters: 1,560 ordered matchups)."""
 

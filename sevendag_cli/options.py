@@ -27,6 +27,10 @@ SeedOpt = Annotated[
     int | None,
     typer.Option("--seed", help="Seed for the dice (reported in the output); same seed, same fight."),
 ]
+RollSeedOpt = Annotated[
+    int | None,
+    typer.Option("--seed", help="Seed for the dice (reported in the output); same seed, same rolls."),
+]
 DiceOpt = Annotated[
     str | None,
     typer.Option("--dice", help="Faces rolled by hand, in roll order, e.g. 19,5,8."),

@@ -26,8 +26,8 @@ from sevendag_cli.formula import (
     Formula,
     ResultNode,
     first_field,
-    parse,
     parse_part,
+    parse_roll,
 )
 
 MAX_EXPRESSIONS = 20
@@ -82,7 +82,7 @@ def parse_expression(argument: str) -> Expression:
     try:
         label_text, colon, rest = argument.partition(":")
         if not colon:
-            formula, label, offset = parse(argument), None, 0
+            formula, label, offset = parse_roll(argument), None, 0
         else:
             label = label_text.strip()
             if not label:
@@ -90,8 +90,8 @@ def parse_expression(argument: str) -> Expression:
             if len(label) > MAX_LABEL:
                 raise FormulaError(argument, Msg("roll.label_too_long", max=MAX_LABEL))
             offset = len(label_text) + 1 + len(rest) - len(rest.lstrip())
-            formula = parse_part(rest.strip(), argument, offset)
-        field = first_field(formula.text)
+            formula = parse_part(rest.strip(), argument, offset, comparisons=True)
+        field = first_field(formula.text, comparisons=True)
         if field is not None:
             raise FormulaError(argument, Msg("roll.unknown_name", name=field[0], pos=offset + field[1] + 1))
         formula.check_bound()  # a value beyond the bound is refused before anything is rolled

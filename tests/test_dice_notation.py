@@ -353,7 +353,7 @@ def test_d20_ruleset_still_needs_a_d20_first(tmp_path: Path) -> None:
 
 
 def test_exact_refuses_a_group_too_large_for_it() -> None:
-    from sevendag_cli.d20.exact import formula_dist
+    from sevendag_cli.sim.formula_dice import formula_dist
 
     with pytest.raises(UsageError, match="--runs"):
         formula_dist(parse("3d1000"), {})

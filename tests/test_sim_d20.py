@@ -15,9 +15,7 @@ from sevendag_cli.d20 import engine
 from sevendag_cli.d20.exact import (
     attack_distribution,
     exact_d20,
-    formula_dist,
     initiative_probability,
-    natural_split,
     round_distribution,
 )
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
@@ -27,6 +25,7 @@ from sevendag_cli.errors import UsageError
 from sevendag_cli.formula import parse
 from sevendag_cli.rules import fighter_from_data, load_pair, load_ruleset
 from sevendag_cli.sim import runner
+from sevendag_cli.sim.formula_dice import formula_dist, natural_split
 from sevendag_cli.sim.runner import MAX_RUNS, SimulationResult, simulate
 from sevendag_cli.sim.stats import Histogram, summarize, wilson
 from tests.exact_helpers import distribution

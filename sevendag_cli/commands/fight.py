@@ -229,7 +229,7 @@ def run_simulation(
         from sevendag_cli.render.fight_out import plot_rounds
 
         title = t("sim.runs", out.lang, runs=count(result.runs, out.lang), seed=result.seed)
-        plot_rounds(plot, result.rounds.histogram, result.runs, title, out.lang)
+        plot_rounds(plot, result.rounds.histogram, result.runs, title, out.lang, result.fighters)
     if result.interrupted:
         message = Msg("cli.interrupted_runs", done=result.runs, requested=result.requested_runs)
         sys.stderr.write(f"sevendag: {message.render(out.lang)}\n")
@@ -259,4 +259,4 @@ def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float 
 
         key = "sim.exact_title_end" if result.solver == "end" else "sim.exact_title"
         title = t(key, out.lang, cap=result.cap, tol=result.tolerance)
-        plot_rounds(plot, result.rounds.histogram, 1.0, title, out.lang)
+        plot_rounds(plot, result.rounds.histogram, 1.0, title, out.lang, result.fighters)

@@ -35,15 +35,17 @@ from sevendag_cli.output import Output, check_table_options, make_output, note_s
 
 if TYPE_CHECKING:
     from sevendag_cli.library import Matchup, SweepResult
+    from sevendag_cli.sim.sweep import SweepGrid
 
 app = typer.Typer()
 
 @app.command("sweep", cls=SevendagCommand)
 def sweep_cmd(
     vary: Annotated[
-        str,
+        list[str],
         typer.Option("--vary", help="FIGHTER.FIELD=RANGE: LO..HI, LO..HI/STEP or a list like 1d6,1d8,2d4 "
-                                    "(at most 200 values).", show_default=False),
+                                    "(at most 200 values); twice: a grid of both fields.",
+                     show_default=False),
     ],
     fighters: FightersArg = None,
     fair: Annotated[bool, typer.Option("--fair", help="Report the value closest to 50/50.")] = False,
@@ -71,6 +73,7 @@ def sweep_cmd(
     Examples: sevendag sweep A B --ruleset d20 --vary A.ac=5..12 --fair
     ·  sevendag sweep --vary Ysolde.attack=6..12 --tactic Brannoc=all-out
     ·  sevendag sweep A B -r d20 --vary A.weapon.damage=1d6,1d8,2d4 --csv
+    ·  sevendag sweep A B -r d20 --vary A.ac=8..14 --vary B.ac=8..14 --fair --plot grid.png
     """
     with handled(lang):
         out = make_output(json_, False, lang)
@@ -83,29 +86,50 @@ def sweep_cmd(
                 raise UsageError(Msg("sweep.tolerance_runs"))
             if not 1 <= runs <= MAX_RUNS_PER_VALUE:
                 raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
-        from sevendag_cli.limits import MAX_SWEEP_POINTS
-        from sevendag_cli.rules.whatif import WhatIf, vary_values
+        from sevendag_cli.limits import MAX_GRID_POINTS, MAX_SWEEP_POINTS
+        from sevendag_cli.output import note
+        from sevendag_cli.rules.whatif import WhatIf, range_note, vary_values
 
-        target, values = vary_values(vary, MAX_SWEEP_POINTS)  # before any sheet is read
+        if not 1 <= len(vary) <= 2:
+            raise UsageError(Msg("sweep.vary_count", n=len(vary)))
+        varied = [vary_values(v, MAX_SWEEP_POINTS) for v in vary]  # before any sheet is read
+        if len(varied) == 2:
+            if varied[0][0] == varied[1][0]:
+                raise UsageError(Msg("sweep.grid_same_field", field=varied[0][0]))
+            if len(varied[0][1]) * len(varied[1][1]) > MAX_GRID_POINTS:
+                raise UsageError(Msg("sweep.grid_too_big", n=len(varied[0][1]) * len(varied[1][1]),
+                                     max=MAX_GRID_POINTS))
         WhatIf.parse(set_, tactic)  # the what-ifs' syntax too
         m = Matchup.load(check_fighter_count(fighters), ruleset, set=set_, tactic=tactic)
-        what_if_notes(m.ruleset, (m.a, m.b), m.vary(target, values[0]).changes, out)
+        first = m
+        for target, values in varied:
+            first = first.vary(target, values[0])
+        what_if_notes(m.ruleset, (m.a, m.b), first.changes, out)
+        for v in vary:
+            stops = range_note(v)
+            if stops is not None:
+                note(f"sevendag: {stops.render(out.lang)}")
+        points = len(varied[0][1]) * (len(varied[1][1]) if len(varied) == 2 else 1)
         run_sweep(m, vary, out, runs=runs, seed=seed, fair=fair, cap=cap, tolerance=tolerance,
-                  csv_=csv_, plot=plot, points=len(values))
+                  csv_=csv_, plot=plot, points=points)
 
 
-def run_sweep(m: Matchup, vary: str, out: Output, *, fair: bool, runs: int | None,
+def run_sweep(m: Matchup, vary: list[str], out: Output, *, fair: bool, runs: int | None,
               seed: int | None, cap: int | None, tolerance: float | None, csv_: bool,
               plot: str | None, points: int) -> None:
     if runs is not None:
         from sevendag_cli.dice import check_seed, fresh_seed
 
         seed = check_seed(seed) if seed is not None else fresh_seed()
-    field, _, values = vary.partition("=")
+    field, _, values = vary[0].partition("=")
+    by = None
+    if len(vary) == 2:
+        field2, _, values2 = vary[1].partition("=")
+        by = (field2, values2)
 
     def work(progress: Callable[[int], None] | None = None) -> SweepResult:
         return m.sweep(field, values, fair=fair, runs=runs, seed=seed, cap=cap,
-                       tolerance=tolerance, progress=progress)
+                       tolerance=tolerance, progress=progress, by=by)
 
     if sys.stderr.isatty():
         from sevendag_cli.render.progress import with_progress
@@ -114,7 +138,11 @@ def run_sweep(m: Matchup, vary: str, out: Output, *, fair: bool, runs: int | Non
     else:
         done = work()
     result = done.result
-    if out.json:
+    from sevendag_cli.sim.sweep import SweepGrid
+
+    if isinstance(result, SweepGrid):
+        _grid_outputs(out, done, result, csv_=csv_, plot=plot)
+    elif out.json:
         out.data(done.to_dict())
     elif csv_:
         from sevendag_cli.render.csv_out import write_csv
@@ -125,7 +153,7 @@ def run_sweep(m: Matchup, vary: str, out: Output, *, fair: bool, runs: int | Non
         from sevendag_cli.render.rich_sweep import render_sweep
 
         render_sweep(out.console(), result, m.changes, out.lang)
-    if plot is not None:
+    if plot is not None and not isinstance(result, SweepGrid):
         draw(plot, result, out.lang)
     if runs is not None and not out.json:
         assert seed is not None
@@ -149,6 +177,47 @@ def draw(path: str, result: Any, lang: str) -> None:
     title = t("sweep.title_exact" if result.method == "exact" else "sweep.title_runs", lang,
               field=visible(result.field), cap=result.cap, tol=result.tolerance or 0.0,
               runs=result.runs, seed=result.seed)
+    fair = result.fair if not result.unchanged else None
+    mark, mark_label = None, ""
+    if fair is not None and fair.beyond is None:
+        mark, mark_label = fair.value, t("sweep.fair_plot", lang, value=visible(str(fair.value)))
     plotting.curves(path, [p.value for p in points], curves, title=title,
-                    x_label=visible(result.field), y_label=t("plot.p_win", lang))
+                    x_label=visible(result.field), y_label=t("plot.p_win", lang),
+                    x_mark=mark, x_mark_label=mark_label)
+    plotting.report(path, lang)
+
+
+def _grid_outputs(out: Output, done: SweepResult, result: SweepGrid, *, csv_: bool, plot: str | None) -> None:
+    """Two ``--vary``: the grid as JSON, CSV or a table, and as a heat map (``--plot``)."""
+    if out.json:
+        out.data(done.to_dict())
+    elif csv_:
+        from sevendag_cli.render.csv_out import write_csv
+        from sevendag_cli.render.sweep_data import GRID_CSV_COLUMNS, grid_csv_rows
+
+        write_csv(GRID_CSV_COLUMNS, grid_csv_rows(result))
+    else:
+        from sevendag_cli.render.rich_sweep import render_grid
+
+        render_grid(out.console(), result, done.changes, out.lang)
+    if plot is not None:
+        draw_grid(plot, result, out.lang)
+
+
+def draw_grid(path: str, result: SweepGrid, lang: str) -> None:
+    """The grid as a heat map of P(first fighter wins), with the fair curve where 50/50 is crossed."""
+    from sevendag_cli.i18n import t
+    from sevendag_cli.render import plot as plotting
+    from sevendag_cli.render.sweep_data import fair_curve
+    from sevendag_cli.text import visible
+
+    name = visible(result.points[0].fighters[0].name)
+    values = [[p.fighters[0].win_probability for p in result.row(i)] for i in range(len(result.rows))]
+    title = t("sweep.title_exact" if result.method == "exact" else "sweep.title_runs", lang,
+              field=visible(result.field), cap=result.cap, tol=result.tolerance or 0.0,
+              runs=result.runs, seed=result.seed)
+    plotting.heat_map(path, [visible(str(v)) for v in result.rows], [visible(str(v)) for v in result.columns],
+                      values, title=title, value_label=t("sweep.grid_value", lang, name=name),
+                      x_label=visible(result.fields[1]), y_label=visible(result.fields[0]),
+                      curve=fair_curve(result))
     plotting.report(path, lang)

@@ -131,7 +131,7 @@ def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], l
 
     rows: list[list[Text | str]] = [
         [Text(visible(f.name), "bold"),
-         f"{ex.hp_left_when_winning.mean:.1f} ± {ex.hp_left_when_winning.sd:.1f}",
+         w(lang, "mean_sd", mean=ex.hp_left_when_winning.mean, sd=ex.hp_left_when_winning.sd),
          f"{ex.damage_dealt:.1f}"] for f, ex in zip(fighters, extras, strict=True)]
     console.print(sim_table([w(lang, "fighter"), w(lang, "hp"), w(lang, "dealt")], rows))
 

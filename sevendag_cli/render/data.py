@@ -29,6 +29,7 @@ from sevendag_cli.engine.common import (
 )
 from sevendag_cli.formula import (
     CallResult,
+    CompareResult,
     DiceResult,
     Die,
     FieldResult,
@@ -269,9 +270,12 @@ def tree_data(node: ResultNode) -> dict[str, Any]:
 def _dice_data(node: DiceResult) -> dict[str, Any]:
     dice = node.dice
     select = {"mode": dice.select, "count": dice.select_count} if dice.select else None
-    return {"type": "dice", "value": node.value, "notation": dice.notation, "count": dice.count,
-            "sides": dice.sides, "explode": dice.explode, "select": select,
-            "dice": [die_data(d) for d in node.rolled]}
+    out = {"type": "dice", "value": node.value, "notation": dice.notation, "count": dice.count,
+           "sides": dice.sides, "explode": dice.explode, "select": select,
+           "dice": [die_data(d) for d in node.rolled]}
+    if dice.count_op is not None:  # roll's success counting only: fights' documents unchanged
+        out["successes"] = {"op": dice.count_op, "target": dice.count_target}
+    return out
 
 
 # One converter per node type (a dict, not a match: this runs for every check of a fight's JSON).
@@ -284,6 +288,8 @@ _TREE: dict[type, Callable[[Any], dict[str, Any]]] = {
                          "right": tree_data(n.right)},
     CallResult: lambda n: {"type": "call", "value": n.value, "function": n.function,
                            "args": [tree_data(a) for a in n.args]},
+    CompareResult: lambda n: {"type": "compare", "value": n.value, "op": n.op, "left": tree_data(n.left),
+                              "right": tree_data(n.right)},
 }
 
 
@@ -299,6 +305,26 @@ def roll_document(call: RollCall, seed: int | None) -> dict[str, Any]:
     return {**header("roll", None, seed), "expression": first["expression"], "rolls": first["rolls"],
             "total": first["total"], "label": first["label"], "tree": first["tree"],
             "results": [first] + [rolled_data(r) for r in call.results[1:]]}
+
+
+def distribution_data(d: Any) -> dict[str, Any]:
+    """One expression of ``roll --odds``: its exact law (a :class:`~sevendag_cli.roll_odds.Distribution`)."""
+    at_least = d.at_least
+    mean = d.mean
+    p_true = d.p_true if d.comparison else None
+    return {"label": d.label, "expression": d.expression, "method": "exact",
+            "distribution": [{"value": v, "probability": float(d.probability(i)),
+                              "at_least": float(at_least[i])} for i, v in enumerate(d.values)],
+            "mean": float(mean), "mean_exact": str(mean), "sd": d.sd,
+            "probability": None if p_true is None else float(p_true),
+            "probability_exact": None if p_true is None else str(p_true)}
+
+
+def roll_odds_document(call: Any) -> dict[str, Any]:
+    """``roll --odds``: the first expression's law at the top level (as ``roll``), every one in
+    ``results``; no dice are rolled, so no seed."""
+    results = [distribution_data(d) for d in call.results]
+    return {**header("roll", None, None), "mode": "odds", **results[0], "results": results}
 
 
 # --- status and log (the saved encounter, read only) ----------------------------------------------

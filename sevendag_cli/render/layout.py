@@ -217,6 +217,8 @@ def print_columns(
             line.plain = line.plain.replace(GLUE, " ").replace(TIGHT, " ")
             console.print(line, soft_wrap=True)
         return
+    for line_of_headers in (" " * indent + "  ".join(headers[:-1]), " " * (indent + 4) + headers[-1]):
+        print_wrapped(console, Text(line_of_headers, "bold"))
     for cells_of_row in rows:
         head = Text(" " * indent)
         for i, cell in enumerate(cells_of_row[:-1]):
@@ -224,4 +226,34 @@ def print_columns(
                 head.append("  ")
             head.append_text(cell)
         print_wrapped(console, head)
-        print_wrapped(console, Text(" " * (indent + 4)) + cells_of_row[-1])
+        last = cells_of_row[-1]
+        if " " in last.plain:  # a message (an invalid file's problem), not a path: words wrap
+            print_wrapped(console, Text(" " * (indent + 4)) + last)
+        else:
+            print_path(console, last, indent + 4)
+
+
+def path_lines(path: str, width: int) -> list[str]:
+    """A path in lines of at most ``width`` cells, broken only after a ``/`` (a part longer
+    than a line is cut, as a last resort): a path is never broken inside a name."""
+    parts = [p + "/" for p in path.split("/")[:-1]] + [path.split("/")[-1]]
+    lines = [""]
+    for part in (p for p in parts if p):
+        if lines[-1] and _width(lines[-1] + part) > width:
+            lines.append("")
+        lines[-1] += part
+        while _width(lines[-1]) > width:  # one name wider than a line
+            head = lines[-1]
+            lines[-1:] = [head[:width], head[width:]]
+    return lines
+
+
+def print_path(console: Console, path: Text | str, indent: int) -> None:
+    """A path on lines of its own under ``indent``, broken only after a ``/`` (:func:`path_lines`);
+    the lines after the first indented two more."""
+    plain = path.plain if isinstance(path, Text) else path
+    style = path.style if isinstance(path, Text) else ""
+    width = max(console.width, MIN_WIDTH)
+    lines = path_lines(plain, max(10, width - indent - 2))
+    for i, line in enumerate(lines):
+        console.print(Text(" " * (indent + (2 if i else 0)) + line, style), soft_wrap=True)

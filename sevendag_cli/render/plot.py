@@ -185,8 +185,12 @@ def _percent_axis(axis: Any) -> None:
 
 
 def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title: str,
-           x_label: str, y_label: str, percent: bool = True, mark: float | None = 0.5) -> None:
-    """Lines over ``x``, each with its band; ``mark``: a dotted horizontal line (50%)."""
+           x_label: str, y_label: str, percent: bool = True, mark: float | None = 0.5,
+           x_mark: Any = None, x_mark_label: str = "", keep_ticks: Sequence[int] = ()) -> None:
+    """Lines over ``x``, each with its band; ``mark``: a dotted horizontal line (50%);
+    ``x_mark``: a value of ``x`` marked by a vertical line labelled ``x_mark_label`` (the fair value);
+    ``keep_ticks``: positions of ``x`` labelled however many values there are (the swing's start and
+    initiative)."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
     positions = list(x) if _numeric(x) else list(range(len(x)))
@@ -198,10 +202,19 @@ def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title
                             color=line.get_color(), linewidth=0)
     if not _numeric(x):
         step = -(-len(x) // MAX_TICKS)  # a label every ``step`` values: at most MAX_TICKS
-        ax.set_xticks(positions[::step], [_short(v) for v in x][::step],
+        ticks = sorted({*range(0, len(x), step), *(i for i in keep_ticks if 0 <= i < len(x))})
+        if step > 1:  # a kept tick's neighbours in the regular sequence would crowd it
+            ticks = [i for i in ticks if i in keep_ticks or all(abs(i - k) >= step or i == k
+                                                               for k in keep_ticks)]
+        ax.set_xticks([positions[i] for i in ticks], [_short(x[i]) for i in ticks],
                       rotation=45 if len(x) > 8 else 0)
     if mark is not None:
         ax.axhline(mark, color="grey", linestyle=":", linewidth=1)
+    if x_mark is not None and x_mark in list(x):
+        where = x_mark if _numeric(x) else list(x).index(x_mark)
+        ax.axvline(where, color="black", linestyle="--", linewidth=1)
+        ax.annotate(x_mark_label, (where, 0.02), xycoords=("data", "axes fraction"),
+                    xytext=(4, 0), textcoords="offset points", fontsize=8)
     if percent:
         ax.set_ylim(0, 1)
         _percent_axis(ax.yaxis)
@@ -232,19 +245,98 @@ def bars(path: str | Path, x: Sequence[Any], y: Sequence[float], *, title: str, 
     _save(fig, path)
 
 
+def rounds_and_winners(path: str | Path, x: Sequence[int], y: Sequence[float],
+                       winners: Sequence[tuple[str, float, float, float]], *, title: str,
+                       x_label: str, y_label: str, win_label: str) -> None:
+    """A fight's odds at a glance: who wins (a bar per fighter, its interval as an error bar and
+    its percentage written) beside the rounds distribution, whose axis ends where the data end
+    (the rounds with some weight), not at the round cap.  ``winners``: (name, P(win), low, high)."""
+    plt = _pyplot()
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 4.2), layout="constrained",
+                                      gridspec_kw={"width_ratios": [1, 2.6]})
+    names = [name.replace("$", r"\$") for name, *_ in winners]
+    p = [w[1] for w in winners]
+    errors = [[max(0.0, w[1] - w[2]) for w in winners], [max(0.0, w[3] - w[1]) for w in winners]]
+    positions = list(range(len(winners)))
+    left.bar(positions, p, yerr=errors, capsize=4, color=["tab:blue", "tab:orange"][:len(p)] or None)
+    for i, w in enumerate(winners):
+        left.annotate(f"{100 * w[1]:.1f}%", (i, w[3]), xytext=(0, 4), textcoords="offset points",
+                      ha="center", fontsize=9)
+    left.set_xticks(positions, names)
+    left.set_ylim(0, 1.1)
+    _percent_axis(left.yaxis)
+    left.set_ylabel(win_label)
+    left.grid(True, axis="y", alpha=0.3)
+    pairs = [(r, v) for r, v in zip(x, y, strict=True) if v > 0]
+    total = sum(v for _, v in pairs)
+    tail = 0.0
+    while len(pairs) > 1 and tail + pairs[-1][1] < 1e-4 * total:  # too small to see: the axis ends
+        tail += pairs.pop()[1]
+    if pairs:
+        right.bar([r for r, _ in pairs], [v for _, v in pairs], width=0.9, color="tab:blue")
+        right.set_xlim(pairs[0][0] - 0.6, pairs[-1][0] + 0.6)
+    _percent_axis(right.yaxis)
+    right.set_xlabel(x_label)
+    right.set_ylabel(y_label)
+    right.grid(True, axis="y", alpha=0.3)
+    fig.suptitle(title.replace("$", r"\$"))
+    _save(fig, path)
+
+
+def distribution(path: str | Path, x: Sequence[int], equal: Sequence[float],
+                 at_least: Sequence[float], *, title: str, x_label: str, equal_label: str,
+                 at_least_label: str, mean: float) -> None:
+    """An exact distribution (``roll --odds``): a bar for P(= n), a step line for P(≥ n),
+    a dashed line at the mean; both percentages, P(≥ n) on its own axis (0 to 100%).
+    The texts are text, never mathtext (a ``$`` is drawn as it is)."""
+    title, x_label, equal_label, at_least_label = (
+        v.replace("$", r"\$") for v in (title, x_label, equal_label, at_least_label))
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
+    ax.bar(list(x), list(equal), width=0.9, color="tab:blue", label=equal_label)
+    ax.axvline(mean, color="grey", linestyle="--", linewidth=1)
+    _percent_axis(ax.yaxis)
+    ax.set_ylabel(equal_label, color="tab:blue")
+    ax.set_xlabel(x_label)
+    ax.set_title(title)
+    ax.grid(True, axis="y", alpha=0.3)
+    right = ax.twinx()
+    right.step(list(x), list(at_least), where="mid", color="tab:orange")
+    right.set_ylim(0, 1.02)
+    _percent_axis(right.yaxis)
+    right.set_ylabel(at_least_label, color="tab:orange")
+    if len(x) <= 30:
+        ax.set_xticks(list(x), [str(v) for v in x], rotation=45 if len(x) > 15 else 0)
+    ax.set_xlim(min(x) - 0.6, max(x) + 0.6)
+    _save(fig, path)
+
+
+def label_colour(rgba: Sequence[float]) -> str:
+    """Black or white, whichever reads better on a cell of colour ``rgba`` (its luminance)."""
+    red, green, blue = rgba[:3]
+    return "black" if 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5 else "white"
+
+
 def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
              values: Sequence[Sequence[float | None]], *, title: str, value_label: str,
              percent: bool = True, marked: Sequence[Sequence[bool]] | None = None,
-             mark: str = "~") -> None:
+             mark: str = "~", x_label: str | None = None, y_label: str | None = None,
+             curve: Sequence[tuple[float, float]] | None = None, curve_label: str = "50/50") -> None:
     """A grid of values (None: an empty cell, the diagonal of a matrix), each cell labelled;
-    a cell ``marked[i][j]`` has ``mark`` before its label (a simulated cell of a matrix)."""
+    a cell ``marked[i][j]`` has ``mark`` before its label (a simulated cell of a matrix).
+
+    A colour-blind-safe diverging map (``RdBu``: red for 0%, white at 50%, blue for 100%),
+    each label black or white, whichever reads better on its cell.  ``curve``: points
+    (column position, row position) joined by a line (a sweep grid's 50/50 curve)."""
     plt = _pyplot()
     import numpy as np
 
     grid = np.array([[np.nan if v is None else float(v) for v in row] for row in values])
-    size = max(4.0, 0.6 * max(len(rows), len(columns)) + 2)
-    fig, ax = plt.subplots(figsize=(size + 1, size), layout="constrained")
-    image = ax.imshow(grid, cmap="RdYlGn", vmin=0.0 if percent else None,
+    width = max(4.0, 0.6 * len(columns) + 2)
+    height = max(4.0, 0.6 * len(rows) + 2 + (0.6 if curve else 0))
+    fig, ax = plt.subplots(figsize=(width + 1, height), layout="constrained")
+    cmap = plt.get_cmap("RdBu")
+    image = ax.imshow(grid, cmap=cmap, vmin=0.0 if percent else None,
                       vmax=1.0 if percent else None)
     ax.set_xticks(range(len(columns)), [_short(c) for c in columns], rotation=45, ha="right")
     ax.set_yticks(range(len(rows)), [_short(r) for r in rows])
@@ -256,12 +348,20 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
             if len(rows) <= 20:
                 text = f"{100 * v:.0f}" if percent else f"{v:.2g}"
                 ax.text(j, i, mark + text if flagged else text, ha="center", va="center",
-                        fontsize=8)
+                        fontsize=8, color=label_colour(cmap(image.norm(float(v)))))
             elif flagged:  # too small for a label: hatched
                 from matplotlib.patches import Rectangle
 
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
                                        linewidth=0))
+    if curve:
+        ax.plot([x for x, _ in curve], [y for _, y in curve], color="black", linewidth=2,
+                linestyle="--", marker="o", markersize=3, label=curve_label)
+        ax.legend(loc="upper left", bbox_to_anchor=(0, -0.12) if x_label else (0, -0.08))
+    if x_label is not None:
+        ax.set_xlabel(x_label)
+    if y_label is not None:
+        ax.set_ylabel(y_label)
     bar = fig.colorbar(image, ax=ax)
     bar.set_label(_short(value_label, MAX_TITLE))
     if percent:

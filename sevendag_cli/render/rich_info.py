@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.text import Text
 
 from sevendag_cli.i18n import label, t
-from sevendag_cli.render.layout import glued, print_columns, print_rows, print_wrapped
+from sevendag_cli.render.layout import glued, print_columns, print_path, print_rows, print_wrapped
 from sevendag_cli.text import visible, visible_data
 
 
@@ -55,8 +55,13 @@ def render_rulesets(console: Console, doc: dict[str, Any], lang: str) -> None:
         rows = [[Text(visible(b["path"])), Text(visible(b["problem"]), "red")] for b in doc["broken"]]
         print_columns(console, [h(lang, c) for c in ("path", "problem")], rows)
     console.print()
-    print_wrapped(console, Text(h(lang, "search_line", dirs=" · ".join(
-        visible(d) for d in doc["search_path"])), "dim"))
+    line = Text(h(lang, "search_line", dirs=" · ".join(visible(d) for d in doc["search_path"])), "dim")
+    if line.cell_len <= console.width:
+        print_wrapped(console, line)
+    else:  # one folder a line, each broken only after a "/"
+        print_wrapped(console, Text(h(lang, "search_line", dirs="").rstrip(), "dim"))
+        for d in doc["search_path"]:
+            print_path(console, Text(visible(d), "dim"), 4)
 
 
 def _range(low: int, high: int | None) -> str:

@@ -8,7 +8,10 @@ Marks that need no colour (``NO_COLOR`` or a pipe loses nothing):
 * ``!`` after a face: the die exploded (showed its highest face and was rolled
   again); its next roll follows it: ``d6 6! + d6 2``, in parentheses among
   other dice: ``(d6 6! + d6 2) + d6 3``;
-* ``~d20 3~``: a dropped die (keep/drop), which does not count — struck in colour.
+* ``~d20 3~``: a dropped die (keep/drop), which does not count — struck in colour;
+* ``{d10 4, d10 9✓}≥7``: success counting, each die that counts marked ``✓``; the
+  group is worth the number of marks;
+* ``d20 12 + 5 = 17 ≥ 15 → 1``: a comparison of two totals, worth 1 (true) or 0.
 
 Parentheses come from the operators' precedence, not from the text typed.
 Fields read from a fighter show their name and value (``bba 3``), or the
@@ -28,6 +31,7 @@ from rich.text import Text
 from sevendag_cli.dice import Roll
 from sevendag_cli.formula import (
     CallResult,
+    CompareResult,
     DiceResult,
     Die,
     FieldResult,
@@ -38,6 +42,7 @@ from sevendag_cli.formula import (
 )
 from sevendag_cli.i18n import t
 from sevendag_cli.render.layout import GLUE, print_wrapped
+from sevendag_cli.roll_odds import OddsCall
 from sevendag_cli.roller import RollCall
 from sevendag_cli.text import visible
 
@@ -47,6 +52,8 @@ EXPLODED = "!"
 DROPPED = "~"
 MINUS = "−"
 OPERATORS = {"+": "+", "-": MINUS, "*": "×", "//": "//"}
+COMPARISONS = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "=": "="}
+COUNTED = "✓"
 
 _SUM, _PRODUCT, _UNARY, _ATOM = 1, 2, 3, 4
 
@@ -106,7 +113,9 @@ def _precedence(node: ResultNode, labels: Mapping[str, str] | None = None) -> in
         case NegResult():
             return _UNARY
         case DiceResult():
-            return _SUM if _items(node) > 1 else _ATOM
+            return _SUM if _items(node) > 1 and node.dice.count_op is None else _ATOM
+        case CompareResult():
+            return 0
         case FieldResult(_, value) if value < 0:
             return _UNARY
     return _ATOM
@@ -134,6 +143,8 @@ def tree_text(node: ResultNode, labels: Mapping[str, str] | None = None) -> Text
         case FieldResult(name, value):
             shown_name = (labels or {}).get(name) or visible(name)
             return Text.assemble((glued_label(shown_name), "dim"), GLUE, number(value))
+        case DiceResult() if node.dice.count_op is not None:
+            return counted_text(node)
         case DiceResult():
             out = Text()
             for i, die in enumerate(node.rolled):
@@ -151,6 +162,13 @@ def tree_text(node: ResultNode, labels: Mapping[str, str] | None = None) -> Text
                 f" {OPERATORS[op]}{GLUE}",
                 _wrapped(right, _precedence(right, labels) <= level, labels),
             )
+        case CompareResult(op, left, right):
+            out = Text.assemble(tree_text(left, labels), f" ={GLUE}", number(left.value))
+            out.append(f" {COMPARISONS[op]}{GLUE}")
+            out.append_text(tree_text(right, labels))
+            if not isinstance(right, NumResult):
+                out.append_text(Text.assemble(f" ={GLUE}", number(right.value)))
+            return out
         case CallResult(function, args):
             out = Text(f"{function}(")
             for i, arg in enumerate(args):
@@ -162,13 +180,27 @@ def tree_text(node: ResultNode, labels: Mapping[str, str] | None = None) -> Text
     raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
 
 
+def counted_text(node: DiceResult) -> Text:
+    """Success counting: ``{d10 4, d10 9✓, ~d10 1▼~}≥7`` (each die that counts marked)."""
+    dice = node.dice
+    out = Text("{")
+    for i, die in enumerate(node.rolled):
+        if i:
+            out.append(", ")
+        out.append_text(die_text(die))
+        if die.kept and dice.counts(die.value):
+            out.append(COUNTED, "bold green")
+    out.append("}" + COMPARISONS[dice.count_op or "="] + number(dice.count_target))
+    return out
+
+
 def result_text(node: ResultNode, total: int, label: str | None = None, lang: str = "en") -> Text:
-    """``damage: d6 3 + d6 5 + 3 = 11``"""
+    """``damage: d6 3 + d6 5 + 3 = 11``; a comparison ``d20 12 + 5 = 17 ≥ 15 → 1``."""
     out = Text()
     if label is not None:
         out.append(t("roll_label", lang, label=visible(label)), "bold")
     out.append_text(tree_text(node))
-    out.append(f" ={GLUE}")
+    out.append(f" →{GLUE}" if isinstance(node, CompareResult) else f" ={GLUE}")
     out.append(str(total), "bold cyan")
     return out
 
@@ -182,3 +214,92 @@ def render_roll(console: Console, call: RollCall, lang: str = "en") -> None:
     """One line per expression, in the order given, wrapped under itself at the console's width."""
     for r in call.results:
         print_wrapped(console, result_text(r.tree, r.total, r.label, lang))
+
+
+# --- roll --odds ----------------------------------------------------------------------------------
+
+MAX_ODDS_ROWS = 40
+"""Most rows of one ``roll --odds`` table: beyond, the rarest tails are left out, then the
+values grouped in ranges of equal width (``--json`` has every value)."""
+TAIL = 0.0001
+"""A tail left out of a long table holds at most this probability on each side."""
+
+
+def odds_percent(p: float) -> str:
+    """``12.50%``; a probability too small to show ``<0.01%``, never ``0.00%`` for a possible value."""
+    if 0 < p < 0.00005:
+        return "<0.01%"
+    return f"{100 * p:.2f}%"
+
+
+def odds_rows(values: tuple[int, ...], probs: list[float]) -> tuple[list[tuple[str, float, float]], int, float, int]:
+    """The rows of a distribution's table: ``(value or range, P(= n), P(≥ n))``, then how many
+    values were left out of the tails, their probability, and the width of a range (1: none)."""
+    lo, hi = 0, len(values)
+    left_out, mass = 0, 0.0
+    if hi > MAX_ODDS_ROWS:
+        acc = 0.0
+        while lo < hi and acc + probs[lo] <= TAIL:
+            acc += probs[lo]
+            lo += 1
+        acc2 = 0.0
+        while hi > lo and acc2 + probs[hi - 1] <= TAIL:
+            acc2 += probs[hi - 1]
+            hi -= 1
+        left_out, mass = lo + len(values) - hi, acc + acc2
+    span = values[hi - 1] - values[lo] + 1 if hi > lo else 1
+    width = 1 if hi - lo <= MAX_ODDS_ROWS else -(-span // MAX_ODDS_ROWS)
+    at_least = [0.0] * (len(values) + 1)
+    for i in range(len(values) - 1, -1, -1):
+        at_least[i] = at_least[i + 1] + probs[i]
+    rows: list[tuple[str, float, float]] = []
+    i = lo
+    while i < hi:
+        start = values[i]
+        j, p = i, 0.0
+        while j < hi and values[j] < start + width:
+            p += probs[j]
+            j += 1
+        end = values[j - 1] if width == 1 else start + width - 1
+        name = number(start) if end == start else f"{number(start)}–{number(end)}"
+        rows.append((name, p, min(1.0, at_least[i])))
+        i = j
+    return rows, left_out, mass, width
+
+
+def render_odds(console: Console, call: OddsCall, lang: str = "en") -> None:
+    """Each expression's exact distribution: P(= n) and P(≥ n), the mean and the standard
+    deviation; a comparison of totals: its probability (and its fraction when short)."""
+    for k, d in enumerate(call.results):
+        if k:
+            console.print()
+        name = (t("roll_label", lang, label=visible(d.label)) if d.label is not None else "") + visible(
+            _shown(d.expression))
+        if d.comparison:
+            p = d.p_true
+            fraction = f" ({p.numerator}/{p.denominator})" if p.denominator < 10 ** 9 else ""
+            print_wrapped(console, Text.assemble((name, "bold"), t("colon", lang),
+                                                 (odds_percent(float(p)), "bold cyan"),
+                                                 fraction, "  ", (t("odds_exact", lang), "dim")))
+            continue
+        print_wrapped(console, Text.assemble((name, "bold"), "  ", (t("odds_exact", lang), "dim")))
+        probs = [float(d.probability(i)) for i in range(len(d.values))]
+        rows, left_out, mass, width = odds_rows(d.values, probs)
+        column = max(5, *(len(r[0]) for r in rows))
+        console.print(Text(f"  {'n':>{column}}  {t('odds_eq', lang):>8}  {t('odds_ge', lang):>8}", "bold"))
+        for value, eq, ge in rows:
+            console.print(f"  {value:>{column}}  {odds_percent(eq):>8}  {odds_percent(ge):>8}")
+        if width > 1:
+            print_wrapped(console, Text("  " + t("odds_grouped", lang, width=width), "dim"), hang=2)
+        if left_out:
+            print_wrapped(console, Text("  " + t("odds_left_out", lang, n=left_out, p=odds_percent(mass)),
+                                        "dim"), hang=2)
+        print_wrapped(console, Text("  " + t("odds_mean_sd", lang, mean=f"{float(d.mean):.2f}",
+                                                  sd=f"{d.sd:.2f}")), hang=2)
+
+
+def _shown(expression: str) -> str:
+    """An expression as shown above its table: comparisons with their signs."""
+    for op, sign in ((">=", "≥"), ("<=", "≤")):
+        expression = expression.replace(op, sign)
+    return expression

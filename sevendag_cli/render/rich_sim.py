@@ -38,22 +38,25 @@ def sim_table(headers: list[str], rows: list[list[Text | str]]) -> Table:
 
 
 def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) -> None:
+    """``fight --runs``: the rounds histogram first (at most 12 rows, none of them 0.0%), then
+    what each ruleset adds, the draws and rounds, and the verdict — who wins — last, so that at
+    80×24 it is what stays on screen."""
     result, ruleset = visible_data(result), visible_data(ruleset)
     print_line(console, Text(w(lang, "runs", runs=count(result.runs, lang), seed=result.seed), "bold"))
-    rows: list[list[Text | str]] = [
-        [Text(visible(f.name), "bold"), count(f.wins, lang), f"{f.win_probability:.2%}",
-         f"{100 * f.ci95[0]:.2f}–{100 * f.ci95[1]:.2f}%"] for f in result.fighters]
-    console.print(sim_table([w(lang, col) for col in ("fighter", "wins", "p", "ci")], rows))
+    r = result.rounds
+    histogram(console, r.histogram, w(lang, "hist"), max_rows=12, lang=lang)
     extras = getattr(result, result.engine, None)  # the ruleset's own figures, if any
     _ruleset_tables(console, result.engine, result.fighters,
                     extras.fighters if extras is not None else None, lang, ruleset)
     print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
                    f"({result.draw_probability:.2%})")
-    r = result.rounds
     print_line(console, w(lang, "rounds", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90, max=r.max))
     if result.first_striker_won is not None:
         print_line(console, w(lang, "firstwon", p=result.first_striker_won))
-    histogram(console, r.histogram, w(lang, "hist"))
+    rows: list[list[Text | str]] = [
+        [Text(visible(f.name), "bold"), count(f.wins, lang), f"{f.win_probability:.2%}",
+         f"{100 * f.ci95[0]:.2f}–{100 * f.ci95[1]:.2f}%"] for f in result.fighters]
+    console.print(sim_table([w(lang, col) for col in ("fighter", "wins", "p", "ci")], rows))
 
 
 def _ruleset_tables(console: Console, engine: str, fighters: Any, extras: Any, lang: str,
@@ -69,15 +72,22 @@ def _ruleset_tables(console: Console, engine: str, fighters: Any, extras: Any, l
         draw(console, fighters, extras, lang, ruleset)
 
 
-def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows: int = 24) -> None:
+def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows: int = 24,
+              lang: str = "en") -> None:
     """Bars of fights (or probabilities) per number of rounds, grouped into ranges when there
-    are many values.
+    are many values; the rarest rounds at either end (what would show as 0.0%, together under
+    0.05%) are left out, and a line says so.
 
     The bars are at most ``width`` cells, less on a narrow console.
     """
     counts = {int(k): float(v) for k, v in bins}
     if not counts:
         return
+    whole = sum(counts.values()) or 1
+    trimmed = 0.0
+    for pick in (min, max):  # the ends that would show as 0.0%: left out, and said
+        while len(counts) > 1 and (counts[pick(counts)] + trimmed) / whole < 5e-4:
+            trimmed += counts.pop(pick(counts))
     lo, hi = min(counts), max(counts)
     step = max(1, -(-(hi - lo + 1) // max_rows))  # ceiling division
     rows: list[tuple[str, float]] = []
@@ -85,15 +95,20 @@ def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows
         end = min(hi, start + step - 1)
         total_bin = sum(counts.get(k, 0) for k in range(start, end + 1))
         rows.append((str(start) if start == end else f"{start}–{end}", total_bin))
+    while len(rows) > 1 and rows[-1][1] / whole < 5e-4:  # a last range that would show 0.0%
+        trimmed += rows.pop()[1]
+    while len(rows) > 1 and rows[0][1] / whole < 5e-4:
+        trimmed += rows.pop(0)[1]
     peak = max(v for _, v in rows) or 1
-    total = sum(v for _, v in rows) or 1
     pad = max(len(name) for name, _ in rows)
     width = max(10, min(width, console.width - pad - 8))
     print_line(console, Text(title, "bold underline"))
     for name, v in rows:
         bar = "█" * max(1 if v else 0, round(width * v / peak))
-        console.print(Text.assemble(f"{name:>{pad}} ", (bar, "cyan"), f" {v / total:.1%}"),
+        console.print(Text.assemble(f"{name:>{pad}} ", (bar, "cyan"), f" {v / whole:.1%}"),
                       soft_wrap=True)
+    if trimmed:
+        print_line(console, Text(t("sim.hist_trimmed", lang), "dim"))
 
 
 MAX_FRACTION = 30
@@ -142,7 +157,7 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
     while len(bars) > 1 and rest + bars[-1][1] < 5e-5:
         rest += bars.pop()[1]
     if bars:
-        histogram(console, bars, w(lang, "hist"))
+        histogram(console, bars, w(lang, "hist"), lang=lang)
     if rest > 0:
         print_line(console, w(lang, "after", p=rest, n=bars[-1][0] if bars else 0))
     if r.tail > 0:

@@ -1,7 +1,7 @@
 """Rich display of a sweep: the table of the odds per value, and the same data as bars.
 
 At 80 columns in both languages (and 60): the table has the value (headed by the field's
-last key; the title names the whole field), each fighter's win % (± half the 95% interval
+last key; the title names the whole field), each fighter's win % (``95% CI ±`` half the 95% interval
 when simulated), the draw % when a draw can happen, and the mean
 rounds; below it, one bar per value split between the two fighters (``█`` the first,
 ``░`` the second, ``·`` a draw) with ``│`` at 50%, so the fair value is where the
@@ -30,7 +30,7 @@ def _value(value: Any) -> str:
 
 def _cell(f: Any) -> str:
     if f.ci95 is not None:  # half the 95% interval (the JSON and the CSV have both ends)
-        return f"{f.win_probability:.1%} ±{50 * (f.ci95[1] - f.ci95[0]):.1f}"
+        return f"{f.win_probability:.1%}, 95% CI ±{50 * (f.ci95[1] - f.ci95[0]):.1f}"
     return f"{f.win_probability:.2%}"
 
 
@@ -60,7 +60,11 @@ def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None
     console.print(fitted_table(headers, rows, console.width))
     bars(console, result, names, lang)
     fair = None if result.unchanged else result.fair  # every value is as fair: the note says it
-    if fair is not None:
+    if fair is not None and fair.beyond is not None:  # 50/50 outside the range: no "fairest" end
+        print_line(console, Text(t(f"sweep.fair_{fair.beyond}", lang, field=field, value=_value(fair.value),
+                                   a=names[0], pa=fair.win_probability[0], b=names[1],
+                                   pb=fair.win_probability[1]), "bold"))
+    elif fair is not None:
         print_line(console, Text(t("sweep.fair", lang, field=field, value=_value(fair.value), a=names[0],
                               pa=fair.win_probability[0], b=names[1], pb=fair.win_probability[1],
                               gap=100 * fair.gap), "bold"))
@@ -99,7 +103,8 @@ def bars(console: Console, result: Any, names: list[str], lang: str, width: int 
     points = result.points
     labels = [_value(p.value) for p in points]
     pad = max(len(label) for label in labels)
-    fair_value = result.fair.value if result.fair is not None and not result.unchanged else None
+    fair_value = result.fair.value if result.fair is not None and not result.unchanged \
+        and result.fair.beyond is None else None
     mark = t("sweep.fair_mark", lang)
     room = console.width - pad - 1 - 7 - (len(mark) + 1 if fair_value is not None else 0)
     width = max(10, min(width, room))
@@ -121,3 +126,63 @@ def bars(console: Console, result: Any, names: list[str], lang: str, width: int 
 
 def _first_with(points: Any, value: Any) -> Any:
     return next(p for p in points if p.value == value)
+
+
+# --- a grid (two --vary) --------------------------------------------------------------------------
+
+
+def render_grid(console: Console, result: Any, changes: Any, lang: str) -> None:
+    """Two fields varied together: P(first fighter wins) in each cell, the first field's values
+    down the side, the second's across (in blocks that fit the width, each repeating the side);
+    ``*`` after the fairest cell of each row with ``--fair``; then, per row, where 50/50 lies."""
+    f1, f2 = (visible(f) for f in result.fields)
+    if result.method == "exact":
+        title = t("sweep.title_exact", lang, field=visible(result.field), cap=result.cap, tol=result.tolerance)
+    else:
+        title = t("sweep.title_runs", lang, field=visible(result.field), runs=count(result.runs, lang),
+                  seed=result.seed, cap=result.cap)
+    print_line(console, Text(title, "bold"))
+    print_changes(console, changes, lang)
+    names = [visible(f.name) for f in result.points[0].fighters]
+    print_line(console, Text(t("sweep.grid_heading", lang, name=names[0], rows=f1, columns=f2), "bold"))
+    side = max(len(f1.rsplit(".", 1)[-1]), *(len(_value(v)) for v in result.rows))
+    labels = [_value(v) for v in result.columns]
+    cell = max(4, *(len(label) for label in labels)) + 1
+    fairest = {}
+    if result.fair and not result.unchanged:
+        for i, f in enumerate(result.fair):
+            if f is not None and f.beyond is None:
+                fairest[i] = next(j for j, v in enumerate(result.columns) if v == f.value)
+    per_block = max(1, (console.width - side - 2) // (cell + 1))
+    for start in range(0, len(labels), per_block):
+        block = range(start, min(len(labels), start + per_block))
+        corner = f1.rsplit(".", 1)[-1] if start == 0 else ""
+        head = Text(f"{corner:>{side}} │", "dim")
+        for j in block:
+            head.append(f"{labels[j]:>{cell}} ", "bold")
+        head.rstrip()
+        console.print(head, soft_wrap=True)
+        console.print(Text("─" * (side + 1) + "┼" + "─" * ((cell + 1) * len(block)), "dim"), soft_wrap=True)
+        for i, row_value in enumerate(result.rows):
+            line = Text.assemble((f"{_value(row_value):>{side}}", "bold"), " │")
+            points = result.row(i)
+            for j in block:
+                p = points[j].fighters[0].win_probability
+                mark = "*" if fairest.get(i) == j else " "
+                line.append(f"{100 * p:>{cell}.0f}{mark}", "bold" if mark == "*" else "")
+            line.rstrip()
+            console.print(line, soft_wrap=True)
+    if result.fair and not result.unchanged:
+        print_line(console, Text(t("sweep.grid_fair_heading", lang, rows=f1, columns=f2), "bold"))
+        for row_value, f in zip(result.rows, result.fair, strict=True):
+            if f is None:
+                continue
+            if f.beyond is not None:
+                text = t(f"sweep.grid_fair_{f.beyond}", lang, value=_value(f.value))
+            elif f.between is not None:
+                text = t("sweep.grid_fair_between", lang, lo=f.between[0], hi=f.between[1])
+            else:
+                text = t("sweep.grid_fair_at", lang, value=_value(f.value), gap=100 * f.gap)
+            print_line(console, f"  {f1} = {_value(row_value)}: {f2} {text}")
+    if result.unchanged:
+        print_line(console, Text(t("sweep.flat", lang, field=visible(result.field)), "dim"))

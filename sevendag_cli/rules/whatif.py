@@ -413,6 +413,19 @@ def vary_values(text: str, limit: int) -> tuple[str, list[str]]:
     return asg.target, values
 
 
+def range_note(text: str) -> Msg | None:
+    """``LO..HI/STEP`` whose steps do not land on HI (``1..20/5`` takes 1, 6, 11, 16): where the
+    values stop, to say on stderr; None when they end at HI (or the range is a list)."""
+    asg = _split(text, VARY)
+    m = _RANGE.fullmatch(asg.value)
+    if m is None or m.group(3) is None:
+        return None
+    lo, hi, step = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if step < 1 or lo > hi or (hi - lo) % step == 0:
+        return None
+    return Msg("whatif.vary_stops", typed=asg.typed, last=hi - (hi - lo) % step, hi=hi, step=step, lo=lo)
+
+
 def inert_notes(ruleset: Ruleset, fighters: Sequence[Fighter],
                 changes: tuple[Change, ...]) -> list[Msg]:
     """Changes that cannot change the fight, and why: a d20 field that only the AC formula

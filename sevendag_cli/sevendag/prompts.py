@@ -95,7 +95,7 @@ def _ask_hands(rs: Any, a: Any, b: Any, state: Any, f: Any, lang: str,
         parts = commitments(text)
         if len(parts) != len(f.hands):
             say(t("prompt.per_hand", lang, name=visible(f.name), n=len(f.hands), given=len(parts),
-                  example=",".join(["a"] * len(f.hands))))
+                  example=shortcuts))  # a valid answer (the sheet's tactic), never "a,a" for a shield
             continue
         try:
             engine.check_choices(rs, a, b, state, engine.Choices(allocation={f.name: parts}))

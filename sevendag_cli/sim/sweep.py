@@ -31,7 +31,14 @@ drowned in the noise of different dice), each probability with its Wilson 95% in
 
 **Fair**: the value whose two win probabilities are closest (``|P(a) - P(b)|``
 smallest; the first such value), and, for whole-number values, the two neighbours
-between which the lead changes sides.
+between which the lead changes sides.  When the same fighter leads at every whole-number
+value and the closest is the first or the last, 50/50 lies beyond the range: ``beyond``
+says on which side (``below`` the first value, ``above`` the last), and the displays say
+to extend the range rather than name an end of it the fairest.
+
+**Grid** (:func:`sweep_grid`, two fields): every pair of values, row by row (the first
+field's values are the rows); the fair value of the second field is found in each row
+(the fair curve: where 50/50 lies for each value of the first field).
 """
 
 from __future__ import annotations
@@ -60,6 +67,7 @@ class SweepPoint(Struct, frozen=True):
     fighters: tuple[PointFighter, PointFighter]
     draw_probability: float
     rounds_mean: float
+    values: tuple[Any, ...] = ()  # a grid's point: the value of each field, in order
 
 
 class Fair(Struct, frozen=True):
@@ -67,6 +75,7 @@ class Fair(Struct, frozen=True):
     win_probability: tuple[float, float]
     gap: float  # |P(first wins) - P(second wins)|
     between: tuple[Any, Any] | None  # whole-number values on either side of where the lead changes
+    beyond: str | None = None  # "below" the first value or "above" the last: 50/50 lies outside
 
 
 class Sweep(Struct, frozen=True):
@@ -138,7 +147,79 @@ def fairest(points: Sequence[SweepPoint]) -> Fair | None:
             break
     p = points[best]
     return Fair(p.value, (p.fighters[0].win_probability, p.fighters[1].win_probability),
-                gaps[best], between)
+                gaps[best], between, _beyond(points, lead, best))
+
+
+def _beyond(points: Sequence[SweepPoint], lead: Sequence[float], best: int) -> str | None:
+    """Where 50/50 lies when outside whole-number values: one fighter leads at every value
+    (no tie, no change of sides) and the closest is the first (``below``) or the last (``above``)."""
+    values = [p.value for p in points]
+    if len(points) < 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return None
+    if any(x == 0 for x in lead) or not (all(x > 0 for x in lead) or all(x < 0 for x in lead)):
+        return None
+    if best == len(points) - 1 and abs(lead[-1]) < abs(lead[-2]):
+        return "above" if values[-1] > values[0] else "below"
+    if best == 0 and abs(lead[0]) < abs(lead[1]):
+        return "below" if values[0] < values[-1] else "above"
+    return None
+
+
+class SweepGrid(Struct, frozen=True):
+    """Two fields varied together: ``points`` row by row (each with ``values``), ``rows`` the
+    first field's values, ``columns`` the second's; ``fair``: per row, the fairest value of the
+    second field (the fair curve), or empty without ``fair``."""
+
+    ruleset: str
+    engine: str
+    fields: tuple[str, str]
+    method: str
+    cap: int
+    tolerance: float | None
+    runs: int | None
+    seed: int | None
+    rows: tuple[Any, ...]
+    columns: tuple[Any, ...]
+    points: tuple[SweepPoint, ...]
+    fair: tuple[Fair | None, ...]
+    unchanged: bool
+
+    @property
+    def field(self) -> str:
+        """Both fields, as a title names them: ``A.ac × B.ac``."""
+        return f"{self.fields[0]} × {self.fields[1]}"
+
+    def row(self, i: int) -> tuple[SweepPoint, ...]:
+        n = len(self.columns)
+        return self.points[i * n:(i + 1) * n]
+
+
+GridLoader = Callable[[str, str], tuple[Any, Any, Any, Any]]
+"""Two values' texts → (fighter a, fighter b, the first value as set, the second as set)."""
+
+
+def sweep_grid(ruleset: Any, fields: tuple[str, str], values: tuple[Sequence[str], Sequence[str]],
+               load: GridLoader, *, method: str = EXACT, cap: int | None = None,
+               tolerance: float = DEFAULT_TOLERANCE, runs: int | None = None, seed: int | None = None,
+               fair: bool = False, progress: Callable[[int], None] | None = None) -> SweepGrid:
+    """The odds for every pair of values of two fields (the first field's values are the rows)."""
+    import msgspec
+
+    pairs = [(x, y) for x in values[0] for y in values[1]]
+
+    def load_pair(text: str) -> tuple[Any, Any, Any]:
+        a, b, u, v = load(*pairs[int(text)])
+        return a, b, (u, v)
+
+    line = sweep(ruleset, fields[0], [str(i) for i in range(len(pairs))], load_pair, method=method,
+                 cap=cap, tolerance=tolerance, runs=runs, seed=seed, progress=progress)
+    points = tuple(msgspec.structs.replace(p, value=p.value[1], values=p.value) for p in line.points)
+    n = len(values[1])
+    rows = tuple(points[i * n].values[0] for i in range(len(values[0])))
+    columns = tuple(p.values[1] for p in points[:n])
+    fairs = tuple(fairest(points[i * n:(i + 1) * n]) for i in range(len(rows))) if fair else ()
+    return SweepGrid(line.ruleset, line.engine, fields, line.method, line.cap, line.tolerance, line.runs,
+                     line.seed, rows, columns, points, fairs, line.unchanged)
 
 
 # --- one point ---------------------------------------------------------------------------------

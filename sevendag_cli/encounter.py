@@ -118,21 +118,34 @@ def _dice(dice: DiceArg, seed: int | None) -> DiceChoice:
     return choose_dice(seed, dice, continue_after=False)
 
 
-def _assignments(given: Assignments, option: str) -> dict[str, str]:
-    """``NAME=VALUE`` choices (``--allocate``, ``--technique``) by fighter name."""
+def _assignments(given: Assignments, option: str) -> list[tuple[str, str]]:
+    """``NAME=VALUE`` choices (``--allocate``, ``--technique``) as given: name, value."""
     if given is None:
-        return {}
+        return []
     if isinstance(given, Mapping):
         texts = [f"{name}={value if isinstance(value, str) else ','.join(value)}"
                  for name, value in given.items()]
     else:
         texts = [given] if isinstance(given, str) else list(given)
-    out: dict[str, str] = {}
+    out: list[tuple[str, str]] = []
     for v in texts:
         name, sep, rest = v.partition("=")
         if not sep or not name.strip() or not rest.strip():
             raise UsageError(Msg("cli.assignment", option=option, value=v))
-        out[name.strip()] = rest.strip()
+        out.append((name.strip(), rest.strip()))
+    return out
+
+
+def _per_fighter(pairs: list[tuple[str, str]], option: str,
+                 who: Callable[[str], str]) -> dict[str, str]:
+    """One choice per fighter per round (S-04, S-05): a fighter named twice is refused."""
+    out: dict[str, str] = {}
+    for given, value in pairs:
+        name = who(given)
+        if name in out:
+            raise UsageError(Msg("cli.assignment_twice", option=option, name=name,
+                                 first=out[name], second=value))
+        out[name] = value
     return out
 
 
@@ -286,7 +299,7 @@ class Encounter:
                 enc = keeping(enc, rs.engine, kept)
             entry = round_entry(result, choice.seed, choices)
             store.save(self.path, enc.step(engine.state_to_data(new_state), entry))
-        return RoundPlayed(result, rs, choice.seed, str(self.path), moments)
+        return RoundPlayed(result, rs, choice.seed, str(self.path), moments, (a, b))
 
     def wound(self, fighter: str, amount: int | str, *, heal: bool = False,
               ruleset: str | None = None) -> Wounded:
@@ -310,7 +323,7 @@ class Encounter:
             result, new_state = apply(rs, a, b, loaded.state, name, number, band)
             entry = judgement_entry(result, heal)
             store.save(self.path, loaded.saved.step(engine.state_to_data(new_state), entry))
-        return Wounded(result, rs, str(self.path))
+        return Wounded(result, rs, str(self.path), (a, b))
 
     def undo(self) -> Undone:
         """``sevendag undo``: take back the last round, wound or heal."""
@@ -324,7 +337,8 @@ class Encounter:
             engine = engine_for(loaded.ruleset)
             state = engine.state_from_data(previous.state)
             store.save(self.path, previous)
-        return Undone(undone, tuple(engine.fighter_states(state)), loaded.ruleset, str(self.path))
+        return Undone(undone, tuple(engine.fighter_states(state)), loaded.ruleset, str(self.path),
+                      (loaded.a, loaded.b))
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -339,7 +353,7 @@ class Encounter:
 
         loaded, free = _read(self.path)
         steps = replay(loaded.saved, loaded.ruleset, loaded.a, loaded.b, self.path)
-        return Log(tuple(steps), loaded.ruleset, str(self.path), not free)
+        return Log(tuple(steps), loaded.ruleset, str(self.path), not free, (loaded.a, loaded.b))
 
     def odds(self, *, cap: int | None = None, tolerance: float | None = None, set: WhatIfs = None,
              tactic: WhatIfs = None) -> OddsAt:
@@ -403,10 +417,11 @@ def _sevendag_choices(rs: Ruleset, a: Fighter, b: Fighter, state: object, yield_
 
     # commitments and techniques as typed, in either language and any case (a,d; Défense; feinte)
     # become keys; what matches nothing is refused by the engine, named as typed
-    allocation = {who(n): commitments(v)
-                  for n, v in _assignments(allocate, "--allocate").items()}
-    tech = {who(n): rs.technique_named(v) or v  # type: ignore[union-attr]
-            for n, v in _assignments(technique, "--technique").items()}
+    allocation = {n: commitments(v) for n, v in
+                  _per_fighter(_assignments(allocate, "--allocate"), "--allocate", who).items()}
+    tech = {n: rs.technique_named(v) or v  # type: ignore[union-attr]
+            for n, v in _per_fighter(_assignments(technique, "--technique"), "--technique",
+                                     who).items()}
     if ask is not None:
         return ask(rs, a, b, state, yield_, allocation, tech)
     return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=tech)
@@ -447,6 +462,7 @@ class RoundPlayed(Struct, frozen=True):
     seed: int | None
     encounter: str
     odds: tuple[OddsPoint, OddsPoint, int, float] | None = None
+    fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
 
     def odds_data(self) -> dict[str, object] | None:
         if self.odds is None:
@@ -482,6 +498,7 @@ class Wounded(Struct, frozen=True):
     result: WoundResult
     ruleset: Ruleset
     encounter: str
+    fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import wound_document
@@ -496,6 +513,7 @@ class Undone(Struct, frozen=True):
     states: tuple[object, ...]
     ruleset: Ruleset
     encounter: str
+    fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
 
     def to_dict(self) -> Document:
         from sevendag_cli.history import summary
@@ -534,6 +552,7 @@ class Log(Struct, frozen=True):
     ruleset: Ruleset
     encounter: str
     busy: bool = False
+    fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import log_document

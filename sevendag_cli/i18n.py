@@ -66,6 +66,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "failure": {"en": "lowest face: the attack fails", "fr": "score minimum : l'attaque échoue"},
     "devastating": {"en": "devastating critical hit", "fr": "coup critique dévastateur"},
     "critical_defence": {"en": "critical defence: initiative passes to {name}", "fr": "défense critique : l'initiative passe à {name}"},
+    "critical_defence_kept": {"en": "critical defence: {name} keeps the initiative", "fr": "défense critique : {name} garde l'initiative"},
     "shield_foiled": {"en": "shield: highest face, the attack is foiled", "fr": "bouclier : score maximum, l'attaque est déjouée"},
     "drop_check": {"en": "drop check", "fr": "test de maîtrise"},
     "dropped": {"en": "{name} drops the {item}", "fr": "{name} lâche {item}"},
@@ -157,6 +158,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sev.wounds": {"en": "wounds", "fr": "blessures"},
     "sev.exchange": {"en": "exchange", "fr": "échange"},
     "sev.margin": {"en": "margin", "fr": "écart"},
+    "sev.metal": {"en": "metal", "fr": "métal"},
+    "sev.skill": {"en": "skill", "fr": "maîtrise"},
+    "band_shift": {"en": "+{n} bands", "fr": "+{n} crans"},
+    "band_shift_one": {"en": "+1 band", "fr": "+1 cran"},
     "sev.granted": {"en": "granted critical (fumble)", "fr": "critique accordé (échec adverse)"},
     "sev.shield": {"en": "shield", "fr": "bouclier"},
     # prompts.py

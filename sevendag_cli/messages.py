@@ -494,6 +494,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "fr": "--yield, --allocate et --technique sont des choix de Sevendag ; cette rencontre est en d20"},
     "cli.assignment": {"en": "{option} {value!r}: write NAME=VALUE, e.g. {option} Brannoc=feint",
                        "fr": "{option} {value!r} : écrire NOM=VALEUR, par exemple {option} Brannoc=feint"},
+    "cli.assignment_twice": {"en": "{option}: {name} is given twice ({first}, then {second}): one per fighter per round",
+                             "fr": "{option} : {name} est donné deux fois ({first}, puis {second}) : un seul par combattant et par round"},
     "cli.two_fighters": {"en": "name two fighters (or none for the ruleset's example pair), not {n}",
                          "fr": "nommer deux combattants (ou aucun, pour la paire d'exemple des règles), et non {n}"},
     "cli.classify_alone": {"en": "--classify takes no FIGHTER or AMOUNT", "fr": "--classify ne prend ni FIGHTER ni AMOUNT"},

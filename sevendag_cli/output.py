@@ -148,11 +148,12 @@ def what_if_notes(rs: Ruleset, fighters: Sequence[Fighter], changes: tuple[Chang
         note(f"sevendag: {message.render(out.lang)}")
 
 
-def renderer(out: Output, ruleset: Ruleset) -> RichRenderer:
-    """The Rich display of ``ruleset``'s results, in the output's language."""
+def renderer(out: Output, ruleset: Ruleset, sheets: Sequence[Fighter] = ()) -> RichRenderer:
+    """The Rich display of ``ruleset``'s results, in the output's language (``sheets``: the
+    fighters', so that what they hold is shown by its label)."""
     from sevendag_cli.render.rich_render import RichRenderer
 
-    return RichRenderer(out.console(), out.lang, ruleset)
+    return RichRenderer(out.console(), out.lang, ruleset, sheets)
 
 
 # --- dice ---------------------------------------------------------------------------------

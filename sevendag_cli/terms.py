@@ -32,17 +32,42 @@ def fold(text: str) -> str:
     return " ".join(bare.split())
 
 
-def find_key(text: str, names: Mapping[str, Iterable[str]]) -> str | None:
-    """The key whose names include ``text`` (folded), the key itself counting as a name.
+def squash(text: str) -> str:
+    """``Star-Metal`` → ``starmetal``: folded, then only letters and digits (for comparing only)."""
+    return "".join(c for c in fold(text) if c.isalnum())
 
-    None when no key, or more than one, matches.
+
+def candidates(text: str, names: Mapping[str, Iterable[str]], *, prefixes: bool = True) -> list[str]:
+    """The keys ``text`` may mean, from the closest match down, the key itself counting as a name:
+
+    the key as typed; else the keys with a name equal to it, folded (any case, accents
+    or not); else equal but for spaces and punctuation (``star metal``, ``starmetal``);
+    else the keys with a name, or a word of a name, that it begins (``garde`` → ``garde de
+    fer``, ``cha`` → ``charge``), unless ``prefixes`` is False (a file's spelling).
+    One key: that is the one meant; more: ``text`` is ambiguous.
     """
     if text in names:
-        return text
+        return [text]
     wanted = fold(text)
-    found = {key for key, words in names.items()
-             if wanted == fold(key) or any(wanted == fold(w) for w in words)}
-    return found.pop() if len(found) == 1 else None
+    if not wanted:
+        return []
+    every = {key: [key, *words] for key, words in names.items()}
+    found = [key for key, words in every.items() if any(wanted == fold(w) for w in words)]
+    if not found:
+        bare = squash(text)
+        found = [key for key, words in every.items() if bare and any(bare == squash(w) for w in words)]
+    if not found and prefixes:
+        found = [key for key, words in every.items()
+                 if any(fold(w).startswith(wanted) or any(part.startswith(wanted)
+                                                         for part in fold(w).split()[1:])
+                        for w in words)]
+    return found
+
+
+def find_key(text: str, names: Mapping[str, Iterable[str]], *, prefixes: bool = True) -> str | None:
+    """The one key ``text`` means (see :func:`candidates`); None when no key, or more than one, matches."""
+    found = candidates(text, names, prefixes=prefixes)
+    return found[0] if len(found) == 1 else None
 
 
 def commitment(text: str) -> str:

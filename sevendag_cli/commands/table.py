@@ -178,7 +178,7 @@ def round_cmd(
         elif out.jsonl:
             out.lines(played.events())
         else:
-            r = renderer(out, played.ruleset)
+            r = renderer(out, played.ruleset, played.fighters)
             r.round(played.result)
             if played.odds is not None:
                 from sevendag_cli.render.rich_odds import odds_line
@@ -239,7 +239,7 @@ def wound_cmd(
         if out.json:
             out.data(done.to_dict())
             return
-        renderer(out, done.ruleset).wound(done.result)
+        renderer(out, done.ruleset, done.fighters).wound(done.result)
 
 
 def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | None]:
@@ -303,4 +303,4 @@ def undo_cmd(
         elif what == "wound":
             what = t("step_wound", out.lang, name=str(undone.get("fighter")))
         note(t("undone", out.lang, what=what))
-        renderer(out, done.ruleset).states(done.states)
+        renderer(out, done.ruleset, done.fighters).states(done.states)

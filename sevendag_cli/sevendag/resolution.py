@@ -158,6 +158,8 @@ class _Round:
                 att.attack, dfn.defence, att_plan.attack_mod, def_plan.defence_mod,
                 att_fs.penalty, def_fs.penalty, None, None, None, "no-attack", None, False, (),
                 0, 0, None, 0, None, False, None, ("S-04", "S-08"),
+                attack_technique=att_plan.technique if att_plan.attack_mod else None,
+                defence_technique=def_plan.technique if def_plan.defence_mod else None,
             ))
             return False
 
@@ -243,7 +245,8 @@ class _Round:
                 rules.append("S-07")
         if critical_defence:
             rules.append("S-14")
-        self.events.append(ExchangeEvent(
+        at = len(self.events)
+        exchange = ExchangeEvent(
             number, att_name, def_name, tuple(i + 1 for i in att_hands),
             tuple(i + 1 for i in def_hands), attack_rolls, defence_rolls,
             att.attack, dfn.defence, att_plan.attack_mod, def_plan.defence_mod,
@@ -251,7 +254,10 @@ class _Round:
             critical, granted, metals, extra, damage, band.name if band else None, shift,
             final.name if final else None, critical_defence, shield_hand,
             tuple(dict.fromkeys(rules)),
-        ))
+            attack_technique=att_plan.technique if att_plan.attack_mod else None,
+            defence_technique=def_plan.technique if def_plan.defence_mod else None,
+        )
+        self.events.append(exchange)
         self.events += drops
         if verdict.fumble and rs.fumble_grants_crit:
             def_fs = replace(def_fs, granted_crit=True)
@@ -268,9 +274,12 @@ class _Round:
             self.over, self.winner = True, att_name
             self.events.append(FightOverEvent(att_name, def_name, "out", ("S-09", "S-19")))
             return critical_defence
-        if critical_defence and self.assaillant != def_name:
-            self.assaillant = def_name
-            self.events.append(InitiativeReversedEvent(def_name, att_name, ("S-14",)))
+        if critical_defence:  # S-14: the exchange says whether the initiative passed or was kept
+            kept = self.assaillant == def_name
+            self.events[at] = replace(exchange, initiative="kept" if kept else "passes")
+            if not kept:
+                self.assaillant = def_name
+                self.events.append(InitiativeReversedEvent(def_name, att_name, ("S-14",)))
         return critical_defence
 
     def finish(self) -> None:

@@ -100,10 +100,25 @@ class SevendagRuleset(Struct, frozen=True):
         return next((b for b in self.wounds if b.name == key), None)
 
     def technique_named(self, name: str) -> str | None:
-        """A technique's key from its key or its label in either language, in any case."""
+        """A technique's key from its key or its label in either language, in any case, or an
+        unambiguous short form of them (``garde``); None when none or several match."""
         from sevendag_cli.terms import find_key
 
         return find_key(name, {k: list(t.label.values()) for k, t in self.techniques.items()})
+
+    def technique_candidates(self, name: str) -> list[str]:
+        """The techniques ``name`` may mean (see :func:`sevendag_cli.terms.candidates`)."""
+        from sevendag_cli.terms import candidates
+
+        return candidates(name, {k: list(t.label.values()) for k, t in self.techniques.items()})
+
+    def metal_named(self, name: str) -> str | None:
+        """A metal's key from its key or its label in either language, however spelt
+        (``starmetal``, ``star-metal``, ``Star metal``, ``métal d'étoile``); None if none matches."""
+        from sevendag_cli.terms import find_key
+
+        return find_key(name, {k: list(m.label.values()) for k, m in self.metals.items()},
+                        prefixes=False)
 
     def shifted(self, band: WoundBand, steps: int) -> WoundBand:
         i = min(len(self.wounds) - 1, max(0, self.wounds.index(band) + steps))
@@ -237,6 +252,9 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
         kind = it.text("kind", "weapon", ("weapon", "shield"))
         held_by = it.integer("hands", 1, 1, 2)
         metal = it.text("metal") if kind == "weapon" else it.text("metal", "")
+        if ruleset is not None and metal and metal not in ruleset.metals:
+            # one spelling per name: the key (``starmetal``) or the label shown (``star-metal``)
+            metal = ruleset.metal_named(metal) or metal
         if kind == "weapon" and ruleset is not None and metal and metal not in ruleset.metals:
             it.add("metal", Msg("rules.sev.unknown_metal", metal=metal, known=metals))
         if kind == "shield" and held_by != 1:

@@ -401,6 +401,19 @@ def _refuse_overwrite(path: Path) -> None:
         raise EncounterError(Msg("cli.in_progress", path=path))
 
 
+def _technique_key(rs: Ruleset, text: str) -> str:
+    """A technique as typed: its key, a label in either language, or an unambiguous short form
+    of them (``garde``); an ambiguous one is refused naming the candidates (S-05)."""
+    from sevendag_cli.errors import joined
+
+    found: list[str] = rs.technique_candidates(text)  # type: ignore[union-attr]
+    if len(found) > 1:
+        techniques = rs.techniques  # type: ignore[union-attr]
+        raise UsageError(Msg("cli.ambiguous_technique", value=text, candidates=joined(
+            (Msg.label(techniques[k].label, k) for k in found), "or")))
+    return found[0] if found else text  # what matches nothing is refused by the engine, as typed
+
+
 def _sevendag_choices(rs: Ruleset, a: Fighter, b: Fighter, state: object, yield_: bool | None,
                       allocate: Assignments, technique: Assignments, ask: Ask | None) -> Choices:
     """The Sevendag choices of the round: from the arguments, and what ``ask`` answers."""
@@ -419,7 +432,7 @@ def _sevendag_choices(rs: Ruleset, a: Fighter, b: Fighter, state: object, yield_
     # become keys; what matches nothing is refused by the engine, named as typed
     allocation = {n: commitments(v) for n, v in
                   _per_fighter(_assignments(allocate, "--allocate"), "--allocate", who).items()}
-    tech = {n: rs.technique_named(v) or v  # type: ignore[union-attr]
+    tech = {n: _technique_key(rs, v)
             for n, v in _per_fighter(_assignments(technique, "--technique"), "--technique",
                                      who).items()}
     if ask is not None:

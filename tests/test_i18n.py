@@ -258,7 +258,7 @@ CASES: list[Case] = [
          "the fight is over", setup=finished_d20),
     # --- rules that refuse -------------------------------------------------------------------------
     Case("technique while another is active", ["round", "--technique", "Ysolde=feint", "--seed", "2"],
-         "Ysolde est encore sous l'effet de 'guard' (1 round(s) restant(s), celui-ci compris) : "
+         "Ysolde est encore sous l'effet de 'garde de fer' (1 round(s) restant(s), celui-ci compris) : "
          "pas de nouvelle technique", "still under", setup=guard_active),
     Case("unknown technique", ["round", "--technique", "Ysolde=fireball", "--seed", "1"],
          "Ysolde : technique 'fireball' inconnue : choisir parmi ", "no technique",

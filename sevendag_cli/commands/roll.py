@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from sevendag_cli.failure import handled
-from sevendag_cli.options import DiceOpt, JsonOpt, LangOpt, SeedOpt
+from sevendag_cli.options import DiceOpt, JsonOpt, LangOpt, ManualOpt, SeedOpt
 from sevendag_cli.output import make_dice, make_output, report_seed
 
 app = typer.Typer()
@@ -22,6 +22,7 @@ def roll_cmd(
     ],
     seed: SeedOpt = None,
     dice: DiceOpt = None,
+    manual: ManualOpt = False,
     json_: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -36,7 +37,7 @@ def roll_cmd(
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
         exprs = parse_expressions(expressions)
-        choice = make_dice(seed, dice, False, out, continue_after=False)
+        choice = make_dice(seed, dice, manual, out, continue_after=False)
         call = roll_expressions(exprs, choice.source)
         if choice.entered is not None:
             choice.entered.check_all_used()

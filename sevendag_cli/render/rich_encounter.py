@@ -74,7 +74,7 @@ def _sevendag_details(r: RichRenderer, s: Any, sheet: Any) -> list[Text]:
                         "magenta"))
     for d in s.dropped:
         item = sheet.items.get(d.item) if sheet is not None else None
-        what = visible(item.label) if item is not None else visible(d.item)
+        what = visible(item.label_in(r.lang)) if item is not None else visible(d.item)
         out.append(Text(r.tr("status.dropped", item=what, n=d.rounds_left), "red"))
     if s.granted_crit:
         out.append(Text(r.tr("status.granted"), "green"))

@@ -37,6 +37,16 @@ def band_text(r: Display, band: str | None) -> Text:
     return Text(glued(visible(name)), BAND_STYLES.get(band, "bold red"))
 
 
+def item_label(r: Display, fighter: str, key: str | None, shown: str | None) -> str:
+    """What a fighter holds, by its label in the language when the sheet is known (else the
+    label the event carries, else the key)."""
+    sheet = r.sheets.get(fighter)
+    item = sheet.items.get(key) if sheet is not None and key is not None else None
+    if item is not None:
+        return visible(item.label_in(r.lang))
+    return visible(shown or key or "")
+
+
 def technique_name(r: Display, key: str | None) -> str:
     """A technique by its label in the language (its key if the ruleset has no such technique)."""
     if key is None:
@@ -75,7 +85,7 @@ def allocation(r: Display, ev: Any) -> None:
     for i, h in enumerate(ev.hands):
         if i:
             parts.append(", ")
-        what = visible(h.label) if h.label else w(r, "empty")
+        what = item_label(r, ev.fighter, h.holds, h.label) if h.holds else w(r, "empty")
         commit = w(r, "recovering") if h.recovering else w(r, h.commitment)
         style = {"attack": "red", "defence": "blue"}.get(h.commitment, "dim")
         parts += [glued(f"d{h.die} {what} → "), Text(glued(commit), style)]
@@ -149,7 +159,7 @@ def exchange(r: Display, ev: Any) -> None:
 
 
 def drop(r: Display, ev: Any) -> None:
-    item = ev.label or ev.item
+    item = item_label(r, ev.fighter, ev.item, ev.label)
     verdict = (Text(r.tr("dropped", name=ev.fighter, item=item), "bold red") if ev.dropped
                else Text(r.tr("kept", name=ev.fighter, item=item), "green"))
     r.line(f"  {r.tr('drop_check')}{r.tr('colon')}", face(ev.roll),
@@ -185,7 +195,8 @@ def reversed_(r: Display, ev: Any) -> None:
 
 
 def recovered(r: Display, ev: Any) -> None:
-    r.line(Text(r.tr("recovered", name=ev.fighter, item=ev.label or ev.item), "green"),
+    r.line(Text(r.tr("recovered", name=ev.fighter, item=item_label(r, ev.fighter, ev.item, ev.label)),
+                "green"),
            rules_text(ev.rules))
 
 
@@ -224,9 +235,7 @@ def state_text(r: Display, s: Any) -> Text:
         technique = f"{r.tr('technique')}{r.tr('colon')}{name} ({s.technique.rounds_left})"
         out.append(f"  {glued(technique)}", "magenta")
     for d in s.dropped:  # the item's label from the sheet, its key only if the sheet is unknown
-        sheet = r.sheets.get(s.name)
-        item = sheet.items.get(d.item) if sheet is not None else None
-        what = visible(item.label) if item is not None else visible(d.item)
+        what = item_label(r, s.name, d.item, None)
         out.append(f"  {glued(r.tr('on_ground', item=what))}", "red")
     if s.granted_crit:
         out.append(f"  {glued(r.tr('granted_crit'))}", "green")

@@ -131,7 +131,12 @@ class Item(Struct, frozen=True):
     hands: int  # 1 or 2
     metal: str | None
     skill: int  # S-10: drop check succeeds on d20 <= skill
-    label: str
+    label: str  # in English (the events' ``label``)
+    labels: tuple[tuple[str, str], ...] = ()  # (language, label) when the sheet gives several
+
+    def label_in(self, lang: str) -> str:
+        """The item's label in ``lang`` (a sheet's ``label = { en = ..., fr = ... }``), else its label."""
+        return dict(self.labels).get(lang) or self.label
 
 
 class Hand(Struct, frozen=True):
@@ -260,7 +265,9 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
         if kind == "shield" and held_by != 1:
             it.add("hands", Msg("rules.sev.shield_one_hand"))
         skill = it.integer("skill", 10, 1, 20) if kind == "weapon" else it.integer("skill", 0, 0, 20)
-        items[key] = Item(key, kind, held_by, metal or None, skill, it.text("label", key))
+        labels = it.label("label", key)  # a text, or one per language
+        items[key] = Item(key, kind, held_by, metal or None, skill, labels["en"],
+                          tuple(sorted(labels.items())) if len(set(labels.values())) > 1 else ())
         it.finish()
 
     hands: list[Hand] = []
@@ -282,7 +289,9 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
         if holders and holders != item.hands:
             want = Msg("rules.sev.two_hands" if item.hands == 2 else "rules.sev.one_hand")
             r.add(f"items.{key}.hands",
-                  Msg("rules.sev.held_by", item=item.label, holders=holders, want=want))
+                  Msg("rules.sev.held_by", item=Msg.label(item.labels or (("en", item.label),),
+                                                           item.label),
+                      holders=holders, want=want))
 
     tactic = r.text("tactic", ruleset.default_tactic if ruleset else "weapons-attack",
                    (*TACTICS, "custom"))

@@ -11,6 +11,7 @@ plain outputs are in :mod:`sevendag_cli.messages`, ``--help`` in
 from __future__ import annotations
 
 import os
+import string
 
 from sevendag_cli.text import visible
 
@@ -273,10 +274,47 @@ def field_labels(lang: str) -> dict[str, str]:
     return found
 
 
+NBSP = "\u00a0"
+
+
+def french_digits(text: str) -> str:
+    """``1,234.5`` → ``1 234,5``, ``52.1%`` → ``52,1 %``: a number written in English, written
+    the French way (no-break spaces: the number never splits from its ``%``)."""
+    return text.replace(",", NBSP).replace(".", ",").replace("%", NBSP + "%")
+
+
+def number(value: float, spec: str, lang: str) -> str:
+    """A number for the display, in the language: ``format(value, spec)`` in English
+    (``52.1%``), the French way in French (``52,1 %``).  Every number the display formats
+    goes through here (the templates of :func:`t` and of the message catalogue too); CSV
+    and JSON never do (dot decimals, machine-readable)."""
+    text = format(value, spec)
+    return french_digits(text) if lang == "fr" else text
+
+
+def percent_sign(lang: str) -> str:
+    """``%`` after a number written by hand (``12.50–13.10%``): `` %`` in French."""
+    return NBSP + "%" if lang == "fr" else "%"
+
+
 def count(n: int, lang: str) -> str:
     """A whole number with thousands separated: ``2,000`` in English, ``2 000`` in French."""
-    text = f"{n:,}"
-    return text.replace(",", "\u00a0") if lang == "fr" else text
+    return number(n, ",", lang)
+
+
+class _Numbers(string.Formatter):
+    """``str.format`` with each formatted number written the language's way (:func:`number`)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec and isinstance(value, int | float) and not isinstance(value, bool):
+            return number(value, format_spec, self.lang)
+        return str(super().format_field(value, format_spec))
+
+
+FORMATTERS = {lang: _Numbers(lang) for lang in LANGS}
 
 
 _chosen: list[str | None] = [None]  # the root's --lang (``sevendag --lang fr fight``)
@@ -304,7 +342,7 @@ def t(key: str, lang: str = "en", **kw: object) -> str:
     """A display word in ``lang``, filled with ``kw``; names in it have their control characters visible."""
     entry = MESSAGES[key]
     text = entry.get(lang) or entry["en"]
-    return visible(text.format(**kw)) if kw else text
+    return visible(FORMATTERS.get(lang, FORMATTERS["en"]).vformat(text, (), kw)) if kw else text
 
 
 def label(labels: dict[str, str], lang: str) -> str:

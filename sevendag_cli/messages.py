@@ -10,8 +10,9 @@ already rendered in the language.
 French conventions: a space before ``:`` and ``?``; instructions in the
 infinitive ("utiliser --force"); option names, keys, file names and values
 typed by the user stay as they are.  Two French-only formatting helpers:
-``{name!d}`` gives ``de Brannoc`` / ``d'Ysolde`` (elision), and a ``,``
-thousands separator becomes a no-break space (``10 000 000``).
+``{name!d}`` gives ``de Brannoc`` / ``d'Ysolde`` (elision), and a number with a format
+(``{n:,}``, ``{p:.1%}``) is written the French way by :func:`sevendag_cli.i18n.number`
+(``10 000 000``, ``52,1 %``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- composition -----------------------------------------------------------------------
     "common.or": {"en": "{a} or {b}", "fr": "{a} ou {b}"},
     "common.and": {"en": "{a} and {b}", "fr": "{a} et {b}"},
+    "common.comma": {"en": "{a}, {b}", "fr": "{a}, {b}"},
     "common.at_path": {"en": "{path}: {message}", "fr": "{path} : {message}"},
     "data.at_key": {"en": "{source}: {key}: {message}", "fr": "{source} : {key} : {message}"},
     "data.at_file": {"en": "{source}: {message}", "fr": "{source} : {message}"},
@@ -754,7 +756,7 @@ _VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüæœAEIOUYÀÂÄÉÈÊË�
 
 
 class _Formatter(string.Formatter):
-    """``str.format`` plus two French helpers: ``!d`` (de / d') and a space as thousands separator."""
+    """``str.format`` plus two French helpers: ``!d`` (de / d') and numbers written the French way."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -768,10 +770,11 @@ class _Formatter(string.Formatter):
         return super().convert_field(value, conversion)
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        text = str(super().format_field(value, format_spec))
-        if self.lang == "fr" and "," in format_spec and isinstance(value, int | float):
-            text = text.replace(",", "\u00a0")
-        return text
+        if format_spec and isinstance(value, int | float) and not isinstance(value, bool):
+            from sevendag_cli.i18n import number
+
+            return number(value, format_spec, self.lang)  # ``52,1 %``, ``10 000`` in French
+        return str(super().format_field(value, format_spec))
 
 
 _FORMATTERS = {lang: _Formatter(lang) for lang in ("en", "fr")}

@@ -106,3 +106,16 @@ def short_labels(labels: Iterable[str]) -> list[str]:
     split = [fold(label).split() for label in labels]
     common = set.intersection(*(set(words) for words in split)) if len(split) > 1 else set()
     return [" ".join(w for w in words if w not in common) for words in split]
+
+
+def distinct_words(labels: Iterable[str]) -> list[str]:
+    """:func:`short_labels` as written (case and accents kept): ``blessure légère``,
+    ``blessure grave`` → ``légère``, ``grave``; a label with no word of its own stays whole."""
+    split = [label.split() for label in labels]
+    common = (set.intersection(*({fold(w) for w in words} for words in split))
+              if len(split) > 1 else set())
+    out = []
+    for words in split:
+        own = [w for w in words if fold(w) not in common]
+        out.append(" ".join(own) if own else " ".join(words))
+    return out

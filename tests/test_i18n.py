@@ -275,7 +275,7 @@ CASES: list[Case] = [
     Case("shield attacks", ["round", "--allocate", "Brannoc=attack,attack", "--seed", "1"],
          "le dé d'un bouclier sert seulement à défendre", "only defends", setup=init_sevendag),
     Case("wound unknown band", ["wound", "Brannoc", "scratch"],
-         "pas de blessure 'scratch' : choisir parmi light, serious", "no wound band",
+         "pas de blessure 'scratch' : choisir parmi légère, grave", "no wound band",
          setup=init_sevendag),
     Case("d20 wound by band", ["wound", "B", "serious"], "ont des points de vie", "hit points",
          setup=init_d20),

@@ -16,6 +16,7 @@ import pytest
 import typer.testing
 
 from tests.helpers import (
+    BUNDLED,
     GOLDEN,
     Step,
     assert_one_line_error,
@@ -324,3 +325,60 @@ def test_C01_roll_manual_asks_each_die() -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stderr.count("d6") == 2
     assert "11" in result.stdout
+
+
+# --- 5. numbers the French way in the display, machine-readable elsewhere ---------------------
+
+ENGLISH_DECIMAL = re.compile(r"\d\.\d")
+
+
+def test_french_display_writes_numbers_the_french_way() -> None:
+    text = ok("fight", "--runs", "300", "--seed", "5", "--lang", "fr")
+    assert re.search(r"\d,\d\d\u00a0%", text)  # 54,67 % (a no-break space before %)
+    assert not ENGLISH_DECIMAL.search(text) and not re.search(r"\d%", text)
+    english = ok("fight", "--runs", "300", "--seed", "5")
+    assert re.search(r"\d\.\d\d%", english) and "\u00a0%" not in english
+
+
+def test_french_odds_line_and_table() -> None:
+    ok("init", "--dice", "5,19", "--odds", "--lang", "fr")
+    text = ok("odds", "--lang", "fr")
+    assert re.search(r"\d,\d\u00a0%", text) and not ENGLISH_DECIMAL.search(text)
+
+
+def test_csv_and_json_stay_machine_readable_in_french() -> None:
+    csv_text = ok("sweep", "--vary", "Ysolde.attack=8..9", "--csv", "--lang", "fr")
+    assert ENGLISH_DECIMAL.search(csv_text) and "\u00a0" not in csv_text
+    doc = run_json("fight", "--runs", "300", "--seed", "5", "--lang", "fr")
+    assert isinstance(doc["fighters"][0]["win_probability"], float)
+
+
+# --- 2. labels, not keys, in refusals too -------------------------------------------------------
+
+
+def test_S16_wound_refusals_name_the_bands_in_the_language() -> None:
+    ok("init", "--dice", "5,19")
+    french = run("wound", "Brannoc", "--heal", "serious", "--lang", "fr")
+    assert_one_line_error(french, 1, "Brannoc n'a pas de blessure grave à soigner (blessures : aucune)")
+    unknown = run("wound", "Brannoc", "scratch", "--lang", "fr")
+    assert_one_line_error(unknown, 1, "choisir parmi légère, grave, critique, fatale")
+    english = run("wound", "Brannoc", "scratch")
+    assert_one_line_error(english, 1, "use one of light, serious, critical, fatal")
+
+
+D20_SHEET = (BUNDLED / "fighters" / "a.toml").read_text("utf-8").replace(
+    'name = "club (gourdin)"', 'name = { en = "club", fr = "gourdin" }')
+
+
+@pytest.mark.parametrize(("lang", "weapon"), [("en", "damage, club:"), ("fr", "dégâts, gourdin :")])
+def test_D11_a_d20_weapon_named_in_both_languages(lang: str, weapon: str) -> None:
+    Path("a.toml").write_text(D20_SHEET, "utf-8")
+    ok("init", "a.toml", str(BUNDLED / "fighters" / "b.toml"), "--dice", "19,5")
+    text = ok("round", "--dice", "8,18,17,3,3", "--lang", lang)
+    assert weapon in text
+    doc = run_json("fight", "a.toml", str(BUNDLED / "fighters" / "b.toml"), "--seed", "5",
+                   "--cap", "3")
+    validate("fight", doc)
+    weapons = {e["weapon"] for r in doc["rounds"] for e in r["events"]
+               if e["type"] == "damage" and e["attacker"] == "A"}
+    assert weapons == {"club"}  # the JSON keeps the English name

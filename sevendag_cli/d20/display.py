@@ -54,8 +54,20 @@ def save(r: Display, ev: Any) -> None:
     r.line(*parts, rules_text(ev.rules))
 
 
+def weapon_name(r: Display, ev: Any) -> str:
+    """The attacker's weapon by its name in the language when the sheet is known."""
+    from sevendag_cli.d20.rules import unarmed
+
+    sheet = r.sheets.get(ev.attacker)
+    if sheet is not None:
+        weapon = sheet.weapon or unarmed(r.ruleset)
+        if weapon.name == ev.weapon:
+            return visible(weapon.label_in(r.lang))
+    return visible(ev.weapon)
+
+
 def damage(r: Display, ev: Any) -> None:
-    parts: list[Text | str] = [f"{r.tr('damage')}, {visible(ev.weapon)}{r.tr('colon')}"]
+    parts: list[Text | str] = [f"{r.tr('damage')}, {weapon_name(r, ev)}{r.tr('colon')}"]
     for i, s in enumerate(ev.sets):
         if i:
             parts.append(f" +{GLUE}")

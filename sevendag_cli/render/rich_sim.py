@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sevendag_cli.i18n import count, label, t
+from sevendag_cli.i18n import count, label, number, percent_sign, t
 from sevendag_cli.render.layout import print_line
 from sevendag_cli.text import visible, visible_data
 
@@ -41,18 +41,19 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) ->
     result, ruleset = visible_data(result), visible_data(ruleset)
     print_line(console, Text(w(lang, "runs", runs=count(result.runs, lang), seed=result.seed), "bold"))
     rows: list[list[Text | str]] = [
-        [Text(visible(f.name), "bold"), count(f.wins, lang), f"{f.win_probability:.2%}",
-         f"{100 * f.ci95[0]:.2f}–{100 * f.ci95[1]:.2f}%"] for f in result.fighters]
+        [Text(visible(f.name), "bold"), count(f.wins, lang), number(f.win_probability, ".2%", lang),
+         f"{number(100 * f.ci95[0], '.2f', lang)}–{number(100 * f.ci95[1], '.2f', lang)}"
+         + percent_sign(lang)] for f in result.fighters]
     console.print(_table([w(lang, col) for col in ("fighter", "wins", "p", "ci")], rows))
     _ruleset_tables(console, result.fighters, result.d20.fighters if result.d20 is not None else None,
                     result.sevendag.fighters if result.sevendag is not None else None, lang, ruleset)
     print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
-                   f"({result.draw_probability:.2%})")
+                   f"({number(result.draw_probability, '.2%', lang)})")
     r = result.rounds
     print_line(console, w(lang, "rounds", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90, max=r.max))
     if result.first_striker_won is not None:
         print_line(console, w(lang, "firstwon", p=result.first_striker_won))
-    histogram(console, r.histogram, w(lang, "hist"))
+    histogram(console, r.histogram, w(lang, "hist"), lang=lang)
 
 
 def _ruleset_tables(console: Console, fighters: Any, d20: Any, sevendag: Any, lang: str,
@@ -63,8 +64,9 @@ def _ruleset_tables(console: Console, fighters: Any, d20: Any, sevendag: Any, la
     if d20 is not None:
         rows: list[list[Text | str]] = [
             [Text(visible(f.name), "bold"),
-             f"{ex.hp_left_when_winning.mean:.1f} ± {ex.hp_left_when_winning.sd:.1f}",
-             f"{ex.damage_dealt:.1f}"] for f, ex in zip(fighters, d20, strict=True)]
+             f"{number(ex.hp_left_when_winning.mean, '.1f', lang)} ± "
+             f"{number(ex.hp_left_when_winning.sd, '.1f', lang)}",
+             number(ex.damage_dealt, ".1f", lang)] for f, ex in zip(fighters, d20, strict=True)]
         console.print(_table([w(lang, "fighter"), w(lang, "hp"), w(lang, "dealt")], rows))
     elif sevendag is not None:
         per_fighter = [{b.band: b.mean for b in ex.wounds} for ex in sevendag]
@@ -72,12 +74,13 @@ def _ruleset_tables(console: Console, fighters: Any, d20: Any, sevendag: Any, la
         for name in (list(per_fighter[0]) if per_fighter else []):
             band = ruleset.band_named(name) if hasattr(ruleset, "band_named") else None
             rows.append([visible(label(band.label, lang) if band else name),
-                         *(f"{means.get(name, 0.0):.2f}" for means in per_fighter)])
+                         *(number(means.get(name, 0.0), ".2f", lang) for means in per_fighter)])
         headers = [w(lang, "wounds"), *(visible(f.name) for f in fighters)]
         console.print(_table(headers, rows))
 
 
-def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows: int = 24) -> None:
+def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows: int = 24,
+              lang: str = "en") -> None:
     """Bars of fights (or probabilities) per number of rounds, grouped into ranges when there
     are many values.
 
@@ -100,7 +103,7 @@ def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows
     print_line(console, Text(title, "bold underline"))
     for name, v in rows:
         bar = "█" * max(1 if v else 0, round(width * v / peak))
-        console.print(Text.assemble(f"{name:>{pad}} ", (bar, "cyan"), f" {v / total:.1%}"),
+        console.print(Text.assemble(f"{name:>{pad}} ", (bar, "cyan"), f" {number(v / total, '.1%', lang)}"),
                       soft_wrap=True)
 
 
@@ -108,16 +111,17 @@ MAX_FRACTION = 30
 """Longest exact fraction shown in the table; longer ones are in the JSON."""
 
 
-def _interval(low: float, high: float) -> str:
+def _interval(low: float, high: float, lang: str = "en") -> str:
     """A certified interval as percentages: the fewest decimals (2 to 8) that tell its ends
     apart, or one value when they agree to 8 decimals (the JSON has every digit)."""
     if low == 0.0 and 0.0 < high < 1e-6:
-        return f"0–{high:.1e}"
+        return f"0–{number(high, '.1e', lang)}"
+    percent = percent_sign(lang)
     for digits in range(2, 9):
-        a, b = f"{100 * low:.{digits}f}", f"{100 * high:.{digits}f}"
+        a, b = number(100 * low, f".{digits}f", lang), number(100 * high, f".{digits}f", lang)
         if a != b:
-            return f"{a}–{b}%"
-    return f"{a}%"
+            return f"{a}–{b}{percent}"
+    return f"{a}{percent}"
 
 
 def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) -> None:
@@ -127,12 +131,13 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
     result, ruleset = visible_data(result), visible_data(ruleset)
     print_line(console, Text(w(lang, "exact_title", cap=result.cap, tol=result.tolerance), "bold"))
     rows: list[list[Text | str]] = [
-        [Text(visible(f.name), "bold"), f"{f.win_probability:.4%}", _interval(*f.bounds)]
+        [Text(visible(f.name), "bold"), number(f.win_probability, ".4%", lang),
+         _interval(f.bounds[0], f.bounds[1], lang)]
         for f in result.fighters]
     console.print(_table([w(lang, col) for col in ("fighter", "p", "p_exact")], rows))
     _ruleset_tables(console, result.fighters, result.d20, result.sevendag, lang, ruleset)
     print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
-                   f"{_interval(*result.draw_bounds)}")
+                   f"{_interval(result.draw_bounds[0], result.draw_bounds[1], lang)}")
     r = result.rounds
     print_line(console, w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
     if result.first_striker_won is not None:
@@ -142,7 +147,7 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
     rest = r.tail
     while len(bars) > 1 and rest + bars[-1][1] < 5e-5:
         rest += bars.pop()[1]
-    histogram(console, bars, w(lang, "hist"))
+    histogram(console, bars, w(lang, "hist"), lang=lang)
     if rest > 0:
         print_line(console, w(lang, "after", p=rest, n=bars[-1][0] if bars else 0))
     if r.tail > 0:

@@ -269,7 +269,7 @@ CASES: list[Case] = [
          "aucun combattant 'Bob' dans cette rencontre : choisir Brannoc ou Ysolde", "no fighter", 2,
          setup=init_sevendag),
     Case("bad allocation word", ["round", "--allocate", "Brannoc=stab,defence", "--seed", "1"],
-         "Brannoc, main 1 (iron longsword) : 'stab' n'est pas un engagement : choisir attack",
+         "Brannoc, main 1 (épée longue de fer) : 'stab' n'est pas un engagement : choisir attack",
          "is not a commitment",
          setup=init_sevendag),
     Case("shield attacks", ["round", "--allocate", "Brannoc=attack,attack", "--seed", "1"],

@@ -22,7 +22,7 @@ only by the type checker, and none of their modules asks for a backend).
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -172,11 +172,12 @@ class Backend(Protocol):
         ...
 
     def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                      yield_: bool | None, allocate: Mapping[str, str],
-                      technique: Mapping[str, str], ask: Any) -> Any:
-        """``round``: the players' choices from the arguments (fighter name as typed → value as
-        typed), completed by ``ask`` (a callable, or None: the sheets' tactics); None where the
-        ruleset has no choices (then giving any is a usage error)."""
+                      yield_: bool | None, allocate: Sequence[tuple[str, str]],
+                      technique: Sequence[tuple[str, str]], ask: Any) -> Any:
+        """``round``: the players' choices from the arguments ((fighter name, value) as typed;
+        a fighter named twice is refused), completed by ``ask`` (a callable, or None: the
+        sheets' tactics); None where the ruleset has no choices (then giving any is a usage
+        error)."""
         ...
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,

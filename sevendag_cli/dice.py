@@ -210,19 +210,31 @@ class ManualDice:
     and returns what was typed; ``warn`` shows why an answer was refused.  Both
     are given by the CLI, so the engine stays independent of any terminal
     library; ``lang`` is the language of the label and of the refusals.
+    ``only``: the fighters whose dice are asked (the players who roll their own);
+    the others' dice come from ``others`` (the seeded generator).
     """
 
     def __init__(
-        self, ask: Callable[[str], str], warn: Callable[[str], None], lang: str = "en"
+        self, ask: Callable[[str], str], warn: Callable[[str], None], lang: str = "en",
+        only: Iterable[str] | None = None, others: DiceSource | None = None,
     ) -> None:
         self._ask = ask
         self._warn = warn
         self._lang = lang
+        self._only = frozenset(only) if only is not None else None
+        self._others = others
+
+    def asks_for(self, fighter: str | None) -> bool:
+        """Whether this fighter's dice are asked (``only``: the players rolling their own; every
+        die when None)."""
+        return self._only is None or fighter in self._only
 
     def face(self, sides: int, purpose: str, fighter: str | None) -> int:
         return self.face_noted(sides, purpose, fighter, None)
 
     def face_noted(self, sides: int, purpose: str, fighter: str | None, note: Msg | None) -> int:
+        if not self.asks_for(fighter) and self._others is not None:  # rolled by the tool
+            return face_noted(self._others, sides, purpose, fighter, note)
         label = describe(sides, purpose, fighter, self._lang, note)
         while True:
             raw = self._ask(label).strip()

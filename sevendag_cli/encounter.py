@@ -119,10 +119,10 @@ def _dice(dice: DiceArg, seed: int | None) -> DiceChoice:
     return choose_dice(seed, dice, continue_after=False)
 
 
-def _assignments(given: Assignments, option: str) -> dict[str, str]:
-    """``NAME=VALUE`` choices (``--allocate``, ``--technique``) by fighter name."""
+def _assignments(given: Assignments, option: str) -> list[tuple[str, str]]:
+    """``NAME=VALUE`` choices (``--allocate``, ``--technique``) as given: name, value."""
     if given is None:
-        return {}
+        return []
     if isinstance(given, Mapping):
         texts = [f"{name}={value if isinstance(value, str) else ','.join(value)}"
                  for name, value in given.items()]
@@ -284,7 +284,7 @@ class Encounter:
                 enc = keeping(enc)
             entry = round_entry(result, choice.seed, choices)
             store.save(self.path, enc.step(engine.state_to_data(new_state), entry))
-        return RoundPlayed(result, rs, choice.seed, str(self.path), moments)
+        return RoundPlayed(result, rs, choice.seed, str(self.path), moments, (a, b))
 
     def wound(self, fighter: str, amount: int | str, *, heal: bool = False,
               ruleset: str | None = None) -> Wounded:
@@ -308,7 +308,7 @@ class Encounter:
             result, new_state = apply(rs, a, b, loaded.state, name, number, band)
             entry = judgement_entry(result, heal)
             store.save(self.path, loaded.saved.step(engine.state_to_data(new_state), entry))
-        return Wounded(result, rs, str(self.path))
+        return Wounded(result, rs, str(self.path), (a, b))
 
     def undo(self) -> Undone:
         """``sevendag undo``: take back the last round, wound or heal."""
@@ -322,7 +322,8 @@ class Encounter:
             engine = engine_for(loaded.ruleset)
             state = engine.state_from_data(previous.state)
             store.save(self.path, previous)
-        return Undone(undone, tuple(engine.fighter_states(state)), loaded.ruleset, str(self.path))
+        return Undone(undone, tuple(engine.fighter_states(state)), loaded.ruleset, str(self.path),
+                      (loaded.a, loaded.b))
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -337,7 +338,7 @@ class Encounter:
 
         loaded, free = _read(self.path)
         steps = replay(loaded.saved, loaded.ruleset, loaded.a, loaded.b, self.path)
-        return Log(tuple(steps), loaded.ruleset, str(self.path), not free)
+        return Log(tuple(steps), loaded.ruleset, str(self.path), not free, (loaded.a, loaded.b))
 
     def odds(self, *, cap: int | None = None, tolerance: float | None = None, set: WhatIfs = None,
              tactic: WhatIfs = None) -> OddsAt:
@@ -431,6 +432,7 @@ class RoundPlayed(Struct, frozen=True):
     seed: int | None
     encounter: str
     odds: tuple[OddsPoint, OddsPoint, int, float] | None = None
+    fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
 
     def odds_data(self) -> dict[str, object] | None:
         if self.odds is None:
@@ -466,6 +468,7 @@ class Wounded(Struct, frozen=True):
     result: WoundResult
     ruleset: Ruleset
     encounter: str
+    fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import wound_document
@@ -480,6 +483,7 @@ class Undone(Struct, frozen=True):
     states: tuple[object, ...]
     ruleset: Ruleset
     encounter: str
+    fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
 
     def to_dict(self) -> Document:
         from sevendag_cli.history import summary
@@ -518,6 +522,7 @@ class Log(Struct, frozen=True):
     ruleset: Ruleset
     encounter: str
     busy: bool = False
+    fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import log_document

@@ -28,6 +28,8 @@ from sevendag_cli.text import visible
 
 RAW = "raw"
 """The key of a message given as plain text: shown as is, whatever the language."""
+LABEL = "label"
+"""The key of a message that is a label by language (:meth:`Msg.label`)."""
 
 
 MAX_VALUE = 40
@@ -68,9 +70,18 @@ class Msg:
         """A message that is already text (not translated)."""
         return cls(RAW, text=text)
 
+    @classmethod
+    def label(cls, labels: dict[str, str] | tuple[tuple[str, str], ...], fallback: str = "") -> Msg:
+        """A game datum's label, shown in the message's language (``feint`` / ``feinte``)."""
+        return cls(LABEL, labels=dict(labels), text=fallback)
+
     def render(self, lang: str = "en") -> str:
         if self.key == RAW:
             return visible(str(self.params.get("text", "")))
+        if self.key == LABEL:
+            labels = self.params.get("labels")
+            shown = labels.get(lang) or labels.get("en") if isinstance(labels, dict) else None
+            return visible(str(shown or self.params.get("text", "")))
         from sevendag_cli.messages import render  # the catalogue loads only when needed
 
         values = {k: v.render(lang) if isinstance(v, Msg) else _cut(k, v)

@@ -34,6 +34,8 @@ HELP_FR: dict[str, str] = {
         "Graine des dés (rappelée dans la sortie) ; même graine, mêmes jets.",
     "Faces rolled by hand, in roll order, e.g. 19,5,8.": "Faces obtenues à la main, dans l'ordre des jets, par exemple 19,5,8.",
     "Ask for each physical die at the terminal.": "Demander chaque dé réel au terminal.",
+    "Ask only this fighter's dice at the terminal (repeat for each player who rolls their own); the tool rolls the others' (seeded, the seed reported).":
+        "Ne demander au terminal que les dés de ce combattant (à répéter pour chaque joueur qui lance ses dés) ; l'outil lance ceux des autres (avec une graine, rappelée).",
     "One JSON document on stdout.": "Un document JSON sur la sortie standard.",
     "One JSON event per line on stdout.": "Un événement JSON par ligne sur la sortie standard.",
     "Language of the display (default: from LANG).": "Langue de l'affichage (par défaut : celle de LANG).",
@@ -190,7 +192,7 @@ HELP_FR: dict[str, str] = {
     "Comparison: '1d20 + 5 >= 15' is 1 if true, else 0; with --odds, its probability.":
         "Comparaison : '1d20 + 5 >= 15' vaut 1 si elle est vraie, sinon 0 ; avec --odds, sa probabilité.",
     "Roll nothing: each expression's exact odds, P(= n) and P(≥ n), mean and sd.":
-        "Ne rien lancer : les probabilités exactes de chaque expression, P(= n) et P(≥ n), moyenne et écart type.",
+        "Ne rien lancer : les probabilités exactes de chaque expression, P(= n) et P(≥ n), moyenne et écart-type.",
     "Dice expressions, each maybe labelled: '1d20 + 5' 'damage: 2d6 + 3'.":
         "Expressions de dés, chacune avec une étiquette si on veut : '1d20 + 5' 'dégâts : 2d6 + 3'.",
     # schema

@@ -11,6 +11,7 @@ plain outputs are in :mod:`sevendag_cli.messages`, ``--help`` in
 from __future__ import annotations
 
 import os
+import string
 
 from sevendag_cli.text import visible
 
@@ -62,7 +63,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                      "fr": "valeurs groupées par {width} : P(= n) est la probabilité de toute la plage"},
     "odds_left_out": {"en": "{n} rare values at the ends ({p} together) not shown: --json has them all",
                       "fr": "{n} valeurs rares aux extrémités ({p} en tout) non affichées : --json les donne toutes"},
-    "odds_mean_sd": {"en": "mean {mean}, sd {sd}", "fr": "moyenne {mean}, écart type {sd}"},
+    "odds_mean_sd": {"en": "mean {mean}, sd {sd}", "fr": "moyenne {mean}, écart-type {sd}"},
     "colon": {"en": ": ", "fr": " : "},
     "saved": {"en": "encounter saved to {path}", "fr": "rencontre enregistrée dans {path}"},
     "no_attack": {"en": "{a} has no attack dice: no attack", "fr": "{a} n'a aucun dé d'attaque : pas d'attaque"},
@@ -74,6 +75,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "failure": {"en": "lowest face: the attack fails", "fr": "score minimum : l'attaque échoue"},
     "devastating": {"en": "devastating critical hit", "fr": "coup critique dévastateur"},
     "critical_defence": {"en": "critical defence: initiative passes to {name}", "fr": "défense critique : l'initiative passe à {name}"},
+    "critical_defence_kept": {"en": "critical defence: {name} keeps the initiative", "fr": "défense critique : {name} garde l'initiative"},
     "shield_foiled": {"en": "shield: highest face, the attack is foiled", "fr": "bouclier : score maximum, l'attaque est déjouée"},
     "drop_check": {"en": "drop check", "fr": "test de maîtrise"},
     "dropped": {"en": "{name} drops the {item}", "fr": "{name} lâche {item}"},
@@ -105,7 +107,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sim.hist": {"en": "Rounds to the end", "fr": "Rounds jusqu'à la fin"},
     "sim.runs": {"en": "{runs} simulated fights · seed {seed}", "fr": "{runs} combats simulés · graine {seed}"},
     "sim.hp": {"en": "HP left when winning", "fr": "PV restants du vainqueur"},
-    "sim.mean_sd": {"en": "{mean:.1f}, sd {sd:.1f}", "fr": "{mean:.1f}, écart type {sd:.1f}"},
+    "sim.mean_sd": {"en": "{mean:.1f}, sd {sd:.1f}", "fr": "{mean:.1f}, écart-type {sd:.1f}"},
     "sim.hist_trimmed": {"en": "the rarest rounds, too rare to show, are left out: --json has every round", "fr": "les rounds les plus rares, trop rares pour s'afficher, sont omis : --json les donne tous"},
     "sim.dealt": {"en": "damage dealt / fight", "fr": "dégâts infligés / combat"},
     "sim.wounds": {"en": "wounds per fight", "fr": "blessures par combat"},
@@ -170,6 +172,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sev.wounds": {"en": "wounds", "fr": "blessures"},
     "sev.exchange": {"en": "exchange", "fr": "échange"},
     "sev.margin": {"en": "margin", "fr": "écart"},
+    "sev.metal": {"en": "metal", "fr": "métal"},
+    "sev.skill": {"en": "skill", "fr": "maîtrise"},
+    "band_shift": {"en": "+{n} bands", "fr": "+{n} crans"},
+    "band_shift_one": {"en": "+1 band", "fr": "+1 cran"},
     "sev.granted": {"en": "granted critical (fumble)", "fr": "critique accordé (échec adverse)"},
     "sev.shield": {"en": "shield", "fr": "bouclier"},
     # prompts.py
@@ -234,6 +240,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sweep.title_exact": {"en": "Sweep of {field} · certified odds · round cap {cap} · tolerance {tol:g}", "fr": "Balayage de {field} · probabilités certifiées · plafond de {cap} rounds · tolérance {tol:g}"},
     "sweep.title_runs": {"en": "Sweep of {field} · {runs} simulated fights per value · seed {seed} · round cap {cap}", "fr": "Balayage de {field} · {runs} combats simulés par valeur · graine {seed} · plafond de {cap} rounds"},
     "sweep.win": {"en": "{name} win %", "fr": "% victoire {name}"},
+    "sweep.win_ci": {"en": "{name} win % ± 95% CI", "fr": "% victoire {name} ± IC à 95\u00a0%"},
     "sweep.ci": {"en": "{name} 95% interval", "fr": "intervalle à 95 % {name}"},
     "sweep.draw": {"en": "draw %", "fr": "% nul"},
     "sweep.rounds": {"en": "mean rounds", "fr": "rounds en moyenne"},
@@ -303,10 +310,47 @@ def field_labels(lang: str) -> dict[str, str]:
     return found
 
 
+NBSP = "\u00a0"
+
+
+def french_digits(text: str) -> str:
+    """``1,234.5`` → ``1 234,5``, ``52.1%`` → ``52,1 %``: a number written in English, written
+    the French way (no-break spaces: the number never splits from its ``%``)."""
+    return text.replace(",", NBSP).replace(".", ",").replace("%", NBSP + "%")
+
+
+def number(value: float, spec: str, lang: str) -> str:
+    """A number for the display, in the language: ``format(value, spec)`` in English
+    (``52.1%``), the French way in French (``52,1 %``).  Every number the display formats
+    goes through here (the templates of :func:`t` and of the message catalogue too); CSV
+    and JSON never do (dot decimals, machine-readable)."""
+    text = format(value, spec)
+    return french_digits(text) if lang == "fr" else text
+
+
+def percent_sign(lang: str) -> str:
+    """``%`` after a number written by hand (``12.50–13.10%``): `` %`` in French."""
+    return NBSP + "%" if lang == "fr" else "%"
+
+
 def count(n: int, lang: str) -> str:
     """A whole number with thousands separated: ``2,000`` in English, ``2 000`` in French."""
-    text = f"{n:,}"
-    return text.replace(",", "\u00a0") if lang == "fr" else text
+    return number(n, ",", lang)
+
+
+class _Numbers(string.Formatter):
+    """``str.format`` with each formatted number written the language's way (:func:`number`)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec and isinstance(value, int | float) and not isinstance(value, bool):
+            return number(value, format_spec, self.lang)
+        return str(super().format_field(value, format_spec))
+
+
+FORMATTERS = {lang: _Numbers(lang) for lang in LANGS}
 
 
 _chosen: list[str | None] = [None]  # the root's --lang (``sevendag --lang fr fight``)
@@ -334,7 +378,7 @@ def t(key: str, lang: str = "en", **kw: object) -> str:
     """A display word in ``lang``, filled with ``kw``; names in it have their control characters visible."""
     entry = MESSAGES[key]
     text = entry.get(lang) or entry["en"]
-    return visible(text.format(**kw)) if kw else text
+    return visible(FORMATTERS.get(lang, FORMATTERS["en"]).vformat(text, (), kw)) if kw else text
 
 
 def label(labels: dict[str, str], lang: str) -> str:

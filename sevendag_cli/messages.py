@@ -10,8 +10,9 @@ already rendered in the language.
 French conventions: a space before ``:`` and ``?``; instructions in the
 infinitive ("utiliser --force"); option names, keys, file names and values
 typed by the user stay as they are.  Two French-only formatting helpers:
-``{name!d}`` gives ``de Brannoc`` / ``d'Ysolde`` (elision), and a ``,``
-thousands separator becomes a no-break space (``10 000 000``).
+``{name!d}`` gives ``de Brannoc`` / ``d'Ysolde`` (elision), and a number with a format
+(``{n:,}``, ``{p:.1%}``) is written the French way by :func:`sevendag_cli.i18n.number`
+(``10 000 000``, ``52,1 %``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- composition -----------------------------------------------------------------------
     "common.or": {"en": "{a} or {b}", "fr": "{a} ou {b}"},
     "common.and": {"en": "{a} and {b}", "fr": "{a} et {b}"},
+    "common.comma": {"en": "{a}, {b}", "fr": "{a}, {b}"},
     "common.at_path": {"en": "{path}: {message}", "fr": "{path} : {message}"},
     "data.at_key": {"en": "{source}: {key}: {message}", "fr": "{source} : {key} : {message}"},
     "data.at_file": {"en": "{source}: {message}", "fr": "{source} : {message}"},
@@ -496,6 +498,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                             "fr": "--manual et --seed : de vrais dés n'ont pas besoin de graine"},
     "cli.dice_and_seed": {"en": "--dice and --seed: entered dice need no seed, choose one",
                           "fr": "--dice et --seed : des dés saisis n'ont pas besoin de graine, choisir l'un des deux"},
+    "cli.manual_for_and_manual": {"en": "--manual and --manual-for: --manual asks every die, --manual-for NAME only that fighter's; choose one",
+                                  "fr": "--manual et --manual-for : --manual demande tous les dés, --manual-for NOM seulement ceux de ce combattant ; choisir l'un des deux"},
     "cli.manual_needs_tty": {"en": "--manual needs a terminal to ask for dice: use --dice 19,5,... instead",
                              "fr": "--manual a besoin d'un terminal pour demander les dés : utiliser plutôt --dice 19,5,..."},
     "cli.overwrite_unreadable": {"en": "{path}: exists and is not a readable encounter: use --force to replace it, or --encounter OTHER.json",
@@ -510,6 +514,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "fr": "--yield, --allocate et --technique sont des choix de Sevendag ; cette rencontre est en d20"},
     "cli.assignment": {"en": "{option} {value!r}: write NAME=VALUE, e.g. {option} Brannoc=feint",
                        "fr": "{option} {value!r} : écrire NOM=VALEUR, par exemple {option} Brannoc=feint"},
+    "cli.assignment_twice": {"en": "{option}: {name} is given twice ({first}, then {second}): one per fighter per round",
+                             "fr": "{option} : {name} est donné deux fois ({first}, puis {second}) : un seul par combattant et par round"},
+    "cli.ambiguous_technique": {"en": "--technique {value!r}: which technique? {candidates}",
+                                "fr": "--technique {value!r} : quelle technique ? {candidates}"},
     "cli.two_fighters": {"en": "name two fighters (or none for the ruleset's example pair), not {n}",
                          "fr": "nommer deux combattants (ou aucun, pour la paire d'exemple des règles), et non {n}"},
     "cli.classify_alone": {"en": "--classify takes no FIGHTER or AMOUNT", "fr": "--classify ne prend ni FIGHTER ni AMOUNT"},
@@ -817,7 +825,7 @@ _VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüæœAEIOUYÀÂÄÉÈÊË�
 
 
 class _Formatter(string.Formatter):
-    """``str.format`` plus two French helpers: ``!d`` (de / d') and a space as thousands separator."""
+    """``str.format`` plus two French helpers: ``!d`` (de / d') and numbers written the French way."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -831,10 +839,11 @@ class _Formatter(string.Formatter):
         return super().convert_field(value, conversion)
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        text = str(super().format_field(value, format_spec))
-        if self.lang == "fr" and "," in format_spec and isinstance(value, int | float):
-            text = text.replace(",", "\u00a0")
-        return text
+        if format_spec and isinstance(value, int | float) and not isinstance(value, bool):
+            from sevendag_cli.i18n import number
+
+            return number(value, format_spec, self.lang)  # ``52,1 %``, ``10 000`` in French
+        return str(super().format_field(value, format_spec))
 
 
 _FORMATTERS = {lang: _Formatter(lang) for lang in ("en", "fr")}

@@ -38,6 +38,12 @@ DiceOpt = Annotated[
 ManualOpt = Annotated[
     bool, typer.Option("--manual", help="Ask for each physical die at the terminal.")
 ]
+ManualForOpt = Annotated[
+    list[str] | None,
+    typer.Option("--manual-for", metavar="NAME",
+                 help="Ask only this fighter's dice at the terminal (repeat for each player who "
+                      "rolls their own); the tool rolls the others' (seeded, the seed reported)."),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="One JSON document on stdout.")]
 JsonlOpt = Annotated[bool, typer.Option("--jsonl", help="One JSON event per line on stdout.")]
 LangOpt = Annotated[

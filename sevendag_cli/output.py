@@ -148,38 +148,65 @@ def what_if_notes(rs: Ruleset, fighters: Sequence[Fighter], changes: tuple[Chang
         note(f"sevendag: {message.render(out.lang)}")
 
 
-def renderer(out: Output, ruleset: Ruleset) -> RichRenderer:
-    """The Rich display of ``ruleset``'s results, in the output's language."""
+def renderer(out: Output, ruleset: Ruleset, sheets: Sequence[Fighter] = ()) -> RichRenderer:
+    """The Rich display of ``ruleset``'s results, in the output's language (``sheets``: the
+    fighters', so that what they hold is shown by its label)."""
     from sevendag_cli.render.rich_render import RichRenderer
 
-    return RichRenderer(out.console(), out.lang, ruleset)
+    return RichRenderer(out.console(), out.lang, ruleset, sheets)
 
 
 # --- dice ---------------------------------------------------------------------------------
 
 
 def make_dice(
-    seed: int | None, dice: str | None, manual: bool, out: Output, *, continue_after: bool
+    seed: int | None, dice: str | None, manual: bool, out: Output, *, continue_after: bool,
+    manual_for: Sequence[str] = (),
 ) -> DiceChoice:
     """The dice for a command: entered faces, the terminal, or the seeded generator.
 
     ``continue_after``: in ``fight`` the generator continues after entered faces;
     in ``init`` and ``round`` entered faces must be exactly what is needed.
+    ``manual_for``: the fighters (names as in their sheets) whose dice are asked at the
+    terminal; the others' come from the seeded generator, whose seed is reported.
     """
-    from sevendag_cli.dice import ManualDice
+    from sevendag_cli.dice import ManualDice, SeededDice, check_seed, fresh_seed
     from sevendag_cli.library import choose_dice
 
-    if manual and dice is not None:
+    if manual_for and manual:
+        raise UsageError(Msg("cli.manual_for_and_manual"))
+    if (manual or manual_for) and dice is not None:
         raise UsageError(Msg("cli.manual_and_dice"))
-    if manual:
-        if seed is not None:
-            raise UsageError(Msg("cli.manual_and_seed"))
+    if manual and seed is not None:
+        raise UsageError(Msg("cli.manual_and_seed"))
+    if manual or manual_for:
         if not sys.stdin.isatty():
             raise UsageError(Msg("cli.manual_needs_tty"))
         lang = out.lang
-        manual_dice = ManualDice(lambda label: _ask_die(label, lang), lambda m: note(f"  {m}"), lang)
-        return DiceChoice(manual_dice, None, None)
+        if not manual_for:
+            manual_dice = ManualDice(lambda label: _ask_die(label, lang), lambda m: note(f"  {m}"),
+                                     lang)
+            return DiceChoice(manual_dice, None, None)
+        seed = check_seed(seed) if seed is not None else fresh_seed()
+        players = ManualDice(lambda label: _ask_die(label, lang), lambda m: note(f"  {m}"), lang,
+                             only=manual_for, others=SeededDice(seed))
+        return DiceChoice(players, seed, None)
     return choose_dice(seed, dice, continue_after=continue_after)
+
+
+def players(given: Sequence[str] | None, names: Sequence[str]) -> tuple[str, ...]:
+    """``--manual-for NAME``: each a fighter of the fight (any case), each once."""
+    from sevendag_cli.errors import joined
+    from sevendag_cli.terms import find_name
+
+    out: list[str] = []
+    for text in given or ():
+        name = find_name(text, names)
+        if name is None:
+            raise UsageError(Msg("engine.no_fighter", name=text, names=joined(names)))
+        if name not in out:
+            out.append(name)
+    return tuple(out)
 
 
 def _ask_die(label: str, lang: str = "en") -> str:

@@ -10,7 +10,7 @@ No dependency: the rules records and the command line both use it.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 COMMITMENT_WORDS: dict[str, tuple[str, ...]] = {
     "attack": ("a", "att", "atk", "attack", "attaque", "attaquer"),
@@ -32,17 +32,42 @@ def fold(text: str) -> str:
     return " ".join(bare.split())
 
 
-def find_key(text: str, names: Mapping[str, Iterable[str]]) -> str | None:
-    """The key whose names include ``text`` (folded), the key itself counting as a name.
+def squash(text: str) -> str:
+    """``Star-Metal`` → ``starmetal``: folded, then only letters and digits (for comparing only)."""
+    return "".join(c for c in fold(text) if c.isalnum())
 
-    None when no key, or more than one, matches.
+
+def candidates(text: str, names: Mapping[str, Iterable[str]], *, prefixes: bool = True) -> list[str]:
+    """The keys ``text`` may mean, from the closest match down, the key itself counting as a name:
+
+    the key as typed; else the keys with a name equal to it, folded (any case, accents
+    or not); else equal but for spaces and punctuation (``star metal``, ``starmetal``);
+    else the keys with a name, or a word of a name, that it begins (``garde`` → ``garde de
+    fer``, ``cha`` → ``charge``), unless ``prefixes`` is False (a file's spelling).
+    One key: that is the one meant; more: ``text`` is ambiguous.
     """
     if text in names:
-        return text
+        return [text]
     wanted = fold(text)
-    found = {key for key, words in names.items()
-             if wanted == fold(key) or any(wanted == fold(w) for w in words)}
-    return found.pop() if len(found) == 1 else None
+    if not wanted:
+        return []
+    every = {key: [key, *words] for key, words in names.items()}
+    found = [key for key, words in every.items() if any(wanted == fold(w) for w in words)]
+    if not found:
+        bare = squash(text)
+        found = [key for key, words in every.items() if bare and any(bare == squash(w) for w in words)]
+    if not found and prefixes:
+        found = [key for key, words in every.items()
+                 if any(fold(w).startswith(wanted) or any(part.startswith(wanted)
+                                                         for part in fold(w).split()[1:])
+                        for w in words)]
+    return found
+
+
+def find_key(text: str, names: Mapping[str, Iterable[str]], *, prefixes: bool = True) -> str | None:
+    """The one key ``text`` means (see :func:`candidates`); None when no key, or more than one, matches."""
+    found = candidates(text, names, prefixes=prefixes)
+    return found[0] if len(found) == 1 else None
 
 
 def commitment(text: str) -> str:
@@ -83,14 +108,43 @@ def short_labels(labels: Iterable[str]) -> list[str]:
     return [" ".join(w for w in words if w not in common) for words in split]
 
 
-def parse_assignments(values: Iterable[str] | None, option: str) -> dict[str, str]:
-    """``NAME=VALUE`` options (``--allocate``, ``--technique``) by fighter name."""
+def parse_assignments(values: Iterable[str] | None, option: str) -> list[tuple[str, str]]:
+    """``NAME=VALUE`` options (``--allocate``, ``--technique``): (name, value) as typed, in order."""
     from sevendag_cli.errors import Msg, UsageError
 
-    out: dict[str, str] = {}
+    out: list[tuple[str, str]] = []
     for v in values or []:
         name, sep, rest = v.partition("=")
         if not sep or not name.strip() or not rest.strip():
             raise UsageError(Msg("cli.assignment", option=option, value=v))
-        out[name.strip()] = rest.strip()
+        out.append((name.strip(), rest.strip()))
+    return out
+
+
+def per_fighter(pairs: Iterable[tuple[str, str]], option: str,
+                who: Callable[[str], str]) -> dict[str, str]:
+    """One choice per fighter per round (S-04, S-05), by the name ``who`` finds: a fighter
+    named twice (in any case) is refused, naming both values."""
+    from sevendag_cli.errors import Msg, UsageError
+
+    out: dict[str, str] = {}
+    for given, value in pairs:
+        name = who(given)
+        if name in out:
+            raise UsageError(Msg("cli.assignment_twice", option=option, name=name,
+                                 first=out[name], second=value))
+        out[name] = value
+    return out
+
+
+def distinct_words(labels: Iterable[str]) -> list[str]:
+    """:func:`short_labels` as written (case and accents kept): ``blessure légère``,
+    ``blessure grave`` → ``légère``, ``grave``; a label with no word of its own stays whole."""
+    split = [label.split() for label in labels]
+    common = (set.intersection(*({fold(w) for w in words} for words in split))
+              if len(split) > 1 else set())
+    out = []
+    for words in split:
+        own = [w for w in words if fold(w) not in common]
+        out.append(" ".join(own) if own else " ".join(words))
     return out

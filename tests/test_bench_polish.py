@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,8 @@ def test_a_standard_deviation_says_sd_and_an_interval_says_95_ci() -> None:
     runs = run("fight", "--ruleset", "d20", "--runs", "2000", "--seed", "5").stdout
     assert ", sd " in runs and " ± " not in runs
     sweep = run("sweep", "A", "B", "-r", "d20", "--vary", "A.ac=9..10", "--runs", "500", "--seed", "3").stdout
-    assert "95% CI ±" in sweep
+    assert "± 95% CI" in sweep  # the columns' header: each cell's "±" is half the 95% CI
+    assert re.search(r"\d%, ±\d|\d% ±\d", sweep)
     exact = run("fight", "--ruleset", "d20", "--exact").stdout
     assert "certified" in exact.splitlines()[2]  # floating point with a certified bound, no fraction
 

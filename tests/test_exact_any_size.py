@@ -97,7 +97,7 @@ def test_D12_the_fractions_lie_in_the_intervals() -> None:
 def test_D12_the_pairs_of_the_tests_are_certified_within_the_tolerance() -> None:
     """Every interval no wider than --tolerance, rounding included (D-12 and S-19): the
     bundled pairs and the finite Sevendag rulesets of the tests."""
-    from tests.test_sim_sevendag import penalty_free
+    from tests.sevendag_helpers import penalty_free
 
     a, b = load_pair(D20, None)
     for tol in (1e-12, 1e-14):
@@ -223,7 +223,7 @@ def test_S19_a_finite_chain_beyond_20000_states_has_its_fractions_in_the_interva
     """S-19, a finite ruleset (every penalised band takes a fighter out; 21,600 states, beyond
     the former limits of 15,000 and 20,000): certified within the tolerance, and the exact
     fractions of the fight played to the end within the intervals (plus the draw at the cap)."""
-    from tests.test_sim_sevendag import penalty_free
+    from tests.sevendag_helpers import penalty_free
 
     rs = penalty_free(SEVENDAG, critical=3, serious=5, light=6)
     brannoc, ysolde = load_pair(SEVENDAG, None)

@@ -151,7 +151,7 @@ def test_wound_heal_on_the_command_line_sevendag() -> None:
     assert doc["command"] == "wound" and doc["band"] == "serious" and doc["amount"] == 17
     assert doc["events"][0]["type"] == "heal" and doc["fighters"][0]["wounds"] == []
     french = run("wound", "Brannoc", "--heal", "light", "--lang", "fr")
-    assert_one_line_error(french, 1, "Brannoc n'a pas de blessure light à soigner (blessures : aucune)")
+    assert_one_line_error(french, 1, "Brannoc n'a pas de blessure légère à soigner (blessures : aucune)")
 
 
 def test_healing_back_into_the_fight_on_the_command_line() -> None:

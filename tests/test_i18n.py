@@ -263,7 +263,7 @@ CASES: list[Case] = [
          "the fight is over", setup=finished_d20),
     # --- rules that refuse -------------------------------------------------------------------------
     Case("technique while another is active", ["round", "--technique", "Ysolde=feint", "--seed", "2"],
-         "Ysolde est encore sous l'effet de 'guard' (1 round(s) restant(s), celui-ci compris) : "
+         "Ysolde est encore sous l'effet de 'garde de fer' (1 round(s) restant(s), celui-ci compris) : "
          "pas de nouvelle technique", "still under", setup=guard_active),
     Case("unknown technique", ["round", "--technique", "Ysolde=fireball", "--seed", "1"],
          "Ysolde : technique 'fireball' inconnue : choisir parmi ", "no technique",
@@ -274,13 +274,13 @@ CASES: list[Case] = [
          "aucun combattant 'Bob' dans cette rencontre : choisir Brannoc ou Ysolde", "no fighter", 2,
          setup=init_sevendag),
     Case("bad allocation word", ["round", "--allocate", "Brannoc=stab,defence", "--seed", "1"],
-         "Brannoc, main 1 (iron longsword) : 'stab' n'est pas un engagement : choisir attack",
+         "Brannoc, main 1 (épée longue de fer) : 'stab' n'est pas un engagement : choisir attack",
          "is not a commitment",
          setup=init_sevendag),
     Case("shield attacks", ["round", "--allocate", "Brannoc=attack,attack", "--seed", "1"],
          "le dé d'un bouclier sert seulement à défendre", "only defends", setup=init_sevendag),
     Case("wound unknown band", ["wound", "Brannoc", "scratch"],
-         "pas de blessure 'scratch' : choisir parmi light, serious", "no wound band",
+         "pas de blessure 'scratch' : choisir parmi légère, grave", "no wound band",
          setup=init_sevendag),
     Case("d20 wound by band", ["wound", "B", "serious"], "ont des points de vie", "hit points",
          setup=init_d20),

@@ -143,7 +143,7 @@ def test_S04_S05_refusals_are_explained_in_french_and_techniques_by_label() -> N
                                    yield_=False)
     assert choices.allocation == {"Ysolde": ("attack", "attack"), "Brannoc": ("defence", "defence")}
     assert choices.technique == {"Ysolde": "feint"}
-    assert said[0] == "Ysolde — mains : (1) d8 steel greatsword, (2) d8 steel greatsword"
+    assert said[0] == "Ysolde — mains : (1) d8 grande épée d'acier, (2) d8 grande épée d'acier"
     assert said[1].startswith("technique inconnue 'a,d' : choisir parmi feint")
     assert any("bouclier" in s or "shield" in s for s in said[2:])  # S-04: a shield only defends
     assert "[o/N]" not in " ".join(questions)  # the yield was given on the command line

@@ -32,8 +32,7 @@ from sevendag_cli.sevendag.game import OPTIMAL, SHEET, Option, SevendagGame, mer
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, WoundBand
 from tests.exact_helpers import distribution
 from tests.records import replace
-from tests.sevendag_helpers import RS
-from tests.test_sim_sevendag import TINY_X, TINY_Y, TINY_Z, bundled
+from tests.sevendag_helpers import RS, TINY_X, TINY_Y, TINY_Z, bundled
 
 
 def fs(name: str, wounds: tuple[str, ...] = (), penalty: int = 0, **kw: Any) -> FighterState:

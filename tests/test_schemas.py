@@ -365,7 +365,7 @@ CHANGES = {
     "sevendag sheet: unknown tactic": ("fighter-sevendag", "fighters/brannoc.toml",
                                        'tactic = "weapons-attack"', 'tactic = "berserk"'),
     "sevendag sheet: two-handed shield": ("fighter-sevendag", "fighters/brannoc.toml",
-                                          'label = "round shield"',
+                                          'label = { en = "round shield", fr = "bouclier rond" }',
                                           'label = "round shield"\nhands = 2'),
     "sevendag sheet: unknown item key": ("fighter-sevendag", "fighters/brannoc.toml",
                                          "skill = 14", "skill = 14\nweight = 3"),

@@ -277,7 +277,7 @@ def test_S05_no_new_technique_while_one_is_active_nothing_changed() -> None:
     assert st1.fighter("Aldo").technique == s.ActiveTechnique("guard", 1)
     dice = EnteredDice([5])
     before = s.state_to_data(st1)
-    with pytest.raises(RuleError, match="still under 'guard'"):
+    with pytest.raises(RuleError, match="still under 'iron guard'"):
         s.play_round(RS, a, b, st1, dice, s.Choices(technique={"Aldo": "feint"}))
     assert dice.consumed == 0
     assert s.state_to_data(st1) == before

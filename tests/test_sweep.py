@@ -98,7 +98,7 @@ def test_the_display_in_both_languages(lang: str) -> None:
     result = run("sweep", *D14, "--vary", "A.ac=8..10", "--fair", "--lang", lang)
     assert result.exit_code == 0, result.stderr
     fair = {"en": "Fairest: A.ac = 9: A 50.37%, B 49.63% (0.73 points apart)",
-            "fr": "Le plus équilibré : A.ac = 9 : A 50.37%, B 49.63% (0.73 points d'écart)"}[lang]
+            "fr": "Le plus équilibré : A.ac = 9 : A 50,37\u00a0%, B 49,63\u00a0% (0,73 points d'écart)"}[lang]
     assert fair in result.stdout
     assert "│" in result.stdout and "█" in result.stdout and "░" in result.stdout
     runs = run("sweep", *D14, "--vary", "A.ac=8..9", "--runs", "500", "--seed", "2", "--lang", lang)

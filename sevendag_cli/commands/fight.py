@@ -144,7 +144,7 @@ def play_fight(m: Matchup, seed: int | None, dice: str | None, cap: int | None,
         first = next(lines)
         out.lines(itertools.chain([with_changes(first, changes)], lines))
     else:
-        r = renderer(out, m.ruleset)
+        r = renderer(out, m.ruleset, (m.a, m.b))
         print_changes(r.c, changes, out.lang)
         r.fight_play(play)
         report_seed(out, choice)
@@ -178,7 +178,7 @@ def play_fight_with_odds(
     else:
         from sevendag_cli.render.rich_odds import swing_chart
 
-        r = renderer(out, rs)
+        r = renderer(out, rs, (m.a, m.b))
         print_changes(r.c, changes, out.lang)
         r.fight(result)
         r.c.print()

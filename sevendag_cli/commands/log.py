@@ -46,4 +46,4 @@ def log_cmd(
         else:
             from sevendag_cli.render.rich_encounter import log as show
 
-            show(renderer(out, log.ruleset), list(log.steps))
+            show(renderer(out, log.ruleset, log.fighters), list(log.steps))

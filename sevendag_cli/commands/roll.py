@@ -10,7 +10,7 @@ import typer
 
 from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.failure import handled
-from sevendag_cli.options import DiceOpt, JsonOpt, LangOpt, PlotOpt, RollSeedOpt
+from sevendag_cli.options import DiceOpt, JsonOpt, LangOpt, ManualOpt, PlotOpt, RollSeedOpt
 from sevendag_cli.output import make_dice, make_output, report_seed
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ def roll_cmd(
         help="Roll nothing: each expression's exact odds, P(= n) and P(≥ n), mean and sd.")] = False,
     seed: RollSeedOpt = None,
     dice: DiceOpt = None,
+    manual: ManualOpt = False,
     json_: JsonOpt = False,
     plot: PlotOpt = None,
     lang: LangOpt = None,
@@ -53,8 +54,8 @@ def roll_cmd(
         from sevendag_cli.roller import parse_expressions, roll_expressions
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
-        if odds and (seed is not None or dice is not None):
-            option = "--seed" if seed is not None else "--dice"
+        if odds and (seed is not None or dice is not None or manual):
+            option = "--seed" if seed is not None else "--dice" if dice is not None else "--manual"
             raise UsageError(Msg("roll.odds_rolls_nothing", option=option))
         if plot is not None and not odds:
             raise UsageError(Msg("roll.plot_needs_odds"))
@@ -67,7 +68,7 @@ def roll_cmd(
         if odds:
             _odds(out, exprs, plot)
             return
-        choice = make_dice(seed, dice, False, out, continue_after=False)
+        choice = make_dice(seed, dice, manual, out, continue_after=False)
         call = roll_expressions(exprs, choice.source)
         if choice.entered is not None:
             choice.entered.check_all_used()

@@ -27,12 +27,21 @@ from sevendag_cli.options import (
     JsonlOpt,
     JsonOpt,
     LangOpt,
+    ManualForOpt,
     ManualOpt,
     RulesetOpt,
     SeedOpt,
     check_fighter_count,
 )
-from sevendag_cli.output import Output, make_dice, make_output, note, renderer, report_seed
+from sevendag_cli.output import (
+    Output,
+    make_dice,
+    make_output,
+    note,
+    players,
+    renderer,
+    report_seed,
+)
 
 if TYPE_CHECKING:
     from sevendag_cli.library import DiceChoice
@@ -70,6 +79,7 @@ def init_cmd(
     seed: SeedOpt = None,
     dice: DiceOpt = None,
     manual: ManualOpt = False,
+    manual_for: ManualForOpt = None,
     force: Annotated[
         bool, typer.Option("--force", help="Replace an encounter that is still in progress.")
     ] = False,
@@ -90,10 +100,16 @@ def init_cmd(
         out = make_output(json_, False, lang, jsonl_allowed=False)
         given = check_fighter_count(fighters)
         a, b = (given[0], given[1]) if given else (None, None)
+        asked: tuple[str, ...] = ()
+        if manual_for:  # the players who roll their own dice: fighters of this encounter
+            from sevendag_cli.library import Matchup
+
+            pair = Matchup.load(given, ruleset)
+            asked = players(manual_for, (pair.a.name, pair.b.name))
         choice: list[DiceChoice] = []
 
         def roll() -> DiceChoice:
-            choice.append(make_dice(seed, dice, manual, out, continue_after=False))
+            choice.append(make_dice(seed, dice, manual, out, continue_after=False, manual_for=asked))
             return choice[0]
 
         started = Table.start(a, b, ruleset, path=encounter, dice=roll, force=force,
@@ -122,6 +138,7 @@ def round_cmd(
     seed: SeedOpt = None,
     dice: DiceOpt = None,
     manual: ManualOpt = False,
+    manual_for: ManualForOpt = None,
     yield_: Annotated[
         bool | None,
         typer.Option("--yield/--no-yield",
@@ -183,10 +200,16 @@ def round_cmd(
                 note(f"sevendag: {e.render(out.lang)}")  # d20: nothing to choose, the round goes on
             else:
                 advise_lines(out.console(), out.lang, advice)
+        asked: tuple[str, ...] = ()
+        if manual_for:  # the players who roll their own dice: fighters of this encounter
+            from sevendag_cli.encounter import load
+
+            loaded = load(encounter)
+            asked = players(manual_for, (loaded.a.name, loaded.b.name))
         choice: list[DiceChoice] = []
 
         def roll() -> DiceChoice:
-            choice.append(make_dice(seed, dice, manual, out, continue_after=False))
+            choice.append(make_dice(seed, dice, manual, out, continue_after=False, manual_for=asked))
             return choice[0]
 
         played = Table(encounter).round(dice=roll, yield_initiative=yield_, allocate=allocate,
@@ -196,7 +219,7 @@ def round_cmd(
         elif out.jsonl:
             out.lines(played.events())
         else:
-            r = renderer(out, played.ruleset)
+            r = renderer(out, played.ruleset, played.fighters)
             r.round(played.result)
             if played.odds is not None:
                 from sevendag_cli.render.rich_odds import odds_line
@@ -257,7 +280,7 @@ def wound_cmd(
         if out.json:
             out.data(done.to_dict())
             return
-        renderer(out, done.ruleset).wound(done.result)
+        renderer(out, done.ruleset, done.fighters).wound(done.result)
 
 
 def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | None]:
@@ -320,4 +343,4 @@ def undo_cmd(
         elif what == "wound":
             what = t("step_wound", out.lang, name=str(undone.get("fighter")))
         note(t("undone", out.lang, what=what))
-        renderer(out, done.ruleset).states(done.states)
+        renderer(out, done.ruleset, done.fighters).states(done.states)

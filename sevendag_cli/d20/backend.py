@@ -7,7 +7,7 @@ display) when it is called.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -199,8 +199,8 @@ class D20Backend:
         raise UsageError(Msg("advise.d20"))  # nobody chooses anything in Le combat (D-02)
 
     def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                      yield_: bool | None, allocate: Mapping[str, str],
-                      technique: Mapping[str, str], ask: Any) -> Any:
+                      yield_: bool | None, allocate: Sequence[tuple[str, str]],
+                      technique: Sequence[tuple[str, str]], ask: Any) -> Any:
         if yield_ is not None or allocate or technique:
             raise UsageError(Msg("cli.d20_no_choices"))
         return None

@@ -62,8 +62,20 @@ def save(r: Display, ev: Any) -> None:
     r.line(*parts, rules_text(ev.rules))
 
 
+def weapon_name(r: Display, ev: Any) -> str:
+    """The attacker's weapon by its name in the language when the sheet is known."""
+    from sevendag_cli.d20.rules import unarmed
+
+    sheet = r.sheets.get(ev.attacker)
+    if sheet is not None:
+        weapon = sheet.weapon or unarmed(r.ruleset)
+        if weapon.name == ev.weapon:
+            return visible(weapon.label_in(r.lang))
+    return visible(ev.weapon)
+
+
 def damage(r: Display, ev: Any) -> None:
-    parts: list[Text | str] = [f"{r.tr('damage')}, {visible(ev.weapon)}{r.tr('colon')}"]
+    parts: list[Text | str] = [f"{r.tr('damage')}, {weapon_name(r, ev)}{r.tr('colon')}"]
     for i, s in enumerate(ev.sets):
         if i:
             parts.append(f" +{GLUE}")
@@ -127,12 +139,13 @@ def status_rows(r: Any, name: Text, s: Any, sheet: Any) -> list[tuple[Text, Text
 def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], lang: str,
                  ruleset: Any) -> None:
     """``--runs``, ``--exact``: each fighter's hit points left when winning, and damage dealt."""
+    from sevendag_cli.i18n import number
     from sevendag_cli.render.rich_sim import sim_table, w
 
     rows: list[list[Text | str]] = [
         [Text(visible(f.name), "bold"),
          w(lang, "mean_sd", mean=ex.hp_left_when_winning.mean, sd=ex.hp_left_when_winning.sd),
-         f"{ex.damage_dealt:.1f}"] for f, ex in zip(fighters, extras, strict=True)]
+         number(ex.damage_dealt, ".1f", lang)] for f, ex in zip(fighters, extras, strict=True)]
     console.print(sim_table([w(lang, "fighter"), w(lang, "hp"), w(lang, "dealt")], rows))
 
 

@@ -83,12 +83,17 @@ class D20Ruleset(Struct, frozen=True):
 
 
 class Weapon(Struct, frozen=True):
-    name: str
+    name: str  # in English (the events' ``weapon``)
     damage: Formula
     magic: Formula | None
     type_mod: int
     crit_range: int  # lowest natural that threatens a critical (D-07)
     crit_factor: int
+    labels: tuple[tuple[str, str], ...] = ()  # (language, name) when the sheet gives several
+
+    def label_in(self, lang: str) -> str:
+        """The weapon's name in ``lang`` (a sheet's ``name = { en = ..., fr = ... }``), else its name."""
+        return dict(self.labels).get(lang) or self.name
 
 
 class D20Fighter(Struct, frozen=True):
@@ -208,13 +213,15 @@ def read_fighter(r: Reader, path: str) -> D20Fighter:
             w.add("damage", Msg("rules.d20.must_roll"))
         magic = w.formula("magic", frozenset()) if w.has("magic") else None
         crit_range = w.integer("crit_range", 20, *FIELD_RANGES["crit_range"])
+        names = w.label("name", "weapon")  # a text, or one per language
         weapon = Weapon(
-            name=w.text("name", "weapon"),
+            name=names["en"],
             damage=damage,
             magic=magic,
             type_mod=w.integer("type", 0, *FIELD_RANGES["weapon_type"]),
             crit_range=crit_range,
             crit_factor=w.integer("crit_factor", 2, *FIELD_RANGES["crit_factor"]),
+            labels=tuple(sorted(names.items())) if len(set(names.values())) > 1 else (),
         )
         w.finish()
     ac = r.integer("ac", None, -50, 200) if r.has("ac") else None
@@ -240,5 +247,6 @@ def _field(r: Reader, name: str) -> int:
 
 def unarmed(ruleset: D20Ruleset) -> Weapon:
     """D-11: bare hands."""
-    return Weapon("bare hands", ruleset.unarmed_damage, None, 0, 20, 2)
+    return Weapon("bare hands", ruleset.unarmed_damage, None, 0, 20, 2,
+                  (("en", "bare hands"), ("fr", "mains nues")))
 

@@ -76,6 +76,7 @@ class Display(Protocol):
     c: Console
     lang: str
     ruleset: Any
+    sheets: dict[str, Any]  # the fighters' sheets by name (empty when not known)
 
     def tr(self, key: str, **kw: object) -> str: ...
 

@@ -68,6 +68,12 @@ def _range(low: int, high: int | None) -> str:
     return f"{low}–{high if high is not None else '∞'}"
 
 
+def _keyed(key: str, labels: dict[str, str], lang: str) -> str:
+    """``starmetal (star-metal)``: the key a sheet or an option writes, and its label when it differs."""
+    shown = label(labels, lang)
+    return key if shown == key else f"{key} ({shown})"
+
+
 def render_ruleset(console: Console, doc: dict[str, Any], lang: str) -> None:
     doc = visible_data(doc)
     print_wrapped(console, Text(visible(f"{label(doc['label'], lang)} ({doc['name']}, {doc['engine']})"),
@@ -90,13 +96,13 @@ def render_ruleset(console: Console, doc: dict[str, Any], lang: str) -> None:
              + (f"  {h(lang, 'out_after', n=w['out_after'])}" if w["out_after"] else ""))
             for w in doc["wounds"]
         ])
-        section(h(lang, "metals"), [
-            (label(m["label"], lang),
+        section(h(lang, "metals"), [  # the key a sheet writes, then the label shown
+            (_keyed(k, m["label"], lang),
              f"{h(lang, 'metal', dmg=m['extra_damage'], shift=m['band_shift'])} — {label(m['text'], lang)}")
-            for m in doc["metals"].values()
+            for k, m in doc["metals"].items()
         ])
         section(h(lang, "techniques"), [
-            (f"{k} ({label(tq['label'], lang)})",
+            (_keyed(k, tq["label"], lang),
              h(lang, "technique", a=tq["attack"], d=tq["defence"], n=tq["duration"]))
             for k, tq in doc["techniques"].items()
         ])

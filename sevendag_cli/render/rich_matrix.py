@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 
-from sevendag_cli.i18n import count, t
+from sevendag_cli.i18n import count, number, t
 from sevendag_cli.render.layout import MIN_WIDTH, print_line
 from sevendag_cli.text import visible
 
@@ -60,8 +60,8 @@ def _short(x: float) -> str:
     return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{x:g}")
 
 
-def _pct(p: float) -> str:
-    return f"{100 * p:.1f}"
+def _pct(p: float, lang: str = "en") -> str:
+    return number(100 * p, ".1f", lang)
 
 
 def _cut(text: str, width: int) -> str:
@@ -92,10 +92,10 @@ class _Grid:
                 if c is None or i == j:
                     line.append((DIAGONAL, "dim"))
                 else:
-                    text = ("~" if mark and c.method == RUNS else "") + _pct(c.win)
+                    text = ("~" if mark and c.method == RUNS else "") + _pct(c.win, lang)
                     line.append((text, _heat(c.win)))
             self.cells.append(line)
-        self.means: list[tuple[str, Style]] = [(_pct(s.mean), _heat(s.mean))
+        self.means: list[tuple[str, Style]] = [(_pct(s.mean, lang), _heat(s.mean))
                                                for s in roster.standings]
         self.mean_header = t("matrix.mean", lang)
         self.cell_w = max(cell_len(x) for row in self.cells for x, _ in row)

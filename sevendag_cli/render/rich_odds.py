@@ -15,7 +15,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from sevendag_cli.i18n import label, t
+from sevendag_cli.i18n import label, number, t
 from sevendag_cli.render.layout import MIN_WIDTH, print_line, print_rows
 from sevendag_cli.render.odds_data import odds_notes
 from sevendag_cli.render.rich_sim import _interval as interval
@@ -26,8 +26,8 @@ from sevendag_cli.text import visible
 A_BAR, B_BAR, DRAW_BAR = "█", "░", "·"
 
 
-def percent(p: float) -> str:
-    return f"{p:.1%}"
+def percent(p: float, lang: str = "en") -> str:
+    return number(p, ".1%", lang)
 
 
 def _notes(console: Console, engine: str, cap: int, odds: Odds | None, tolerance: float,
@@ -60,14 +60,15 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
         who = tr(key, **names)
         print_line(console, Text(f"  {played} · {who}"), hang=4)
     rows: list[tuple[Text, Text]] = []
+    cell = len(percent(1.0, lang))  # ``100.0%``, ``100,0 %`` in French
     for f in point.fighters:
-        value = Text(f"{percent(f.win_probability):>6}", "bold")
+        value = Text(f"{percent(f.win_probability, lang):>{cell}}", "bold")
         if not state.over:
-            value.append(f"  {tr('odds.exact', interval=interval(*f.bounds))}")
+            value.append(f"  {tr('odds.exact', interval=interval(*f.bounds, lang))}")
         rows.append((Text(visible(f.name), "bold"), value))
-    draw = Text(f"{percent(point.draw_probability):>6}")
+    draw = Text(f"{percent(point.draw_probability, lang):>{cell}}")
     if not state.over:
-        draw.append(f"  {tr('odds.exact', interval=interval(*point.draw_bounds))}")
+        draw.append(f"  {tr('odds.exact', interval=interval(*point.draw_bounds, lang))}")
     rows.append((Text(tr("odds.draw")), draw))
     print_rows(console, rows)
     if not state.over:
@@ -90,7 +91,7 @@ def odds_line(console: Console, lang: str, after: OddsPoint, before: OddsPoint |
     if max(after.draw_probability, draw_before or 0.0) >= 0.0005:
         pairs.append((t("odds.draw", lang), draw_before, after.draw_probability))
     for name, x, y in pairs:
-        shown_odds = percent(y) if x is None else f"{percent(x)} → {percent(y)}"
+        shown_odds = percent(y, lang) if x is None else f"{percent(x, lang)} → {percent(y, lang)}"
         parts.append(f"{name} {shown_odds}")
     text = Text("  ")
     text.append(t("odds.line", lang, odds=", ".join(parts)), "bold")
@@ -144,21 +145,22 @@ def swing_chart(console: Console, swing: OddsSwing, lang: str, engine: str) -> N
     labels = [_row_label(p, lang) for p in points]
     pad = max(len(x) for x in labels)
     width = max(console.width, MIN_WIDTH)
-    bar_width = max(10, min(50, width - pad - 2 - 7 - 7))
+    cell = len(percent(1.0, lang))  # ``100.0%``, ``100,0 %`` in French
+    bar_width = max(10, min(50, width - pad - 2 - 2 * (cell + 1)))
     for p, row in zip(points, labels, strict=True):
-        line = Text(f"{row:>{pad}}  {percent(p.fighters[0].win_probability):>6} ")
+        line = Text(f"{row:>{pad}}  {percent(p.fighters[0].win_probability, lang):>{cell}} ")
         line.append_text(_bar(p, bar_width))
-        line.append(f" {percent(p.fighters[1].win_probability):>6}")
+        line.append(f" {percent(p.fighters[1].win_probability, lang):>{cell}}")
         console.print(line, soft_wrap=True)
     swing_at = _biggest_swing(points)
     if swing_at is not None:
         x, y = points[swing_at - 1], points[swing_at]
         at = t("odds.at_init", lang) if y.round == 0 else t("odds.at_round", lang, n=y.round)
         print_line(console, t("odds.swing", lang, at=at, a=names[0],
-                         a0=percent(x.fighters[0].win_probability),
-                         a1=percent(y.fighters[0].win_probability), b=names[1],
-                         b0=percent(x.fighters[1].win_probability),
-                         b1=percent(y.fighters[1].win_probability)))
+                         a0=percent(x.fighters[0].win_probability, lang),
+                         a1=percent(y.fighters[0].win_probability, lang), b=names[1],
+                         b0=percent(x.fighters[1].win_probability, lang),
+                         b1=percent(y.fighters[1].win_probability, lang)))
     from sevendag_cli.errors import Msg
 
     print_line(console, Text(Msg("exact.swing.moments").render(lang), "dim"))

@@ -61,10 +61,13 @@ class RichRenderer:
     labels and weapons from files are drawn with their control characters visible.
     """
 
-    def __init__(self, console: Console, lang: str, ruleset: Any) -> None:
+    def __init__(self, console: Console, lang: str, ruleset: Any,
+                 sheets: Iterable[Any] = ()) -> None:
         self.c = console
         self.lang = lang
         self.ruleset = visible_data(ruleset)
+        self.sheets: dict[str, Any] = {s.name: s for s in sheets}
+        """The fighters' sheets by name, when known: what they hold is shown by its label."""
         self.number = 0  # the round being shown: a draw at the round cap ends it
         self.display = display_for(ruleset.engine)
         self._handlers: dict[str, Handler] = {

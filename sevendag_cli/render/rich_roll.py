@@ -40,6 +40,7 @@ from sevendag_cli.formula import (
     OpResult,
     ResultNode,
 )
+from sevendag_cli.i18n import number as shown_number
 from sevendag_cli.i18n import t
 from sevendag_cli.render.layout import GLUE, print_wrapped
 from sevendag_cli.roll_odds import OddsCall
@@ -225,11 +226,12 @@ TAIL = 0.0001
 """A tail left out of a long table holds at most this probability on each side."""
 
 
-def odds_percent(p: float) -> str:
-    """``12.50%``; a probability too small to show ``<0.01%``, never ``0.00%`` for a possible value."""
+def odds_percent(p: float, lang: str = "en") -> str:
+    """``12.50%`` (French ``12,50 %``); a probability too small to show ``<0.01%``, never
+    ``0.00%`` for a possible value."""
     if 0 < p < 0.00005:
-        return "<0.01%"
-    return f"{100 * p:.2f}%"
+        return "<" + shown_number(0.0001, ".2%", lang)
+    return shown_number(p, ".2%", lang)
 
 
 def odds_rows(values: tuple[int, ...], probs: list[float]) -> tuple[list[tuple[str, float, float]], int, float, int]:
@@ -279,7 +281,7 @@ def render_odds(console: Console, call: OddsCall, lang: str = "en") -> None:
             p = d.p_true
             fraction = f" ({p.numerator}/{p.denominator})" if p.denominator < 10 ** 9 else ""
             print_wrapped(console, Text.assemble((name, "bold"), t("colon", lang),
-                                                 (odds_percent(float(p)), "bold cyan"),
+                                                 (odds_percent(float(p), lang), "bold cyan"),
                                                  fraction, "  ", (t("odds_exact", lang), "dim")))
             continue
         print_wrapped(console, Text.assemble((name, "bold"), "  ", (t("odds_exact", lang), "dim")))
@@ -288,14 +290,14 @@ def render_odds(console: Console, call: OddsCall, lang: str = "en") -> None:
         column = max(5, *(len(r[0]) for r in rows))
         console.print(Text(f"  {'n':>{column}}  {t('odds_eq', lang):>8}  {t('odds_ge', lang):>8}", "bold"))
         for value, eq, ge in rows:
-            console.print(f"  {value:>{column}}  {odds_percent(eq):>8}  {odds_percent(ge):>8}")
+            console.print(f"  {value:>{column}}  {odds_percent(eq, lang):>8}  {odds_percent(ge, lang):>8}")
         if width > 1:
             print_wrapped(console, Text("  " + t("odds_grouped", lang, width=width), "dim"), hang=2)
         if left_out:
-            print_wrapped(console, Text("  " + t("odds_left_out", lang, n=left_out, p=odds_percent(mass)),
+            print_wrapped(console, Text("  " + t("odds_left_out", lang, n=left_out, p=odds_percent(mass, lang)),
                                         "dim"), hang=2)
-        print_wrapped(console, Text("  " + t("odds_mean_sd", lang, mean=f"{float(d.mean):.2f}",
-                                                  sd=f"{d.sd:.2f}")), hang=2)
+        print_wrapped(console, Text("  " + t("odds_mean_sd", lang, mean=shown_number(float(d.mean), ".2f", lang),
+                                                  sd=shown_number(d.sd, ".2f", lang))), hang=2)
 
 
 def _shown(expression: str) -> str:

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sevendag_cli.i18n import count, t
+from sevendag_cli.i18n import count, number, percent_sign, t
 from sevendag_cli.render.layout import print_line
 from sevendag_cli.text import visible, visible_data
 
@@ -49,13 +49,14 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) ->
     _ruleset_tables(console, result.engine, result.fighters,
                     extras.fighters if extras is not None else None, lang, ruleset)
     print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
-                   f"({result.draw_probability:.2%})")
+                   f"({number(result.draw_probability, '.2%', lang)})")
     print_line(console, w(lang, "rounds", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90, max=r.max))
     if result.first_striker_won is not None:
         print_line(console, w(lang, "firstwon", p=result.first_striker_won))
     rows: list[list[Text | str]] = [
-        [Text(visible(f.name), "bold"), count(f.wins, lang), f"{f.win_probability:.2%}",
-         f"{100 * f.ci95[0]:.2f}–{100 * f.ci95[1]:.2f}%"] for f in result.fighters]
+        [Text(visible(f.name), "bold"), count(f.wins, lang), number(f.win_probability, ".2%", lang),
+         f"{number(100 * f.ci95[0], '.2f', lang)}–{number(100 * f.ci95[1], '.2f', lang)}"
+         + percent_sign(lang)] for f in result.fighters]
     console.print(sim_table([w(lang, col) for col in ("fighter", "wins", "p", "ci")], rows))
 
 
@@ -105,7 +106,7 @@ def histogram(console: Console, bins: Any, title: str, width: int = 40, max_rows
     print_line(console, Text(title, "bold underline"))
     for name, v in rows:
         bar = "█" * max(1 if v else 0, round(width * v / peak))
-        console.print(Text.assemble(f"{name:>{pad}} ", (bar, "cyan"), f" {v / whole:.1%}"),
+        console.print(Text.assemble(f"{name:>{pad}} ", (bar, "cyan"), f" {number(v / whole, '.1%', lang)}"),
                       soft_wrap=True)
     if trimmed:
         print_line(console, Text(t("sim.hist_trimmed", lang), "dim"))
@@ -115,16 +116,17 @@ MAX_FRACTION = 30
 """Longest exact fraction shown in the table; longer ones are in the JSON."""
 
 
-def _interval(low: float, high: float) -> str:
+def _interval(low: float, high: float, lang: str = "en") -> str:
     """A certified interval as percentages: the fewest decimals (2 to 8) that tell its ends
     apart, or one value when they agree to 8 decimals (the JSON has every digit)."""
     if low == 0.0 and 0.0 < high < 1e-6:
-        return f"0–{high:.1e}"
+        return f"0–{number(high, '.1e', lang)}"
+    percent = percent_sign(lang)
     for digits in range(2, 9):
-        a, b = f"{100 * low:.{digits}f}", f"{100 * high:.{digits}f}"
+        a, b = number(100 * low, f".{digits}f", lang), number(100 * high, f".{digits}f", lang)
         if a != b:
-            return f"{a}–{b}%"
-    return f"{a}%"
+            return f"{a}–{b}{percent}"
+    return f"{a}{percent}"
 
 
 def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) -> None:
@@ -136,14 +138,15 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
     title = w(lang, "exact_title_end" if end else "exact_title", cap=result.cap, tol=result.tolerance)
     print_line(console, Text(title, "bold"))
     rows: list[list[Text | str]] = [
-        [Text(visible(f.name), "bold"), f"{f.win_probability:.4%}", _interval(*f.bounds)]
+        [Text(visible(f.name), "bold"), number(f.win_probability, ".4%", lang),
+         _interval(f.bounds[0], f.bounds[1], lang)]
         for f in result.fighters]
     console.print(sim_table([w(lang, col) for col in ("fighter", "p", "p_exact")], rows))
     _ruleset_tables(console, result.engine, result.fighters, getattr(result, result.engine, None),
                     lang, ruleset)
     if not end:
         print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
-                       f"{_interval(*result.draw_bounds)}")
+                       f"{_interval(result.draw_bounds[0], result.draw_bounds[1], lang)}")
     r = result.rounds
     if r.sd is None:
         print_line(console, w(lang, "rounds_mean_only", mean=r.mean))

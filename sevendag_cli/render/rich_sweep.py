@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sevendag_cli.i18n import count, t
+from sevendag_cli.i18n import count, number, t
 from sevendag_cli.render.layout import print_line
 from sevendag_cli.render.whatif import print_changes
 from sevendag_cli.text import visible
@@ -28,10 +28,12 @@ def _value(value: Any) -> str:
     return visible(value)
 
 
-def _cell(f: Any) -> str:
+def _cell(f: Any, lang: str = "en") -> str:
     if f.ci95 is not None:  # half the 95% interval (the JSON and the CSV have both ends)
-        return f"{f.win_probability:.1%}, 95% CI ±{50 * (f.ci95[1] - f.ci95[0]):.1f}"
-    return f"{f.win_probability:.2%}"
+        # "±" is half the 95% interval, as the column's header says
+        return (f"{number(f.win_probability, '.1%', lang)} "
+                f"±{number(50 * (f.ci95[1] - f.ci95[0]), '.1f', lang)}")
+    return number(f.win_probability, ".2%", lang)
 
 
 def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None:
@@ -46,16 +48,17 @@ def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None
     points = result.points
     names = [visible(f.name) for f in points[0].fighters]
     draws = any(p.draw_probability >= 5e-5 for p in points)
-    headers = [field.rsplit(".", 1)[-1], *(t("sweep.win", lang, name=n) for n in names)]
+    win = "sweep.win" if result.method == "exact" else "sweep.win_ci"  # ± in the cells: said
+    headers = [field.rsplit(".", 1)[-1], *(t(win, lang, name=n) for n in names)]
     if draws:
         headers.append(t("sweep.draw", lang))
     headers.append(t("sweep.rounds", lang))
     rows: list[list[Text | str]] = []
     for p in points:
-        row: list[Text | str] = [Text(_value(p.value), "bold"), *(_cell(f) for f in p.fighters)]
+        row: list[Text | str] = [Text(_value(p.value), "bold"), *(_cell(f, lang) for f in p.fighters)]
         if draws:
-            row.append(f"{p.draw_probability:.2%}")
-        row.append(f"{p.rounds_mean:.1f}")
+            row.append(number(p.draw_probability, ".2%", lang))
+        row.append(number(p.rounds_mean, ".1f", lang))
         rows.append(row)
     console.print(fitted_table(headers, rows, console.width))
     bars(console, result, names, lang)
@@ -106,7 +109,8 @@ def bars(console: Console, result: Any, names: list[str], lang: str, width: int 
     fair_value = result.fair.value if result.fair is not None and not result.unchanged \
         and result.fair.beyond is None else None
     mark = t("sweep.fair_mark", lang)
-    room = console.width - pad - 1 - 7 - (len(mark) + 1 if fair_value is not None else 0)
+    share = 1 + len(number(1.0, "6.1%", lang))  # `` 100.0%``, `` 100,0 %`` in French
+    room = console.width - pad - 1 - share - (len(mark) + 1 if fair_value is not None else 0)
     width = max(10, min(width, room))
     print_line(console, Text(t("sweep.bars", lang, a=names[0], b=names[1]), "bold underline"))
     middle = width // 2
@@ -118,7 +122,7 @@ def bars(console: Console, result: Any, names: list[str], lang: str, width: int 
         cells[middle] = "│"
         line = Text.assemble(f"{label:>{pad}} ", ("".join(cells[:left]), "cyan"),
                              "".join(cells[left:width - right]),
-                             ("".join(cells[width - right:]), "magenta"), f" {pa:6.1%}")
+                             ("".join(cells[width - right:]), "magenta"), f" {number(pa, '6.1%', lang)}")
         if fair_value is not None and p.value == fair_value and p is _first_with(points, fair_value):
             line.append(f" {mark}", "bold")
         console.print(line, soft_wrap=True)

@@ -7,7 +7,7 @@ it is called.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
@@ -74,6 +74,18 @@ def _pair(ruleset: Ruleset, a: Fighter,
             and isinstance(b, SevendagFighter)):
         return ruleset, a, b
     return None
+
+
+def technique_key(rs: SevendagRuleset, text: str) -> str:
+    """A technique as typed: its key, a label in either language, or an unambiguous short form
+    of them (``garde``); an ambiguous one is refused naming the candidates (S-05)."""
+    from sevendag_cli.errors import joined
+
+    found: list[str] = rs.technique_candidates(text)
+    if len(found) > 1:
+        raise UsageError(Msg("cli.ambiguous_technique", value=text, candidates=joined(
+            (Msg.label(rs.techniques[k].label, k) for k in found), "or")))
+    return found[0] if found else text  # what matches nothing is refused by the engine, as typed
 
 
 class _MomentOdds:
@@ -205,12 +217,12 @@ class SevendagBackend:
         return advise(rs, fa, fb, state, after=declared, cap=cap, tolerance=tol), tol
 
     def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                      yield_: bool | None, allocate: Mapping[str, str],
-                      technique: Mapping[str, str], ask: Any) -> Any:
+                      yield_: bool | None, allocate: Sequence[tuple[str, str]],
+                      technique: Sequence[tuple[str, str]], ask: Any) -> Any:
         """The choices of the round: from the arguments, and what ``ask`` answers."""
         from sevendag_cli.errors import joined
         from sevendag_cli.sevendag import engine
-        from sevendag_cli.terms import commitments, find_name
+        from sevendag_cli.terms import commitments, find_name, per_fighter
 
         rs = cast("SevendagRuleset", ruleset)
         names = (a.name, b.name)
@@ -223,8 +235,9 @@ class SevendagBackend:
 
         # commitments and techniques as typed, in either language and any case (a,d; Défense;
         # feinte) become keys; what matches nothing is refused by the engine, named as typed
-        hands = {who(n): commitments(v) for n, v in allocate.items()}
-        tech = {who(n): rs.technique_named(v) or v for n, v in technique.items()}
+        hands = {n: commitments(v) for n, v in per_fighter(allocate, "--allocate", who).items()}
+        tech = {n: technique_key(rs, v)
+                for n, v in per_fighter(technique, "--technique", who).items()}
         if ask is not None:
             return ask(rs, a, b, state, yield_, hands, tech)
         return engine.Choices(yield_initiative=bool(yield_), allocation=hands, technique=tech)

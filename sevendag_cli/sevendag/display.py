@@ -38,19 +38,47 @@ def band_text(r: Display, band: str | None) -> Text:
     return Text(glued(visible(name)), BAND_STYLES.get(band, "bold red"))
 
 
-def total_text(r: Display, constant: int, rolls: Any, modifier: int, penalty: int,
-               total: int) -> Text:
-    out = Text(f"{constant}")
+def item_label(r: Display, fighter: str, key: str | None, shown: str | None) -> str:
+    """What a fighter holds, by its label in the language when the sheet is known (else the
+    label the event carries, else the key)."""
+    sheet = r.sheets.get(fighter)
+    item = sheet.items.get(key) if sheet is not None and key is not None else None
+    if item is not None:
+        return visible(item.label_in(r.lang))
+    return visible(shown or key or "")
+
+
+def technique_name(r: Display, key: str | None) -> str:
+    """A technique by its label in the language (its key if the ruleset has no such technique)."""
+    if key is None:
+        return r.tr("technique")
+    tech = r.ruleset.techniques.get(key)
+    return visible(label(tech.label, r.lang) if tech else key)
+
+
+def total_text(r: Display, side: str, constant: int, rolls: Any, modifier: int,
+               technique: str | None, penalty: int, total: int) -> Text:
+    """``attack 8 + d10 5 + feint 3 − wounds 1 = 15``: every number named (S-06, S-05, S-19)."""
+    out = Text(f"{w(r, side)}{GLUE}{constant}")
     for roll in rolls:
         out.append(f" +{GLUE}")
         out.append_text(face(roll))
     if modifier:
-        out.append(f" {'+' if modifier > 0 else '−'}{GLUE}{abs(modifier)}{GLUE}({r.tr('technique')})")
+        sign = "+" if modifier > 0 else "−"
+        out.append(f" {sign}{GLUE}{glued(technique_name(r, technique))}{GLUE}{abs(modifier)}")
     if penalty:
-        out.append(f" −{GLUE}{penalty}{GLUE}({w(r, 'wounds')})")
+        out.append(f" −{GLUE}{w(r, 'wounds')}{GLUE}{penalty}")
     out.append(f" ={GLUE}")
     out.append(str(total), "bold cyan")
     return out
+
+
+def modifiers_text(r: Display, attack: int, defence: int) -> str:
+    """``(attack +3, defence -2)``: a technique's effect on each constant, named (S-05)."""
+    parts = [f"{w(r, 'attack')}{GLUE}{attack:+d}" if attack else "",
+             f"{w(r, 'defence')}{GLUE}{defence:+d}" if defence else ""]
+    shown = ", ".join(p for p in parts if p)
+    return f"{GLUE}({shown})" if shown else ""
 
 
 def allocation(r: Display, ev: Any) -> None:
@@ -58,7 +86,7 @@ def allocation(r: Display, ev: Any) -> None:
     for i, h in enumerate(ev.hands):
         if i:
             parts.append(", ")
-        what = visible(h.label) if h.label else w(r, "empty")
+        what = item_label(r, ev.fighter, h.holds, h.label) if h.holds else w(r, "empty")
         commit = w(r, "recovering") if h.recovering else w(r, h.commitment)
         style = {"attack": "red", "defence": "blue"}.get(h.commitment, "dim")
         parts += [glued(f"d{h.die} {what} → "), Text(glued(commit), style)]
@@ -66,7 +94,7 @@ def allocation(r: Display, ev: Any) -> None:
         tech = r.ruleset.techniques.get(ev.technique)
         name = visible(label(tech.label, r.lang) if tech else ev.technique)
         parts += [" · ", Text(glued(f"{r.tr('technique')}{r.tr('colon')}{name}"), "magenta"),
-                  f"{GLUE}({ev.attack_modifier:+d}/{ev.defence_modifier:+d})"]
+                  modifiers_text(r, ev.attack_modifier, ev.defence_modifier)]
     r.line(*parts, rules_text(ev.rules))
 
 
@@ -84,13 +112,13 @@ def exchange(r: Display, ev: Any) -> None:
         r.line("  ", Text(r.tr("no_attack", a=ev.attacker), "dim"), rules_text(ev.rules))
         return
     if ev.attack_total is not None:
-        r.line(f"  {r.tr('attack')}{r.tr('colon')}", total_text(r, ev.attack_constant, ev.attack_rolls,
-                                                   ev.attack_modifier, ev.attack_penalty,
-                                                   ev.attack_total))
+        r.line(f"  {r.tr('attack')}{r.tr('colon')}",
+               total_text(r, "attack", ev.attack_constant, ev.attack_rolls, ev.attack_modifier,
+                          ev.attack_technique, ev.attack_penalty, ev.attack_total))
     if ev.defence_total is not None:
-        r.line(f"  {r.tr('defence')}{r.tr('colon')}", total_text(r, ev.defence_constant, ev.defence_rolls,
-                                                    ev.defence_modifier, ev.defence_penalty,
-                                                    ev.defence_total))
+        r.line(f"  {r.tr('defence')}{r.tr('colon')}",
+               total_text(r, "defence", ev.defence_constant, ev.defence_rolls, ev.defence_modifier,
+                          ev.defence_technique, ev.defence_penalty, ev.defence_total))
     notes: list[Text | str] = []
     if ev.critical == "devastating":
         notes.append(Text(r.tr("devastating"), "bold green"))
@@ -117,26 +145,27 @@ def exchange(r: Display, ev: Any) -> None:
         verdict = Text(f"{r.tr('foiled')} ({w(r, 'margin')}{GLUE}{ev.margin})", "blue")
     else:
         dmg = Text(f"{r.tr('damage')}{GLUE}{ev.damage}", "bold red")
-        if ev.extra_damage:
-            dmg = Text(f"{r.tr('damage')}{GLUE}{ev.margin} +{GLUE}{ev.extra_damage} ={GLUE}{ev.damage}",
-                       "bold red")
+        if ev.extra_damage:  # S-17: the margin and the metal's extra damage, each named
+            dmg = Text(f"{r.tr('damage')}{GLUE}{w(r, 'margin')}{GLUE}{ev.margin} +{GLUE}"
+                       f"{w(r, 'metal')}{GLUE}{ev.extra_damage} ={GLUE}{ev.damage}", "bold red")
         verdict = Text.assemble(dmg, f" →{GLUE}", band_text(r, ev.final_band))
         if ev.band_shift and ev.band != ev.final_band:
             verdict.append(" (")
             verdict.append_text(band_text(r, ev.band))
-            verdict.append(f"{GLUE}+{ev.band_shift})")
+            verdict.append(f"{GLUE}{glued(r.tr('band_shift' if ev.band_shift != 1 else 'band_shift_one', n=ev.band_shift))})")
     r.line(f"  →{GLUE}", verdict, rules_text(ev.rules))
-    if ev.critical_defence:
-        r.line("  ", Text(r.tr("critical_defence", name=ev.defender), "bold green"),
-               rules_text(("S-14",)))
+    if ev.initiative is not None:  # S-14: the initiative passes, or stays with the defender
+        key = "critical_defence" if ev.initiative == "passes" else "critical_defence_kept"
+        r.line("  ", Text(r.tr(key, name=ev.defender), "bold green"), rules_text(("S-14",)))
 
 
 def drop(r: Display, ev: Any) -> None:
-    item = ev.label or ev.item
+    item = item_label(r, ev.fighter, ev.item, ev.label)
     verdict = (Text(r.tr("dropped", name=ev.fighter, item=item), "bold red") if ev.dropped
                else Text(r.tr("kept", name=ev.fighter, item=item), "green"))
     r.line(f"  {r.tr('drop_check')}{r.tr('colon')}", face(ev.roll),
-           f" {'>' if ev.dropped else '≤'}{GLUE}{ev.skill} →{GLUE}", verdict, rules_text(ev.rules))
+           f" {'>' if ev.dropped else '≤'}{GLUE}{w(r, 'skill')}{GLUE}{ev.skill} →{GLUE}", verdict,
+           rules_text(ev.rules))
 
 
 def granted(r: Display, ev: Any) -> None:
@@ -167,7 +196,8 @@ def reversed_(r: Display, ev: Any) -> None:
 
 
 def recovered(r: Display, ev: Any) -> None:
-    r.line(Text(r.tr("recovered", name=ev.fighter, item=ev.label or ev.item), "green"),
+    r.line(Text(r.tr("recovered", name=ev.fighter, item=item_label(r, ev.fighter, ev.item, ev.label)),
+                "green"),
            rules_text(ev.rules))
 
 
@@ -205,8 +235,9 @@ def state_text(r: Display, s: Any) -> Text:
         name = visible(label(tech.label, r.lang) if tech else s.technique.name)
         technique = f"{r.tr('technique')}{r.tr('colon')}{name} ({s.technique.rounds_left})"
         out.append(f"  {glued(technique)}", "magenta")
-    for d in s.dropped:
-        out.append(f"  {glued(r.tr('on_ground', item=d.item))}", "red")
+    for d in s.dropped:  # the item's label from the sheet, its key only if the sheet is unknown
+        what = item_label(r, s.name, d.item, None)
+        out.append(f"  {glued(r.tr('on_ground', item=what))}", "red")
     if s.granted_crit:
         out.append(f"  {glued(r.tr('granted_crit'))}", "green")
     if s.out:
@@ -244,7 +275,7 @@ def _details(r: Any, s: Any, sheet: Any) -> list[Text]:
                         "magenta"))
     for d in s.dropped:
         item = sheet.items.get(d.item) if sheet is not None else None
-        what = visible(item.label) if item is not None else visible(d.item)
+        what = visible(item.label_in(r.lang)) if item is not None else visible(d.item)
         out.append(Text(r.tr("status.dropped", item=what, n=d.rounds_left), "red"))
     if s.granted_crit:
         out.append(Text(r.tr("status.granted"), "green"))
@@ -256,6 +287,7 @@ def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], l
                  ruleset: Any) -> None:
     """``--runs``, ``--exact``: the wounds per band, one column per fighter (so no band name
     is split)."""
+    from sevendag_cli.i18n import number
     from sevendag_cli.render.rich_sim import sim_table
     from sevendag_cli.render.rich_sim import w as sim_word
 
@@ -264,7 +296,7 @@ def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], l
     for name in (list(per_fighter[0]) if per_fighter else []):
         band = ruleset.band_named(name) if hasattr(ruleset, "band_named") else None
         rows.append([visible(label(band.label, lang) if band else name),
-                     *(f"{means.get(name, 0.0):.2f}" for means in per_fighter)])
+                     *(number(means.get(name, 0.0), ".2f", lang) for means in per_fighter)])
     headers = [sim_word(lang, "wounds"), *(visible(f.name) for f in fighters)]
     console.print(sim_table(headers, rows))
 

@@ -92,6 +92,10 @@ class ExchangeEvent(Event, frozen=True, gc=False):
     critical_defence: bool  # S-14
     shield_hand: int | None  # S-15: the shield hand whose die showed its highest face
     rules: tuple[str, ...]
+    initiative: str | None = None  # S-14, with a critical defence: "passes" (to the defender),
+    # "kept" (the defender already held it), None (no critical defence, or the fight is over)
+    attack_technique: str | None = None  # the technique behind attack_modifier (S-05)
+    defence_technique: str | None = None  # the technique behind defence_modifier (S-05)
 
 
 class DropEvent(Event, frozen=True, gc=False):

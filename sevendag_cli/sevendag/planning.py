@@ -42,9 +42,22 @@ class Choices(Struct, frozen=True):
 # --- allocation (S-04, S-18) ---------------------------------------------------
 
 
+def item_name(item: Item) -> Msg:
+    """An item's label, in the language of the message that shows it."""
+    return Msg.label(item.labels or (("en", item.label),), item.label)
+
+
+def technique_names(ruleset: SevendagRuleset) -> object:
+    """The ruleset's techniques by their labels, in the language of the message (``feinte or
+    garde de fer or charge`` in French)."""
+    if not ruleset.techniques:
+        return Msg("engine.sev.no_techniques")
+    return joined(Msg.label(t.label, k) for k, t in ruleset.techniques.items())
+
+
 def _hand_label(fighter: SevendagFighter, i: int) -> Msg:
     item = fighter.item_in(i)
-    what: object = item.label if item is not None else Msg("engine.sev.empty")
+    what: object = item_name(item) if item is not None else Msg("engine.sev.empty")
     return Msg("engine.sev.hand", name=fighter.name, n=i + 1, what=what)
 
 
@@ -120,7 +133,8 @@ def _validate_allocation(
         held = [i for i, h in enumerate(fighter.hands) if h.holds == key]
         if len({out[i] for i in held}) > 1:
             nums = joined((str(i + 1) for i in held), "and")
-            raise RuleError(Msg("engine.sev.two_handed", name=fighter.name, hands=nums, item=item.label))
+            raise RuleError(Msg("engine.sev.two_handed", name=fighter.name, hands=nums,
+                                item=item_name(item)))
     return tuple(out)
 
 
@@ -154,12 +168,15 @@ def plan_for(
     rounds_left = 0
     if wanted is not None:
         if not isinstance(wanted, str) or wanted not in ruleset.techniques:
-            known: object = ", ".join(ruleset.techniques) or Msg("engine.sev.no_techniques")
-            raise RuleError(Msg("engine.sev.no_technique", name=fighter.name, wanted=wanted, known=known))
+            raise RuleError(Msg("engine.sev.no_technique", name=fighter.name, wanted=wanted,
+                                known=technique_names(ruleset)))
         if fs.technique is not None:
             left = fs.technique.rounds_left
+            under = ruleset.techniques.get(fs.technique.name)
+            shown: object = (Msg.label(under.label, under.name) if under is not None
+                             else fs.technique.name)
             raise RuleError(Msg("engine.sev.still_under", name=fighter.name,
-                                technique=fs.technique.name, left=left))
+                                technique=shown, left=left))
         technique, started, rounds_left = wanted, True, ruleset.techniques[wanted].duration
     elif fs.technique is not None:
         technique, rounds_left = fs.technique.name, fs.technique.rounds_left
@@ -167,7 +184,7 @@ def plan_for(
     if technique is not None:
         t = ruleset.techniques.get(technique)
         if t is None:
-            known_now: object = ", ".join(ruleset.techniques) or Msg("engine.sev.none")
+            known_now: object = technique_names(ruleset) if ruleset.techniques else Msg("engine.sev.none")
             raise EncounterError(Msg("engine.sev.undefined_technique", name=fighter.name,
                                      technique=technique, known=known_now))
         attack_mod, defence_mod = t.attack, t.defence

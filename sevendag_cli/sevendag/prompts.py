@@ -84,7 +84,7 @@ def _ask_hands(rs: Any, a: Any, b: Any, state: Any, f: Any, lang: str,
     """One commitment per hand (S-04), in order: ``a,d``; Enter keeps the sheet's tactic."""
     default = engine.allocation_for(f, None, state.fighter(f.name))
     hands = ", ".join(
-        f"({i}) d{h.die} {visible(f.items[h.holds].label) if h.holds else t('sev.empty', lang)}"
+        f"({i}) d{h.die} {visible(f.items[h.holds].label_in(lang)) if h.holds else t('sev.empty', lang)}"
         for i, h in enumerate(f.hands, start=1))
     say(t("prompt.hands", lang, name=visible(f.name), hands=hands))
     shortcuts = ",".join(c[0] for c in default)
@@ -116,7 +116,8 @@ def _ask_technique(rs: Any, name: str, lang: str, read: Callable[[str], str],
         text = read(t("prompt.tech", lang, name=visible(name), choices=choices))
         if not text or fold(text) in NONE_WORDS:
             return None
-        key: str | None = rs.technique_named(text)
-        if key is not None:
-            return key
-        say(t("prompt.unknown", lang, value=visible(text), choices=", ".join(rs.techniques)))
+        found: list[str] = rs.technique_candidates(text)
+        if len(found) == 1:
+            return found[0]
+        named = [visible(label(rs.techniques[k].label, lang)) for k in (found or rs.techniques)]
+        say(t("prompt.unknown", lang, value=visible(text), choices=", ".join(named)))

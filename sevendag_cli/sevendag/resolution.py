@@ -8,6 +8,8 @@ docstring (:mod:`sevendag_cli.sevendag.engine`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from msgspec.structs import replace
 
 from sevendag_cli.dice import DiceSource, Roll
@@ -158,6 +160,8 @@ class _Round:
                 att.attack, dfn.defence, att_plan.attack_mod, def_plan.defence_mod,
                 att_fs.penalty, def_fs.penalty, None, None, None, "no-attack", None, False, (),
                 0, 0, None, 0, None, False, None, ("S-04", "S-08"),
+                attack_technique=att_plan.technique if att_plan.attack_mod else None,
+                defence_technique=def_plan.technique if def_plan.defence_mod else None,
             ))
             return False
 
@@ -243,7 +247,8 @@ class _Round:
                 rules.append("S-07")
         if critical_defence:
             rules.append("S-14")
-        self.events.append(ExchangeEvent(
+        at = len(self.events)
+        exchange = ExchangeEvent(
             number, att_name, def_name, tuple(i + 1 for i in att_hands),
             tuple(i + 1 for i in def_hands), attack_rolls, defence_rolls,
             att.attack, dfn.defence, att_plan.attack_mod, def_plan.defence_mod,
@@ -251,7 +256,10 @@ class _Round:
             critical, granted, metals, extra, damage, band.name if band else None, shift,
             final.name if final else None, critical_defence, shield_hand,
             tuple(dict.fromkeys(rules)),
-        ))
+            attack_technique=att_plan.technique if att_plan.attack_mod else None,
+            defence_technique=def_plan.technique if def_plan.defence_mod else None,
+        )
+        self.events.append(exchange)
         self.events += drops
         if verdict.fumble and rs.fumble_grants_crit:
             def_fs = replace(def_fs, granted_crit=True)
@@ -268,9 +276,12 @@ class _Round:
             self.over, self.winner = True, att_name
             self.events.append(FightOverEvent(att_name, def_name, "out", ("S-09", "S-19")))
             return critical_defence
-        if critical_defence and self.assaillant != def_name:
-            self.assaillant = def_name
-            self.events.append(InitiativeReversedEvent(def_name, att_name, ("S-14",)))
+        if critical_defence:  # S-14: the exchange says whether the initiative passed or was kept
+            kept = self.assaillant == def_name
+            self.events[at] = replace(exchange, initiative="kept" if kept else "passes")
+            if not kept:
+                self.assaillant = def_name
+                self.events.append(InitiativeReversedEvent(def_name, att_name, ("S-14",)))
         return critical_defence
 
     def finish(self) -> None:
@@ -416,11 +427,31 @@ def apply_wound(
     return result, new
 
 
+def band_words(ruleset: SevendagRuleset) -> dict[str, Msg]:
+    """Each band by the word of its label that sets it apart, in the message's language
+    (``light`` / ``légère``): what ``wound FIGHTER BAND`` accepts, never a key alone."""
+    from sevendag_cli.terms import distinct_words
+
+    langs = sorted({lang for w in ruleset.wounds for lang in w.label})
+    words = {lang: distinct_words(w.label.get(lang) or w.label.get("en") or w.name
+                                  for w in ruleset.wounds) for lang in langs}
+    return {w.name: Msg.label({lang: words[lang][i] for lang in langs}, w.name)
+            for i, w in enumerate(ruleset.wounds)}
+
+
+def listed_msgs(items: Sequence[object]) -> object:
+    """``a, b, c`` with each item rendered in the message's language."""
+    out: object = items[0] if items else ""
+    for item in items[1:]:
+        out = Msg("common.comma", a=out, b=item)
+    return out
+
+
 def _band_asked(
     ruleset: SevendagRuleset, amount: int | None, band: str | None, what: str = "damage"
 ) -> WoundBand:
     """The band of a judgement: named, or the band of ``amount`` damage (S-07)."""
-    bands = ", ".join(w.name for w in ruleset.wounds)
+    bands = listed_msgs(list(band_words(ruleset).values()))
     if amount is not None and band is not None:
         raise RuleError(Msg("engine.sev.amount_and_band"))
     if amount is None and band is None:
@@ -463,8 +494,11 @@ def apply_heal(
     chosen = _band_asked(ruleset, amount, band, "heal")
     fs = state.fighter(fighter)
     if chosen.name not in fs.wounds:
-        held: object = ", ".join(fs.wounds) if fs.wounds else Msg("engine.sev.no_wounds")
-        raise RuleError(Msg("engine.sev.nothing_to_heal", name=fighter, band=chosen.name, held=held))
+        words = band_words(ruleset)
+        held: object = (listed_msgs([words.get(w, w) for w in fs.wounds]) if fs.wounds
+                        else Msg("engine.sev.no_wounds"))
+        raise RuleError(Msg("engine.sev.nothing_to_heal", name=fighter, band=words[chosen.name],
+                            held=held))
     last = len(fs.wounds) - 1 - fs.wounds[::-1].index(chosen.name)
     wounds = fs.wounds[:last] + fs.wounds[last + 1:]
     out = any(w.out_after > 0 and wounds.count(w.name) >= w.out_after for w in ruleset.wounds)

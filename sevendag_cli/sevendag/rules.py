@@ -100,10 +100,25 @@ class SevendagRuleset(Struct, frozen=True):
         return next((b for b in self.wounds if b.name == key), None)
 
     def technique_named(self, name: str) -> str | None:
-        """A technique's key from its key or its label in either language, in any case."""
+        """A technique's key from its key or its label in either language, in any case, or an
+        unambiguous short form of them (``garde``); None when none or several match."""
         from sevendag_cli.terms import find_key
 
         return find_key(name, {k: list(t.label.values()) for k, t in self.techniques.items()})
+
+    def technique_candidates(self, name: str) -> list[str]:
+        """The techniques ``name`` may mean (see :func:`sevendag_cli.terms.candidates`)."""
+        from sevendag_cli.terms import candidates
+
+        return candidates(name, {k: list(t.label.values()) for k, t in self.techniques.items()})
+
+    def metal_named(self, name: str) -> str | None:
+        """A metal's key from its key or its label in either language, however spelt
+        (``starmetal``, ``star-metal``, ``Star metal``, ``métal d'étoile``); None if none matches."""
+        from sevendag_cli.terms import find_key
+
+        return find_key(name, {k: list(m.label.values()) for k, m in self.metals.items()},
+                        prefixes=False)
 
     def shifted(self, band: WoundBand, steps: int) -> WoundBand:
         i = min(len(self.wounds) - 1, max(0, self.wounds.index(band) + steps))
@@ -116,7 +131,12 @@ class Item(Struct, frozen=True):
     hands: int  # 1 or 2
     metal: str | None
     skill: int  # S-10: drop check succeeds on d20 <= skill
-    label: str
+    label: str  # in English (the events' ``label``)
+    labels: tuple[tuple[str, str], ...] = ()  # (language, label) when the sheet gives several
+
+    def label_in(self, lang: str) -> str:
+        """The item's label in ``lang`` (a sheet's ``label = { en = ..., fr = ... }``), else its label."""
+        return dict(self.labels).get(lang) or self.label
 
 
 class Hand(Struct, frozen=True):
@@ -237,12 +257,17 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
         kind = it.text("kind", "weapon", ("weapon", "shield"))
         held_by = it.integer("hands", 1, 1, 2)
         metal = it.text("metal") if kind == "weapon" else it.text("metal", "")
+        if ruleset is not None and metal and metal not in ruleset.metals:
+            # one spelling per name: the key (``starmetal``) or the label shown (``star-metal``)
+            metal = ruleset.metal_named(metal) or metal
         if kind == "weapon" and ruleset is not None and metal and metal not in ruleset.metals:
             it.add("metal", Msg("rules.sev.unknown_metal", metal=metal, known=metals))
         if kind == "shield" and held_by != 1:
             it.add("hands", Msg("rules.sev.shield_one_hand"))
         skill = it.integer("skill", 10, 1, 20) if kind == "weapon" else it.integer("skill", 0, 0, 20)
-        items[key] = Item(key, kind, held_by, metal or None, skill, it.text("label", key))
+        labels = it.label("label", key)  # a text, or one per language
+        items[key] = Item(key, kind, held_by, metal or None, skill, labels["en"],
+                          tuple(sorted(labels.items())) if len(set(labels.values())) > 1 else ())
         it.finish()
 
     hands: list[Hand] = []
@@ -264,7 +289,9 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
         if holders and holders != item.hands:
             want = Msg("rules.sev.two_hands" if item.hands == 2 else "rules.sev.one_hand")
             r.add(f"items.{key}.hands",
-                  Msg("rules.sev.held_by", item=item.label, holders=holders, want=want))
+                  Msg("rules.sev.held_by", item=Msg.label(item.labels or (("en", item.label),),
+                                                           item.label),
+                      holders=holders, want=want))
 
     tactic = r.text("tactic", ruleset.default_tactic if ruleset else "weapons-attack",
                    (*TACTICS, "custom"))

@@ -12,12 +12,20 @@ It is the one place to change how attack dice are read.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, overload
 
 from msgspec import Struct
 
 from sevendag_cli.dice import Roll
 from sevendag_cli.sevendag.events import MetalEffect
 from sevendag_cli.sevendag.rules import Item, SevendagFighter, SevendagRuleset
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    BoolArray = npt.NDArray[np.bool_]
+    IntArray = npt.NDArray[np.int64]
 
 
 class AttackGroup(Struct, frozen=True, gc=False):
@@ -152,6 +160,37 @@ def judge_attack(ruleset: SevendagRuleset, groups: Sequence[AttackGroup]) -> Att
         tuple(groups[g] for g in reading.fumbled),
         reading.rules,
     )
+
+
+@overload
+def landing(has_attack: bool, failure: bool, shield: bool, critical: bool, granted: bool,
+            margin: int, extra: int, shift: int, grant_extra: int,
+            grant_shift: int) -> tuple[bool, int, int, bool]: ...
+@overload
+def landing(has_attack: BoolArray, failure: BoolArray, shield: BoolArray, critical: BoolArray,
+            granted: BoolArray, margin: IntArray, extra: IntArray, shift: IntArray,
+            grant_extra: IntArray, grant_shift: IntArray) -> tuple[BoolArray, IntArray,
+                                                                    IntArray, BoolArray]: ...
+def landing(has_attack: Any, failure: Any, shield: Any, critical: Any, granted: Any, margin: Any,
+            extra: Any, shift: Any, grant_extra: Any, grant_shift: Any) -> Any:
+    """S-06, S-10 (a granted critical), S-15, S-17 after the dice are read: **the one place**.
+
+    ``failure`` / ``critical``: the dice's reading (:func:`read_attack_dice`); ``shield``: a
+    defending shield die shows its highest face; ``granted``: the attacker holds a granted
+    critical (``fumble_grants_crit``); ``margin``: attack total - defence total; ``extra`` /
+    ``shift``: the dice's critical's metal effect, ``grant_extra`` / ``grant_shift``: the
+    effect of the first attacking weapon's metal, which a granted critical uses.
+
+    Returns (grant used, raw damage, band shift, wound).  Only ``& | ^ + - *`` and
+    comparisons: the step engine calls it with Python scalars, the vectorised engine with
+    numpy arrays (one row per fight).
+    """
+    lands = has_attack & (failure ^ True) & (shield ^ True)  # S-15: the shield foils
+    grant_used = lands & (critical ^ True) & granted & (margin > 0)
+    extra = extra + grant_used * (grant_extra - extra)
+    shift = shift + grant_used * (grant_shift - shift)
+    raw = margin + extra
+    return grant_used, raw, shift, lands & (raw > 0)
 
 
 def metal_effects(ruleset: SevendagRuleset, groups: Sequence[tuple[AttackGroup, int]]) -> tuple[

@@ -39,6 +39,7 @@ import numpy.typing as npt
 from sevendag_cli.d20.vector import VecFormula
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.limits import MAX_ROUND_CAP
+from sevendag_cli.sevendag.attack import landing
 from sevendag_cli.sevendag.engine import MAX_INITIATIVE_ATTEMPTS
 from sevendag_cli.sevendag.model import (  # re-exported: the model's historical home
     EMPTY,
@@ -54,7 +55,12 @@ from sevendag_cli.sevendag.model import (  # re-exported: the model's historical
     granted_unit,
     judge,
 )
-from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+from sevendag_cli.sevendag.rules import (
+    SevendagFighter,
+    SevendagRuleset,
+    band_index,
+    shifted_index,
+)
 
 __all__ = [
     "EMPTY", "NO_ATTACK", "SHIELD", "WEAPON", "Allocation", "FighterModel", "SevendagBatch",
@@ -206,7 +212,7 @@ def _dice(rng: np.random.Generator, t: _Tables, sides: IntArray) -> IntArray:
 class _Ruling:
     """Ruleset values an exchange needs."""
 
-    lows: IntArray  # band lower bounds, in order
+    lows: tuple[int, ...]  # band lower bounds, in order
     n_bands: int
     drop_die: int
 
@@ -223,10 +229,46 @@ class _Exchange:
     critical_defence: BoolArray  # S-14
 
 
-def _exchange(t: _Tables, r: _Ruling, rng: np.random.Generator, at: IntArray,
-              aid: IntArray, did: IntArray, offset: IntArray,
-              granted_at: BoolArray) -> _Exchange:
-    """``offset``: attack constant - penalty - (defence constant - penalty), per row."""
+class Faces:
+    """Where an exchange's dice come from (:func:`exchange`), in the order it asks for them."""
+
+    def hand(self, t: _Tables, sides: IntArray) -> IntArray:
+        """One die per row, uniform on 1..sides (per row): a hand's attack or defence die."""
+        raise NotImplementedError
+
+    def drop(self, unit: int, die: int, rows: IntArray) -> IntArray:
+        """The drop checks of ``unit`` for the rows ``rows`` (S-10)."""
+        raise NotImplementedError
+
+
+class RandomFaces(Faces):
+    """Faces from the batch's generator (the simulator's stream)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def hand(self, t: _Tables, sides: IntArray) -> IntArray:
+        return _dice(self.rng, t, sides)
+
+    def drop(self, unit: int, die: int, rows: IntArray) -> IntArray:
+        faces: IntArray = self.rng.integers(1, die + 1, size=rows.size, dtype=np.int64)
+        return faces
+
+
+def exchange(t: _Tables, r: _Ruling, faces: Faces, at: IntArray, aid: IntArray, did: IntArray,
+             offset: IntArray, granted_at: BoolArray) -> _Exchange:
+    """``m`` exchanges, one per row (S-06 .. S-15, S-17, S-18).
+
+    ``at``: the attacker (0 = a, 1 = b); ``aid`` / ``did``: the attacker's and the defender's
+    allocation codes; ``offset``: attack constant - penalty - (defence constant - penalty);
+    ``granted_at``: the attacker holds a granted critical.  Faces are asked hand by hand
+    (the attacker's die of hand ``i``, then the defender's), every hand of every row (a
+    hand that neither attacks nor defends is not read), then the drop checks unit by unit
+    for the rows with a weapon to check.  The rules are the step engine's:
+    :func:`~sevendag_cli.sevendag.attack.read_attack_dice` through the tables,
+    :func:`~sevendag_cli.sevendag.attack.landing`,
+    :func:`~sevendag_cli.sevendag.rules.band_index` and ``shifted_index``.
+    """
     de = 1 - at
     lo = np.zeros(at.size, dtype=np.int64)
     hi = np.zeros(at.size, dtype=np.int64)
@@ -234,27 +276,22 @@ def _exchange(t: _Tables, r: _Ruling, rng: np.random.Generator, at: IntArray,
     margin = offset.copy()
     for i in range(t.hands):
         s = t.sides[i][at]
-        f = _dice(rng, t, s)
+        f = faces.hand(t, s)
         lo |= (f == 1).astype(np.int64) << i
         hi |= (f == s).astype(np.int64) << i
         margin += f * t.attacks[i][aid]
         s = t.sides[i][de]
-        f = _dice(rng, t, s)
+        f = faces.hand(t, s)
         dhi |= (f == s).astype(np.int64) << i
         margin -= f * t.defends[i][did]
     code = (aid << 2 * t.hands) | (lo << t.hands) | hi
     dcode = (did << t.hands) | dhi
     has = t.has_attack[aid]
-    failure = t.failure[code]
-    critical = t.critical[code]
-    lands = has & ~failure & ~t.shield[dcode]  # S-15
-    grant_used = lands & ~critical & granted_at & (margin > 0)  # S-10 fumble_grants_crit
-    extra = np.where(grant_used, t.grant_extra[aid], t.extra[code])  # S-17
-    shift = np.where(grant_used, t.grant_shift[aid], t.shift[code])
-    raw = margin + extra
-    wound = lands & (raw > 0)
-    band = np.searchsorted(r.lows, raw, side="right") - 1 + shift  # S-07
-    np.clip(band, 0, r.n_bands - 1, out=band)
+    grant_used, raw, shift, wound = landing(
+        has, t.failure[code], t.shield[dcode], t.critical[code], granted_at, margin,
+        t.extra[code], t.shift[code], t.grant_extra[aid], t.grant_shift[aid],
+    )
+    band = shifted_index(band_index(r.lows, raw), shift, r.n_bands)  # S-07, S-17
 
     # S-10/S-18: one drop check per weapon that failed.
     fumbled = t.fumbled[code]
@@ -265,7 +302,7 @@ def _exchange(t: _Tables, r: _Ruling, rng: np.random.Generator, at: IntArray,
         who = at[rows]
         lost = np.zeros(rows.size, dtype=np.int64)
         for u in range(t.units):
-            check = rng.integers(1, r.drop_die + 1, size=rows.size, dtype=np.int64)
+            check = faces.drop(u, r.drop_die, rows)
             lost |= ((bits >> u & 1).astype(np.bool_) & (check > t.skill[who, u])
                      ).astype(np.int64) << u
         dropped[rows] = lost
@@ -328,7 +365,7 @@ def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: Sev
                 ruleset.failure_beats_crit)
     bands = ruleset.wounds
     nb = len(bands)
-    r = _Ruling(np.array([w.low for w in bands], dtype=np.int64), nb, ruleset.drop_check_die)
+    r = _Ruling(tuple(w.low for w in bands), nb, ruleset.drop_check_die)
     penalty = np.array([w.penalty for w in bands], dtype=np.int64)
     never = np.iinfo(np.int64).max
     out_after = np.array([w.out_after or never for w in bands], dtype=np.int64)
@@ -339,6 +376,7 @@ def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: Sev
     rounds = np.full(n, cap, dtype=np.int64)
     wounds_out = np.zeros((n, 2, nb), dtype=np.int64)
     first = _initiative(ruleset, a, b, rng, n)
+    faces = RandomFaces(rng)
 
     # State of the fights still going (rows), fighter axis first where it helps gathers.
     idx = np.arange(n, dtype=np.int64)
@@ -368,13 +406,13 @@ def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: Sev
         # fight is over or a critical defence ended the round (S-14).
         go = np.arange(m, dtype=np.int64)
         at = assail.copy()
-        for exchange in (1, 2):
+        for which in (1, 2):
             if go.size == 0:
                 break
             de = 1 - at
             offset = (t.constant_attack[at] - pen[at, go]
                       - t.constant_defence[de] + pen[de, go])
-            res = _exchange(t, r, rng, at, aid[at, go], aid[de, go], offset, granted[at, go])
+            res = exchange(t, r, faces, at, aid[at, go], aid[de, go], offset, granted[at, go])
             if res.grant_used.any():
                 granted[at[res.grant_used], go[res.grant_used]] = False
             if grants and res.fumble.any():
@@ -396,7 +434,7 @@ def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: Sev
                     over[g[out]] = True
                     winner[idx[g[out]]] = at[w[out]]
             keep = ~over[go]
-            if exchange == 1:
+            if which == 1:
                 stop = res.critical_defence & keep
                 assail[go[stop]] = de[stop]  # S-14: the defender becomes the assaillant
                 keep &= ~res.critical_defence

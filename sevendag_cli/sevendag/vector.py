@@ -222,6 +222,7 @@ class _Exchange:
     """What ``m`` exchanges did (rows as given)."""
 
     wound: BoolArray  # the defender took a wound
+    damage: IntArray  # margin + metal (S-06, S-17): the wound's damage where there is one
     band: IntArray  # its final band index (S-07 after S-17's shift); meaningless without wound
     fumble: BoolArray  # critical failure (S-10): grants a critical when the option is on
     grant_used: BoolArray  # the attacker's granted critical was used up
@@ -306,7 +307,7 @@ def exchange(t: _Tables, r: _Ruling, faces: Faces, at: IntArray, aid: IntArray, 
             lost |= ((bits >> u & 1).astype(np.bool_) & (check > t.skill[who, u])
                      ).astype(np.int64) << u
         dropped[rows] = lost
-    return _Exchange(wound, band, t.fumble[code], grant_used, dropped,
+    return _Exchange(wound, raw, band, t.fumble[code], grant_used, dropped,
                      has & t.critical_defence[dcode])
 
 

@@ -22,6 +22,9 @@ from typing import Any
 import numpy as np
 import pytest
 
+from sevendag_cli.d20.events import AttackEvent, SaveEvent
+from sevendag_cli.d20.resolution import resolve_attack
+from sevendag_cli.d20.vector import _side, attacks
 from sevendag_cli.dice import DiceSource
 from sevendag_cli.sevendag.events import CriticalGrantedEvent, DropEvent, ExchangeEvent
 from sevendag_cli.sevendag.model import FighterModel, fighter_model
@@ -33,6 +36,7 @@ from sevendag_cli.sevendag.vector import Faces, _Ruling, _Tables, _tables, excha
 from tests.exact_helpers import every_face
 from tests.records import replace
 from tests.sevendag_helpers import RS, make
+from tests.test_sim_d20 import A_SHEET, B_SHEET, _base, sheet, with_formulas
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 
@@ -227,3 +231,115 @@ def test_S06_S07_S10_to_S18_exchange_every_face_every_state(pair: str,
     rs = replace(RS, failure_beats_crit=failure_beats_crit, fumble_grants_crit=True,
                  drop_check_die=drop_die)
     assert _check_exchanges(rs, fighters) > 0
+
+
+# --- d20: one attack ---------------------------------------------------------------------
+
+
+class _QueuedRng:
+    """Stands for the generator inside ``VecFormula.roll``: each ``integers`` call takes, for
+    every row asked, the next faces that row's queue holds (the step engine's, in its order);
+    a face the engine never rolled (a DD after a natural) is the die's highest."""
+
+    def __init__(self, queues: list[list[int]], rows: IntArray) -> None:
+        self.queues, self.rows = queues, rows
+
+    def integers(self, low: int, high: int, size: Any = None, dtype: Any = None) -> IntArray:
+        shape = size if isinstance(size, tuple) else (size,)
+        assert shape[0] == self.rows.size
+        count = shape[1] if len(shape) > 1 else 1
+        out = np.empty((self.rows.size, count), dtype=np.int64)
+        for i, row in enumerate(self.rows):
+            q = self.queues[row]
+            for j in range(count):
+                out[i, j] = q.pop(0) if q else high - 1
+        assert ((out >= low) & (out < high)).all()
+        return out.reshape(shape)
+
+
+class _GivenDraws:
+    """The vectorised attack's values from the step engine's faces, purpose by purpose."""
+
+    def __init__(self, faces: list[list[tuple[str, int]]]) -> None:
+        self.queues: dict[str, list[list[int]]] = {}
+        for row, rolled in enumerate(faces):
+            for purpose, f in rolled:
+                per = self.queues.setdefault(purpose, [[] for _ in faces])
+                per[row].append(f)
+        self.n = len(faces)
+
+    def roll(self, what: str, formula: Any, rows: IntArray,
+             natural: bool = False) -> tuple[IntArray, IntArray | None]:
+        queues = self.queues.setdefault(what, [[] for _ in range(self.n)])
+        total, nat = formula.roll(_QueuedRng(queues, rows), rows.size, natural)
+        return total, nat
+
+    def left(self) -> int:
+        return sum(len(q) for per in self.queues.values() for q in per)
+
+
+def _d20_base() -> tuple[Any, Any, Any]:
+    rs, _, _ = _base()
+    small = dict(attack="1d4 + bba + mod(str) + weapon_type", save="1d4 + mod(dex) + dodge",
+                 dd="1d3 + mod(dex)", vig="1d2 + mod(con)", vol="1d2 + mod(wis)")
+    rs = replace(with_formulas(rs, **small), natural_hit=4, natural_miss=1,
+                 save_natural_success=4, save_natural_failure=1)
+    return rs, (A_SHEET, B_SHEET), (sheet, with_formulas)
+
+
+# (name, ruleset changes, formulas, attacker's weapon, attacker's changes, defender's changes)
+D20_VARIANTS: list[tuple[str, dict[str, Any], dict[str, str], dict[str, Any]]] = [
+    ("half, rolled DD, crit 3-4 x2", {}, {}, {"damage": "1d2", "crit_range": 3}),
+    ("negate, crit x3, min 0", {"save_success": "negate", "min_damage": 0}, {},
+     {"damage": "1d2", "crit_range": 3, "crit_factor": 3}),
+    ("magic, crit multiplies magic, min 2", {"crit_multiplies_magic": True, "min_damage": 2}, {},
+     {"damage": "1d2", "magic": "1d2 + 1", "crit_range": 4}),
+    ("magic once, level-table DD, defender's level, damage 2d2kl1", {"dd_mode": "level_table",
+                                                      "dd_level_of": "defender"}, {},
+     {"damage": "2d2kl1", "magic": "1d2", "crit_range": 4}),
+    ("natural hit 3, the kept die of 2d3kh1",
+     {"natural_hit": 3, "natural_miss": 1},
+     {"attack": "2d3kh1 + bba + mod(str) - 2"}, {"damage": "1d2 + 1", "crit_range": 3}),
+    ("naturals 3 and 2 (a natural hit beats a natural miss)",
+     {"natural_hit": 3, "natural_miss": 3, "save_natural_failure": 2}, {},
+     {"damage": "1d2", "crit_range": 4}),
+    ("save with 2d3kl1, natural success 3, failure 1",
+     {"save_natural_success": 3}, {"save": "2d3kl1 + mod(dex) + dodge"},
+     {"damage": "1d3 - 1", "crit_range": 4}),
+]
+
+
+@pytest.mark.parametrize(("name", "rules", "formulas", "weapon"), D20_VARIANTS,
+                         ids=[v[0] for v in D20_VARIANTS])
+@pytest.mark.parametrize("ac", [1, 3])
+def test_D04_to_D10_attack_every_face(name: str, rules: dict[str, Any], formulas: dict[str, str],
+                                      weapon: dict[str, Any], ac: int) -> None:
+    """D-04, D-06 .. D-11: one attack, every face of every die the step engine rolls
+    (attack, save, DD, each damage set, VIG, magic sets, VOL), on small dice, for ACs the
+    totals fall below, on and above: the vectorised attacks (given the same faces) decide
+    what the engine decides (hit, critical, save outcome, damage)."""
+    rs, (a_sheet, b_sheet), (sheet, with_formulas) = _d20_base()
+    rs = replace(with_formulas(rs, **formulas), **rules)
+    att = sheet(rs, a_sheet, bba=0, str=10, dex=10, weapon=weapon, level=20)
+    dfd = sheet(rs, b_sheet, ac=ac, dodge=0, dex=10, con=12, wis=10, level=60)
+    outcomes = {"failed": 0, "halved": 1, "dodged": 2}
+
+    def call(dice: DiceSource) -> tuple[tuple[tuple[str, int], ...], tuple[bool, bool, int, int]]:
+        rec = _Recorder(dice)
+        events, damage = resolve_attack(rs, att, dfd, rec)
+        attack = next(e for e in events if isinstance(e, AttackEvent))
+        save = next((e for e in events if isinstance(e, SaveEvent)), None)
+        saved = -1 if save is None else outcomes[save.outcome]
+        return tuple(rec.faces), (attack.hit, attack.critical, saved, damage)
+
+    branches = [(list(faces), want) for (faces, want), _p in every_face(call)]
+    draws = _GivenDraws([faces for faces, _ in branches])
+    got = attacks(rs, _side(rs, att, dfd), draws, len(branches))  # type: ignore[arg-type]
+    assert draws.left() == 0  # every face the engine rolled was used
+    kinds = set()
+    for row, (faces, want) in enumerate(branches):
+        mine = (bool(got.hit[row]), bool(got.critical[row]), int(got.outcome[row]),
+                int(got.damage[row]))
+        assert mine == want, faces
+        kinds.add(want[:3])
+    assert {k[0] for k in kinds} == {False, True}  # both misses and hits occur

@@ -233,6 +233,9 @@ class _Exchange:
 class Faces:
     """Where an exchange's dice come from (:func:`exchange`), in the order it asks for them."""
 
+    def begin(self, number: int, rows: IntArray) -> None:
+        """Exchange ``number`` (1 or 2) of a round starts, for these rows of the round."""
+
     def hand(self, t: _Tables, sides: IntArray) -> IntArray:
         """One die per row, uniform on 1..sides (per row): a hand's attack or defence die."""
         raise NotImplementedError
@@ -311,6 +314,97 @@ def exchange(t: _Tables, r: _Ruling, faces: Faces, at: IntArray, aid: IntArray, 
                      has & t.critical_defence[dcode])
 
 
+@dataclass
+class Fights:
+    """The state of ``m`` running fights (S-02 .. S-19), one column per fight; changed in place."""
+
+    assail: IntArray  # (m,): the assaillant, 0 = a, 1 = b (S-02, S-14)
+    pen: IntArray  # (2, m): lasting penalty (S-19)
+    wounds: IntArray  # (2 * bands, m): wound counts, row = fighter * bands + band (S-07)
+    rec: IntArray  # (2, units, m): rounds each unit's weapon is still being picked up (S-18)
+    granted: BoolArray  # (2, m): holds a granted critical (S-10 fumble_grants_crit)
+
+
+@dataclass(frozen=True)
+class RoundRules:
+    """What a round needs besides the state: the tables and the ruleset's numbers."""
+
+    t: _Tables
+    r: _Ruling
+    penalty: IntArray  # per band (S-19)
+    out_after: IntArray  # per band: wounds that take a fighter out (S-19; never: int64 max)
+    grants: bool  # fumble_grants_crit (S-10)
+    recovery: int  # drop_recovery_rounds (S-18)
+
+
+def play_round(rules: RoundRules, faces: Faces, s: Fights) -> tuple[BoolArray, IntArray]:
+    """One round of every fight (S-04, S-08, S-14, S-18, S-19), the step engine's ``play_round``
+    with sheet tactics: the fights over, and their winner (-1 elsewhere).
+
+    S-04/S-18: each fighter's allocation by its dropped weapons; exchange 1: the assaillant
+    attacks (S-08); exchange 2: the défenseur, unless the fight is over or a critical
+    defence ended the round (S-14, which also makes that defender the assaillant); wounds
+    add penalties and may take a fighter out (S-19); at the end, weapons come back (S-18).
+    """
+    t, r = rules.t, rules.r
+    nb = r.n_bands
+    k = t.k
+    m = s.assail.size
+    over = np.zeros(m, dtype=np.bool_)
+    won = np.full(m, -1, dtype=np.int64)
+    dropping = bool(t.droppable.any())
+    aid = np.empty((2, m), dtype=np.int64)
+    for f in (0, 1):
+        mask = np.zeros(m, dtype=np.int64)
+        if dropping:
+            for u in range(t.units):
+                mask |= (s.rec[f, u] > 0).astype(np.int64) << u
+        aid[f] = f * k + mask
+
+    go = np.arange(m, dtype=np.int64)
+    at = s.assail.copy()
+    for which in (1, 2):
+        if go.size == 0:
+            break
+        de = 1 - at
+        offset = (t.constant_attack[at] - s.pen[at, go]
+                  - t.constant_defence[de] + s.pen[de, go])
+        faces.begin(which, go)
+        res = exchange(t, r, faces, at, aid[at, go], aid[de, go], offset, s.granted[at, go])
+        if res.grant_used.any():
+            s.granted[at[res.grant_used], go[res.grant_used]] = False
+        if rules.grants and res.fumble.any():
+            s.granted[de[res.fumble], go[res.fumble]] = True
+        rows = np.flatnonzero(res.dropped)
+        if rows.size:
+            g, ga, bits = go[rows], at[rows], res.dropped[rows]
+            for u in range(t.units):
+                hit = (bits >> u & 1).astype(np.bool_)
+                s.rec[ga[hit], u, g[hit]] = rules.recovery + 1  # back after `recovery` more rounds
+        w = np.flatnonzero(res.wound)
+        if w.size:
+            g, gd, gb = go[w], de[w], res.band[w]
+            row = gd * nb + gb
+            s.wounds[row, g] += 1
+            s.pen[gd, g] += rules.penalty[gb]
+            out = s.wounds[row, g] >= rules.out_after[gb]  # S-19
+            if out.any():
+                over[g[out]] = True
+                won[g[out]] = at[w[out]]
+        keep = ~over[go]
+        if which == 1:
+            stop = res.critical_defence & keep
+            s.assail[go[stop]] = de[stop]  # S-14: the defender becomes the assaillant
+            keep &= ~res.critical_defence
+            go = go[keep]
+            at = 1 - s.assail[go]
+
+    # End of round: weapons come back (S-18).
+    if dropping:
+        np.maximum(s.rec - 1, 0, out=s.rec)
+    return over, won
+
+
 # --- whole fights ------------------------------------------------------------------------
 
 
@@ -370,88 +464,39 @@ def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: Sev
     penalty = np.array([w.penalty for w in bands], dtype=np.int64)
     never = np.iinfo(np.int64).max
     out_after = np.array([w.out_after or never for w in bands], dtype=np.int64)
-    grants = ruleset.fumble_grants_crit
-    recovery = ruleset.drop_recovery_rounds
 
     winner = np.full(n, -1, dtype=np.int8)
     rounds = np.full(n, cap, dtype=np.int64)
     wounds_out = np.zeros((n, 2, nb), dtype=np.int64)
     first = _initiative(ruleset, a, b, rng, n)
-    faces = RandomFaces(rng)
 
     # State of the fights still going (rows), fighter axis first where it helps gathers.
     idx = np.arange(n, dtype=np.int64)
-    assail = first.astype(np.int64)  # S-02 / S-14
-    pen = np.zeros((2, n), dtype=np.int64)  # S-19 lasting penalty
-    wounds = np.zeros((2 * nb, n), dtype=np.int64)  # S-07 counts, row = fighter * nb + band
-    rec = np.zeros((2, t.units, n), dtype=np.int64)  # S-18 rounds left picking up
-    granted = np.zeros((2, n), dtype=np.bool_)  # S-10 fumble_grants_crit
-    dropping = bool(t.droppable.any())
-    k = t.k
+    fights = Fights(
+        assail=first.astype(np.int64),  # S-02 / S-14
+        pen=np.zeros((2, n), dtype=np.int64),  # S-19 lasting penalty
+        wounds=np.zeros((2 * nb, n), dtype=np.int64),  # S-07 counts, row = fighter * nb + band
+        rec=np.zeros((2, t.units, n), dtype=np.int64),  # S-18 rounds left picking up
+        granted=np.zeros((2, n), dtype=np.bool_),  # S-10 fumble_grants_crit
+    )
+    rules = RoundRules(t, r, penalty, out_after, ruleset.fumble_grants_crit,
+                       ruleset.drop_recovery_rounds)
+    faces = RandomFaces(rng)
 
     for number in range(1, cap + 1):
-        m = idx.size
-        if m == 0:
+        if idx.size == 0:
             break
-        over = np.zeros(m, dtype=np.bool_)
-        # S-04/S-18: each fighter's allocation for the round, by its dropped weapons.
-        aid = np.empty((2, m), dtype=np.int64)
-        for f in (0, 1):
-            mask = np.zeros(m, dtype=np.int64)
-            if dropping:
-                for u in range(t.units):
-                    mask |= (rec[f, u] > 0).astype(np.int64) << u
-            aid[f] = f * k + mask
-
-        # Exchange 1: the assaillant attacks (S-08); exchange 2: the défenseur, unless the
-        # fight is over or a critical defence ended the round (S-14).
-        go = np.arange(m, dtype=np.int64)
-        at = assail.copy()
-        for which in (1, 2):
-            if go.size == 0:
-                break
-            de = 1 - at
-            offset = (t.constant_attack[at] - pen[at, go]
-                      - t.constant_defence[de] + pen[de, go])
-            res = exchange(t, r, faces, at, aid[at, go], aid[de, go], offset, granted[at, go])
-            if res.grant_used.any():
-                granted[at[res.grant_used], go[res.grant_used]] = False
-            if grants and res.fumble.any():
-                granted[de[res.fumble], go[res.fumble]] = True
-            rows = np.flatnonzero(res.dropped)
-            if rows.size:
-                g, ga, bits = go[rows], at[rows], res.dropped[rows]
-                for u in range(t.units):
-                    hit = (bits >> u & 1).astype(np.bool_)
-                    rec[ga[hit], u, g[hit]] = recovery + 1  # back after `recovery` more rounds
-            w = np.flatnonzero(res.wound)
-            if w.size:
-                g, gd, gb = go[w], de[w], res.band[w]
-                row = gd * nb + gb
-                wounds[row, g] += 1
-                pen[gd, g] += penalty[gb]
-                out = wounds[row, g] >= out_after[gb]  # S-19
-                if out.any():
-                    over[g[out]] = True
-                    winner[idx[g[out]]] = at[w[out]]
-            keep = ~over[go]
-            if which == 1:
-                stop = res.critical_defence & keep
-                assail[go[stop]] = de[stop]  # S-14: the defender becomes the assaillant
-                keep &= ~res.critical_defence
-                go = go[keep]
-                at = 1 - assail[go]
-
-        # End of round: weapons come back (S-18); the fights over leave.
-        if dropping:
-            np.maximum(rec - 1, 0, out=rec)
+        over, won = play_round(rules, faces, fights)
+        # The fights over leave.
         if over.any():
             gone = idx[over]
+            winner[gone] = won[over]
             rounds[gone] = number
-            wounds_out[gone] = wounds[:, over].T.reshape(-1, 2, nb)
+            wounds_out[gone] = fights.wounds[:, over].T.reshape(-1, 2, nb)
             keep = ~over
-            idx, assail, wounds = idx[keep], assail[keep], wounds[:, keep]
-            pen, rec, granted = pen[:, keep], rec[:, :, keep], granted[:, keep]
+            idx = idx[keep]
+            fights = Fights(fights.assail[keep], fights.pen[:, keep], fights.wounds[:, keep],
+                            fights.rec[:, :, keep], fights.granted[:, keep])
     # The rest reached the round cap (S-19): draws, with ``rounds`` already ``cap``.
-    wounds_out[idx] = wounds.T.reshape(-1, 2, nb)
+    wounds_out[idx] = fights.wounds.T.reshape(-1, 2, nb)
     return SevendagBatch(winner, rounds, first, wounds_out)

@@ -30,9 +30,19 @@ from sevendag_cli.sevendag.events import CriticalGrantedEvent, DropEvent, Exchan
 from sevendag_cli.sevendag.model import FighterModel, fighter_model
 from sevendag_cli.sevendag.planning import Choices, plan_for
 from sevendag_cli.sevendag.resolution import _Round
+from sevendag_cli.sevendag.resolution import play_round as engine_round
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sevendag.state import DroppedWeapon, FighterState, SevendagState
-from sevendag_cli.sevendag.vector import Faces, _Ruling, _Tables, _tables, exchange
+from sevendag_cli.sevendag.vector import (
+    Faces,
+    Fights,
+    RoundRules,
+    _Ruling,
+    _Tables,
+    _tables,
+    exchange,
+    play_round,
+)
 from tests.exact_helpers import every_face
 from tests.records import replace
 from tests.sevendag_helpers import RS, make
@@ -343,3 +353,140 @@ def test_D04_to_D10_attack_every_face(name: str, rules: dict[str, Any], formulas
         assert mine == want, faces
         kinds.add(want[:3])
     assert {k[0] for k in kinds} == {False, True}  # both misses and hits occur
+
+
+# --- Sevendag: a whole round -------------------------------------------------------------
+
+
+class _GivenRoundFaces(Faces):
+    """A round's faces: per exchange (1, 2), per hand the attacker's and the defender's, per
+    unit the drop checks; each exchange reads the rows it is given."""
+
+    def __init__(self, given: dict[int, tuple[list[IntArray], list[IntArray], list[IntArray]]]):
+        self.given = given
+        self.rows = np.zeros(0, dtype=np.int64)
+        self.number = 0
+        self.calls = 0
+
+    def begin(self, number: int, rows: IntArray) -> None:
+        self.number, self.rows, self.calls = number, rows, 0
+
+    def hand(self, t: _Tables, sides: IntArray) -> IntArray:
+        i, defending = divmod(self.calls, 2)
+        self.calls += 1
+        faces = self.given[self.number][1 if defending else 0][i][self.rows]
+        assert ((faces >= 1) & (faces <= sides)).all()
+        return faces
+
+    def drop(self, unit: int, die: int, rows: IntArray) -> IntArray:
+        return self.given[self.number][2][unit][self.rows[rows]]
+
+
+ROUND_PAIRS = ["sword-shield/greatsword", "three-hands/empty"]
+
+
+def _round_ruleset(failure_beats_crit: bool, recovery: int) -> SevendagRuleset:
+    """The house bands, with two critical wounds taking a fighter out too (S-19)."""
+    bands = tuple(replace(w, out_after=2) if w.name == "critical" else w for w in RS.wounds)
+    return replace(RS, wounds=bands, fumble_grants_crit=True, drop_check_die=4,
+                   failure_beats_crit=failure_beats_crit, drop_recovery_rounds=recovery)
+
+
+@pytest.mark.parametrize("pair", ROUND_PAIRS)
+@pytest.mark.parametrize(("failure_beats_crit", "recovery"), [(True, 1), (False, 0), (True, 2)])
+def test_S04_S08_S14_S18_S19_round_every_face_every_state(pair: str, failure_beats_crit: bool,
+                                                          recovery: int) -> None:
+    """S-04 .. S-19, a whole round: every face of every die the step engine rolls in both
+    exchanges, for each assaillant, each set of weapons being picked up (and how long),
+    wounds close to taking either fighter out, with and without granted criticals: the
+    vectorised round leaves the same state (assaillant after S-14, penalties, wounds per
+    band, weapons still down and for how long, granted criticals, who is out, who won)."""
+    rs = _round_ruleset(failure_beats_crit, recovery)
+    fighters = PAIRS[pair]()
+    names = (fighters[0].name, fighters[1].name)
+    models = (fighter_model(rs, fighters[0]), fighter_model(rs, fighters[1]))
+    t = _tables(models, rs.failure_beats_crit)
+    nb = len(rs.wounds)
+    r = _Ruling(tuple(w.low for w in rs.wounds), nb, rs.drop_check_die)
+    never = np.iinfo(np.int64).max
+    rules = RoundRules(t, r, np.array([w.penalty for w in rs.wounds], dtype=np.int64),
+                       np.array([w.out_after or never for w in rs.wounds], dtype=np.int64),
+                       rs.fumble_grants_crit, rs.drop_recovery_rounds)
+    band_names = [w.name for w in rs.wounds]
+    penalty_of = {w.name: w.penalty for w in rs.wounds}
+    wound_sets = [((), ()), (("light", "critical"), ("serious",)), (("serious",), ("critical",))]
+    units = [{u.key: i for i, u in enumerate(m.units)} for m in models]
+    compared = 0
+    for assail, wounds, granted in product((0, 1), wound_sets, ((False, False), (True, True))):
+        lefts = range(1, max(rs.drop_recovery_rounds, 1) + 1)
+        downs = [[(mask, left) for mask in _masks(m) for left in (lefts if mask else [0])]
+                 for m in models]
+        for down_a, down_b in product(*downs):
+            down = (down_a, down_b)
+            states = tuple(
+                FighterState(
+                    names[f], wounds=wounds[f], penalty=sum(penalty_of[w] for w in wounds[f]),
+                    dropped=tuple(
+                        DroppedWeapon(unit.key, tuple(h + 1 for h in unit.hands), down[f][1])
+                        for u, unit in enumerate(models[f].units)
+                        if down[f][0] >> u & 1 and unit.key is not None),
+                    granted_crit=granted[f])
+                for f in (0, 1))
+            state = SevendagState(0, names[assail], states)  # type: ignore[arg-type]
+
+            def call(dice: DiceSource, state: SevendagState = state) -> tuple[Any, Any]:
+                result, new = engine_round(rs, fighters[0], fighters[1], state, dice)
+                return result.events, new
+
+            branches = [(events, new) for (events, new), _p in every_face(call)]
+            n = len(branches)
+            given: dict[int, tuple[list[IntArray], list[IntArray], list[IntArray]]] = {}
+            for number, att in ((1, assail), (2, 1 - assail)):
+                de_sides = [int(t.sides[i][1 - att]) for i in range(t.hands)]
+                given[number] = ([np.ones(n, dtype=np.int64) for _ in range(t.hands)],
+                                 [np.full(n, de_sides[i], dtype=np.int64) for i in range(t.hands)],
+                                 [np.full(n, rs.drop_check_die, dtype=np.int64)
+                                  for _ in range(t.units)])
+            for row, (events, _) in enumerate(branches):
+                number = 0
+                for e in events:
+                    if isinstance(e, ExchangeEvent):
+                        number = e.number
+                        att = names.index(e.attacker)
+                        for h, roll in zip(e.attack_hands, e.attack_rolls, strict=True):
+                            given[number][0][h - 1][row] = roll.face
+                        if e.attack_rolls:  # no attack: nobody rolls
+                            for h, roll in zip(e.defence_hands, e.defence_rolls, strict=True):
+                                given[number][1][h - 1][row] = roll.face
+                    elif isinstance(e, DropEvent):
+                        given[number][2][units[att][e.item]][row] = e.roll.face
+            mask = [sum(1 << units[f][d.item] for d in states[f].dropped) for f in (0, 1)]
+            rec = np.zeros((2, t.units, n), dtype=np.int64)
+            for f in (0, 1):
+                for u in range(t.units):
+                    rec[f, u] = down[f][1] if mask[f] >> u & 1 else 0
+            fights = Fights(
+                assail=np.full(n, assail, dtype=np.int64),
+                pen=np.array([[states[f].penalty] * n for f in (0, 1)], dtype=np.int64),
+                wounds=np.array([[states[f].wounds.count(b)] * n for f in (0, 1) for b in band_names],
+                                dtype=np.int64),
+                rec=rec,
+                granted=np.array([[granted[f]] * n for f in (0, 1)], dtype=np.bool_),
+            )
+            over, won = play_round(rules, _GivenRoundFaces(given), fights)
+            for row, (events, new) in enumerate(branches):
+                want = (new.over, -1 if new.winner is None else names.index(new.winner),
+                        names.index(new.assaillant) if not new.over else None,
+                        [fs.penalty for fs in new.fighters],
+                        [fs.wounds.count(b) for fs in new.fighters for b in band_names],
+                        [[next((d.rounds_left for d in fs.dropped if units[f][d.item] == u), 0)
+                          for u in range(t.units)] for f, fs in enumerate(new.fighters)],
+                        [fs.granted_crit for fs in new.fighters])
+                mine = (bool(over[row]), int(won[row]),
+                        int(fights.assail[row]) if not over[row] else None,
+                        fights.pen[:, row].tolist(), fights.wounds[:, row].tolist(),
+                        fights.rec[:, :, row].tolist() if not over[row] else want[5],
+                        fights.granted[:, row].tolist())
+                assert mine == want, (assail, wounds, granted, down, events)
+            compared += n
+    assert compared > 0

@@ -162,13 +162,15 @@ def loop_rate(fight: object, seconds: float) -> tuple[float, float]:
     return n / (time.process_time() - start), wins / n
 
 
-def command_rate(ruleset: str, runs: int, repeat: int) -> tuple[float, float, str]:
-    """Median CPU ms of ``fight --runs`` (whole command), fights per CPU second, its output."""
+def command_rate(ruleset: str, runs: int, repeat: int,
+                 tree: str | None = None) -> tuple[float, float, str]:
+    """Median CPU ms of ``fight --runs`` (whole command), fights per CPU second, its output;
+    with ``tree``, the command of that checkout (run from its folder)."""
     cpus = []
     out = ""
     for _ in range(repeat):
         cpu, _wall, done = command_cpu(["fight", "--ruleset", ruleset, "--runs", str(runs),
-                                        "--seed", "1", "--json"])
+                                        "--seed", "1", "--json"], cwd=tree or str(ROOT))
         if done.returncode != 0:
             raise SystemExit(done.stderr)
         cpus.append(cpu)
@@ -182,14 +184,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200_000, help="fights of the command")
     parser.add_argument("--seconds", type=float, default=3.0, help="time of each plain loop")
     parser.add_argument("--repeat", type=int, default=3, help="command runs (median)")
+    parser.add_argument("--tree", help="also time the command of another checkout (a folder)")
     args = parser.parse_args()
     for ruleset, fight in (("sevendag", sevendag_fight), ("d20", d20_fight)):
         rate, win = loop_rate(fight, args.seconds)
-        cpu, crate, out = command_rate(ruleset, args.runs, args.repeat)
-        p = re.search(r'"win_probability":\s*([0-9.e-]+)', out)
-        print(f"{ruleset}: plain loop {rate:,.0f} fights/s (first wins {win:.4f}); "
-              f"fight --runs {args.runs:,}: {cpu:,.0f} ms CPU, {crate:,.0f} fights/s "
-              f"(first wins {p.group(1) if p else '?'}); ratio {crate / rate:.1f}x")
+        for tree in (None, args.tree) if args.tree else (None,):
+            cpu, crate, out = command_rate(ruleset, args.runs, args.repeat, tree)
+            p = re.search(r'"win_probability":\s*([0-9.e-]+)', out)
+            print(f"{ruleset}{' (' + tree + ')' if tree else ''}: plain loop {rate:,.0f} "
+                  f"fights/s (first wins {win:.4f}); fight --runs {args.runs:,}: "
+                  f"{cpu:,.0f} ms CPU, {crate:,.0f} fights/s (first wins "
+                  f"{p.group(1) if p else '?'}); ratio {crate / rate:.1f}x")
 
 
 if __name__ == "__main__":

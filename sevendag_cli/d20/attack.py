@@ -3,7 +3,7 @@
 Hit or miss (natural hit and miss, the total against AC), the critical range, the save
 against the DD (natural success and failure, ``half`` or ``negate``) and the damage
 formula (VIG, VOL, halving, the minimum) are plain functions of the values rolled.  They
-use only ``& | ^ + - * //`` and comparisons, so the step engine
+use only operators and :mod:`sevendag_cli.engine.arith`, so the step engine
 (:func:`sevendag_cli.d20.resolution.resolve_attack`) calls them with Python ints, one
 attack at a time, and the vectorised simulator (:mod:`sevendag_cli.d20.vector`) with
 numpy arrays, one row per fight.  Change a rule here and both follow; the exact solver
@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, overload
 
 from sevendag_cli.d20.rules import D20Ruleset
+from sevendag_cli.engine.arith import at_least, pick
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,8 +46,8 @@ def attack_verdict(ruleset: D20Ruleset, natural: Any, total: Any, ac: int) -> An
     A natural hit beats a natural miss (both at once only with odd options); otherwise the
     total must be strictly above the defender's AC.
     """
-    ruled = (natural > ruleset.natural_miss) * (1 + (total > ac))
-    return ruled + (natural >= ruleset.natural_hit) * (3 - ruled)
+    return pick(natural >= ruleset.natural_hit, 3,
+                (natural > ruleset.natural_miss) * (1 + (total > ac)))
 
 
 @overload
@@ -65,8 +66,8 @@ def save_verdict(ruleset: D20Ruleset, natural: IntArray, total: IntArray,
                  dd: IntArray | int) -> IntArray: ...
 def save_verdict(ruleset: D20Ruleset, natural: Any, total: Any, dd: Any) -> Any:
     """D-08: an index into :data:`SAVE_REASONS` (the DD is not read on a natural)."""
-    ruled = (natural > ruleset.save_natural_failure) * (1 + (total > dd))
-    return ruled + (natural >= ruleset.save_natural_success) * (3 - ruled)
+    return pick(natural >= ruleset.save_natural_success, 3,
+                (natural > ruleset.save_natural_failure) * (1 + (total > dd)))
 
 
 @overload
@@ -88,8 +89,7 @@ def resisted(rolled: int, resistance: int) -> int: ...
 def resisted(rolled: IntArray, resistance: IntArray) -> IntArray: ...
 def resisted(rolled: Any, resistance: Any) -> Any:
     """D-09: damage rolled less the defender's resistance (VIG or VOL), at least 0."""
-    left = rolled - resistance
-    return left * (left > 0)
+    return at_least(rolled - resistance, 0)
 
 
 @overload
@@ -110,5 +110,5 @@ def damage_dealt(ruleset: D20Ruleset, physical: Any, vig: Any, magic: Any, vol: 
     total = resisted(physical, vig)
     if magic is not None:
         total = total + resisted(magic, vol)
-    total = total // (1 + halved)
-    return total, total + (ruleset.min_damage - total) * (total < ruleset.min_damage)
+    total = total >> halved  # halved, rounded down (total >= 0)
+    return total, at_least(total, ruleset.min_damage)

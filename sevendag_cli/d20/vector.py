@@ -132,13 +132,16 @@ class VecFormula:
         nat: list[IntArray] = []
         if self.linear is not None:
             const, terms = self.linear
-            total = np.full(n, const, dtype=np.int64)
+            rolled: IntArray | None = None
             for sign, dice in terms:
                 faces = _dice(rng, dice, n, nat if natural else None)
-                if sign > 0:
-                    total += faces
+                if rolled is None:  # a new array (the faces may be the natural's)
+                    rolled = faces + const if sign > 0 else const - faces
+                elif sign > 0:
+                    rolled += faces
                 else:
-                    total -= faces
+                    rolled -= faces
+            total = np.full(n, const, dtype=np.int64) if rolled is None else rolled
         else:
             value = _eval(self.formula.tree, dict(self.env), rng, n, nat if natural else None,
                           self.formula.text)

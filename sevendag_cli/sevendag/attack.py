@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, overload
 from msgspec import Struct
 
 from sevendag_cli.dice import Roll
+from sevendag_cli.engine.arith import pick
 from sevendag_cli.sevendag.events import MetalEffect
 from sevendag_cli.sevendag.rules import Item, SevendagFighter, SevendagRuleset
 
@@ -168,8 +169,8 @@ def landing(has_attack: bool, failure: bool, shield: bool, critical: bool, grant
             grant_shift: int) -> tuple[bool, int, int, bool]: ...
 @overload
 def landing(has_attack: BoolArray, failure: BoolArray, shield: BoolArray, critical: BoolArray,
-            granted: BoolArray, margin: IntArray, extra: IntArray, shift: IntArray,
-            grant_extra: IntArray, grant_shift: IntArray) -> tuple[BoolArray, IntArray,
+            granted: BoolArray | bool, margin: IntArray, extra: IntArray, shift: IntArray,
+            grant_extra: IntArray, grant_shift: IntArray) -> tuple[BoolArray | bool, IntArray,
                                                                     IntArray, BoolArray]: ...
 def landing(has_attack: Any, failure: Any, shield: Any, critical: Any, granted: Any, margin: Any,
             extra: Any, shift: Any, grant_extra: Any, grant_shift: Any) -> Any:
@@ -181,15 +182,15 @@ def landing(has_attack: Any, failure: Any, shield: Any, critical: Any, granted: 
     ``shift``: the dice's critical's metal effect, ``grant_extra`` / ``grant_shift``: the
     effect of the first attacking weapon's metal, which a granted critical uses.
 
-    Returns (grant used, raw damage, band shift, wound).  Only ``& | ^ + - *`` and
-    comparisons: the step engine calls it with Python scalars, the vectorised engine with
-    numpy arrays (one row per fight).
+    Returns (grant used, raw damage, band shift, wound).  Only operators and
+    :func:`~sevendag_cli.engine.arith.pick`: the step engine calls it with Python scalars,
+    the vectorised engine with numpy arrays (one row per fight).
     """
     lands = has_attack & (failure ^ True) & (shield ^ True)  # S-15: the shield foils
-    grant_used = lands & (critical ^ True) & granted & (margin > 0)
-    extra = extra + grant_used * (grant_extra - extra)
-    shift = shift + grant_used * (grant_shift - shift)
-    raw = margin + extra
+    # (a plain False for ``granted``: nobody holds one, whatever the other arguments)
+    grant_used = False if granted is False else lands & (critical ^ True) & granted & (margin > 0)
+    raw = margin + pick(grant_used, grant_extra, extra)
+    shift = pick(grant_used, grant_shift, shift)
     return grant_used, raw, shift, lands & (raw > 0)
 
 

@@ -3,7 +3,10 @@
 Pure functions from (ruleset, fighters, state, dice) to (result, new state);
 every die comes from the injected :class:`~sevendag_cli.dice.DiceSource`.  The
 roll order and the decisions where the rules are silent are in the package's
-docstring (:mod:`sevendag_cli.sevendag.engine`).
+docstring (:mod:`sevendag_cli.sevendag.engine`).  The rules an exchange applies once its
+dice are rolled are written in :mod:`sevendag_cli.sevendag.attack` (``read_attack_dice``,
+``landing``) and :mod:`sevendag_cli.sevendag.rules` (``band_index``, ``shifted_index``),
+shared with the vectorised simulator; this module rolls, sequences and records.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from msgspec import Struct
 
 from sevendag_cli.data import Reader, listed, str_list, str_table
+from sevendag_cli.engine.arith import between
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
 from sevendag_cli.limits import MAX_ROUND_CAP
@@ -52,9 +53,8 @@ def band_index(lows: Sequence[int], amount: N) -> N:
 
 def shifted_index(index: N, steps: N, n: int) -> N:
     """S-17: band ``index`` moved ``steps`` bands, within the ``n`` bands (int or arrays)."""
-    moved = index + steps
-    moved = moved - (moved - (n - 1)) * (moved > n - 1)
-    return moved - moved * (moved < 0)
+    moved: N = between(index + steps, 0, n - 1)
+    return moved
 
 
 class WoundBand(Struct, frozen=True):

@@ -25,6 +25,17 @@ counts per band and lasting penalty (S-07, S-19), each unit's recovery timer
 
 Every die is exactly uniform: faces are ``r mod sides + 1`` with ``r`` uniform
 on ``[0, L)`` where ``L`` is a common multiple of all the hands' dice.
+
+The rules are not written here.  What attack dice say (S-10 .. S-13) is
+:func:`~sevendag_cli.sevendag.attack.read_attack_dice`, read once per state into the
+tables; what a read attack does (S-06, S-10's granted critical, S-15, S-17) is
+:func:`~sevendag_cli.sevendag.attack.landing`, and a wound's band (S-07, S-17)
+:func:`~sevendag_cli.sevendag.rules.band_index` / ``shifted_index``, both called on
+arrays; the step engine calls the same functions on single values.  This module keeps
+the sequencing on arrays: :func:`exchange` (one attack and its defence, faces from a
+:class:`Faces` source) and :func:`play_round` (the round's two exchanges, S-14, wounds,
+S-18's recovery, S-19), which the exhaustive tests (``tests/test_rules_once.py``) drive
+with every face the step engine rolls, state by state.
 """
 
 from __future__ import annotations
@@ -225,7 +236,7 @@ class _Exchange:
     damage: IntArray  # margin + metal (S-06, S-17): the wound's damage where there is one
     band: IntArray  # its final band index (S-07 after S-17's shift); meaningless without wound
     fumble: BoolArray  # critical failure (S-10): grants a critical when the option is on
-    grant_used: BoolArray  # the attacker's granted critical was used up
+    grant_used: BoolArray | bool  # the attacker's granted critical was used up
     dropped: IntArray  # bit mask of the attacker's units dropped (S-18)
     critical_defence: BoolArray  # S-14
 
@@ -260,12 +271,13 @@ class RandomFaces(Faces):
 
 
 def exchange(t: _Tables, r: _Ruling, faces: Faces, at: IntArray, aid: IntArray, did: IntArray,
-             offset: IntArray, granted_at: BoolArray) -> _Exchange:
+             offset: IntArray, granted_at: BoolArray | bool) -> _Exchange:
     """``m`` exchanges, one per row (S-06 .. S-15, S-17, S-18).
 
     ``at``: the attacker (0 = a, 1 = b); ``aid`` / ``did``: the attacker's and the defender's
     allocation codes; ``offset``: attack constant - penalty - (defence constant - penalty);
-    ``granted_at``: the attacker holds a granted critical.  Faces are asked hand by hand
+    ``granted_at``: the attacker holds a granted critical (``False``: nobody does, and
+    ``grant_used`` is then ``False`` too).  Faces are asked hand by hand
     (the attacker's die of hand ``i``, then the defender's), every hand of every row (a
     hand that neither attacks nor defends is not read), then the drop checks unit by unit
     for the rows with a weapon to check.  The rules are the step engine's:
@@ -370,9 +382,11 @@ def play_round(rules: RoundRules, faces: Faces, s: Fights) -> tuple[BoolArray, I
         offset = (t.constant_attack[at] - s.pen[at, go]
                   - t.constant_defence[de] + s.pen[de, go])
         faces.begin(which, go)
-        res = exchange(t, r, faces, at, aid[at, go], aid[de, go], offset, s.granted[at, go])
-        if res.grant_used.any():
-            s.granted[at[res.grant_used], go[res.grant_used]] = False
+        res = exchange(t, r, faces, at, aid[at, go], aid[de, go], offset,
+                       s.granted[at, go] if rules.grants else False)  # none without grants
+        used = res.grant_used
+        if not isinstance(used, bool) and used.any():
+            s.granted[at[used], go[used]] = False
         if rules.grants and res.fumble.any():
             s.granted[de[res.fumble], go[res.fumble]] = True
         rows = np.flatnonzero(res.dropped)
@@ -492,11 +506,12 @@ def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: Sev
             gone = idx[over]
             winner[gone] = won[over]
             rounds[gone] = number
-            wounds_out[gone] = fights.wounds[:, over].T.reshape(-1, 2, nb)
-            keep = ~over
+            wounds_out[gone] = fights.wounds.take(np.flatnonzero(over), axis=1).T.reshape(-1, 2, nb)
+            keep = np.flatnonzero(~over)  # take: much faster than a boolean mask on 2-D arrays
             idx = idx[keep]
-            fights = Fights(fights.assail[keep], fights.pen[:, keep], fights.wounds[:, keep],
-                            fights.rec[:, :, keep], fights.granted[:, keep])
+            fights = Fights(fights.assail[keep], fights.pen.take(keep, axis=1),
+                            fights.wounds.take(keep, axis=1), fights.rec.take(keep, axis=2),
+                            fights.granted.take(keep, axis=1))
     # The rest reached the round cap (S-19): draws, with ``rounds`` already ``cap``.
     wounds_out[idx] = fights.wounds.T.reshape(-1, 2, nb)
     return SevendagBatch(winner, rounds, first, wounds_out)

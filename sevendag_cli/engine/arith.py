@@ -1,0 +1,37 @@
+"""Arithmetic that reads the same on one value and on a numpy array of them.
+
+The rule functions (:mod:`sevendag_cli.d20.attack`, :mod:`sevendag_cli.sevendag.attack`,
+:func:`sevendag_cli.sevendag.rules.band_index`) are written once and called both by the step
+engines, with Python ints and bools, and by the vectorised simulators, with numpy arrays.
+Operators (``& | ^ + - * >>``, comparisons) already work on both; these few helpers add
+the choices and bounds that do not, using builtins for a plain value and the array's own
+methods (or ``numpy.where``, imported only when an array is given) otherwise, so that the
+step engines never import numpy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def at_least(x: Any, low: int) -> Any:
+    """``max(x, low)``, element by element."""
+    if isinstance(x, int):
+        return x if x >= low else low
+    return x.clip(low, None)
+
+
+def between(x: Any, low: int, high: int) -> Any:
+    """``x`` bounded to ``low .. high``, element by element."""
+    if isinstance(x, int):
+        return low if x < low else high if x > high else x
+    return x.clip(low, high)
+
+
+def pick(condition: Any, yes: Any, no: Any) -> Any:
+    """``yes`` where ``condition`` holds, else ``no`` (``numpy.where`` on arrays)."""
+    if isinstance(condition, bool):
+        return yes if condition else no
+    import numpy as np
+
+    return np.where(condition, yes, no)

@@ -490,3 +490,28 @@ def test_S04_S08_S14_S18_S19_round_every_face_every_state(pair: str, failure_bea
                 assert mine == want, (assail, wounds, granted, down, events)
             compared += n
     assert compared > 0
+
+
+# --- the helpers that let one rule function take a value or an array ---------------------
+
+
+def test_arith_helpers_same_on_values_and_arrays() -> None:
+    """S-07, D-09, D-10: ``at_least``, ``between``, ``pick`` and ``reached`` give, element by
+    element on an array, what they give on each value alone (and never import numpy for a
+    value: they are plain builtins there)."""
+    from sevendag_cli.engine.arith import at_least, between, pick, reached
+
+    xs = list(range(-5, 40))
+    arr = np.array(xs, dtype=np.int64)
+    starts = (1, 11, 21, 31)
+    assert reached(starts, arr).tolist() == [reached(starts, x) for x in xs]
+    assert [reached(starts, x) for x in xs] == [sum(x >= s for s in starts) for x in xs]
+    assert at_least(arr, 2).tolist() == [at_least(x, 2) for x in xs] == [max(x, 2) for x in xs]
+    assert between(arr, 0, 3).tolist() == [between(x, 0, 3) for x in xs] == [
+        min(3, max(0, x)) for x in xs]
+    cond = arr % 3 == 0
+    assert pick(cond, arr, -arr).tolist() == [pick(bool(c), x, -x) for c, x in zip(cond, xs,
+                                                                                  strict=True)]
+    assert all(type(f(x)) is int for x in xs for f in (lambda v: at_least(v, 0),
+                                                       lambda v: between(v, 0, 3),
+                                                       lambda v: reached(starts, v)))

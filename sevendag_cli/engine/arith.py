@@ -35,3 +35,12 @@ def pick(condition: Any, yes: Any, no: Any) -> Any:
     import numpy as np
 
     return np.where(condition, yes, no)
+
+
+def reached(starts: tuple[int, ...], x: Any) -> Any:
+    """How many of ``starts`` (ascending) are at most ``x``, element by element."""
+    if isinstance(x, int):
+        return sum(x >= s for s in starts)
+    import numpy as np
+
+    return np.searchsorted(starts, x, side="right")

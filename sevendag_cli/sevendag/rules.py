@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from msgspec import Struct
 
 from sevendag_cli.data import Reader, listed, str_list, str_table
-from sevendag_cli.engine.arith import between
+from sevendag_cli.engine.arith import between, reached
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
 from sevendag_cli.limits import MAX_ROUND_CAP
@@ -42,12 +42,11 @@ def band_index(lows: Sequence[int], amount: N) -> N:
     """S-07: the index of the band of ``amount`` (>= 1) damage; ``lows``: the bands' starts.
 
     The bands are contiguous from 1, the last open-ended (checked when a ruleset is read),
-    so the band is the number of later starts that ``amount`` reaches.  Only ``+`` and
-    ``>=``: ``amount`` is an int (step engine) or an int64 array (vectorised engine).
+    so the band is the number of later starts that ``amount`` reaches
+    (:func:`~sevendag_cli.engine.arith.reached`): ``amount`` is an int (step engine) or an
+    int64 array (vectorised engine).
     """
-    index = amount * 0
-    for low in lows[1:]:
-        index = index + (amount >= low)
+    index: N = reached(tuple(lows[1:]), amount)
     return index
 
 

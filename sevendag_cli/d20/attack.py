@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, overload
 
 from sevendag_cli.d20.rules import D20Ruleset
-from sevendag_cli.engine.arith import at_least, pick
+from sevendag_cli.engine.arith import at_least
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,8 +46,8 @@ def attack_verdict(ruleset: D20Ruleset, natural: Any, total: Any, ac: int) -> An
     A natural hit beats a natural miss (both at once only with odd options); otherwise the
     total must be strictly above the defender's AC.
     """
-    return pick(natural >= ruleset.natural_hit, 3,
-                (natural > ruleset.natural_miss) * (1 + (total > ac)))
+    ruled = (natural > ruleset.natural_miss) * (1 + (total > ac))  # 0, 1 or 2
+    return ruled | 3 * (natural >= ruleset.natural_hit)  # 3 (0b11) whatever ``ruled``
 
 
 @overload
@@ -66,8 +66,8 @@ def save_verdict(ruleset: D20Ruleset, natural: IntArray, total: IntArray,
                  dd: IntArray | int) -> IntArray: ...
 def save_verdict(ruleset: D20Ruleset, natural: Any, total: Any, dd: Any) -> Any:
     """D-08: an index into :data:`SAVE_REASONS` (the DD is not read on a natural)."""
-    return pick(natural >= ruleset.save_natural_success, 3,
-                (natural > ruleset.save_natural_failure) * (1 + (total > dd)))
+    ruled = (natural > ruleset.save_natural_failure) * (1 + (total > dd))  # 0, 1 or 2
+    return ruled | 3 * (natural >= ruleset.save_natural_success)
 
 
 @overload

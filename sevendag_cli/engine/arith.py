@@ -4,9 +4,9 @@ The rule functions (:mod:`sevendag_cli.d20.attack`, :mod:`sevendag_cli.sevendag.
 :func:`sevendag_cli.sevendag.rules.band_index`) are written once and called both by the step
 engines, with Python ints and bools, and by the vectorised simulators, with numpy arrays.
 Operators (``& | ^ + - * >>``, comparisons) already work on both; these few helpers add
-the choices and bounds that do not, using builtins for a plain value and the array's own
-methods (or ``numpy.where``, imported only when an array is given) otherwise, so that the
-step engines never import numpy.
+the choices and bounds that do not, using builtins for a plain value and numpy's ufuncs (or
+``numpy.where``; numpy imported only when an array is given) otherwise, so that the step
+engines never import numpy.
 """
 
 from __future__ import annotations
@@ -18,14 +18,18 @@ def at_least(x: Any, low: int) -> Any:
     """``max(x, low)``, element by element."""
     if isinstance(x, int):
         return x if x >= low else low
-    return x.clip(low, None)
+    import numpy as np
+
+    return np.maximum(x, low)  # a ufunc: several times faster than ndarray.clip
 
 
 def between(x: Any, low: int, high: int) -> Any:
     """``x`` bounded to ``low .. high``, element by element."""
     if isinstance(x, int):
         return low if x < low else high if x > high else x
-    return x.clip(low, high)
+    import numpy as np
+
+    return np.minimum(np.maximum(x, low), high)
 
 
 def pick(condition: Any, yes: Any, no: Any) -> Any:

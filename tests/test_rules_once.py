@@ -24,8 +24,11 @@ import pytest
 
 from sevendag_cli.d20.events import AttackEvent, SaveEvent
 from sevendag_cli.d20.resolution import resolve_attack
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.d20.vector import _side, attacks
 from sevendag_cli.dice import DiceSource
+from sevendag_cli.formula import parse
+from sevendag_cli.rules import fighter_from_data, load_ruleset
 from sevendag_cli.sevendag.events import CriticalGrantedEvent, DropEvent, ExchangeEvent
 from sevendag_cli.sevendag.model import FighterModel, fighter_model
 from sevendag_cli.sevendag.planning import Choices, plan_for
@@ -46,7 +49,6 @@ from sevendag_cli.sevendag.vector import (
 from tests.exact_helpers import every_face
 from tests.records import replace
 from tests.sevendag_helpers import RS, make
-from tests.test_sim_d20 import A_SHEET, B_SHEET, _base, sheet, with_formulas
 
 IntArray = np.ndarray[Any, np.dtype[np.int64]]
 
@@ -288,13 +290,27 @@ class _GivenDraws:
         return sum(len(q) for per in self.queues.values() for q in per)
 
 
-def _d20_base() -> tuple[Any, Any, Any]:
-    rs, _, _ = _base()
+def _sheet(rs: D20Ruleset, **changes: Any) -> D20Fighter:
+    """A d20 sheet (the D-14 fighter A's numbers, then ``changes``; ``weapon``: its fields)."""
+    data: dict[str, Any] = {"ruleset": "d20", "name": "A", "race": "Forêt", "level": 5,
+                            "str": 12, "dex": 18, "con": 8, "wis": 5, "bba": 3, "ac": 5,
+                            "hp": 45, "weapon": {"name": "club", "damage": "1d6", "type": 0}}
+    data.update({k: v for k, v in changes.items() if k != "weapon"})
+    data["weapon"] = {**data["weapon"], **changes.get("weapon", {})}
+    f = fighter_from_data(data, "test", rs)
+    assert isinstance(f, D20Fighter)
+    return f
+
+
+def _d20_ruleset(formulas: dict[str, str], rules: dict[str, Any]) -> D20Ruleset:
+    """Le combat on small dice (d4 attack and save, d3 DD, d2 VIG and VOL), then changes."""
+    rs = load_ruleset("d20")
+    assert isinstance(rs, D20Ruleset)
     small = dict(attack="1d4 + bba + mod(str) + weapon_type", save="1d4 + mod(dex) + dodge",
                  dd="1d3 + mod(dex)", vig="1d2 + mod(con)", vol="1d2 + mod(wis)")
-    rs = replace(with_formulas(rs, **small), natural_hit=4, natural_miss=1,
-                 save_natural_success=4, save_natural_failure=1)
-    return rs, (A_SHEET, B_SHEET), (sheet, with_formulas)
+    rs = replace(rs, natural_hit=4, natural_miss=1, save_natural_success=4,
+                 save_natural_failure=1, **{k: parse(v) for k, v in {**small, **formulas}.items()})
+    return replace(rs, **rules)
 
 
 # (name, ruleset changes, formulas, attacker's weapon, attacker's changes, defender's changes)
@@ -328,10 +344,10 @@ def test_D04_to_D10_attack_every_face(name: str, rules: dict[str, Any], formulas
     (attack, save, DD, each damage set, VIG, magic sets, VOL), on small dice, for ACs the
     totals fall below, on and above: the vectorised attacks (given the same faces) decide
     what the engine decides (hit, critical, save outcome, damage)."""
-    rs, (a_sheet, b_sheet), (sheet, with_formulas) = _d20_base()
-    rs = replace(with_formulas(rs, **formulas), **rules)
-    att = sheet(rs, a_sheet, bba=0, str=12, dex=14, weapon=weapon, level=20)
-    dfd = sheet(rs, b_sheet, ac=ac, dodge=0, dex=16, con=12, wis=10, level=5)
+    rs = _d20_ruleset(formulas, rules)
+    att = _sheet(rs, bba=0, str=12, dex=14, weapon=weapon, level=20)
+    dfd = _sheet(rs, name="B", ac=ac, dodge=0, dex=16, con=12, wis=10, level=5,
+                 weapon={"damage": "1d8"})
     outcomes = {"failed": 0, "halved": 1, "dodged": 2}
 
     def call(dice: DiceSource) -> tuple[tuple[tuple[str, int], ...], tuple[bool, bool, int, int]]:

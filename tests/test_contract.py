@@ -203,6 +203,8 @@ INTERNAL: dict[str, str] = {
     "sevendag_cli.sevendag.planning.Plan": "a fighter's plan while a round is played",
     "sevendag_cli.sevendag.attack.AttackGroup": "attack dice grouped by weapon, while judged",
     "sevendag_cli.sevendag.attack.AttackVerdict": "what the attack dice say, before the event",
+    "sevendag_cli.sevendag.attack.DiceReading": "attack dice read on bit masks (S-10..S-13), "
+                                                "before the verdict or a simulator's table",
 }
 
 

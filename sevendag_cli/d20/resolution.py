@@ -2,7 +2,9 @@
 
 Pure functions from (ruleset, fighters, state, dice) to (result, new state);
 every die comes from the injected :class:`~sevendag_cli.dice.DiceSource`.  The
-roll order is in the package's docstring (:mod:`sevendag_cli.d20.engine`).
+roll order is in the package's docstring (:mod:`sevendag_cli.d20.engine`).  What the
+dice of an attack decide is not written here but in :mod:`sevendag_cli.d20.attack`
+(shared with the vectorised simulator); this module rolls, records and applies it.
 """
 
 from __future__ import annotations
@@ -11,6 +13,17 @@ from typing import Any
 
 from msgspec.structs import replace
 
+from sevendag_cli.d20.attack import (
+    ATTACK_REASONS,
+    SAVE_OUTCOMES,
+    SAVE_REASONS,
+    attack_verdict,
+    damage_dealt,
+    is_critical,
+    resisted,
+    save_outcome,
+    save_verdict,
+)
 from sevendag_cli.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, unarmed
 from sevendag_cli.d20.state import D20State, _set_hp, initial_state
@@ -81,16 +94,10 @@ def resolve_attack(
     roll = check(ruleset.attack, attacker.env(), dice, "attack", attacker.name)
     natural = roll.natural if roll.natural is not None else 0
     ac = defender.ac(ruleset)
-    if natural >= ruleset.natural_hit:
-        hit, reason = True, "natural-hit"
-    elif natural <= ruleset.natural_miss:
-        hit, reason = False, "natural-miss"
-    elif roll.total > ac:
-        hit, reason = True, "beats-ac"
-    else:
-        hit, reason = False, "below-ac"
+    verdict = attack_verdict(ruleset, natural, roll.total, ac)
+    hit, reason = verdict >= 2, ATTACK_REASONS[verdict]
     weapon: Weapon = attacker.weapon or unarmed(ruleset)
-    critical = hit and natural >= weapon.crit_range
+    critical = is_critical(hit, natural, weapon.crit_range)
     rules = ("D-03", "D-04") + (("D-06",) if reason.startswith("natural") else ())
     rules += ("D-07",) if critical else ()
     events.append(
@@ -104,22 +111,15 @@ def resolve_attack(
     snat = save.natural if save.natural is not None else 0
     dd_check: Check | None = None
     dd_total: int | None = None
-    if snat >= ruleset.save_natural_success:
-        outcome, sreason = "dodged", "natural-success"
-    elif snat <= ruleset.save_natural_failure:
-        outcome, sreason = "failed", "natural-failure"
-    else:
+    if ruleset.save_natural_failure < snat < ruleset.save_natural_success:  # the DD counts
         if ruleset.dd_mode == "roll":
             dd_check = check(ruleset.dd, attacker.env(), dice, "dd", attacker.name)
             dd_total = dd_check.total
         else:
             who = attacker if ruleset.dd_level_of == "attacker" else defender
             dd_total = ruleset.dd_from_level(who.level)
-        if save.total > dd_total:
-            outcome = "dodged" if ruleset.save_success == "negate" else "halved"
-            sreason = "beats-dd"
-        else:
-            outcome, sreason = "failed", "below-dd"
+    sverdict = save_verdict(ruleset, snat, save.total, 0 if dd_total is None else dd_total)
+    outcome, sreason = SAVE_OUTCOMES[save_outcome(ruleset, sverdict)], SAVE_REASONS[sverdict]
     events.append(
         SaveEvent(defender.name, attacker.name, save, dd_check, dd_total, outcome, sreason,
                   ("D-08",))
@@ -139,7 +139,7 @@ def resolve_attack(
         sets.append(Check("damage", attacker.name, f"{weapon.damage.text} + {ruleset.damage_bonus.text}",
                           ev.rolls, ev.value + bonus.value, plus(ev, bonus)))
     vig = check(ruleset.vig, defender.env(), dice, "vig", defender.name)
-    physical = max(0, sum(s.total for s in sets) - vig.total)
+    physical = resisted(sum(s.total for s in sets), vig.total)  # the event's parts
     magic: Check | None = None
     vol: Check | None = None
     magic_damage = 0
@@ -155,14 +155,12 @@ def resolve_attack(
         magic = Check("magic", attacker.name, f"{weapon.magic.text} + {ruleset.magic_bonus.text}",
                       magic_ev.rolls, magic_ev.value, magic_ev)
         vol = check(ruleset.vol, defender.env(), dice, "vol", defender.name)
-        magic_damage = max(0, magic.total - vol.total)
-    total = physical + magic_damage
+        magic_damage = resisted(magic.total, vol.total)
     halved = outcome == "halved"
-    if halved:
-        total //= 2
-    minimum = total < ruleset.min_damage
-    if minimum:
-        total = ruleset.min_damage
+    before, total = damage_dealt(ruleset, sum(s.total for s in sets), vig.total,
+                                 None if magic is None else magic.total,
+                                 None if vol is None else vol.total, halved)
+    minimum = total != before  # D-10 raised it
     rules = ("D-09",) + (("D-07",) if critical else ()) + (("D-08",) if halved else ())
     rules += ("D-10",) if minimum else ()
     if attacker.weapon is None:

@@ -8,7 +8,9 @@ of a check is its first die, or the kept die of ``2d20kh1``), and the round
 loop runs over the fights still going, the active set shrinking as fights end.
 Dice are drawn in a different order from the step-by-step engine (C-02 is about
 that engine's record, not about this one), so single fights differ while the
-distributions are the same.
+distributions are the same.  What the values rolled decide (hit, critical, save,
+damage) is not written here: :func:`attacks` applies the functions of
+:mod:`sevendag_cli.d20.attack`, the step engine's own, to arrays.
 """
 
 from __future__ import annotations
@@ -19,6 +21,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from sevendag_cli.d20.attack import (
+    attack_verdict,
+    damage_dealt,
+    is_critical,
+    save_outcome,
+    save_verdict,
+)
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, unarmed
 from sevendag_cli.errors import FormulaError, Msg, RuleError, UsageError
 from sevendag_cli.formula import (
@@ -123,13 +132,16 @@ class VecFormula:
         nat: list[IntArray] = []
         if self.linear is not None:
             const, terms = self.linear
-            total = np.full(n, const, dtype=np.int64)
+            rolled: IntArray | None = None
             for sign, dice in terms:
                 faces = _dice(rng, dice, n, nat if natural else None)
-                if sign > 0:
-                    total += faces
+                if rolled is None:  # a new array (the faces may be the natural's)
+                    rolled = faces + const if sign > 0 else const - faces
+                elif sign > 0:
+                    rolled += faces
                 else:
-                    total -= faces
+                    rolled -= faces
+            total = np.full(n, const, dtype=np.int64) if rolled is None else rolled
         else:
             value = _eval(self.formula.tree, dict(self.env), rng, n, nat if natural else None,
                           self.formula.text)
@@ -285,12 +297,40 @@ class AttackSample:
     damage: IntArray  # 0 on a miss or a full dodge
 
 
-def _attacks(ruleset: D20Ruleset, side: _Side, rng: np.random.Generator, n: int) -> AttackSample:
-    total, nat = side.attack.roll(rng, n, natural=True)
+class Draws:
+    """Where an attack's values come from (:func:`attacks`): one formula for some rows."""
+
+    def roll(self, what: str, formula: VecFormula, rows: IntArray,
+             natural: bool = False) -> tuple[IntArray, IntArray | None]:
+        """``formula`` rolled for the rows ``rows`` (indices into the batch) as ``what``
+        (``attack``, ``save``, ``dd``, ``damage``, ``vig``, ``magic``, ``vol``); with
+        ``natural``, also its natural."""
+        raise NotImplementedError
+
+
+class RandomDraws(Draws):
+    """Values from the batch's generator (the simulator's stream)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def roll(self, what: str, formula: VecFormula, rows: IntArray,
+             natural: bool = False) -> tuple[IntArray, IntArray | None]:
+        return formula.roll(self.rng, rows.size, natural)
+
+
+def attacks(ruleset: D20Ruleset, side: _Side, draws: Draws, n: int) -> AttackSample:
+    """``n`` attacks (D-04 .. D-10), one per row: the rules of :mod:`sevendag_cli.d20.attack`.
+
+    Values are drawn formula by formula for the rows that need them: the attack for all,
+    the save and the DD for the hits, the damage sets (the first for every hit not dodged
+    entirely, each further critical set for the criticals), VIG, the magic sets and VOL.
+    """
+    everyone = np.arange(n, dtype=np.int64)
+    total, nat = draws.roll("attack", side.attack, everyone, natural=True)
     assert nat is not None
-    # D-06 first (a natural hit beats a natural miss, as the step-by-step engine), then D-04.
-    hit = (nat >= ruleset.natural_hit) | ((nat > ruleset.natural_miss) & (total > side.ac))
-    crit = hit & (nat >= side.crit_range)  # D-07
+    hit = attack_verdict(ruleset, nat, total, side.ac) >= 2  # D-04, D-06
+    crit = is_critical(hit, nat, side.crit_range)  # D-07
     outcome = np.full(n, -1, dtype=np.int8)
     damage = np.zeros(n, dtype=np.int64)
     hits = np.flatnonzero(hit)
@@ -299,22 +339,15 @@ def _attacks(ruleset: D20Ruleset, side: _Side, rng: np.random.Generator, n: int)
         return AttackSample(hit, crit, outcome, damage)
 
     # D-08: the defender's save against the DD.
-    stotal, snat = side.save.roll(rng, m, natural=True)
+    stotal, snat = draws.roll("save", side.save, hits, natural=True)
     assert snat is not None
-    dodged = snat >= ruleset.save_natural_success
-    failed = ~dodged & (snat <= ruleset.save_natural_failure)
-    contest = ~dodged & ~failed
+    dd: IntArray | int = side.dd_fixed
     if side.dd is not None:
-        dd, _ = side.dd.roll(rng, m)
-        beats = contest & (stotal > dd)
-    else:
-        beats = contest & (stotal > side.dd_fixed)
-    if ruleset.save_success == "negate":
-        dodged = dodged | beats
-        halved = np.zeros(m, dtype=np.bool_)
-    else:
-        halved = beats
-    outcome[hits] = np.where(dodged, 2, np.where(halved, 1, 0)).astype(np.int8)
+        dd, _ = draws.roll("dd", side.dd, hits)
+    saved = save_outcome(ruleset, save_verdict(ruleset, snat, stotal, dd))
+    outcome[hits] = saved
+    dodged = saved == 2
+    halved = saved == 1
 
     # D-07, D-09: damage for the hits not dodged entirely.
     keep = np.flatnonzero(~dodged)
@@ -323,30 +356,31 @@ def _attacks(ruleset: D20Ruleset, side: _Side, rng: np.random.Generator, n: int)
         return AttackSample(hit, crit, outcome, damage)
     where = hits[keep]
     kcrit = crit[where]
-    physical, _ = side.damage.roll(rng, k)
+    physical, _ = draws.roll("damage", side.damage, where)
     physical += side.bonus
     crits = np.flatnonzero(kcrit)
     for _ in range(side.crit_factor - 1):
         if crits.size:
-            extra, _ = side.damage.roll(rng, crits.size)
+            extra, _ = draws.roll("damage", side.damage, where[crits])
             physical[crits] += extra + side.bonus
-    vig, _ = side.vig.roll(rng, k)
-    total_damage = np.maximum(physical - vig, 0)
+    vig, _ = draws.roll("vig", side.vig, where)
+    magic: IntArray | None = None
+    vol: IntArray | None = None
     if side.magic is not None and side.vol is not None:
-        magic, _ = side.magic.roll(rng, k)
+        magic, _ = draws.roll("magic", side.magic, where)
         magic += side.magic_bonus
         if ruleset.crit_multiplies_magic:
             for _ in range(side.crit_factor - 1):
                 if crits.size:
-                    extra, _ = side.magic.roll(rng, crits.size)
+                    extra, _ = draws.roll("magic", side.magic, where[crits])
                     magic[crits] += extra + side.magic_bonus
-        vol, _ = side.vol.roll(rng, k)
-        total_damage += np.maximum(magic - vol, 0)
-    khalf = halved[keep]
-    total_damage[khalf] //= 2  # D-08 half, rounded down
-    np.maximum(total_damage, ruleset.min_damage, out=total_damage)  # D-10
-    damage[where] = total_damage
+        vol, _ = draws.roll("vol", side.vol, where)
+    _, damage[where] = damage_dealt(ruleset, physical, vig, magic, vol, halved[keep])
     return AttackSample(hit, crit, outcome, damage)
+
+
+def _attacks(ruleset: D20Ruleset, side: _Side, rng: np.random.Generator, n: int) -> AttackSample:
+    return attacks(ruleset, side, RandomDraws(rng), n)
 
 
 def sample_attacks(ruleset: D20Ruleset, attacker: D20Fighter, defender: D20Fighter, n: int,

@@ -10,7 +10,8 @@ A fighter reduced to what a fight with sheet tactics needs (S-04, S-10 .. S-18):
   so that tactics, ``custom`` allocations and their refusals are exactly the
   engine's;
 * **verdicts** (:func:`judge`): the engine's reading of the attack dice
-  (S-10 .. S-13) on faces summarised as lowest / highest bit masks.
+  (S-10 .. S-13, written once in :func:`~sevendag_cli.sevendag.attack.read_attack_dice`)
+  on faces summarised as lowest / highest bit masks.
 
 Kept free of numpy so that the exact odds from a saved state start fast.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.sevendag.attack import read_attack_dice
 from sevendag_cli.sevendag.engine import (
     ATTACK,
     DEFENCE,
@@ -174,7 +176,8 @@ NO_ATTACK = Verdict(False, False, False, (), 0)
 
 def judge(model: FighterModel, alloc: Allocation, lo: int, hi: int,
           failure_beats_crit: bool) -> Verdict:
-    """The engine's ``judge_attack`` on faces summarised as bit masks over hands.
+    """The engine's reading of attack dice (:func:`~sevendag_cli.sevendag.attack.read_attack_dice`,
+    S-10 .. S-13) for one allocation, on faces summarised as bit masks over hands.
 
     ``lo`` / ``hi``: hands whose die shows its lowest / highest face (bits of
     hands that do not attack are ignored).
@@ -182,52 +185,17 @@ def judge(model: FighterModel, alloc: Allocation, lo: int, hi: int,
     hands = alloc.attack
     if not hands:
         return NO_ATTACK
-    n = len(hands)
-    n_lo = sum(lo >> h & 1 for h in hands)
-    n_hi = sum(hi >> h & 1 for h in hands)
-    groups = alloc.units
     units = model.units
+    reading = read_attack_dice(
+        [(units[u].is_weapon, tuple(h for h in units[u].hands if h in hands)) for u in alloc.units],
+        lo, hi, failure_beats_crit,
+    )
     times = [0] * len(units)
-    fumbled: list[int] = []
-    critical = False
-    if len(groups) == 1 and n == 1:  # S-10
-        failure = fumble = n_lo == 1
-        if n_hi:
-            critical = True
-            times[groups[0]] = 1
-        fumbled = [groups[0]]
-    elif len(groups) == 1:  # S-11
-        failure = n_lo >= 1
-        fumble = n_lo == n
-        if n_hi:
-            critical = True
-            times[groups[0]] = 2 if n_hi == n else 1
-        fumbled = [groups[0]]
-    else:  # S-12
-        failure = fumble = n_lo >= 1
-        if n_hi == n:
-            critical = True
-            for g in groups:
-                times[g] = 1
-        elif n_hi:
-            critical = True
-            maxed = [g for g in groups if units[g].is_weapon
-                     and any(hi >> h & 1 for h in units[g].hands)]
-            if maxed:
-                times[maxed[0]] = 1
-        fumbled = [g for g in groups if any(lo >> h & 1 for h in units[g].hands)]
-    if failure and critical:  # S-13
-        if failure_beats_crit:
-            critical = False
-            times = [0] * len(units)
-        else:
-            failure = fumble = False
-    if not fumble:
-        fumbled = []
+    for g, t in enumerate(reading.times):
+        times[alloc.units[g]] = t
     return Verdict(
-        failure, fumble, critical,
-        tuple(t if units[u].is_weapon else 0 for u, t in enumerate(times)),
-        sum(1 << g for g in fumbled if units[g].is_weapon),
+        reading.failure, reading.fumble, reading.critical is not None, tuple(times),
+        sum(1 << alloc.units[g] for g in reading.fumbled),
     )
 
 

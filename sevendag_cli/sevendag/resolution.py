@@ -3,7 +3,10 @@
 Pure functions from (ruleset, fighters, state, dice) to (result, new state);
 every die comes from the injected :class:`~sevendag_cli.dice.DiceSource`.  The
 roll order and the decisions where the rules are silent are in the package's
-docstring (:mod:`sevendag_cli.sevendag.engine`).
+docstring (:mod:`sevendag_cli.sevendag.engine`).  The rules an exchange applies once its
+dice are rolled are written in :mod:`sevendag_cli.sevendag.attack` (``read_attack_dice``,
+``landing``) and :mod:`sevendag_cli.sevendag.rules` (``band_index``, ``shifted_index``),
+shared with the vectorised simulator; this module rolls, sequences and records.
 """
 
 from __future__ import annotations
@@ -28,7 +31,13 @@ from sevendag_cli.engine.common import (
 )
 from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
 from sevendag_cli.rules.bounds import check_values
-from sevendag_cli.sevendag.attack import attack_groups, is_weapon, judge_attack, metal_effects
+from sevendag_cli.sevendag.attack import (
+    attack_groups,
+    is_weapon,
+    judge_attack,
+    landing,
+    metal_effects,
+)
 from sevendag_cli.sevendag.events import (
     ASSAILLANT,
     DEFENSEUR,
@@ -210,6 +219,16 @@ class _Round:
         if att_fs.penalty or def_fs.penalty:
             rules.append("S-19")
         critical = verdict.critical
+        # S-17: the metals a critical by the dice applies, and those a granted critical would.
+        crit_metals = metal_effects(rs, verdict.metal_groups)
+        weapons = [g for g in attack_groups(att, att_hands, attack_rolls) if is_weapon(g)]
+        grant_metals = metal_effects(rs, ((weapons[0], 1),) if weapons else ())
+        grant_used, raw, raw_shift, wound = landing(
+            True, verdict.failure, shield_hand is not None, critical is not None,
+            att_fs.granted_crit, margin,
+            sum(m.extra_damage for m in crit_metals), sum(m.band_shift for m in crit_metals),
+            sum(m.extra_damage for m in grant_metals), sum(m.band_shift for m in grant_metals),
+        )
         granted = False
         metals: tuple[MetalEffect, ...] = ()
         extra = 0
@@ -223,26 +242,22 @@ class _Round:
             outcome = "shield-foiled"
             rules.append("S-15")
         else:
-            groups = verdict.metal_groups
-            if critical is None and att_fs.granted_crit and margin > 0:
-                critical, granted = "critical", True
-                weapons = [g for g in attack_groups(att, att_hands, attack_rolls) if is_weapon(g)]
-                groups = ((weapons[0], 1),) if weapons else ()
+            metals = crit_metals
+            if grant_used:
+                critical, granted, metals = "critical", True, grant_metals
                 att_fs = replace(att_fs, granted_crit=False)
                 rules.append("S-10")
-            metals = metal_effects(rs, groups)
             if metals:
                 rules.append("S-17")
             extra = sum(m.extra_damage for m in metals)
-            raw = margin + extra
-            if raw <= 0:
+            if not wound:
                 outcome = "foiled"
             else:
                 outcome = "wound"
                 damage = raw
                 band = rs.band_for(raw)
                 assert band is not None
-                shift = sum(m.band_shift for m in metals)
+                shift = raw_shift
                 final = rs.shifted(band, shift)
                 rules.append("S-07")
         if critical_defence:

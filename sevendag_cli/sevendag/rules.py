@@ -1,15 +1,29 @@
-"""Sevendag: ruleset and fighter sheet models (S-xx)."""
+"""Sevendag: ruleset and fighter sheet models (S-xx).
+
+S-07 (a damage's band) and S-17's band shift are written once, here, in
+:func:`band_index` and :func:`shifted_index`: plain arithmetic that works on an
+int (the step engine, through :meth:`SevendagRuleset.band_for` and
+:meth:`SevendagRuleset.shifted`) and on numpy arrays (the vectorised engine).
+They are the one place to change how bands are read.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from msgspec import Struct
 
 from sevendag_cli.data import Reader, listed, str_list, str_table
+from sevendag_cli.engine.arith import between, reached
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
 from sevendag_cli.limits import MAX_ROUND_CAP
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 ENGINE = "sevendag"
 # The fields a formula may read, with the range a sheet may give them (the sheet is read
@@ -19,6 +33,27 @@ FIELD_RANGES: dict[str, tuple[int, int]] = {"speed": (-100, 100), "attack": (-10
 FIELDS = frozenset(FIELD_RANGES)
 TACTICS = ("weapons-attack", "all-out", "full-defence")
 COMMITMENTS = ("attack", "defence", "none")
+
+
+N = TypeVar("N", int, "npt.NDArray[np.int64]")
+
+
+def band_index(lows: Sequence[int], amount: N) -> N:
+    """S-07: the index of the band of ``amount`` (>= 1) damage; ``lows``: the bands' starts.
+
+    The bands are contiguous from 1, the last open-ended (checked when a ruleset is read),
+    so the band is the number of later starts that ``amount`` reaches
+    (:func:`~sevendag_cli.engine.arith.reached`): ``amount`` is an int (step engine) or an
+    int64 array (vectorised engine).
+    """
+    index: N = reached(tuple(lows[1:]), amount)
+    return index
+
+
+def shifted_index(index: N, steps: N, n: int) -> N:
+    """S-17: band ``index`` moved ``steps`` bands, within the ``n`` bands (int or arrays)."""
+    moved: N = between(index + steps, 0, n - 1)
+    return moved
 
 
 class WoundBand(Struct, frozen=True):
@@ -75,12 +110,10 @@ class SevendagRuleset(Struct, frozen=True):
     engine = ENGINE
 
     def band_for(self, damage: int) -> WoundBand | None:
+        """S-07: the band of ``damage`` (:func:`band_index`); None for 0 or less."""
         if damage <= 0:
             return None
-        for band in self.wounds:
-            if damage >= band.low and (band.high is None or damage <= band.high):
-                return band
-        return self.wounds[-1]
+        return self.wounds[band_index([b.low for b in self.wounds], damage)]
 
     def band_named(self, name: str) -> WoundBand | None:
         """A band by its key, or as a user types it: a label in either language, or its
@@ -121,8 +154,8 @@ class SevendagRuleset(Struct, frozen=True):
                         prefixes=False)
 
     def shifted(self, band: WoundBand, steps: int) -> WoundBand:
-        i = min(len(self.wounds) - 1, max(0, self.wounds.index(band) + steps))
-        return self.wounds[i]
+        """S-17: ``band`` made ``steps`` bands worse (:func:`shifted_index`)."""
+        return self.wounds[shifted_index(self.wounds.index(band), steps, len(self.wounds))]
 
 
 class Item(Struct, frozen=True):

@@ -25,6 +25,17 @@ counts per band and lasting penalty (S-07, S-19), each unit's recovery timer
 
 Every die is exactly uniform: faces are ``r mod sides + 1`` with ``r`` uniform
 on ``[0, L)`` where ``L`` is a common multiple of all the hands' dice.
+
+The rules are not written here.  What attack dice say (S-10 .. S-13) is
+:func:`~sevendag_cli.sevendag.attack.read_attack_dice`, read once per state into the
+tables; what a read attack does (S-06, S-10's granted critical, S-15, S-17) is
+:func:`~sevendag_cli.sevendag.attack.landing`, and a wound's band (S-07, S-17)
+:func:`~sevendag_cli.sevendag.rules.band_index` / ``shifted_index``, both called on
+arrays; the step engine calls the same functions on single values.  This module keeps
+the sequencing on arrays: :func:`exchange` (one attack and its defence, faces from a
+:class:`Faces` source) and :func:`play_round` (the round's two exchanges, S-14, wounds,
+S-18's recovery, S-19), which the exhaustive tests (``tests/test_rules_once.py``) drive
+with every face the step engine rolls, state by state.
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ import numpy.typing as npt
 from sevendag_cli.d20.vector import VecFormula
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.limits import MAX_ROUND_CAP
+from sevendag_cli.sevendag.attack import landing
 from sevendag_cli.sevendag.engine import MAX_INITIATIVE_ATTEMPTS
 from sevendag_cli.sevendag.model import (  # re-exported: the model's historical home
     EMPTY,
@@ -54,7 +66,12 @@ from sevendag_cli.sevendag.model import (  # re-exported: the model's historical
     granted_unit,
     judge,
 )
-from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+from sevendag_cli.sevendag.rules import (
+    SevendagFighter,
+    SevendagRuleset,
+    band_index,
+    shifted_index,
+)
 
 __all__ = [
     "EMPTY", "NO_ATTACK", "SHIELD", "WEAPON", "Allocation", "FighterModel", "SevendagBatch",
@@ -206,7 +223,7 @@ def _dice(rng: np.random.Generator, t: _Tables, sides: IntArray) -> IntArray:
 class _Ruling:
     """Ruleset values an exchange needs."""
 
-    lows: IntArray  # band lower bounds, in order
+    lows: tuple[int, ...]  # band lower bounds, in order
     n_bands: int
     drop_die: int
 
@@ -216,17 +233,58 @@ class _Exchange:
     """What ``m`` exchanges did (rows as given)."""
 
     wound: BoolArray  # the defender took a wound
+    damage: IntArray  # margin + metal (S-06, S-17): the wound's damage where there is one
     band: IntArray  # its final band index (S-07 after S-17's shift); meaningless without wound
     fumble: BoolArray  # critical failure (S-10): grants a critical when the option is on
-    grant_used: BoolArray  # the attacker's granted critical was used up
+    grant_used: BoolArray | bool  # the attacker's granted critical was used up
     dropped: IntArray  # bit mask of the attacker's units dropped (S-18)
     critical_defence: BoolArray  # S-14
 
 
-def _exchange(t: _Tables, r: _Ruling, rng: np.random.Generator, at: IntArray,
-              aid: IntArray, did: IntArray, offset: IntArray,
-              granted_at: BoolArray) -> _Exchange:
-    """``offset``: attack constant - penalty - (defence constant - penalty), per row."""
+class Faces:
+    """Where an exchange's dice come from (:func:`exchange`), in the order it asks for them."""
+
+    def begin(self, number: int, rows: IntArray) -> None:
+        """Exchange ``number`` (1 or 2) of a round starts, for these rows of the round."""
+
+    def hand(self, t: _Tables, sides: IntArray) -> IntArray:
+        """One die per row, uniform on 1..sides (per row): a hand's attack or defence die."""
+        raise NotImplementedError
+
+    def drop(self, unit: int, die: int, rows: IntArray) -> IntArray:
+        """The drop checks of ``unit`` for the rows ``rows`` (S-10)."""
+        raise NotImplementedError
+
+
+class RandomFaces(Faces):
+    """Faces from the batch's generator (the simulator's stream)."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def hand(self, t: _Tables, sides: IntArray) -> IntArray:
+        return _dice(self.rng, t, sides)
+
+    def drop(self, unit: int, die: int, rows: IntArray) -> IntArray:
+        faces: IntArray = self.rng.integers(1, die + 1, size=rows.size, dtype=np.int64)
+        return faces
+
+
+def exchange(t: _Tables, r: _Ruling, faces: Faces, at: IntArray, aid: IntArray, did: IntArray,
+             offset: IntArray, granted_at: BoolArray | bool) -> _Exchange:
+    """``m`` exchanges, one per row (S-06 .. S-15, S-17, S-18).
+
+    ``at``: the attacker (0 = a, 1 = b); ``aid`` / ``did``: the attacker's and the defender's
+    allocation codes; ``offset``: attack constant - penalty - (defence constant - penalty);
+    ``granted_at``: the attacker holds a granted critical (``False``: nobody does, and
+    ``grant_used`` is then ``False`` too).  Faces are asked hand by hand
+    (the attacker's die of hand ``i``, then the defender's), every hand of every row (a
+    hand that neither attacks nor defends is not read), then the drop checks unit by unit
+    for the rows with a weapon to check.  The rules are the step engine's:
+    :func:`~sevendag_cli.sevendag.attack.read_attack_dice` through the tables,
+    :func:`~sevendag_cli.sevendag.attack.landing`,
+    :func:`~sevendag_cli.sevendag.rules.band_index` and ``shifted_index``.
+    """
     de = 1 - at
     lo = np.zeros(at.size, dtype=np.int64)
     hi = np.zeros(at.size, dtype=np.int64)
@@ -234,27 +292,22 @@ def _exchange(t: _Tables, r: _Ruling, rng: np.random.Generator, at: IntArray,
     margin = offset.copy()
     for i in range(t.hands):
         s = t.sides[i][at]
-        f = _dice(rng, t, s)
+        f = faces.hand(t, s)
         lo |= (f == 1).astype(np.int64) << i
         hi |= (f == s).astype(np.int64) << i
         margin += f * t.attacks[i][aid]
         s = t.sides[i][de]
-        f = _dice(rng, t, s)
+        f = faces.hand(t, s)
         dhi |= (f == s).astype(np.int64) << i
         margin -= f * t.defends[i][did]
     code = (aid << 2 * t.hands) | (lo << t.hands) | hi
     dcode = (did << t.hands) | dhi
     has = t.has_attack[aid]
-    failure = t.failure[code]
-    critical = t.critical[code]
-    lands = has & ~failure & ~t.shield[dcode]  # S-15
-    grant_used = lands & ~critical & granted_at & (margin > 0)  # S-10 fumble_grants_crit
-    extra = np.where(grant_used, t.grant_extra[aid], t.extra[code])  # S-17
-    shift = np.where(grant_used, t.grant_shift[aid], t.shift[code])
-    raw = margin + extra
-    wound = lands & (raw > 0)
-    band = np.searchsorted(r.lows, raw, side="right") - 1 + shift  # S-07
-    np.clip(band, 0, r.n_bands - 1, out=band)
+    grant_used, raw, shift, wound = landing(
+        has, t.failure[code], t.shield[dcode], t.critical[code], granted_at, margin,
+        t.extra[code], t.shift[code], t.grant_extra[aid], t.grant_shift[aid],
+    )
+    band = shifted_index(band_index(r.lows, raw), shift, r.n_bands)  # S-07, S-17
 
     # S-10/S-18: one drop check per weapon that failed.
     fumbled = t.fumbled[code]
@@ -265,12 +318,105 @@ def _exchange(t: _Tables, r: _Ruling, rng: np.random.Generator, at: IntArray,
         who = at[rows]
         lost = np.zeros(rows.size, dtype=np.int64)
         for u in range(t.units):
-            check = rng.integers(1, r.drop_die + 1, size=rows.size, dtype=np.int64)
+            check = faces.drop(u, r.drop_die, rows)
             lost |= ((bits >> u & 1).astype(np.bool_) & (check > t.skill[who, u])
                      ).astype(np.int64) << u
         dropped[rows] = lost
-    return _Exchange(wound, band, t.fumble[code], grant_used, dropped,
+    return _Exchange(wound, raw, band, t.fumble[code], grant_used, dropped,
                      has & t.critical_defence[dcode])
+
+
+@dataclass
+class Fights:
+    """The state of ``m`` running fights (S-02 .. S-19), one column per fight; changed in place."""
+
+    assail: IntArray  # (m,): the assaillant, 0 = a, 1 = b (S-02, S-14)
+    pen: IntArray  # (2, m): lasting penalty (S-19)
+    wounds: IntArray  # (2 * bands, m): wound counts, row = fighter * bands + band (S-07)
+    rec: IntArray  # (2, units, m): rounds each unit's weapon is still being picked up (S-18)
+    granted: BoolArray  # (2, m): holds a granted critical (S-10 fumble_grants_crit)
+
+
+@dataclass(frozen=True)
+class RoundRules:
+    """What a round needs besides the state: the tables and the ruleset's numbers."""
+
+    t: _Tables
+    r: _Ruling
+    penalty: IntArray  # per band (S-19)
+    out_after: IntArray  # per band: wounds that take a fighter out (S-19; never: int64 max)
+    grants: bool  # fumble_grants_crit (S-10)
+    recovery: int  # drop_recovery_rounds (S-18)
+
+
+def play_round(rules: RoundRules, faces: Faces, s: Fights) -> tuple[BoolArray, IntArray]:
+    """One round of every fight (S-04, S-08, S-14, S-18, S-19), the step engine's ``play_round``
+    with sheet tactics: the fights over, and their winner (-1 elsewhere).
+
+    S-04/S-18: each fighter's allocation by its dropped weapons; exchange 1: the assaillant
+    attacks (S-08); exchange 2: the défenseur, unless the fight is over or a critical
+    defence ended the round (S-14, which also makes that defender the assaillant); wounds
+    add penalties and may take a fighter out (S-19); at the end, weapons come back (S-18).
+    """
+    t, r = rules.t, rules.r
+    nb = r.n_bands
+    k = t.k
+    m = s.assail.size
+    over = np.zeros(m, dtype=np.bool_)
+    won = np.full(m, -1, dtype=np.int64)
+    dropping = bool(t.droppable.any())
+    aid = np.empty((2, m), dtype=np.int64)
+    for f in (0, 1):
+        mask = np.zeros(m, dtype=np.int64)
+        if dropping:
+            for u in range(t.units):
+                mask |= (s.rec[f, u] > 0).astype(np.int64) << u
+        aid[f] = f * k + mask
+
+    go = np.arange(m, dtype=np.int64)
+    at = s.assail.copy()
+    for which in (1, 2):
+        if go.size == 0:
+            break
+        de = 1 - at
+        offset = (t.constant_attack[at] - s.pen[at, go]
+                  - t.constant_defence[de] + s.pen[de, go])
+        faces.begin(which, go)
+        res = exchange(t, r, faces, at, aid[at, go], aid[de, go], offset,
+                       s.granted[at, go] if rules.grants else False)  # none without grants
+        used = res.grant_used
+        if not isinstance(used, bool) and used.any():
+            s.granted[at[used], go[used]] = False
+        if rules.grants and res.fumble.any():
+            s.granted[de[res.fumble], go[res.fumble]] = True
+        rows = np.flatnonzero(res.dropped)
+        if rows.size:
+            g, ga, bits = go[rows], at[rows], res.dropped[rows]
+            for u in range(t.units):
+                hit = (bits >> u & 1).astype(np.bool_)
+                s.rec[ga[hit], u, g[hit]] = rules.recovery + 1  # back after `recovery` more rounds
+        w = np.flatnonzero(res.wound)
+        if w.size:
+            g, gd, gb = go[w], de[w], res.band[w]
+            row = gd * nb + gb
+            s.wounds[row, g] += 1
+            s.pen[gd, g] += rules.penalty[gb]
+            out = s.wounds[row, g] >= rules.out_after[gb]  # S-19
+            if out.any():
+                over[g[out]] = True
+                won[g[out]] = at[w[out]]
+        keep = ~over[go]
+        if which == 1:
+            stop = res.critical_defence & keep
+            s.assail[go[stop]] = de[stop]  # S-14: the defender becomes the assaillant
+            keep &= ~res.critical_defence
+            go = go[keep]
+            at = 1 - s.assail[go]
+
+    # End of round: weapons come back (S-18).
+    if dropping:
+        np.maximum(s.rec - 1, 0, out=s.rec)
+    return over, won
 
 
 # --- whole fights ------------------------------------------------------------------------
@@ -328,12 +474,10 @@ def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: Sev
                 ruleset.failure_beats_crit)
     bands = ruleset.wounds
     nb = len(bands)
-    r = _Ruling(np.array([w.low for w in bands], dtype=np.int64), nb, ruleset.drop_check_die)
+    r = _Ruling(tuple(w.low for w in bands), nb, ruleset.drop_check_die)
     penalty = np.array([w.penalty for w in bands], dtype=np.int64)
     never = np.iinfo(np.int64).max
     out_after = np.array([w.out_after or never for w in bands], dtype=np.int64)
-    grants = ruleset.fumble_grants_crit
-    recovery = ruleset.drop_recovery_rounds
 
     winner = np.full(n, -1, dtype=np.int8)
     rounds = np.full(n, cap, dtype=np.int64)
@@ -342,77 +486,32 @@ def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: Sev
 
     # State of the fights still going (rows), fighter axis first where it helps gathers.
     idx = np.arange(n, dtype=np.int64)
-    assail = first.astype(np.int64)  # S-02 / S-14
-    pen = np.zeros((2, n), dtype=np.int64)  # S-19 lasting penalty
-    wounds = np.zeros((2 * nb, n), dtype=np.int64)  # S-07 counts, row = fighter * nb + band
-    rec = np.zeros((2, t.units, n), dtype=np.int64)  # S-18 rounds left picking up
-    granted = np.zeros((2, n), dtype=np.bool_)  # S-10 fumble_grants_crit
-    dropping = bool(t.droppable.any())
-    k = t.k
+    fights = Fights(
+        assail=first.astype(np.int64),  # S-02 / S-14
+        pen=np.zeros((2, n), dtype=np.int64),  # S-19 lasting penalty
+        wounds=np.zeros((2 * nb, n), dtype=np.int64),  # S-07 counts, row = fighter * nb + band
+        rec=np.zeros((2, t.units, n), dtype=np.int64),  # S-18 rounds left picking up
+        granted=np.zeros((2, n), dtype=np.bool_),  # S-10 fumble_grants_crit
+    )
+    rules = RoundRules(t, r, penalty, out_after, ruleset.fumble_grants_crit,
+                       ruleset.drop_recovery_rounds)
+    faces = RandomFaces(rng)
 
     for number in range(1, cap + 1):
-        m = idx.size
-        if m == 0:
+        if idx.size == 0:
             break
-        over = np.zeros(m, dtype=np.bool_)
-        # S-04/S-18: each fighter's allocation for the round, by its dropped weapons.
-        aid = np.empty((2, m), dtype=np.int64)
-        for f in (0, 1):
-            mask = np.zeros(m, dtype=np.int64)
-            if dropping:
-                for u in range(t.units):
-                    mask |= (rec[f, u] > 0).astype(np.int64) << u
-            aid[f] = f * k + mask
-
-        # Exchange 1: the assaillant attacks (S-08); exchange 2: the défenseur, unless the
-        # fight is over or a critical defence ended the round (S-14).
-        go = np.arange(m, dtype=np.int64)
-        at = assail.copy()
-        for exchange in (1, 2):
-            if go.size == 0:
-                break
-            de = 1 - at
-            offset = (t.constant_attack[at] - pen[at, go]
-                      - t.constant_defence[de] + pen[de, go])
-            res = _exchange(t, r, rng, at, aid[at, go], aid[de, go], offset, granted[at, go])
-            if res.grant_used.any():
-                granted[at[res.grant_used], go[res.grant_used]] = False
-            if grants and res.fumble.any():
-                granted[de[res.fumble], go[res.fumble]] = True
-            rows = np.flatnonzero(res.dropped)
-            if rows.size:
-                g, ga, bits = go[rows], at[rows], res.dropped[rows]
-                for u in range(t.units):
-                    hit = (bits >> u & 1).astype(np.bool_)
-                    rec[ga[hit], u, g[hit]] = recovery + 1  # back after `recovery` more rounds
-            w = np.flatnonzero(res.wound)
-            if w.size:
-                g, gd, gb = go[w], de[w], res.band[w]
-                row = gd * nb + gb
-                wounds[row, g] += 1
-                pen[gd, g] += penalty[gb]
-                out = wounds[row, g] >= out_after[gb]  # S-19
-                if out.any():
-                    over[g[out]] = True
-                    winner[idx[g[out]]] = at[w[out]]
-            keep = ~over[go]
-            if exchange == 1:
-                stop = res.critical_defence & keep
-                assail[go[stop]] = de[stop]  # S-14: the defender becomes the assaillant
-                keep &= ~res.critical_defence
-                go = go[keep]
-                at = 1 - assail[go]
-
-        # End of round: weapons come back (S-18); the fights over leave.
-        if dropping:
-            np.maximum(rec - 1, 0, out=rec)
+        over, won = play_round(rules, faces, fights)
+        # The fights over leave.
         if over.any():
             gone = idx[over]
+            winner[gone] = won[over]
             rounds[gone] = number
-            wounds_out[gone] = wounds[:, over].T.reshape(-1, 2, nb)
-            keep = ~over
-            idx, assail, wounds = idx[keep], assail[keep], wounds[:, keep]
-            pen, rec, granted = pen[:, keep], rec[:, :, keep], granted[:, keep]
+            wounds_out[gone] = fights.wounds.take(np.flatnonzero(over), axis=1).T.reshape(-1, 2, nb)
+            keep = np.flatnonzero(~over)  # take: much faster than a boolean mask on 2-D arrays
+            idx = idx[keep]
+            fights = Fights(fights.assail[keep], fights.pen.take(keep, axis=1),
+                            fights.wounds.take(keep, axis=1), fights.rec.take(keep, axis=2),
+                            fights.granted.take(keep, axis=1))
     # The rest reached the round cap (S-19): draws, with ``rounds`` already ``cap``.
-    wounds_out[idx] = wounds.T.reshape(-1, 2, nb)
+    wounds_out[idx] = fights.wounds.T.reshape(-1, 2, nb)
     return SevendagBatch(winner, rounds, first, wounds_out)

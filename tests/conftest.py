@@ -20,3 +20,16 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLUMNS", "100")
     yield
+
+
+@pytest.fixture(scope="session")
+def _toml_cache_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One cache of parsed TOML documents for the whole run (issue 16), outside every test's
+    folder: the suite reads rulesets through it, as users do, and a test's folder stays its own."""
+    return tmp_path_factory.mktemp("toml-cache")
+
+
+@pytest.fixture(autouse=True)
+def _toml_cache(_toml_cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SEVENDAG_CACHE", str(_toml_cache_folder))
+    monkeypatch.delenv("SEVENDAG_NO_CACHE", raising=False)

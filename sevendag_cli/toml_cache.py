@@ -101,7 +101,25 @@ def lookup(path: Path, raw: bytes) -> dict[str, Any] | None:
         doc = marshal.loads(blob)
     except Exception:  # a damaged entry: parsed again
         return None
-    return doc if isinstance(doc, dict) else None
+    return doc if isinstance(doc, dict) and _plain(doc) else None
+
+
+def _plain(doc: dict[str, Any]) -> bool:
+    """Whether ``doc`` holds only what TOML gives (tables with text keys, arrays, texts, numbers,
+    booleans; a document with dates is never stored), walked without recursion."""
+    stack: list[object] = [doc]
+    while stack:
+        value = stack.pop()
+        if type(value) is dict:
+            for key, item in value.items():
+                if type(key) is not str:
+                    return False
+                stack.append(item)
+        elif type(value) is list:
+            stack.extend(value)
+        elif type(value) not in (str, int, float, bool):
+            return False
+    return True
 
 
 def store(path: Path, raw: bytes, doc: dict[str, Any]) -> None:

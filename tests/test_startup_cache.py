@@ -68,7 +68,8 @@ def test_a_file_made_invalid_is_an_error_despite_the_cache(tmp_path: Path, fresh
         read_toml(sheet)
 
 
-@pytest.mark.parametrize("damage", ["truncated", "garbage", "bad_checksum", "wrong_stamp", "not_dict"])
+@pytest.mark.parametrize("damage", ["truncated", "garbage", "bad_checksum", "wrong_stamp", "not_dict",
+                                    "not_toml_values"])
 def test_a_damaged_cache_is_ignored(tmp_path: Path, fresh: None, damage: str) -> None:
     sheet = tmp_path / "ysold.toml"
     sheet.write_text(SHEET)
@@ -88,6 +89,9 @@ def test_a_damaged_cache_is_ignored(tmp_path: Path, fresh: None, damage: str) ->
         elif damage == "wrong_stamp":
             entries[key] = (cached_raw, zlib_crc(b := marshal.dumps({"hp": 99})), b)
             stamp = ("sevendag-toml-cache", 0)
+        elif damage == "not_toml_values":  # what marshal holds but TOML never gives
+            doc = {"name": "Ysold", "ruleset": "d20", "hp": (12,), "attack": {"bonus": b"3"}}
+            entries[key] = (cached_raw, zlib_crc(b := marshal.dumps(doc)), b)
         else:
             entries[key] = (cached_raw, zlib_crc(b := marshal.dumps([1, 2])), b)
         path.write_bytes(marshal.dumps((stamp, entries)))

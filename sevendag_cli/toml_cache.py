@@ -14,9 +14,10 @@ depth scan, the parse); reading a cached document costs a tenth of that.  Safety
   the file is then parsed as without a cache;
 * documents ``marshal`` cannot hold (TOML dates) are simply not cached.
 
-The folder: ``$SEVENDAG_CACHE`` if set, else sevendag's folder in the platform's cache
-directory (``$XDG_CACHE_HOME/sevendag`` or ``~/.cache/sevendag`` on Linux), never the user's
-folder of rulesets (``SEVENDAG_HOME``): a command changes no file of the user's.
+The folder: ``$SEVENDAG_CACHE`` if set (an absolute path; a relative one turns the cache
+off), else sevendag's folder in the platform's cache directory (``$XDG_CACHE_HOME/sevendag``
+or ``~/.cache/sevendag`` on Linux), never the user's folder of rulesets (``SEVENDAG_HOME``):
+a command changes no file of the user's.
 ``SEVENDAG_NO_CACHE`` (any non-empty value) turns the cache off.
 """
 
@@ -48,8 +49,8 @@ def cache_dir() -> Path | None:
     if os.environ.get("SEVENDAG_NO_CACHE"):
         return None
     chosen = os.environ.get("SEVENDAG_CACHE")
-    if chosen:
-        return Path(chosen)
+    if chosen:  # an absolute path only: a relative one would write in the current folder
+        return Path(chosen) if os.path.isabs(chosen) else None
     fast = xdg_dir("XDG_CACHE_HOME", ".cache")
     if fast is not None:
         return fast

@@ -131,6 +131,11 @@ def test_sevendag_no_cache_turns_it_off(tmp_path: Path, fresh: None,
     read_toml(sheet)
     assert toml_cache.cache_dir() is None
     assert not (tmp_path / "cache").exists()
+    monkeypatch.delenv("SEVENDAG_NO_CACHE")
+    monkeypatch.setenv("SEVENDAG_CACHE", "relative")  # never a folder in the current one
+    assert toml_cache.cache_dir() is None
+    read_toml(sheet)
+    assert not (tmp_path / "relative").exists()
 
 
 def test_the_users_folder_gets_no_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
     from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from sevendag_cli.sim.exact_records import ExactFight
     from sevendag_cli.sim.odds import Odds
 
-    Ruleset = D20Ruleset | SevendagRuleset
-    Fighter = D20Fighter | SevendagFighter
+    Ruleset: TypeAlias = "D20Ruleset | SevendagRuleset"
+    Fighter: TypeAlias = "D20Fighter | SevendagFighter"
 
 BACKENDS: dict[str, str] = {
     "sevendag": "sevendag_cli.sevendag.backend",

@@ -17,7 +17,7 @@ help in French to :mod:`sevendag_cli.help_fr` and a row to the table of
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -58,17 +58,37 @@ def load_command(name: str) -> TyperCommand | TyperGroup:
     module = importlib.import_module(f"sevendag_cli.commands.{COMMANDS[name]}")
     family: typer.Typer = module.app
     if family.registered_callback is not None:  # a group with its own subcommands
+        for func in (family.registered_callback.callback,
+                     *(info.callback for info in family.registered_commands)):
+            if func is not None:
+                resolve_annotations(func)
         group = typer.main.get_command(family)
         assert isinstance(group, TyperGroup)
         return group
     for info in family.registered_commands:
         if info.name == name:
+            if info.callback is not None:
+                resolve_annotations(info.callback)
             command = typer.main.get_command_from_info(
                 info, pretty_exceptions_short=family.pretty_exceptions_short,
                 rich_markup_mode=family.rich_markup_mode)
             assert isinstance(command, TyperCommand)
             return command
     raise LookupError(f"sevendag_cli.commands.{COMMANDS[name]} has no command {name!r}")
+
+
+def resolve_annotations(func: Callable[..., Any]) -> None:
+    """Evaluate the annotations of a command's function once, before Typer builds the command.
+
+    The modules say ``from __future__ import annotations``, so the annotations are text, and
+    Typer evaluates that text four times per command (``inspect.signature`` and
+    ``typing.get_type_hints``, each twice): about a millisecond of every command's start
+    (issue 16).  The values are what ``inspect.signature(func, eval_str=True)`` gives, so
+    Typer builds the same command.
+    """
+    import inspect  # already imported by Typer
+
+    func.__annotations__ = inspect.get_annotations(func, eval_str=True)
 
 
 class LazyCommands(MutableMapping[str, "Command"]):
@@ -210,6 +230,9 @@ def _root(
         raise UsageError(see_help(ctx, Msg("usage.missing_command")))
     # ``sevendag --lang fr fight``: the language of every command that does not name its own
     choose_lang(lang.value if lang else None)
+
+
+resolve_annotations(_root)
 
 
 def main() -> None:

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from sevendag_cli.errors import DataError, FormulaError, Msg, NotFoundError
 from sevendag_cli.files import Unreadable, is_regular, read_regular, require_regular, stat_or_none
+from sevendag_cli.folders import xdg_dir
 from sevendag_cli.formula import Formula, parse
 from sevendag_cli.limits import INT_LIMIT, MAX_DATA_BYTES, MAX_DATA_DEPTH, MAX_LISTED, MAX_PROBLEMS
 
@@ -40,6 +41,9 @@ def user_dir() -> Path:
     env = os.environ.get("SEVENDAG_HOME")
     if env:
         return Path(env)
+    fast = xdg_dir("XDG_CONFIG_HOME", ".config")
+    if fast is not None:
+        return fast
     from platformdirs import user_config_dir
 
     return Path(user_config_dir("sevendag", appauthor=False))
@@ -72,7 +76,15 @@ def read_toml(path: Path) -> dict[str, Any]:
         if exc.kind is not None:
             raise DataError(str(path), None, Msg("data.not_a_file", kind=exc.kind)) from None
         raise DataError(str(path), None, Msg("data.unreadable", reason=exc.reason)) from None
-    return parse_toml(raw, str(path))
+    from sevendag_cli import toml_cache
+
+    doc = toml_cache.lookup(path, raw)  # only a document parse_toml accepted, from the same bytes
+    if doc is not None:
+        _check_bounds(doc, str(path))
+        return doc
+    doc = parse_toml(raw, str(path))
+    toml_cache.store(path, raw, doc)
+    return doc
 
 
 def parse_toml(raw: bytes, source: str) -> dict[str, Any]:

@@ -36,32 +36,16 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sevendag_cli.folders import cache_dir
+
 if TYPE_CHECKING:
     from sevendag_cli.sim.moment import OddsSolver
 
-ENV = "SEVENDAG_CACHE"
-"""The cache folder to use instead of the platform's (tests, a read-only home)."""
 FORMAT = 1
 """Raised when the meaning of the kept bytes changes: old entries are then never read."""
 MAGIC = b"sevendag-odds\x00"
 MAX_ENTRY = 16 * 1024 * 1024
 """Largest entry read back (a Sevendag table is about 30 KB, d20 tables less)."""
-
-
-def cache_dir() -> Path | None:
-    """The user's cache folder for sevendag (not created); None if it cannot be named."""
-    env = os.environ.get(ENV)
-    if env:
-        return Path(env)
-    try:
-        from platformdirs import user_cache_dir
-
-        home = Path.home()
-        if not home.is_dir():  # a home that does not exist is not made by a cache
-            return None
-        return Path(user_cache_dir("sevendag", appauthor=False))
-    except Exception:  # no home at all, a name too long: no cache, never an error
-        return None
 
 
 def pair_key(ruleset: Any, a: Any, b: Any) -> str:

@@ -24,6 +24,7 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]
 
 @pytest.fixture(autouse=True)
 def _own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test has its own, empty user cache (the odds solver's kept work, matplotlib's
-    configuration), outside its working folder (whose files some tests compare)."""
+    """Each test has its own, empty user cache (the odds solver's kept work, parsed TOML files,
+    matplotlib's configuration), outside its working folder (whose files some tests compare)."""
     monkeypatch.setenv("SEVENDAG_CACHE", str(tmp_path.parent / f"{tmp_path.name}_cache"))
+    monkeypatch.delenv("SEVENDAG_NO_CACHE", raising=False)

@@ -111,7 +111,7 @@ def _config_dir() -> str:
     (``matplotlib`` in it), else a temporary folder removed at exit; never ``$HOME``."""
     import os
 
-    from sevendag_cli.solver_cache import cache_dir
+    from sevendag_cli.folders import cache_dir
 
     top = cache_dir()
     if top is not None:

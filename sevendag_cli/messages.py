@@ -574,7 +574,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "out.valid_ruleset": {"en": "{path}: valid ruleset", "fr": "{path} : règles valides"},
     "out.valid_fighter": {"en": "{path}: valid fighter", "fr": "{path} : fiche de combattant valide"},
 
-    # --- exact odds (sim.chain_sevendag, sim.chain_d20, sim.exact_fight) -----------------------
+    # --- exact odds (sevendag.chain, d20.chain, sim.exact_fight) -------------------------------
     "exact.tolerance": {"en": "--tolerance {value}: give a number from 0 (resolve everything up to the round cap) to below 1, e.g. 1e-12",
                         "fr": "--tolerance {value} : donner un nombre de 0 (tout résoudre jusqu'au plafond de rounds) à moins de 1, par ex. 1e-12"},
     "exact.sev.faces": {"en": "exact odds: dice too large to enumerate ({a} and {b}'s hands have {faces:,} face pairs, at most {max:,}); use --runs N to simulate",
@@ -656,7 +656,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "exact.swing.moments": {"en": "start: before the initiative (the odds of fight --exact); init: after it, before round 1; then after each round.",
                             "fr": "début : avant l'initiative (les chances de fight --exact) ; init : après elle, avant le round 1 ; puis après chaque round."},
 
-    # --- usage mistakes reported by the option parser (cli.SevendagGroup) -----------------------
+    # --- usage mistakes reported by the option parser (commandline.SevendagCommandBase) -----------------------
     "usage.no_such_option": {"en": "No such option: {option}", "fr": "option inconnue : {option}"},
     "usage.suggest_option": {"en": "{message}. Did you mean {names}?", "fr": "{message} ; vouliez-vous dire {names} ?"},
     "usage.suggest_command": {"en": "{message} Did you mean {names}?", "fr": "{message} ; vouliez-vous dire {names} ?"},

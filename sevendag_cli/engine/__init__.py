@@ -1,9 +1,11 @@
 """The combat engines: pure functions from (ruleset, fighters, state, dice) to results.
 
-No terminal, CLI or JSON code here.  Each engine is a package (``d20``,
-``sevendag``) with the same layout — ``events``, ``state`` (with its codec),
-``planning`` where the ruleset has choices to make, ``resolution`` — whose
-``__init__`` is its facade, exposing the same functions:
+No terminal, CLI or JSON code here.  Each ruleset's step engine lives in its package
+(``sevendag_cli.d20``, ``sevendag_cli.sevendag``) with the same layout — ``events``,
+``state`` (with its codec), ``planning`` where the ruleset has choices to make,
+``attack`` (what a round's dice decide, written once for the engine and the simulator),
+``resolution`` — whose ``engine`` module is its facade (what the backend's ``engine``
+gives), exposing the same functions:
 
 * ``start(ruleset, a, b, dice) -> (InitiativeEvent, State)``
 * ``play_round(ruleset, a, b, state, dice, choices=None) -> (RoundResult, State)``
@@ -17,7 +19,8 @@ No terminal, CLI or JSON code here.  Each engine is a package (``d20``,
   dicts for the encounter file; damaged data gives one clear error)
 * ``fighter_states(state) -> tuple`` (each fighter's track)
 
-Records shared by both engines are in :mod:`sevendag_cli.engine.common`.
+Records shared by both engines are in :mod:`sevendag_cli.engine.common`; arithmetic that
+works on one value or on numpy arrays alike in :mod:`sevendag_cli.engine.arith`.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ names and labels from the files are shown with control characters made visible.
 
 The renderer shows what every ruleset shares (initiative, rounds, the
 summary) and hands each ruleset's events and fighter states to that ruleset's
-display, found in the registry :data:`DISPLAYS` (imported when first needed).
+display, found through its backend (:mod:`sevendag_cli.backend`; imported when first needed).
 The shared Rich pieces are in :mod:`sevendag_cli.render.rich_base`.
 """
 

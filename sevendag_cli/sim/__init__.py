@@ -1,14 +1,17 @@
-"""Simulation and exact solvers: many fights at once, no terminal or JSON code.
+"""What both rulesets' odds share: no terminal or JSON code, and no ruleset's rules.
+
+Each ruleset's own simulator, chain and exact solver live in its package
+(``sevendag_cli.d20``, ``sevendag_cli.sevendag``: ``vector``, ``chain``, ``exact``,
+``exact_fight``), reached through its backend (:mod:`sevendag_cli.backend`).  Here:
 
 * :mod:`.runner` — ``simulate(ruleset, a, b, runs, seed)``: batches of fights, statistics.
-* :mod:`.vector_d20` / :mod:`.vector_sevendag` — vectorised fights (numpy);
-  :mod:`.sevendag_model` — the Sevendag fighter model they share with the exact solvers.
-* :mod:`.chain_sevendag` / :mod:`.chain_d20` — the fight as a chain of rounds, odds from
-  any moment (pure Python); :mod:`.moment` — their entry point (``odds_at``, ``OddsSolver``).
-* :mod:`.push` / :mod:`.exact_fight` — ``fight --exact``: the round-by-round push (numpy)
-  and its distributions; :mod:`.odds` — the certified records.
-* :mod:`.exact_d20` / :mod:`.exact_sevendag` — exact fractions of the fight played to the end.
+* :mod:`.moment` — the odds from any moment (``odds_at``, ``OddsSolver``).
+* :mod:`.push` / :mod:`.exact_fight` / :mod:`.exact_records` — ``fight --exact``: the
+  round-by-round push (numpy), its distributions and records; :mod:`.odds` — the certified records.
+* :mod:`.formula_dice` — formulas as exact dice (icepool), for both solvers and ``roll --odds``;
+  :mod:`.weights` — distributions as integer weights.
 * :mod:`.stats` — Wilson intervals, histogram summaries.
+* :mod:`.sweep` — one field's values; :mod:`.swing` — a fight's odds moment by moment.
 * :mod:`.roster` — ``matrix``: a roster's round-robin over worker processes (exact cells
-  from the solvers above, or simulated), ranked.
+  from the solvers, or simulated), ranked.
 """

@@ -2,8 +2,8 @@
 
 The fight's starting mass — split by who strikes first (S-02 / D-02), which is
 what ``first_striker_won`` needs — is pushed round by round through the chain of
-:mod:`.chain_sevendag` (the Sevendag states, their rounds built once) or over the
-grid of both fighters' hit points (d20, the tables of :mod:`.chain_d20`).  Each
+:mod:`sevendag_cli.sevendag.chain` (the Sevendag states, their rounds built once) or over the
+grid of both fighters' hit points (d20, the tables of :mod:`sevendag_cli.d20.chain`).  Each
 round gives the mass that ends the fight in that round, and who won; the mass
 still in play after round ``cap`` is a draw (S-19; the d20 ruleset's cap), as in
 ``fight`` and ``--runs``; the push stops earlier once the mass still in play is
@@ -17,8 +17,8 @@ accumulates the rewards:
   killing blow counted in full, as ``--runs``).
 
 Exact fractions (:attr:`ExactFight.fractions`) are those of the fight played to
-the end, with no cap, from the exact solvers of :mod:`.exact_d20` and
-:mod:`.exact_sevendag` where their state space is finite; they differ from the
+the end, with no cap, from the exact solvers of :mod:`sevendag_cli.d20.exact` and
+:mod:`sevendag_cli.sevendag.exact` where their state space is finite; they differ from the
 capped odds by at most the draw probability.
 """
 

@@ -3,8 +3,8 @@
 
 ``odds_at(ruleset, a, b, state)`` answers one state.  :class:`OddsSolver` answers many
 states of one fight, building the pair's tables once (they are also kept per
-(ruleset, pair) for the process: :func:`.chain_sevendag.chain_for`,
-:func:`.chain_d20.chain_for`).  Each answer is an :class:`~.odds.Odds`: each
+(ruleset, pair) for the process: :func:`sevendag_cli.sevendag.chain.chain_for`,
+:func:`sevendag_cli.d20.chain.chain_for`).  Each answer is an :class:`~.odds.Odds`: each
 fighter's win probability as a certified interval, the draw (the round cap) and
 the unresolved mass; a finished fight gives 1 and 0 (or a draw).
 

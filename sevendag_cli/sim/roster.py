@@ -7,7 +7,7 @@ round cap), as a :class:`Matchup`:
 * **exact** (the default), a certified interval within the tolerance, as
   ``fight --exact``: Sevendag by the same round-by-round push over the pair's chain
   (:func:`.push.sevendag_push`, the same numbers as ``fight --exact``); d20 by the
-  hit-point DAG of :class:`.chain_d20.D20Chain` (the fight played to the end, as
+  hit-point DAG of :class:`sevendag_cli.d20.chain.D20Chain` (the fight played to the end, as
   ``fight --exact``; with ``--cap``, the cap bounded, pushed round by round only
   when it matters — the method of the odds from any moment), which agrees with
   ``fight --exact`` within their intervals and is about ten times faster;

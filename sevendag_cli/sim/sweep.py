@@ -5,7 +5,7 @@ Each value is a what-if (:mod:`sevendag_cli.rules.whatif`): the field set on the
 data, the sheet read again (about 0.2 ms a value), the fight solved.  What does not
 depend on the value is done once: the files are read once (the values change a copy
 of their data), the ruleset is loaded once, the solvers' per-pair tables are kept per
-process (:func:`.chain_d20.chain_for`, :func:`.chain_sevendag.chain_for`: a value met
+process (:func:`sevendag_cli.d20.chain.chain_for`, :func:`sevendag_cli.sevendag.chain.chain_for`: a value met
 again reuses them), numpy and icepool are imported once.  A d20 attack's
 table depends on both fighters (the defender's AC, VIG and save), so the other
 fighter's tables cannot be kept across values; the time goes to the solve, which is
@@ -15,7 +15,7 @@ why d20 uses the start odds below rather than the push.
 
 * Sevendag: the push of ``fight --exact`` (:func:`.exact_fight.exact_fight`, without the
   fractions of the uncapped fight), so each point is ``fight --exact --set …``'s figures.
-* d20: the odds from the fight's start as :mod:`.chain_d20` computes them from any
+* d20: the odds from the fight's start as :mod:`sevendag_cli.d20.chain` computes them from any
   moment — ``P(a wins)`` of the fight played to the end, one pass over both fighters'
   hit points (as ``fight --exact``, the ruleset's round cap no part of it; with
   ``--cap``, the cap's share bounded) — and the expected rounds by a second pass of the

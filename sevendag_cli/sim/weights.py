@@ -1,5 +1,6 @@
 """Distributions as integer weights (value → weight), exact and without icepool: what the d20
-solver (:mod:`.exact_d20`) and the Sevendag chain (:mod:`.chain_sevendag`) both combine."""
+solver (:mod:`sevendag_cli.d20.exact`) and the Sevendag chain
+(:mod:`sevendag_cli.sevendag.chain`) both combine."""
 
 from __future__ import annotations
 

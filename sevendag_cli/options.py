@@ -81,6 +81,12 @@ CapOpt = Annotated[
     int | None,
     typer.Option("--cap", help="Round cap: a fight still going is a draw (default: the ruleset's)."),
 ]
+EncounterCapOpt = Annotated[
+    int | None,
+    typer.Option("--cap", help="Round cap: a fight still going after it is a draw "
+                 "(default: the encounter ruleset's)."),
+]
+"""``--cap`` of the commands that read an encounter (``odds``, ``advise``)."""
 FightersArg = Annotated[
     list[str] | None,
     typer.Argument(help="Two fighters: names as listed by 'rulesets', file names or .toml paths; "

@@ -15,6 +15,7 @@ from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
     DEFAULT_ENCOUNTER,
+    EncounterCapOpt,
     EncounterOpt,
     JsonOpt,
     LangOpt,
@@ -29,11 +30,6 @@ AfterOpt = Annotated[
     typer.Option("--after", help="What the assaillant declared, for the défenseur's advice: "
                  "'yield=no;allocation=attack,attack;technique=feint'."),
 ]
-CapOpt = Annotated[
-    int | None,
-    typer.Option("--cap", help="Round cap: a fight still going after it is a draw "
-                 "(default: the encounter ruleset's)."),
-]
 ToleranceOpt = Annotated[
     float | None,
     typer.Option("--tolerance", help="Widest interval of each option's chance (default 1e-6)."),
@@ -44,7 +40,7 @@ ToleranceOpt = Annotated[
 def advise_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     after: AfterOpt = None,
-    cap: CapOpt = None,
+    cap: EncounterCapOpt = None,
     tolerance: ToleranceOpt = None,
     json_: JsonOpt = False,
     lang: LangOpt = None,

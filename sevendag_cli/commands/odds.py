@@ -21,6 +21,7 @@ from sevendag_cli.failure import handled
 from sevendag_cli.options import (
     DEFAULT_ENCOUNTER,
     CsvOpt,
+    EncounterCapOpt,
     EncounterOpt,
     JsonOpt,
     LangOpt,
@@ -33,11 +34,6 @@ from sevendag_cli.render.whatif import print_changes
 
 app = typer.Typer()
 
-CapOpt = Annotated[
-    int | None,
-    typer.Option("--cap", help="Round cap: a fight still going after it is a draw "
-                 "(default: the encounter ruleset's)."),
-]
 ToleranceOpt = Annotated[
     float | None,
     typer.Option("--tolerance", help="Most probability left unresolved (default 1e-12)."),
@@ -47,7 +43,7 @@ ToleranceOpt = Annotated[
 @app.command("odds", cls=SevendagCommand)
 def odds_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
-    cap: CapOpt = None,
+    cap: EncounterCapOpt = None,
     tolerance: ToleranceOpt = None,
     set_: SetOpt = None,
     tactic: TacticOpt = None,

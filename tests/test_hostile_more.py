@@ -192,3 +192,19 @@ def test_a_writer_killed_mid_write_leaves_nothing_that_stays() -> None:
     assert solver_cache.load("k" * 64) == b"data"
     (folder / ("k" * 64 + ".bin")).write_bytes(solver_cache.MAGIC + b"k" * 64)  # cut short
     assert solver_cache.load("k" * 64) is None
+
+
+@pytest.mark.slow
+def test_a_matplotlibrc_in_the_folder_is_neither_read_nor_complained_about(tmp_path: Path) -> None:
+    """matplotlib reads a ``matplotlibrc`` in the current folder at import, whatever
+    MPLCONFIGDIR says: its settings are dropped and its complaints never reach stderr (a fresh
+    process: matplotlib is imported once per process)."""
+    (tmp_path / "matplotlibrc").write_text(
+        "lines.linewidth : banana\nfont.size : 3\ntext.usetex : True\nfoo.bar : 1\n", "utf-8")
+    env = {**os.environ, "SEVENDAG_CACHE": str(tmp_path / "cache"), "NO_COLOR": "1"}
+    out = subprocess.run([sys.executable, "-m", "sevendag_cli", "fight", "-r", "d20", "--runs",
+                          "200", "--seed", "1", "--plot", "p.png"], cwd=tmp_path, env=env,
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert out.returncode == 0, out.stderr
+    assert [line for line in out.stderr.splitlines() if line.strip()] == ["plot written to p.png"]
+    assert (tmp_path / "p.png").stat().st_size > 1000

@@ -136,16 +136,25 @@ def _pyplot() -> Any:
     """matplotlib's pyplot on the Agg backend; one line saying how to install it if missing.
 
     matplotlib writes its configuration and font cache in the project's cache folder, not in
-    ``$HOME`` (:func:`_config_dir`: a user's ``matplotlibrc`` there is not read either), and
+    ``$HOME`` (:func:`_config_dir`: a user's ``matplotlibrc`` there is not read either, nor one
+    in the current folder), and
     every text is plain text, never TeX (a fighter's name ``$x^{$`` is shown as typed)."""
     import os
 
-    if "matplotlib" not in sys.modules:
+    first = "matplotlib" not in sys.modules
+    if first:
+        import logging
+
         os.environ["MPLCONFIGDIR"] = _config_dir()
+        # a matplotlibrc in the current folder is read at import, whatever MPLCONFIGDIR says:
+        # its complaints are not ours to print, and its settings are dropped just below
+        logging.getLogger("matplotlib").setLevel(logging.CRITICAL + 1)
     try:
         import matplotlib
     except ImportError:
         raise UsageError(Msg("plot.needs_matplotlib")) from None
+    if first:
+        matplotlib.rcdefaults()  # matplotlib's own defaults: nothing from a file in the folder
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 

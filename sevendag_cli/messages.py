@@ -276,6 +276,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "data.expected_text_table": {"en": "expected a table of texts", "fr": "on attend une table de textes"},
 
     # --- rulesets and sheets (rules/) ------------------------------------------------------------
+    "rules.mixed_pair": {"en": "{a} is a {ruleset_a} sheet and {b} a {ruleset_b} sheet: a fight needs two sheets of one ruleset",
+                         "fr": "{a} est une fiche {ruleset_a} et {b} une fiche {ruleset_b} : un combat se joue entre deux fiches des mêmes règles"},
     "rules.sheet_for_other": {"en": "this sheet is for {sheet!r}, not {ruleset!r}: use --ruleset {sheet} or another fighter",
                               "fr": "cette fiche est pour les règles {sheet!r}, pas {ruleset!r} : utiliser --ruleset {sheet} ou un autre combattant"},
     "rules.is_fighter_sheet": {"en": "is a fighter sheet, not a ruleset",

@@ -83,7 +83,11 @@ CASES: list[Case] = [
          setup=lambda: Path("folder").mkdir()),
     # --- fighter sheets -------------------------------------------------------------------
     sheet_case("sheet missing field", sub(BRANNOC, "attack = 8\n", ""), "attack: missing"),
-    sheet_case("sheet for another ruleset", FIGHTER_A, "for 'd20'"),
+    sheet_case("sheet for another ruleset", FIGHTER_A, "for 'd20'",
+               other=sub(YSOLDE, 'ruleset = "sevendag"\n', "")),
+    Case("sheets of two rulesets", ["fight", "bad.toml", "other.toml", "--seed", "1"],
+         "bad.toml is a d20 sheet and other.toml a sevendag sheet", code=2,
+         files={"bad.toml": FIGHTER_A, "other.toml": YSOLDE}),
     sheet_case("two-handed weapon in one hand",
                sub(YSOLDE, '[[hands]]\ndie = 8\nholds = "greatsword"\n', ""), "needs two hands",
                other=BRANNOC),

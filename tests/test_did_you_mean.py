@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -107,3 +108,21 @@ def test_a_mistyped_fighter_or_ruleset_suggests_the_closest_name(
     assert_one_line_error(run(*args, "--lang", "fr"), 2, fr)
     assert json.loads(run(*args, "--json").stdout)["error"]["key"] == key
     assert "did you mean" not in run("fight", "Gandalf", "B", "--ruleset", "d20").stderr
+
+
+@pytest.mark.parametrize(("args", "line"), [
+    (["fight", "A", "Brannoc"],
+     "A is a d20 sheet and Brannoc a sevendag sheet: a fight needs two sheets of one ruleset"),
+    (["init", "brannoc", "b"],
+     "brannoc is a sevendag sheet and b a d20 sheet: a fight needs two sheets of one ruleset"),
+    (["--lang", "fr", "fight", "Brannoc", "A"],
+     "Brannoc est une fiche sevendag et A une fiche d20 : un combat se joue entre deux fiches "
+     "des mêmes règles"),
+])
+def test_sheets_of_two_rulesets_are_named_together(args: list[str], line: str) -> None:
+    """Issue 19 (13): neither sheet is blamed alone, and no --ruleset is suggested that would
+    then fail on the other; nothing is written."""
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stderr == f"sevendag: error: {line}\n"
+    assert not Path("encounter.sevendag.json").exists()

@@ -188,6 +188,10 @@ def pair_docs(ruleset: Ruleset, refs: list[str] | None) -> list[tuple[str, dict[
             raise
         # the ruleset's own example pair names a sheet that is not there: a data problem (exit 1)
         raise DataError(ruleset.path, "examples", exc.msg) from None
+    kinds = [doc.get("ruleset") for _, doc in docs]
+    if all(isinstance(k, str) for k in kinds) and kinds[0] != kinds[1]:  # blame neither alone
+        raise UsageError(Msg("rules.mixed_pair", a=refs[0], ruleset_a=kinds[0], b=refs[1],
+                             ruleset_b=kinds[1]))
     first, second = docs[0][1].get("name"), docs[1][1].get("name")
     if isinstance(first, str) and isinstance(second, str):
         from sevendag_cli.terms import fold

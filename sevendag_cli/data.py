@@ -262,6 +262,8 @@ def find_named(ref: str, dirs: list[Path], what: str, known: Callable[[], list[s
     close = _closest_name(stem, found)
     if close is not None:
         detail = Msg("data.suggest_name", message=detail, name=close)
+    if dirs:  # where NAME.toml was looked for, in the order searched
+        detail = Msg("data.looked_in", message=detail, folders=", ".join(str(d) for d in dirs))
     raise NotFoundError(Msg(f"data.named_{what}", ref=ref), None, detail)
 
 

@@ -42,7 +42,7 @@ _COMPOSED = frozenset({
     "path", "folder", "source", "where", "message", "reason", "hint", "detail", "error", "a",
     "b", "known", "names", "choices", "bands", "options", "allowed", "tactics", "sheets",
     "files", "changes", "args", "command", "expected", "note", "example", "valid", "used",
-    "holders", "steps", "module", "keys", "fields",
+    "holders", "steps", "module", "keys", "fields", "folders",
 })
 
 

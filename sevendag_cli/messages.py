@@ -241,6 +241,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "data.not_found_fighter": {"en": "not found: use one of {names}, or a path to a .toml file",
                                "fr": "introuvable : choisir parmi {names}, ou donner le chemin d'un fichier .toml"},
     "data.suggest_name": {"en": "{message} (did you mean {name!r}?)", "fr": "{message} (vouliez-vous dire {name!r} ?)"},
+    "data.looked_in": {"en": "{message}; looked in {folders}", "fr": "{message} ; cherché dans {folders}"},
     "data.none_found": {"en": "none found", "fr": "aucun trouvé"},
     "data.and_more": {"en": "{names}… ({n:,} more)", "fr": "{names}… ({n:,} de plus)"},
     "data.type.bool": {"en": "true/false", "fr": "true/false"},

@@ -126,3 +126,18 @@ def test_sheets_of_two_rulesets_are_named_together(args: list[str], line: str) -
     assert result.exit_code == 2
     assert result.stderr == f"sevendag: error: {line}\n"
     assert not Path("encounter.sevendag.json").exists()
+
+
+def test_a_name_not_found_says_where_it_was_looked_for() -> None:
+    """Issue 19 (13): the folders searched, in order, the bundled one last; same JSON key."""
+    from sevendag_cli.data import bundled_dir, fighter_dirs
+
+    result = run("fight", "Nobody", "Ysolde")
+    assert result.exit_code == 2
+    line = result.stderr.strip()
+    folders = ", ".join(str(d) for d in fighter_dirs())
+    assert line.endswith(f"; looked in {folders}") and str(bundled_dir() / "fighters") in line
+    doc = json.loads(run("fight", "Nobody", "Ysolde", "--json").stdout)
+    assert doc["error"]["key"] == "data.not_found_fighter"
+    french = run("--lang", "fr", "fight", "Nobody", "Ysolde").stderr
+    assert f" ; cherché dans {folders}" in french

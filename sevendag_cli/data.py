@@ -262,9 +262,18 @@ def find_named(ref: str, dirs: list[Path], what: str, known: Callable[[], list[s
     close = _closest_name(stem, found)
     if close is not None:
         detail = Msg("data.suggest_name", message=detail, name=close)
-    if dirs:  # where NAME.toml was looked for, in the order searched
-        detail = Msg("data.looked_in", message=detail, folders=", ".join(str(d) for d in dirs))
+    searched = [d for d in dirs if _is_folder(d)]  # where NAME.toml was looked for, in order
+    if searched:
+        detail = Msg("data.looked_in", message=detail, folders=", ".join(map(str, searched)))
     raise NotFoundError(Msg(f"data.named_{what}", ref=ref), None, detail)
+
+
+def _is_folder(path: Path) -> bool:
+    """A folder that is there (a name too long, or unreadable, is not: never an error)."""
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):
+        return False
 
 
 def _closest_name(name: str, names: list[str]) -> str | None:

@@ -21,6 +21,7 @@ def _init(*args: str) -> None:
     ok("init", "--seed", "3", *args)
 
 
+@pytest.mark.slow
 def test_S03_S04_S05_advise_json_lists_every_option_and_matches_its_schema_and_the_library() -> None:
     _init()
     before = ENCOUNTER.read_bytes()

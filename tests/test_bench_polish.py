@@ -108,6 +108,7 @@ def test_S04_the_hands_prompt_never_suggests_attacking_with_a_shield() -> None:
     assert "[a,d]" in prompts[1]
 
 
+@pytest.mark.slow
 def test_heat_map_labels_contrast_and_the_map_is_colour_blind_safe(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     from sevendag_cli.render import plot
@@ -123,6 +124,7 @@ def test_heat_map_labels_contrast_and_the_map_is_colour_blind_safe(tmp_path: Pat
     assert plot.label_colour(cmap(0.5)) == "black"
 
 
+@pytest.mark.slow
 def test_fight_pictures_show_who_wins_beside_the_rounds(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     for mode in (["--runs", "2000", "--seed", "3"], ["--exact"]):

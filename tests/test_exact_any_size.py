@@ -190,6 +190,7 @@ def test_sweep_at_200_hit_points_gives_the_odds_and_the_fair_value() -> None:
     assert doc["fair"]["win_probability"][0] == pytest.approx(0.5908426026750, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_nothing_is_shown_from_mass_left_unresolved() -> None:
     """A fight whose round cap matters and whose push cannot reach it within the work limit:
     one line, exit 2, for fight --exact and for sweep --fair (no headline, no fair value)."""

@@ -63,6 +63,7 @@ def test_forged_sevendag_kept_table_in_an_encounter_is_never_read() -> None:
     assert run_json("odds") == honest
 
 
+@pytest.mark.slow
 def test_fingerprints_are_the_same_under_any_hash_seed() -> None:
     """The kept work's key and the d20 tables' fingerprint, in processes with different
     ``PYTHONHASHSEED`` (sets of names inside the sheets iterate differently)."""
@@ -74,6 +75,7 @@ def test_fingerprints_are_the_same_under_any_hash_seed() -> None:
     assert len(seen) == 1, seen
 
 
+@pytest.mark.slow
 def test_D02_a_warm_cache_answers_round_odds_without_icepool() -> None:
     """D-02: the first ``round --odds`` of a d20 pair builds its tables (icepool) and keeps them;
     the next ones, in new processes, read them: no icepool, the same odds as ``odds``."""
@@ -130,6 +132,7 @@ def test_a_cache_that_cannot_be_used_changes_nothing(where: str, tmp_path: Path)
             cache.chmod(0o700)
 
 
+@pytest.mark.slow
 def test_D12_huge_d20_odds_are_refused_from_the_sizes_at_once(tmp_path: Path) -> None:
     """D-12: two fighters of 2,000 hit points, whose fight the round cap bounds: the odds would
     need the round-by-round push beyond its size; refused before the grid is built (it took
@@ -166,6 +169,8 @@ def params() -> list[object]:
     out: list[object] = []
     for c in CASES:
         marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
+        if not c.in_process or c.kind == "depth":  # a real process, or a huge input: seconds
+            marks.append(pytest.mark.slow)
         out.append(pytest.param(c, id=f"{c.kind}: {c.name}", marks=marks))
     return out
 

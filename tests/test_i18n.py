@@ -507,6 +507,7 @@ def test_formula_error_inside_a_ruleset_is_french_in_both_parts(tmp_path: Path) 
 # --- --help in French --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_help_is_french_with_lang_or_a_french_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     result = run("fight", "--help", "--lang", "fr")
     assert result.exit_code == 0, result.stderr

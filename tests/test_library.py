@@ -290,6 +290,7 @@ def test_the_docstring_examples_run(module: Any) -> None:
     assert result.attempted > 0 and result.failed == 0
 
 
+@pytest.mark.slow
 def test_the_examples_of_the_docs_page_run() -> None:
     page = Path(__file__).resolve().parent.parent / "docs" / "library.md"
     if not page.is_file():  # an sdist has no docs/

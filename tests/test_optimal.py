@@ -87,6 +87,7 @@ def _cases() -> list[Any]:
 
 
 @pytest.mark.parametrize(("rs", "a", "b", "state"), _cases())
+@pytest.mark.slow
 def test_S03_S04_S05_every_declaration_pair_is_the_engines_round(
         rs: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, state: SevendagState) -> None:
     """S-03, S-04, S-05 (and S-06 .. S-19 as the engine plays them): every (assaillant's

@@ -67,6 +67,7 @@ SMALL = ["3d6 + 2", "2d6*2", "4d6kh3", "3d4dl1", "2d20kl1 + 1", "1d6 - 1d4", "ma
 
 
 @pytest.mark.parametrize("text", SMALL)
+@pytest.mark.slow
 def test_exact_distribution_equals_brute_force_enumeration(text: str) -> None:
     d = distribution(parse_expression(text).formula)
     got = {v: d.probability(i) for i, v in enumerate(d.values)}
@@ -205,6 +206,7 @@ REFUSED = [
 
 
 @pytest.mark.parametrize(("args", "fragment"), REFUSED, ids=[" ".join(a) for a, _ in REFUSED])
+@pytest.mark.slow
 def test_refusals_are_one_line_and_fast(args: list[str], fragment: str) -> None:
     start = time.perf_counter()
     result = run("roll", *args)

@@ -231,6 +231,7 @@ def _check_exchanges(rs: SevendagRuleset, fighters: tuple[SevendagFighter, Seven
 
 @pytest.mark.parametrize("pair", list(PAIRS))
 @pytest.mark.parametrize("failure_beats_crit", [True, False])
+@pytest.mark.slow
 def test_S06_S07_S10_to_S18_exchange_every_face_every_state(pair: str,
                                                            failure_beats_crit: bool) -> None:
     """S-06 .. S-18: one exchange, every face of every die the engine rolls, for each
@@ -410,6 +411,7 @@ def _round_ruleset(failure_beats_crit: bool, recovery: int) -> SevendagRuleset:
 
 @pytest.mark.parametrize("pair", ROUND_PAIRS)
 @pytest.mark.parametrize(("failure_beats_crit", "recovery"), [(True, 1), (False, 0), (True, 2)])
+@pytest.mark.slow
 def test_S04_S08_S14_S18_S19_round_every_face_every_state(pair: str, failure_beats_crit: bool,
                                                           recovery: int) -> None:
     """S-04 .. S-19, a whole round: every face of every die the step engine rolls in both

@@ -282,6 +282,7 @@ def test_S02_S19_vector_agrees_with_step_engine(case: Callable[[], Any]) -> None
 
 
 @pytest.mark.parametrize("case", CASES, ids=_fmt)
+@pytest.mark.slow
 def test_S09_S14_S19_rounds_agree_with_step_engine_chi_square(case: Callable[[], Any]) -> None:
     """S-09/S-14/S-19: the distribution of rounds per fight, step-by-step against vectorised
     (chi-square on a contingency table, sparse tail values pooled)."""

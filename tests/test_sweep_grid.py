@@ -55,6 +55,7 @@ def test_fair_beyond_the_range_is_said_on_the_right_side() -> None:
     assert fairest(texts).beyond is None  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_the_display_says_extend_the_range_instead_of_naming_an_end() -> None:
     result = run("sweep", "--vary", "Brannoc.defence=8..12", "--fair")
     assert result.exit_code == 0, result.stderr
@@ -126,6 +127,7 @@ def test_grid_display_in_english_at_80_columns() -> None:
     assert all(len(line) <= 80 for line in result.stdout.splitlines())
 
 
+@pytest.mark.slow
 def test_grid_display_in_french_and_wide_grids_in_blocks() -> None:
     fr = run("sweep", *GRID, "--fair", "--lang", "fr")
     assert fr.exit_code == 0, fr.stderr
@@ -148,6 +150,7 @@ def test_grid_csv_has_one_row_per_pair_and_the_method() -> None:
     assert tuple(one[0]) == CSV_COLUMNS and one[0][-1] == "method" and one[1][-1] == "exact"
 
 
+@pytest.mark.slow
 def test_grid_heat_map_and_sweep_picture(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     heat = tmp_path / "grid.png"

@@ -29,6 +29,7 @@ def valid(name: str, doc: Any) -> None:
 
 
 @pytest.mark.parametrize("mode", [["--exact"], ["--runs", "3000", "--seed", "4"], ["--seed", "9"]])
+@pytest.mark.slow
 def test_a_set_gives_what_the_edited_sheet_gives(mode: list[str]) -> None:
     """Every mode of fight: --set B.hp=30 is the fight of a sheet with hp = 30 (D-14 pair)."""
     edited = edited_sheet("b", ("hp = 50", "hp = 30"))

@@ -122,6 +122,7 @@ class SevendagCommandBase:
             if text:
                 sys.stdout.write(text + "\n")
             raise UsageError(see_help(ctx, Msg("usage.missing_command")))
+        args = self._manual_names(args)
         extra_allowed = ctx.allow_extra_args
         ctx.allow_extra_args = True  # extra arguments: refused below, in the catalogue's words
         try:
@@ -136,6 +137,30 @@ class SevendagCommandBase:
         if rest and not extra_allowed and not ctx.resilient_parsing:
             raise UsageError(see_help(ctx, Msg("usage.extra_args", args=" ".join(rest))))
         return rest
+
+    def _manual_names(self, args: list[str]) -> list[str]:
+        """``--manual NAME``: only that player's dice (``--manual-for NAME``), where the command
+        takes no positional argument the name could be (``round``; ``init --manual a b`` would
+        be ambiguous, so ``init`` takes ``--manual-for``).  ``--manual`` alone asks every die."""
+        params = self.params  # type: ignore[attr-defined]
+        if (not any(p.name == "manual_for" for p in params)
+                or any(p.param_type_name == "argument" for p in params)):
+            return args
+        out: list[str] = []
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg == "--":
+                return out + args[i:]
+            if arg == "--manual" and i + 1 < len(args) and not args[i + 1].startswith("-"):
+                out += ["--manual-for", args[i + 1]]
+                i += 2
+                continue
+            if arg.startswith("--manual="):
+                arg = "--manual-for=" + arg.partition("=")[2]
+            out.append(arg)
+            i += 1
+        return out
 
     # --- help ---------------------------------------------------------------------------
 

@@ -34,6 +34,8 @@ HELP_FR: dict[str, str] = {
         "Graine des dés (rappelée dans la sortie) ; même graine, mêmes jets.",
     "Faces rolled by hand, in roll order, e.g. 19,5,8.": "Faces obtenues à la main, dans l'ordre des jets, par exemple 19,5,8.",
     "Ask for each physical die at the terminal.": "Demander chaque dé réel au terminal.",
+    "Ask for each physical die at the terminal; --manual NAME (repeatable): only that player's dice, as --manual-for.":
+        "Demander chaque dé réel au terminal ; --manual NOM (répétable) : seulement les dés de ce joueur, comme --manual-for.",
     "Ask only this fighter's dice at the terminal (repeat for each player who rolls their own); the tool rolls the others' (seeded, the seed reported).":
         "Ne demander au terminal que les dés de ce combattant (à répéter pour chaque joueur qui lance ses dés) ; l'outil lance ceux des autres (avec une graine, rappelée).",
     "One JSON document on stdout.": "Un document JSON sur la sortie standard.",

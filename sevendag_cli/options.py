@@ -38,6 +38,10 @@ DiceOpt = Annotated[
 ManualOpt = Annotated[
     bool, typer.Option("--manual", help="Ask for each physical die at the terminal.")
 ]
+RoundManualOpt = Annotated[
+    bool, typer.Option("--manual", help="Ask for each physical die at the terminal; --manual NAME "
+                                        "(repeatable): only that player's dice, as --manual-for.")
+]
 ManualForOpt = Annotated[
     list[str] | None,
     typer.Option("--manual-for", metavar="NAME",

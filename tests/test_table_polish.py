@@ -382,3 +382,28 @@ def test_D11_a_d20_weapon_named_in_both_languages(lang: str, weapon: str) -> Non
     weapons = {e["weapon"] for r in doc["rounds"] for e in r["events"]
                if e["type"] == "damage" and e["attacker"] == "A"}
     assert weapons == {"club"}  # the JSON keeps the English name
+
+
+@pytest.mark.usefixtures("terminal")
+def test_C01_round_manual_name_is_manual_for_name() -> None:
+    """Issue 19 (7): ``round --manual NAME`` (repeatable) asks only that player's dice, as
+    ``--manual-for NAME``; ``round`` takes no positional argument, so the name is unambiguous."""
+    ok("init", "--dice", "5,19")
+    result = run("round", "--manual", "ysolde", "--seed", "7", "--json", input="5\n3\n")
+    assert result.exit_code == 0, result.stderr
+    assert re.findall(r"d\d+ for [^?]+\?", result.stderr) == ["d8 for Ysolde's attack?"] * 2
+    ok("undo")
+    same = run("round", "--manual-for", "Ysolde", "--seed", "7", "--json", input="5\n3\n")
+    assert json.loads(same.stdout)["rolls"] == json.loads(result.stdout)["rolls"]
+    ok("undo")
+    equals = run("round", "--manual=Ysolde", "--seed", "7", "--json", input="5\n3\n")
+    assert json.loads(equals.stdout)["rolls"] == json.loads(result.stdout)["rolls"]
+
+
+@pytest.mark.usefixtures("terminal")
+def test_C01_init_manual_before_the_fighters_still_asks_every_die() -> None:
+    """``init --manual Brannoc Ysolde``: the names are the fighters (init's arguments), and
+    ``--manual`` asks both initiative dice; a player alone is ``init --manual-for NAME``."""
+    result = run("init", "--manual", "Brannoc", "Ysolde", "--json", input="5\n19\n")
+    assert result.exit_code == 0, result.stderr
+    assert [r["face"] for r in json.loads(result.stdout)["rolls"]] == [5, 19]

@@ -29,6 +29,7 @@ from sevendag_cli.options import (
     LangOpt,
     ManualForOpt,
     ManualOpt,
+    RoundManualOpt,
     RulesetOpt,
     SeedOpt,
     check_fighter_count,
@@ -137,7 +138,7 @@ def round_cmd(
     encounter: EncounterOpt = DEFAULT_ENCOUNTER,
     seed: SeedOpt = None,
     dice: DiceOpt = None,
-    manual: ManualOpt = False,
+    manual: RoundManualOpt = False,
     manual_for: ManualForOpt = None,
     yield_: Annotated[
         bool | None,

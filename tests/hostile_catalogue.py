@@ -574,6 +574,18 @@ def encounter_whole(top: Path, before: dict[str, tuple[int, int, object]], old: 
         assert abs(len(doc["history"]) - steps) == 1, (steps, len(doc["history"]))
 
 
+def case_params(cases: list[Hostile]) -> list[object]:
+    """The rows as pytest parameters: named ``kind: name``, an expected failure marked, and a
+    row that runs a real process or feeds a huge input marked ``slow`` (seconds each)."""
+    out: list[object] = []
+    for c in cases:
+        marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
+        if not c.in_process or c.kind == "depth":
+            marks.append(pytest.mark.slow)
+        out.append(pytest.param(c, id=f"{c.kind}: {c.name}", marks=marks))
+    return out
+
+
 def check_case(case: Hostile, tmp_path: Path) -> None:
     """Run one row and assert what the catalogue promises (see the module's docstring)."""
     if case.setup is not None:

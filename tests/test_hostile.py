@@ -37,6 +37,7 @@ from tests.hostile_catalogue import (
     batch_shrunk,
     big_int_sheet,
     both,
+    case_params,
     check_case,
     chmod,
     created_through_dangling_link,
@@ -614,17 +615,7 @@ def test_the_catalogue_covers_each_class() -> None:
     assert len({c.name for c in CASES}) == len(CASES)  # ids are unique
 
 
-def params() -> list[object]:
-    out: list[object] = []
-    for c in CASES:
-        marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
-        if not c.in_process or c.kind == "depth":  # a real process, or a huge input: seconds
-            marks.append(pytest.mark.slow)
-        out.append(pytest.param(c, id=f"{c.kind}: {c.name}", marks=marks))
-    return out
-
-
-@pytest.mark.parametrize("case", params())
+@pytest.mark.parametrize("case", case_params(CASES))
 def test_hostile(case: Hostile, tmp_path: Path) -> None:
     check_case(case, tmp_path)
 

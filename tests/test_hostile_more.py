@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import ENCOUNTER, ok, run, run_json
-from tests.hostile_catalogue import Hostile
+from tests.hostile_catalogue import Hostile, case_params
 from tests.hostile_catalogue import check_case as run_case
 from tests.hostile_more import (
     _KEYS,
@@ -165,17 +165,7 @@ def test_sweep_and_matrix_refuse_with_fights_own_line() -> None:
         assert run(*args).stderr == line
 
 
-def params() -> list[object]:
-    out: list[object] = []
-    for c in CASES:
-        marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
-        if not c.in_process or c.kind == "depth":  # a real process, or a huge input: seconds
-            marks.append(pytest.mark.slow)
-        out.append(pytest.param(c, id=f"{c.kind}: {c.name}", marks=marks))
-    return out
-
-
-@pytest.mark.parametrize("case", params())
+@pytest.mark.parametrize("case", case_params(CASES))
 def test_hostile_more(case: Hostile, tmp_path: Path) -> None:
     run_case(case, tmp_path)
 

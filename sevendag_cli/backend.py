@@ -26,16 +26,18 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar
 
+from sevendag_cli.policies import PLAIN, Policies
+
 if TYPE_CHECKING:
     from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
     from sevendag_cli.data import Reader
     from sevendag_cli.dice import DiceSource
-    from sevendag_cli.engine.common import FightResult
+    from sevendag_cli.engine.common import FightPlay, FightResult
     from sevendag_cli.errors import Msg, UsageError
     from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
     from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
-    from sevendag_cli.sim.exact_records import ExactFight
+    from sevendag_cli.sim.exact_records import ExactFight, Exploitability
     from sevendag_cli.sim.odds import Odds
 
     Ruleset: TypeAlias = "D20Ruleset | SevendagRuleset"
@@ -205,10 +207,13 @@ class Backend(Protocol):
         """Refuse sheets the batch simulator cannot take (before anything else is checked)."""
         ...
 
-    def batch(self, ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, Aggregator]: ...
+    def batch(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+              policies: Policies = PLAIN) -> tuple[BatchFn, Aggregator]:
+        """The batch simulator of this pair under these policies, and its extras."""
+        ...
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool) -> ExactFight: ...
+                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight: ...
 
     def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
         """``fight --exact --json``: what the ruleset adds to the odds (its field of
@@ -216,10 +221,28 @@ class Backend(Protocol):
         ...
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float) -> MomentOdds: ...
+                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds: ...
 
-    def assumptions(self) -> tuple[str, ...]:
+    def assumptions(self, policies: Policies = PLAIN) -> tuple[str, ...]:
         """What the odds from any moment assume (JSON ``assumes``)."""
+        ...
+
+    # --- policies (issue 17) ------------------------------------------------------------
+
+    def has_choices(self) -> bool:
+        """Whether the rules leave the fighters choices (yield, allocation, technique): if not,
+        ``optimal`` is the sheet, and a command says so once."""
+        ...
+
+    def fight_play(self, ruleset: Ruleset, a: Fighter, b: Fighter, dice: DiceSource,
+                   cap: int | None, policies: Policies = PLAIN) -> FightPlay:
+        """One fight to play round by round, each round declared by the policies."""
+        ...
+
+    def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
+                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+        """What each sheet gives away against optimal play (see :class:`Exploitability`);
+        ``sheet``: the odds of both on their sheets, when already solved."""
         ...
 
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,

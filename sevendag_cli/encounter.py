@@ -36,13 +36,14 @@ from msgspec import Struct
 
 from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError
 from sevendag_cli.library import Dice, DiceChoice, Document, WhatIfs
+from sevendag_cli.policies import PLAIN, Policies
 
 if TYPE_CHECKING:
     from sevendag_cli.advice import AdviceAt
     from sevendag_cli.engine.common import InitiativeEvent, RoundResult, WoundResult
     from sevendag_cli.history import Step
     from sevendag_cli.rules import Fighter, Ruleset
-    from sevendag_cli.rules.whatif import Change
+    from sevendag_cli.rules.whatif import Change, WhatIf
     from sevendag_cli.sim.odds import Odds
     from sevendag_cli.sim.swing import OddsPoint
     from sevendag_cli.store import Encounter as Saved
@@ -237,16 +238,19 @@ class Encounter:
     def round(self, *, seed: int | None = None, dice: DiceArg = None,
               yield_initiative: bool | None = None, allocate: Assignments = None,
               technique: Assignments = None, ask: Ask | None = None,
-              odds: bool = False) -> RoundPlayed:
+              odds: bool = False, tactic: WhatIfs = None) -> RoundPlayed:
         """``sevendag round``: resolve the next round and save it.
 
         Sevendag: ``yield_initiative`` (S-03), ``allocate`` (each hand, S-04) and ``technique``
         per fighter; what they leave out is the sheet's tactic, or what ``ask`` answers.
-        ``odds``: each fighter's chance to win before and after the round.
+        ``odds``: each fighter's chance to win before and after the round; ``tactic``: how
+        the odds assume each fighter plays from now on (``NAME=optimal``, ``optimal``).
         """
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
         from sevendag_cli.history import round_entry
+        from sevendag_cli.library import what_if_texts
+        from sevendag_cli.rules.whatif import WhatIf
 
         store.require_encounter(self.path)
         with store.locked(self.path):
@@ -259,10 +263,12 @@ class Encounter:
                                          message=over_message(state.winner)))  # type: ignore[attr-defined]
             engine = engine_for(rs)
             solver = None
+            what = WhatIf.parse(None, what_if_texts(tactic))
+            policies, said = _round_policies(what, rs, (a.name, b.name), odds)
             if odds:  # before anything is rolled: odds that cannot be computed change nothing
                 from sevendag_cli.table_odds import keep_work, solver_for
 
-                solver = solver_for(enc, rs, a, b)
+                solver = solver_for(enc, rs, a, b, policies=policies)
                 keep_work(solver)  # built and kept here if the user's cache has none yet
                 before = solver(state)
             from sevendag_cli.backend import backend_for
@@ -284,7 +290,8 @@ class Encounter:
                 enc = keeping(enc)
             entry = round_entry(result, choice.seed, choices)
             store.save(self.path, enc.step(engine.state_to_data(new_state), entry))
-        return RoundPlayed(result, rs, choice.seed, str(self.path), moments, (a, b))
+        return RoundPlayed(result, rs, choice.seed, str(self.path), moments, (a, b), policies,
+                           tuple(said))
 
     def wound(self, fighter: str, amount: int | str, *, heal: bool = False,
               ruleset: str | None = None) -> Wounded:
@@ -356,6 +363,7 @@ class Encounter:
         what = WhatIf.parse(what_if_texts(set), what_if_texts(tactic))
         loaded, free = _read(self.path)
         rs, a, b, state = loaded.ruleset, loaded.a, loaded.b, loaded.state
+        policies, said = _policies(what, rs, (a.name, b.name))
         notes: list[Msg] = []
         changes: tuple[Change, ...] = ()
         if what:
@@ -367,11 +375,12 @@ class Encounter:
                     raise UsageError(Msg("whatif.odds_name", name=change.fighter))
             notes += inert_notes(rs, (a, b), changes)
             notes += saved_state_notes(rs, changes)
+        notes += said
         # the kept work is keyed by the pair: a changed pair has its own
-        solver = solver_for(loaded.saved, rs, a, b, cap=cap, tolerance=tol)
+        solver = solver_for(loaded.saved, rs, a, b, cap=cap, tolerance=tol, policies=policies)
         odds = solver(state)
         return OddsAt(state, rs, str(self.path), odds, point(odds, state.round),  # type: ignore[attr-defined]
-                      solver.cap, tol, changes, tuple(notes), not free)
+                      solver.cap, tol, changes, tuple(notes), not free, policies)
 
     def advise(self, *, after: str | None = None, cap: int | None = None,
                tolerance: float | None = None) -> AdviceAt:
@@ -383,6 +392,32 @@ class Encounter:
         loaded, free = _read(self.path)
         return advice_from(loaded, str(self.path), not free, after=after, cap=cap,
                            tolerance=tolerance)
+
+
+def _policies(what: WhatIf, ruleset: Ruleset, names: tuple[str, str]) -> tuple[Policies, list[Msg]]:
+    """The policies ``--tactic`` asks (``NAME=optimal``, ``optimal``), as the ruleset plays
+    them; and the note to say when it has no choices to make."""
+    from sevendag_cli.backend import backend_for
+    from sevendag_cli.policies import pair
+
+    asked = pair(what.policies(names))
+    if asked != PLAIN and not backend_for(ruleset).has_choices():
+        return PLAIN, [Msg("policy.no_choices", ruleset=ruleset.name)]
+    return asked, []
+
+
+def _round_policies(what: WhatIf, ruleset: Ruleset, names: tuple[str, str],
+                    odds: bool) -> tuple[Policies, list[Msg]]:
+    """``round --tactic``: only policies, and only with ``--odds`` (what the odds assume; the
+    round itself is played as declared)."""
+    from sevendag_cli.rules.whatif import policy_word
+
+    for asg in what.assignments:
+        if policy_word(asg.value) is None:
+            raise UsageError(Msg("round.tactic_policy", typed=asg.typed))
+    if what and not odds:
+        raise UsageError(Msg("round.tactic_odds"))
+    return _policies(what, ruleset, names)
 
 
 def _refuse_overwrite(path: Path) -> None:
@@ -433,13 +468,16 @@ class RoundPlayed(Struct, frozen=True):
     encounter: str
     odds: tuple[OddsPoint, OddsPoint, int, float] | None = None
     fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
+    policies: Policies = PLAIN  # how the odds assume each fighter plays
+    notes: tuple[Msg, ...] = ()  # what to say on stderr (a ruleset with no choices)
 
     def odds_data(self) -> dict[str, object] | None:
         if self.odds is None:
             return None
         from sevendag_cli.render.odds_data import round_odds
 
-        return round_odds(*self.odds[:2], self.ruleset.engine, self.odds[2], self.odds[3])
+        return round_odds(*self.odds[:2], self.ruleset.engine, self.odds[2], self.odds[3],
+                          self.policies)
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import round_document
@@ -550,11 +588,12 @@ class OddsAt(Struct, frozen=True):
     changes: tuple[Change, ...] = ()
     notes: tuple[Msg, ...] = ()
     busy: bool = False
+    policies: Policies = PLAIN  # how the odds assume each fighter plays
 
     def to_dict(self, lang: str = "en") -> Document:
         from sevendag_cli.render.odds_data import odds_document
         from sevendag_cli.render.whatif import with_changes
 
         doc = odds_document(self.state, self.ruleset, self.encounter, self.odds, self.moment,
-                            self.cap, self.tolerance, lang)
+                            self.cap, self.tolerance, lang, self.policies)
         return with_changes(doc, self.changes)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, TypeAlias
 from msgspec import Struct
 
 from sevendag_cli.errors import Msg, RuleError, UsageError
+from sevendag_cli.policies import PLAIN, Policies, pair
 
 if TYPE_CHECKING:
     from sevendag_cli.dice import DiceSource, EnteredDice
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from sevendag_cli.rules.roster import Skipped
     from sevendag_cli.rules.whatif import Change, WhatIf
     from sevendag_cli.sim.exact_fight import ExactFight
+    from sevendag_cli.sim.exact_records import Exploitability
     from sevendag_cli.sim.roster import Roster
     from sevendag_cli.sim.runner import SimulationResult
     from sevendag_cli.sim.sweep import Sweep, SweepGrid
@@ -60,6 +62,7 @@ __all__ = [
     "matchup",
     "matrix",
     "ruleset",
+    "with_policies",
 ]
 
 Document: TypeAlias = "dict[str, object]"
@@ -184,6 +187,13 @@ def choose_dice(seed: int | None, dice: Dice, *, continue_after: bool) -> DiceCh
     return DiceChoice(generator, seed, None)
 
 
+def with_policies(doc: dict[str, object], names: Sequence[str], policies: Policies) -> Document:
+    """The document with ``policies``: how each fighter played (after the fighters' data)."""
+    from sevendag_cli.policies import policies_data
+
+    return {**doc, "policies": policies_data(names, policies)}
+
+
 def _with_changes(doc: dict[str, object], changes: tuple[Change, ...]) -> Document:
     from sevendag_cli.render.whatif import with_changes
 
@@ -232,11 +242,14 @@ class Matchup(Struct, frozen=True):
     changes: tuple[Change, ...]
     docs: tuple[tuple[str, dict[str, object]], ...]
     what: WhatIf
+    asked: Policies = PLAIN
+    """The policies asked (``--tactic NAME=optimal``); :attr:`policies`: those played."""
 
     @classmethod
     def load(cls, fighters: Sequence[str] | None, ruleset: str | None = None, *,
              set: WhatIfs = None, tactic: WhatIfs = None) -> Matchup:
-        """FIGHTERS (two, or none), ``--ruleset``, ``--set`` and ``--tactic`` as the CLI reads them."""
+        """FIGHTERS (two, or none), ``--ruleset``, ``--set`` and ``--tactic`` as the CLI reads
+        them (``--tactic NAME=optimal``, or ``--tactic optimal`` for both: optimal play)."""
         from sevendag_cli.rules import pair_docs
         from sevendag_cli.rules.whatif import WhatIf
 
@@ -245,7 +258,22 @@ class Matchup(Struct, frozen=True):
         what = WhatIf.parse(what_if_texts(set), what_if_texts(tactic))
         docs = pair_docs(rs, refs)
         a, b, changes = what.load_pair(rs, docs)
-        return cls(rs, a, b, changes, tuple(docs), what)
+        asked = pair(what.policies((a.name, b.name)))
+        return cls(rs, a, b, changes, tuple(docs), what, asked)
+
+    @property
+    def policies(self) -> Policies:
+        """How each fighter plays: ``sheet`` or ``optimal`` (a ruleset with no choices plays
+        its sheets whatever was asked).
+
+        >>> matchup(tactic="Brannoc=optimal").policies
+        ('optimal', 'sheet')
+        >>> matchup("A", "B", "d20", tactic="optimal").policies
+        ('sheet', 'sheet')
+        """
+        from sevendag_cli.backend import backend_for
+
+        return self.asked if backend_for(self.ruleset).has_choices() else PLAIN
 
     def __repr__(self) -> str:
         return f"Matchup({self.a.name!r}, {self.b.name!r}, ruleset={self.ruleset.name!r})"
@@ -259,7 +287,10 @@ class Matchup(Struct, frozen=True):
         """What-ifs that cannot change this fight, and why (the CLI says them on stderr)."""
         from sevendag_cli.rules.whatif import inert_notes
 
-        return tuple(inert_notes(self.ruleset, (self.a, self.b), self.changes))
+        notes = inert_notes(self.ruleset, (self.a, self.b), self.changes)
+        if self.asked != self.policies:
+            notes.append(Msg("policy.no_choices", ruleset=self.ruleset.name))
+        return tuple(notes)
 
     def vary(self, field: str, value: str) -> Matchup:
         """This matchup with one more change, ``FIGHTER.FIELD`` set to ``value`` (as a sweep's point).
@@ -271,7 +302,7 @@ class Matchup(Struct, frozen=True):
 
         what = self.what.plus(field, value, VARY)
         a, b, changes = what.load_pair(self.ruleset, list(self.docs))
-        return Matchup(self.ruleset, a, b, changes, self.docs, what)
+        return Matchup(self.ruleset, a, b, changes, self.docs, what, self.asked)
 
     def check_ends(self) -> None:
         """Refuse (one message) a fight that could never end."""
@@ -287,13 +318,13 @@ class Matchup(Struct, frozen=True):
              cap: int | None = None) -> tuple[FightPlay, DiceChoice]:
         """The fight of :meth:`fight`, played round by round as it is iterated (a long fight is
         never held whole); and its dice (``.seed``: the seed to report)."""
-        from sevendag_cli.engine import engine_for
+        from sevendag_cli.backend import backend_for
 
         check_numbers(cap, None, seed)
         self.check_ends()
         choice = choose_dice(seed, dice, continue_after=True)
-        return engine_for(self.ruleset).fight_play(self.ruleset, self.a, self.b, choice.source,
-                                                   cap), choice
+        return backend_for(self.ruleset).fight_play(self.ruleset, self.a, self.b, choice.source,
+                                                    cap, self.policies), choice
 
     def fight(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None) -> Fight:
         """One whole fight, step by step (``sevendag fight --seed N``).
@@ -303,13 +334,13 @@ class Matchup(Struct, frozen=True):
         True
         """
         play, choice = self.play(seed=seed, dice=dice, cap=cap)
-        return Fight(play.collect(), choice.seed, self.changes)
+        return Fight(play.collect(), choice.seed, self.changes, self.policies)
 
     def odds_swing(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None,
                    tolerance: float | None = None) -> OddsSwingResult:
         """The fight :meth:`fight` plays, then how each fighter's odds swung round by round
         (``sevendag fight --odds``)."""
-        from sevendag_cli.engine import engine_for
+        from sevendag_cli.backend import backend_for
         from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance
         from sevendag_cli.sim.swing import fight_swing
 
@@ -317,9 +348,11 @@ class Matchup(Struct, frozen=True):
         self.check_ends()
         tol = check_tolerance(DEFAULT_TOLERANCE if tolerance is None else tolerance)
         choice = choose_dice(seed, dice, continue_after=True)
-        result = engine_for(self.ruleset).fight(self.ruleset, self.a, self.b, choice.source, cap)
-        swing = fight_swing(self.ruleset, self.a, self.b, result, cap=cap, tolerance=tol)
-        return OddsSwingResult(result, swing, choice.seed, self.changes)
+        result = backend_for(self.ruleset).fight_play(self.ruleset, self.a, self.b, choice.source,
+                                                      cap, self.policies).collect()
+        swing = fight_swing(self.ruleset, self.a, self.b, result, cap=cap, tolerance=tol,
+                            policies=self.policies)
+        return OddsSwingResult(result, swing, choice.seed, self.changes, self.policies)
 
     # --- odds --------------------------------------------------------------------------------
 
@@ -337,8 +370,9 @@ class Matchup(Struct, frozen=True):
         check_numbers(cap, runs, seed)
         self.check_ends()
         seed = seed if seed is not None else fresh_seed()
-        result = simulate(self.ruleset, self.a, self.b, runs, seed, cap=cap, progress=progress)
-        return Simulation(result, self.ruleset.name, seed, self.changes)
+        result = simulate(self.ruleset, self.a, self.b, runs, seed, cap=cap, progress=progress,
+                          policies=self.policies)
+        return Simulation(result, self.ruleset.name, seed, self.changes, self.policies)
 
     def exact(self, *, tolerance: float | None = None, cap: int | None = None) -> Exact:
         """The exact odds, certified within ``tolerance`` (``sevendag fight --exact``).
@@ -352,9 +386,15 @@ class Matchup(Struct, frozen=True):
 
         check_numbers(cap, None, None)
         self.check_ends()
-        result = exact_fight(self.ruleset, self.a, self.b, cap=cap,
-                             tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
-        return Exact(result, self.ruleset.name, self.changes)
+        tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
+        result = exact_fight(self.ruleset, self.a, self.b, cap=cap, tolerance=tol,
+                             policies=self.policies)
+        from sevendag_cli.backend import backend_for
+
+        given = backend_for(self.ruleset).exploitability(
+            self.ruleset, self.a, self.b, cap=cap, tolerance=tol,
+            sheet=result.odds if self.policies == PLAIN else None)
+        return Exact(result, self.ruleset.name, self.changes, self.policies, given)
 
     def sweep(self, field: str, values: str | Sequence[str | int], *, fair: bool = False,
               runs: int | None = None, seed: int | None = None, cap: int | None = None,
@@ -414,8 +454,9 @@ class Matchup(Struct, frozen=True):
             result2 = sweep_grid(self.ruleset, (target, target2), (texts, grid[1]), load2,
                                  method=RUNS if runs is not None else EXACT, cap=cap,
                                  tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
-                                 runs=runs, seed=seed, fair=fair, progress=progress)
-            return SweepResult(result2, self.names, self.changes)
+                                 runs=runs, seed=seed, fair=fair, progress=progress,
+                                 policies=self.policies)
+            return SweepResult(result2, self.names, self.changes, self.policies)
 
         def load(text: str) -> tuple[Fighter, Fighter, object]:
             point = self.vary(target, text)
@@ -423,8 +464,8 @@ class Matchup(Struct, frozen=True):
 
         result = sweep(self.ruleset, target, texts, load, method=RUNS if runs is not None else EXACT,
                        cap=cap, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
-                       runs=runs, seed=seed, fair=fair, progress=progress)
-        return SweepResult(result, self.names, self.changes)
+                       runs=runs, seed=seed, fair=fair, progress=progress, policies=self.policies)
+        return SweepResult(result, self.names, self.changes, self.policies)
 
 
 MAX_RUNS_PER_VALUE = 1_000_000
@@ -440,6 +481,7 @@ class Fight(Struct, frozen=True):
     result: FightResult
     seed: int | None
     changes: tuple[Change, ...] = ()
+    policies: Policies = PLAIN
 
     @property
     def winner(self) -> str | None:
@@ -448,7 +490,9 @@ class Fight(Struct, frozen=True):
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import fight_document
 
-        return _with_changes(fight_document(self.result, self.seed), self.changes)
+        doc = with_policies(fight_document(self.result, self.seed), self.result.fighters,
+                             self.policies)
+        return _with_changes(doc, self.changes)
 
 
 class OddsSwingResult(Struct, frozen=True):
@@ -458,12 +502,14 @@ class OddsSwingResult(Struct, frozen=True):
     swing: OddsSwing
     seed: int | None
     changes: tuple[Change, ...] = ()
+    policies: Policies = PLAIN
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import fight_document
         from sevendag_cli.render.odds_data import swing_data
 
-        return _with_changes({**fight_document(self.result, self.seed), **swing_data(self.swing)},
+        doc = {**fight_document(self.result, self.seed), **swing_data(self.swing)}
+        return _with_changes(with_policies(doc, self.result.fighters, self.policies),
                              self.changes)
 
 
@@ -474,12 +520,14 @@ class Simulation(Struct, frozen=True):
     ruleset: str
     seed: int
     changes: tuple[Change, ...] = ()
+    policies: Policies = PLAIN
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import header, to_data
 
         doc = {**header("fight", self.ruleset, self.seed), "mode": "runs", **to_data(self.result)}
-        return _with_changes(doc, self.changes)
+        names = (self.result.fighters[0].name, self.result.fighters[1].name)
+        return _with_changes(with_policies(doc, names, self.policies), self.changes)
 
 
 class Exact(Struct, frozen=True):
@@ -488,11 +536,19 @@ class Exact(Struct, frozen=True):
     result: ExactFight
     ruleset: str
     changes: tuple[Change, ...] = ()
+    policies: Policies = PLAIN
+    exploitability: Exploitability | None = None
+    """What each sheet gives away against optimal play (both on their sheets only)."""
 
     def to_dict(self, lang: str = "en") -> Document:
-        from sevendag_cli.render.sim_data import exact_document
+        from sevendag_cli.render.sim_data import exact_document, exploitability_data
 
-        return _with_changes(exact_document(self.ruleset, self.result, lang), self.changes)
+        names = (self.result.fighters[0].name, self.result.fighters[1].name)
+        doc = with_policies(exact_document(self.ruleset, self.result, lang), names,
+                             self.policies)
+        doc["exploitability"] = (exploitability_data(self.exploitability)
+                                 if self.exploitability is not None else None)
+        return _with_changes(doc, self.changes)
 
 
 class SweepResult(Struct, frozen=True):
@@ -501,11 +557,12 @@ class SweepResult(Struct, frozen=True):
     result: Sweep | SweepGrid
     names: tuple[str, str]
     changes: tuple[Change, ...] = ()
+    policies: Policies = PLAIN
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.sweep_data import sweep_document
 
-        return sweep_document(self.result, self.names, self.changes)
+        return sweep_document(self.result, self.names, self.changes, self.policies)
 
 
 # --- rosters -----------------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sevendag_cli.folders import cache_dir
+from sevendag_cli.policies import PLAIN, Policies
 
 if TYPE_CHECKING:
     from sevendag_cli.sim.moment import OddsSolver
@@ -133,11 +134,15 @@ def _sweep_stale(folder: Path) -> None:
 
 
 def solver(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
-           tolerance: float | None = None) -> OddsSolver:
-    """An odds solver for this pair, starting from the work kept for exactly this pair."""
+           tolerance: float | None = None, policies: Policies = PLAIN) -> OddsSolver:
+    """An odds solver for this pair, starting from the work kept for exactly this pair (the
+    sheets' play; other policies keep nothing)."""
     from sevendag_cli.sim.moment import OddsSolver
     from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
+    if policies != PLAIN:
+        return OddsSolver(ruleset, a, b, cap=cap, policies=policies,
+                          tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
     key = pair_key(ruleset, a, b)
     s = OddsSolver(ruleset, a, b, cap=cap,
                    tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from msgspec.structs import replace
 
+from sevendag_cli.policies import PLAIN, Policies
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
 if TYPE_CHECKING:
@@ -31,14 +32,14 @@ KEY = "odds"
 
 
 def solver_for(enc: Encounter, ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
-               tolerance: float = DEFAULT_TOLERANCE) -> OddsSolver:
+               tolerance: float = DEFAULT_TOLERANCE, policies: Policies = PLAIN) -> OddsSolver:
     """The odds of any state of the encounter, with the work kept for exactly this pair.
 
     The encounter's own ``extra`` is not looked at; fighters changed by ``odds --set``
     have another key, hence their own work."""
     from sevendag_cli import solver_cache
 
-    return solver_cache.solver(ruleset, a, b, cap=cap, tolerance=tolerance)
+    return solver_cache.solver(ruleset, a, b, cap=cap, tolerance=tolerance, policies=policies)
 
 
 def keep_work(solver: OddsSolver) -> None:

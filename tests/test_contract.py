@@ -46,6 +46,7 @@ from sevendag_cli.dice import Roll, SeededDice
 from sevendag_cli.engine import engine_for
 from sevendag_cli.engine.common import Check, Event, FightResult, InitiativeEvent, RoundResult, WoundResult
 from sevendag_cli.history import Step
+from sevendag_cli.library import Fight, Simulation
 from sevendag_cli.render import data as render
 from sevendag_cli.rules import load_pair, load_ruleset
 from sevendag_cli.sevendag import engine as sevendag
@@ -58,7 +59,9 @@ from tests.helpers import run_json
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "sevendag_cli" / "schemas"
 HEADER = frozenset({"schema_version", "command", "ruleset", "seed"})
 STATUS_ADDED = frozenset({"encounter", "engine", "elapsed_seconds", "draw", "steps", "last_step"})
-ODDS_BASIS = frozenset({"cap", "tolerance", "assumes"})
+ODDS_BASIS = frozenset({"cap", "tolerance", "assumes", "policies"})
+POLICIES = frozenset({"policies"})
+"""How each fighter played (issue 17), added to every fight document."""
 ODDS_ADDED = frozenset({"encounter", "engine", "rounds_left", "stop", "over", "winner", "draw_bounds",
                         "note"})
 
@@ -144,9 +147,9 @@ CONTRACT: dict[type, tuple[View, ...]] = {
     ),
     WoundResult: (view("wound.json#", added=HEADER | {"encounter"}, renamed={"states": "fighters"}),),
     FightResult: (
-        view("fight.json#", added=HEADER | {"mode", "rounds_played", "draw"},
+        view("fight.json#", added=HEADER | POLICIES | {"mode", "rounds_played", "draw"},
              renamed={"states": "fighters"}, omitted={"fighters", "extra"}, optional=WHAT_IF),
-        view("fight-event.json#/$defs/start", added=HEADER | {"type", "round"},
+        view("fight-event.json#/$defs/start", added=HEADER | POLICIES | {"type", "round"},
              omitted={"ruleset", "initiative", "initiative_rolls", "rounds", "winner", "capped", "states",
                       "extra"}, optional=WHAT_IF),
         view("fight-event.json#/$defs/end", added={"type", "round", "draw"}, renamed={"states": "fighters"},
@@ -168,13 +171,14 @@ CONTRACT: dict[type, tuple[View, ...]] = {
     FighterOdds: (view(C + "fighterOdds"),),
     OddsPoint: (
         view(C + "oddsPoint"),
-        view("fight-event.json#/$defs/odds", added=ODDS_BASIS | {"type"}),
+        view("fight-event.json#/$defs/odds", added=ODDS_BASIS - POLICIES | {"type"}),
         view("odds.json#", added=HEADER | ODDS_BASIS | ODDS_ADDED, omitted={"moment"},
              optional=WHAT_IF),
     ),
     OddsSwing: (view("fight.json#/$defs/odds", renamed={"points": "odds"}),),
     # the simulation's results (fight --runs --json: the header, the mode, then the generic walk)
-    SimulationResult: (view("fight-runs.json#", added=HEADER | {"mode"}, optional=WHAT_IF),),
+    SimulationResult: (view("fight-runs.json#", added=HEADER | POLICIES | {"mode"},
+                            optional=WHAT_IF),),
     # the ruleset's tables (rulesets show --json, one object per record)
     WoundBand: (view("rulesets-show.json#/allOf/0/else/properties/wounds/items"),),
     Metal: (view("rulesets-show.json#/allOf/0/else/properties/metals/additionalProperties"),),
@@ -452,7 +456,8 @@ def played() -> tuple[dict[type, list[Any]], list[tuple[str, dict[str, Any], Fig
             for seed in range(1, 13):
                 result = engine_for(rsv).fight(rsv, a, b, SeededDice(seed), cap=40)
                 instances(result, found)
-                fights.append((name, render.fight_document(result, seed), result))
+                doc = Fight(result, seed).to_dict()  # what fight --json writes
+                fights.append((name, doc, result))
         engine = engine_for(rs)
         _, state = engine.start(rs, a, b, SeededDice(1))
         amount = 5 if name == "d20" else 12
@@ -497,8 +502,8 @@ def test_the_hand_written_renderers_write_the_expected_keys() -> None:
     doc_view, start_view, end_view = CONTRACT[FightResult]
     for _name, doc, result in fights:
         assert set(doc) == rendered_keys(FightResult, doc_view)
-        lines = render.fight_events(result, 1)
-        assert set(lines[0]) == rendered_keys(FightResult, start_view)
+        lines = render.fight_events(result, 1)  # the command adds how each fighter played
+        assert set(lines[0]) | POLICIES == rendered_keys(FightResult, start_view)
         assert set(lines[-1]) == rendered_keys(FightResult, end_view)
         for rnd in result.rounds:
             assert set(render.round_data(rnd)) == rendered_keys(RoundResult, round_view)
@@ -514,7 +519,7 @@ def test_the_simulation_and_rulesets_show_write_the_expected_keys() -> None:
         rs = load_ruleset(name)
         a, b = load_pair(rs, None)
         result = simulate(rs, a, b, 200, seed=1)
-        doc = {**render.header("fight", rs.name, 1), "mode": "runs", **render.to_data(result)}
+        doc = Simulation(result, rs.name, 1).to_dict()  # what fight --runs --json writes
         assert set(doc) == rendered_keys(SimulationResult, table[SimulationResult][0])
         for cls, objs in instances(result, {}).items():
             if cls is not SimulationResult:

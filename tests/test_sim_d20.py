@@ -24,7 +24,6 @@ from sevendag_cli.dice import DiceSource, SeededDice
 from sevendag_cli.errors import UsageError
 from sevendag_cli.formula import parse
 from sevendag_cli.rules import fighter_from_data, load_pair, load_ruleset
-from sevendag_cli.sim import runner
 from sevendag_cli.sim.formula_dice import formula_dist, natural_split
 from sevendag_cli.sim.runner import MAX_RUNS, SimulationResult, simulate
 from sevendag_cli.sim.stats import Histogram, summarize, wilson
@@ -582,17 +581,6 @@ def test_runs_are_validated(runs: int) -> None:
     rs, a, b = _base()
     with pytest.raises(UsageError, match="10,000,000"):
         simulate(rs, a, b, runs, seed=1)
-
-
-def test_sevendag_without_simulator_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without sevendag_cli.sevendag.vector, simulate says so (UsageError)."""
-    import sys
-
-    monkeypatch.setitem(sys.modules, "sevendag_cli.sevendag.vector", None)
-    rs = load_ruleset("sevendag")
-    a, b = load_pair(rs, None)
-    with pytest.raises(UsageError, match="Sevendag simulator"):
-        runner.simulate(rs, a, b, 10, seed=1)
 
 
 def test_round_cap_makes_draws() -> None:

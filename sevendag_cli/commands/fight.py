@@ -21,6 +21,7 @@ from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.i18n import count, t
+from sevendag_cli.library import with_policies
 from sevendag_cli.options import (
     CapOpt,
     CsvOpt,
@@ -132,7 +133,8 @@ def play_fight(m: Matchup, seed: int | None, dice: str | None, cap: int | None,
         from sevendag_cli.render.data import fight_document, round_data
 
         def rest() -> dict[str, Any]:
-            doc = with_changes(fight_document(play.result(), choice.seed), changes)
+            doc = with_changes(with_policies(fight_document(play.result(), choice.seed), m.names,
+                                             m.policies), changes)
             doc["rounds_played"] = play.played
             return doc
 
@@ -141,11 +143,14 @@ def play_fight(m: Matchup, seed: int | None, dice: str | None, cap: int | None,
         from sevendag_cli.render.data import fight_event_stream
 
         lines = fight_event_stream(play, choice.seed)
-        first = next(lines)
+        first = with_policies(next(lines), m.names, m.policies)
         out.lines(itertools.chain([with_changes(first, changes)], lines))
     else:
+        from sevendag_cli.render.rich_sim import policies_line
+
         r = renderer(out, m.ruleset, (m.a, m.b))
         print_changes(r.c, changes, out.lang)
+        policies_line(r.c, m.names, m.policies, out.lang)
         r.fight_play(play)
         report_seed(out, choice)
 
@@ -167,7 +172,8 @@ def play_fight_with_odds(
         from sevendag_cli.render.odds_data import with_swing_lines
 
         lines = with_swing_lines(fight_events(result, done.seed), swing)
-        out.lines([with_changes(lines[0], changes), *lines[1:]])
+        first = with_policies(lines[0], m.names, m.policies)
+        out.lines([with_changes(first, changes), *lines[1:]])
     elif csv_:
         from sevendag_cli.render.csv_out import write_csv
         from sevendag_cli.render.odds_out import SWING_CSV_COLUMNS, swing_rows
@@ -177,9 +183,11 @@ def play_fight_with_odds(
             note_seed(done.seed, out.lang)
     else:
         from sevendag_cli.render.rich_odds import swing_chart
+        from sevendag_cli.render.rich_sim import policies_line
 
         r = renderer(out, rs, (m.a, m.b))
         print_changes(r.c, changes, out.lang)
+        policies_line(r.c, m.names, m.policies, out.lang)
         r.fight(result)
         r.c.print()
         swing_chart(r.c, swing, out.lang, rs.engine)
@@ -220,10 +228,11 @@ def run_simulation(
         write_csv(FIGHT_CSV_COLUMNS, runs_rows(result))
         note_seed(seed, out.lang)
     else:
-        from sevendag_cli.render.rich_sim import render_simulation
+        from sevendag_cli.render.rich_sim import policies_line, render_simulation
 
         console = out.console()
         print_changes(console, changes, out.lang)
+        policies_line(console, m.names, m.policies, out.lang)
         render_simulation(console, result, out.lang, rs)
     if plot is not None:
         from sevendag_cli.render.fight_out import plot_rounds
@@ -253,7 +262,7 @@ def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float 
 
         console = out.console()
         print_changes(console, changes, out.lang)
-        render_exact(console, result, out.lang, rs)
+        render_exact(console, result, out.lang, rs, m.policies, done.exploitability)
     if plot is not None:
         from sevendag_cli.render.fight_out import plot_rounds
 

@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.policies import PLAIN, Policies
 
 if TYPE_CHECKING:
     from sevendag_cli.backend import (
@@ -29,10 +30,10 @@ if TYPE_CHECKING:
     from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
     from sevendag_cli.data import Reader
     from sevendag_cli.dice import DiceSource
-    from sevendag_cli.engine.common import FightResult
+    from sevendag_cli.engine.common import FightPlay, FightResult
     from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
-    from sevendag_cli.sim.exact_records import ExactFight
+    from sevendag_cli.sim.exact_records import ExactFight, Exploitability
     from sevendag_cli.sim.odds import Odds
 
 ABILITIES = ("str", "dex", "con", "wis")
@@ -247,14 +248,15 @@ class D20Backend:
         if _pair(ruleset, a, b) is None:
             raise UsageError(Msg("sim.d20_sheets"))
 
-    def batch(self, ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, Aggregator]:
+    def batch(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+              policies: Policies = PLAIN) -> tuple[BatchFn, Aggregator]:
         from sevendag_cli.d20.sim_extra import D20Aggregator
         from sevendag_cli.d20.vector import simulate_d20_batch
 
-        return simulate_d20_batch, D20Aggregator(names)
+        return simulate_d20_batch, D20Aggregator((a.name, b.name))
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool) -> ExactFight:
+                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
@@ -273,7 +275,7 @@ class D20Backend:
             for x in extras]}
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float) -> MomentOdds:
+                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds:
         from sevendag_cli.d20.chain import D20Chain, D20Tables, chain_for, pair_fingerprint
         from sevendag_cli.sim.moment import decode
 
@@ -284,10 +286,35 @@ class D20Backend:
             return _MomentOdds(D20Chain(tables), used_kept=True)
         return _MomentOdds(chain_for(rs, fa, fb))
 
-    def assumptions(self) -> tuple[str, ...]:
+    def assumptions(self, policies: Policies = PLAIN) -> tuple[str, ...]:
         from sevendag_cli.sim.swing import DRAW_AT_CAP
 
         return (DRAW_AT_CAP,)  # d20 has no choices
+
+    # --- policies: d20 has no choices, so every policy is the sheet -----------------------
+
+    def has_choices(self) -> bool:
+        return False
+
+    def fight_play(self, ruleset: Ruleset, a: Fighter, b: Fighter, dice: DiceSource,
+                   cap: int | None, policies: Policies = PLAIN) -> FightPlay:
+        from sevendag_cli.d20.engine import fight_play
+
+        pair = _pair(ruleset, a, b)
+        if pair is None:
+            raise UsageError(Msg("cli.mismatch"))
+        return fight_play(*pair, dice, cap)
+
+    def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
+                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+        """Nothing to give away: with no choices, the best response is the sheet."""
+        from sevendag_cli.sim.exact_records import Exploitability
+
+        value = sheet if sheet is not None else self.exact_fight(
+            ruleset, a, b, cap=cap, tolerance=tolerance, fractions=False).odds
+        own = (value.win[0] + value.draw / 2, value.win[1] + value.draw / 2)
+        return Exploitability((a.name, b.name), (0.0, 0.0), ((0.0, 0.0), (0.0, 0.0)),
+                              (own[1], own[0]), own, tolerance)
 
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:

@@ -10,9 +10,11 @@ end: the mass resolved to that fighter); every moment says what the odds assume
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sevendag_cli.errors import Msg
+from sevendag_cli.policies import OPTIMAL, PLAIN, policies_data
 from sevendag_cli.render.data import header, to_data
 from sevendag_cli.sim.swing import rounds_left
 
@@ -21,50 +23,71 @@ if TYPE_CHECKING:
     from sevendag_cli.sim.swing import OddsPoint, OddsSwing
 
 
-def odds_notes(engine: str, cap: int, odds: Odds | None, tolerance: float) -> list[Msg]:
+def odds_notes(engine: str, cap: int, odds: Odds | None, tolerance: float,
+               policies: Sequence[str] = PLAIN, names: Sequence[str] = ()) -> list[Msg]:
     """What the display and the JSON ``note`` say of the odds: the assumptions, the cap, the stop
     (of a finished fight, only that it is over)."""
     if odds is not None and odds.finished:
         return [Msg("exact.note.stop.over")]
-    notes = [Msg(f"exact.assume.{engine}"), Msg("exact.assume.cap", cap=cap)]
+    notes = [assumption_note(engine, policies, names), Msg("exact.assume.cap", cap=cap)]
     if odds is not None:
         notes.append(Msg(f"exact.note.stop.{odds.stop}", unresolved=odds.unresolved,
                          tolerance=tolerance))
     return notes
 
 
-def basis(engine: str, cap: int, tolerance: float) -> dict[str, Any]:
+def assumption_note(engine: str, policies: Sequence[str] = PLAIN,
+                    names: Sequence[str] = ()) -> Msg:
+    """What the odds assume of the fighters' play, in words."""
+    optimal = [n for n, p in zip(names, policies, strict=False) if p == OPTIMAL]
+    if not optimal:
+        return Msg(f"exact.assume.{engine}")
+    if len(optimal) == len(policies):
+        return Msg("exact.assume.optimal_both")
+    return Msg("exact.assume.optimal", who=optimal[0])
+
+
+def basis(engine: str, cap: int, tolerance: float, names: Sequence[str],
+          policies: Sequence[str] = PLAIN) -> dict[str, Any]:
     from sevendag_cli.sim.swing import assumptions
 
-    return {"cap": cap, "tolerance": tolerance, "assumes": list(assumptions(engine))}
+    return {"cap": cap, "tolerance": tolerance,
+            "assumes": list(assumptions(engine, (policies[0], policies[1]))),
+            "policies": policies_data(names, policies)}
+
+
+def _names(point: OddsPoint) -> tuple[str, str]:
+    return point.fighters[0].name, point.fighters[1].name
 
 
 def odds_document(state: Any, ruleset: Any, encounter: str, odds: Odds, point: OddsPoint,
-                  cap: int, tolerance: float, lang: str) -> dict[str, Any]:
+                  cap: int, tolerance: float, lang: str,
+                  policies: Sequence[str] = PLAIN) -> dict[str, Any]:
     """``odds --json``: each fighter's chance to win from the saved encounter (schema ``odds``)."""
     data: dict[str, Any] = to_data(point)
     return {
         **header("odds", ruleset.name, None), "encounter": encounter, "engine": ruleset.engine,
-        "round": state.round, **basis(ruleset.engine, cap, tolerance),
+        "round": state.round, **basis(ruleset.engine, cap, tolerance, _names(point), policies),
         "rounds_left": rounds_left(state, cap), "stop": odds.stop, "over": state.over,
         "winner": state.winner, "fighters": data["fighters"],
         "draw_probability": point.draw_probability, "draw_bounds": list(point.draw_bounds),
         "unresolved": point.unresolved,
-        "note": " ".join(m.render(lang) for m in odds_notes(ruleset.engine, cap, odds, tolerance)),
+        "note": " ".join(m.render(lang) for m in odds_notes(ruleset.engine, cap, odds, tolerance,
+                                                              policies, _names(point))),
     }
 
 
 def moment_odds(point: OddsPoint, engine: str, cap: int, tolerance: float) -> dict[str, Any]:
     """``init --odds``: the odds from the state ``init`` saved (before round 1)."""
     data: dict[str, Any] = to_data(point)
-    return {**basis(engine, cap, tolerance), "fighters": data["fighters"],
+    return {**basis(engine, cap, tolerance, _names(point)), "fighters": data["fighters"],
             "draw_probability": point.draw_probability, "unresolved": point.unresolved}
 
 
 def round_odds(before: OddsPoint, after: OddsPoint, engine: str, cap: int,
-               tolerance: float) -> dict[str, Any]:
+               tolerance: float, policies: Sequence[str] = PLAIN) -> dict[str, Any]:
     """``round --odds``: the odds before and after the round, per fighter (schema ``round``)."""
-    return {**basis(engine, cap, tolerance),
+    return {**basis(engine, cap, tolerance, _names(before), policies),
             "before": to_data(before.fighters), "after": to_data(after.fighters),
             "draw_probability": {"before": before.draw_probability, "after": after.draw_probability},
             "unresolved": {"before": before.unresolved, "after": after.unresolved}}

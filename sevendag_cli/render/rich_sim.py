@@ -9,6 +9,7 @@ split over two lines.  Texts wrap under themselves (:mod:`sevendag_cli.render.la
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -16,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sevendag_cli.i18n import count, number, percent_sign, t
+from sevendag_cli.policies import SHEET
 from sevendag_cli.render.layout import print_line
 from sevendag_cli.text import visible, visible_data
 
@@ -129,7 +131,30 @@ def _interval(low: float, high: float, lang: str = "en") -> str:
     return f"{a}{percent}"
 
 
-def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) -> None:
+def policies_line(console: Console, names: Sequence[str], policies: Sequence[str] | None,
+                  lang: str) -> None:
+    """How each fighter plays, when one plays optimally."""
+    if policies is None or all(p == SHEET for p in policies):
+        return
+    who = ", ".join(w(lang, f"policy.{p}", name=visible(n))
+                    for n, p in zip(names, policies, strict=True))
+    print_line(console, w(lang, "policies", who=who))
+
+
+def exploitability_lines(console: Console, e: Any, lang: str) -> None:
+    """``fight --exact``: what each sheet gives away against optimal play."""
+    if e is None or not any(g > 0 for g in e.gives_away):
+        return
+    print_line(console, w(lang, "exploit_title"))
+    for i in (0, 1):
+        print_line(console, w(lang, "exploit_line", name=visible(e.names[i]), p=e.gives_away[i],
+                              other=visible(e.names[1 - i]), br=e.best_response[i],
+                              sv=e.sheet_value[1 - i]))
+    print_line(console, Text(w(lang, "exploit_value", tol=e.tolerance), "dim"))
+
+
+def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None,
+                 policies: Sequence[str] | None = None, exploitability: Any = None) -> None:
     """``fight --exact``: the ``--runs`` tables, with the exact interval where the 95% interval was."""
     from sevendag_cli.render.sim_data import exact_note
 
@@ -137,6 +162,7 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
     end = result.solver == "end"  # d20 played to the end: no cap in these odds
     title = w(lang, "exact_title_end" if end else "exact_title", cap=result.cap, tol=result.tolerance)
     print_line(console, Text(title, "bold"))
+    policies_line(console, [f.name for f in result.fighters], policies, lang)
     rows: list[list[Text | str]] = [
         [Text(visible(f.name), "bold"), number(f.win_probability, ".4%", lang),
          _interval(f.bounds[0], f.bounds[1], lang)]
@@ -172,5 +198,6 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None) 
             text = str(p)
             brief = text if len(text) <= MAX_FRACTION else w(lang, "fraction", n=len(text.partition("/")[2]))
             print_line(console, w(lang, "fraction_line", name=visible(f.name), p=brief))
+    exploitability_lines(console, exploitability, lang)
     for note in exact_note(result):
         print_line(console, Text(note.render(lang), "dim"))

@@ -17,6 +17,7 @@ from sevendag_cli.render.data import header
 
 if TYPE_CHECKING:
     from sevendag_cli.sim.exact_fight import ExactFight
+    from sevendag_cli.sim.exact_records import Exploitability
 
 
 def _fraction(x: Fraction | None) -> str | None:
@@ -35,6 +36,17 @@ def exact_note(result: ExactFight) -> list[Msg]:
     elif result.no_fractions is not None:
         notes.append(Msg("exact.note.no_fractions", reason=result.no_fractions))
     return notes
+
+
+def exploitability_data(e: Exploitability) -> dict[str, Any]:
+    """``fight --exact --json`` ``exploitability``: per fighter, what its sheet gives away."""
+    return {
+        "tolerance": e.tolerance,
+        "fighters": [
+            {"name": e.names[i], "gives_away": e.gives_away[i], "bounds": list(e.bounds[i]),
+             "opponent_best_response": e.best_response[i], "sheet_value": e.sheet_value[i]}
+            for i in (0, 1)],
+    }
 
 
 def exact_document(ruleset: str, result: ExactFight, lang: str = "en") -> dict[str, Any]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from sevendag_cli.policies import PLAIN, policies_data
 from sevendag_cli.render.data import header
 from sevendag_cli.render.whatif import changes_data
 
@@ -57,11 +58,11 @@ def _fair(fair: Fair | None) -> dict[str, Any] | None:
 
 
 def sweep_document(result: Sweep | SweepGrid, names: Sequence[str],
-                   changes: Sequence[Change]) -> dict[str, Any]:
+                   changes: Sequence[Change], policies: Sequence[str] = PLAIN) -> dict[str, Any]:
     from sevendag_cli.sim.sweep import SweepGrid
 
     if isinstance(result, SweepGrid):
-        return grid_document(result, names, changes)
+        return grid_document(result, names, changes, policies)
     fair = result.fair
     return {
         **header("sweep", result.ruleset, result.seed),
@@ -72,6 +73,7 @@ def sweep_document(result: Sweep | SweepGrid, names: Sequence[str],
         "tolerance": result.tolerance,
         "runs": result.runs,
         "fighters": list(names),
+        "policies": policies_data(names, policies),
         "changes": changes_data(changes),
         "points": [_point(p, (result.field,)) for p in result.points],
         "fair": _fair(fair),
@@ -79,7 +81,8 @@ def sweep_document(result: Sweep | SweepGrid, names: Sequence[str],
     }
 
 
-def grid_document(result: SweepGrid, names: Sequence[str], changes: Sequence[Change]) -> dict[str, Any]:
+def grid_document(result: SweepGrid, names: Sequence[str], changes: Sequence[Change],
+                  policies: Sequence[str] = PLAIN) -> dict[str, Any]:
     """Two ``--vary``: the one-field document's keys, and the grid's (see the module)."""
     return {
         **header("sweep", result.ruleset, result.seed),
@@ -90,6 +93,7 @@ def grid_document(result: SweepGrid, names: Sequence[str], changes: Sequence[Cha
         "tolerance": result.tolerance,
         "runs": result.runs,
         "fighters": list(names),
+        "policies": policies_data(names, policies),
         "changes": changes_data(changes),
         "points": [_point(p, result.fields) for p in result.points],
         "fair": None,

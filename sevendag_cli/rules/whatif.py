@@ -32,6 +32,7 @@ from msgspec import Struct
 
 from sevendag_cli.errors import DataError, Msg, UsageError
 from sevendag_cli.limits import INT_LIMIT, MAX_DATA_DEPTH, MAX_WHAT_IF_TEXT, MAX_WHAT_IFS
+from sevendag_cli.policies import OPTIMAL, SHEET
 
 if TYPE_CHECKING:
     from sevendag_cli.rules import Fighter, Ruleset
@@ -82,6 +83,31 @@ def _split(text: str, option: str) -> Assignment:
     return Assignment(option, target, value.strip())
 
 
+EVERY_FIGHTER = "*"
+"""The target of ``--tactic optimal`` (no fighter named): every fighter."""
+
+
+def policy_word(value: str) -> str | None:
+    """``optimal`` / ``sheet`` (or ``optimale`` / ``fiche``) as a policy; None: a tactic."""
+    from sevendag_cli.terms import fold
+
+    word = fold(value)
+    if word in ("optimal", "optimale"):
+        return OPTIMAL
+    if word in ("sheet", "fiche"):
+        return SHEET
+    return None
+
+
+def _split_tactic(text: str) -> Assignment:
+    """``FIGHTER=TACTIC``, or ``optimal`` / ``sheet`` alone: every fighter's policy."""
+    if "=" not in text and policy_word(text.strip()) is not None:
+        if len(text) > MAX_WHAT_IF_TEXT:
+            raise UsageError(Msg("whatif.too_long", option=TACTIC, n=len(text), max=MAX_WHAT_IF_TEXT))
+        return Assignment(TACTIC, EVERY_FIGHTER, text.strip())
+    return _split(text, TACTIC)
+
+
 class WhatIf(Struct, frozen=True):
     """The what-ifs of one command: assignments in the order typed (the last one wins)."""
 
@@ -93,7 +119,22 @@ class WhatIf(Struct, frozen=True):
         texts = [(SET, s) for s in sets or ()] + [(TACTIC, t) for t in tactics or ()]
         if len(texts) > MAX_WHAT_IFS:
             raise UsageError(Msg("whatif.too_many", n=len(texts), max=MAX_WHAT_IFS))
-        return cls(tuple(_split(text, option) for option, text in texts))
+        return cls(tuple(_split_tactic(text) if option == TACTIC else _split(text, option)
+                         for option, text in texts))
+
+    def policies(self, names: Sequence[str]) -> tuple[str, ...]:
+        """Each fighter's policy (``sheet`` unless ``--tactic NAME=optimal`` or ``--tactic
+        optimal`` says otherwise; the last one typed wins), in the order of ``names``."""
+        out = [SHEET] * len(names)
+        for asg in self.assignments:
+            policy = policy_word(asg.value) if asg.option == TACTIC else None
+            if policy is None:
+                continue
+            if asg.target == EVERY_FIGHTER:
+                out = [policy] * len(names)
+            else:
+                out[_fighter(asg, asg.target, list(names))] = policy
+        return tuple(out)
 
     def __bool__(self) -> bool:
         return bool(self.assignments)
@@ -108,6 +149,10 @@ class WhatIf(Struct, frozen=True):
         out = [(source, copy.deepcopy(data)) for source, data in docs]
         changes: list[Change] = []
         for asg in self.assignments:
+            if asg.option == TACTIC and policy_word(asg.value) is not None:
+                if asg.target != EVERY_FIGHTER:
+                    _fighter(asg, asg.target, names)  # the fighter named is there
+                continue  # a policy, not a change to the sheet (see :meth:`policies`)
             if asg.option == TACTIC:
                 i = _fighter(asg, asg.target, names)
                 from sevendag_cli.backend import backend_named

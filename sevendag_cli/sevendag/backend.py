@@ -12,6 +12,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.policies import PLAIN, SHEET, Policies
 
 if TYPE_CHECKING:
     from sevendag_cli.backend import (
@@ -27,13 +28,13 @@ if TYPE_CHECKING:
     )
     from sevendag_cli.data import Reader
     from sevendag_cli.dice import DiceSource
-    from sevendag_cli.engine.common import FightResult
+    from sevendag_cli.engine.common import FightPlay, FightResult
     from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
     from sevendag_cli.sevendag.chain import SevendagChain
     from sevendag_cli.sevendag.engine import Choices
     from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
-    from sevendag_cli.sim.exact_records import ExactFight
+    from sevendag_cli.sim.exact_records import ExactFight, Exploitability
     from sevendag_cli.sim.odds import Odds
 
 SHEET_TEMPLATE = """\
@@ -299,29 +300,36 @@ class SevendagBackend:
     def check_batch(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
         return
 
-    def batch(self, ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, Aggregator]:
-        import importlib
-
-        try:
-            module = importlib.import_module("sevendag_cli.sevendag.vector")
-        except ModuleNotFoundError as exc:
-            if exc.name != "sevendag_cli.sevendag.vector":
-                raise
-            raise UsageError(
-                "simulate: the Sevendag simulator is not available yet: "
-                "use --ruleset d20, or play fights one by one with `sevendag fight`"
-            ) from None
+    def batch(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+              policies: Policies = PLAIN) -> tuple[BatchFn, Aggregator]:
         from sevendag_cli.sevendag.sim_extra import SevendagAggregator
 
         bands = tuple(band.name for band in getattr(ruleset, "wounds", ()))
-        fn: BatchFn = module.simulate_sevendag_batch
-        return fn, SevendagAggregator(names, bands)
+        aggregator = SevendagAggregator((a.name, b.name), bands)
+        pair = _pair(ruleset, a, b)
+        if pair is not None:
+            from sevendag_cli.sevendag.policy import needs_game
+
+            if needs_game(pair[1], pair[2], policies):
+                from sevendag_cli.sevendag.policy import PolicyBatch
+
+                return PolicyBatch(*pair, policies), aggregator
+        from sevendag_cli.sevendag.vector import simulate_sevendag_batch
+
+        fn: BatchFn = simulate_sevendag_batch
+        return fn, aggregator
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool) -> ExactFight:
+                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
+        from sevendag_cli.sevendag.policy import needs_game
+
+        if needs_game(pair[1], pair[2], policies):
+            from sevendag_cli.sevendag.policy import policy_exact
+
+            return policy_exact(*pair, policies, cap=cap, tolerance=tolerance)
         from sevendag_cli.sevendag.exact_fight import sevendag_fight
 
         return sevendag_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions)
@@ -333,22 +341,65 @@ class SevendagBackend:
             for x in extras]}
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float) -> MomentOdds:
+                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds:
         from sevendag_cli.sevendag.chain import OddsTable, chain_for
+        from sevendag_cli.sevendag.policy import PolicyMomentOdds, needs_game
         from sevendag_cli.sim.moment import decode
 
         rs, fa, fb = cast("tuple[SevendagRuleset, SevendagFighter, SevendagFighter]", (ruleset, a, b))
+        if needs_game(fa, fb, policies):
+            return PolicyMomentOdds(rs, fa, fb, policies)
         chain = chain_for(rs, fa, fb)
         table = decode(OddsTable, kept)
         lookup = chain.lookup(table) if table is not None and table.tolerance <= tolerance else None
         return _MomentOdds(chain, lookup)
 
-    def assumptions(self) -> tuple[str, ...]:
-        """Each fighter commits its hands as its sheet's tactic says, the assailant never
-        yields (S-03), nobody starts a technique (one in effect runs its course)."""
-        from sevendag_cli.sim.swing import DRAW_AT_CAP, NO_NEW_TECHNIQUE, NO_YIELD, SHEET_TACTICS
+    def assumptions(self, policies: Policies = PLAIN) -> tuple[str, ...]:
+        """Sheets alone: each fighter commits its hands as its sheet's tactic says, the
+        assailant never yields (S-03), nobody starts a technique (one in effect runs its
+        course).  With a fighter playing optimally: the best declaration each round for it
+        (S-03..S-05), the sheet's for the other."""
+        from sevendag_cli.sim.swing import (
+            DRAW_AT_CAP,
+            NO_NEW_TECHNIQUE,
+            NO_YIELD,
+            OPTIMAL_PLAY,
+            SHEET_TACTICS,
+        )
 
-        return (SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP)
+        if tuple(policies) == PLAIN:
+            return (SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP)
+        played = ((SHEET_TACTICS,) if SHEET in policies else ()) + (OPTIMAL_PLAY,)
+        return (*played, DRAW_AT_CAP)
+
+    # --- policies -----------------------------------------------------------------------
+
+    def has_choices(self) -> bool:
+        return True
+
+    def fight_play(self, ruleset: Ruleset, a: Fighter, b: Fighter, dice: DiceSource,
+                   cap: int | None, policies: Policies = PLAIN) -> FightPlay:
+        from sevendag_cli.sevendag.policy import needs_game
+
+        pair = _pair(ruleset, a, b)
+        if pair is None:
+            raise UsageError(Msg("cli.mismatch"))
+        if needs_game(pair[1], pair[2], policies):
+            from sevendag_cli.sevendag.policy import fight_play as policy_play
+
+            return policy_play(*pair, dice, cap, policies)
+        from sevendag_cli.sevendag.engine import fight_play
+
+        return fight_play(*pair, dice, cap)
+
+    def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
+                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+        pair = _pair(ruleset, a, b)
+        if pair is None:
+            raise UsageError(Msg("cli.mismatch"))
+        from sevendag_cli.sevendag.policy import exploitability
+
+        return exploitability(*pair, cap=cap, tolerance=tolerance)
 
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:

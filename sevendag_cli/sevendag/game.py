@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 from msgspec import Struct
 
 from sevendag_cli.errors import Msg, RuleError, UsageError
+from sevendag_cli.policies import OPTIMAL, POLICIES, SHEET
 from sevendag_cli.sevendag.chain import SevendagChain, StateKey, Tech, _bump
 from sevendag_cli.sevendag.engine import (
     ATTACK,
@@ -73,15 +74,17 @@ from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance, gamma
 if TYPE_CHECKING:
     import numpy as np
 
-OPTIMAL = "optimal"
-SHEET = "sheet"
-POLICIES = (SHEET, OPTIMAL)
 
 MAX_GAME_STATES = 20_000
 """Most states one game holds."""
 MAX_STEPS = 5_000
 """Most rounds of value iteration (a fight that can go on for ever stops there, its interval
 left open)."""
+TIE = 1e-12
+"""Values this close are a tie when the declarations are chosen: the one that wins sooner
+is played (the game's value moves by at most this much a round)."""
+MAX_DECISIONS = 40_000_000
+"""Most (state, rounds to go) declarations one solved game keeps for play (160 MB)."""
 MAX_GAME_ROWS = 2_000_000
 """Most (state, assaillant's option, défenseur's option) rounds one game builds."""
 
@@ -326,7 +329,7 @@ class SevendagGame:
         for (winner, ha, hb, assail2, da, db, ga2, gb2), w in out.items():
             delta = (pen[ha] if ha >= 0 else 0) - (pen[hb] if hb >= 0 else 0)
             reduced.append((winner, delta, slot.get(ha, -1), slot.get(hb, -1), assail2, da, db,
-                            ga2, gb2, w))
+                            ga2, gb2, w, ha, hb))
         got = (den1 * den2, reduced)
         self._kernels[key] = got
         return got
@@ -336,14 +339,7 @@ class SevendagGame:
         """One round's targets and weights, not merged (see :meth:`transitions`)."""
         assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
         yielded = (oa if assail == 0 else ob).yield_initiative
-        t0, t1 = ta, tb
-        if oa.technique is not None:
-            t = self.ruleset.techniques[oa.technique]
-            t0 = (t.attack, t.defence, t.duration)
-        if ob.technique is not None:
-            t = self.ruleset.techniques[ob.technique]
-            t1 = (t.attack, t.defence, t.duration)
-        mods = ((t0[0], t0[1]) if t0 else (0, 0)) + ((t1[0], t1[1]) if t1 else (0, 0))
+        t0, t1, mods = self._techs(ta, tb, oa, ob)
         near = self._near(ca, cb)
         ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
         first = 1 - assail if yielded else assail
@@ -355,7 +351,7 @@ class SevendagGame:
         rec_a, rec_b = self._recover(ra), self._recover(rb)
         lo, hi = self.lo, self.hi
         out: list[tuple[Target, int]] = []
-        for winner, delta, sa, sb, assail2, da, db, ga2, gb2, w in outcomes:
+        for winner, delta, sa, sb, assail2, da, db, ga2, gb2, w, _ha, _hb in outcomes:
             if winner >= 0:
                 out.append((winner, w))
                 continue
@@ -406,6 +402,39 @@ class SevendagGame:
             out[t] = out.get(t, 0) + w
         return den, list(out.items())
 
+    def _techs(self, ta: Tech, tb: Tech, oa: Option, ob: Option,
+               ) -> tuple[Tech, Tech, tuple[int, int, int, int]]:
+        """S-05: the techniques in effect this round (one started now where none was), and
+        their modifiers (a's attack, defence, b's attack, defence)."""
+        t0, t1 = ta, tb
+        if oa.technique is not None:
+            t = self.ruleset.techniques[oa.technique]
+            t0 = (t.attack, t.defence, t.duration)
+        if ob.technique is not None:
+            t = self.ruleset.techniques[ob.technique]
+            t1 = (t.attack, t.defence, t.duration)
+        m0, m1 = (t0[0], t0[1]) if t0 else (0, 0), (t1[0], t1[1]) if t1 else (0, 0)
+        return t0, t1, (m0[0], m0[1], m1[0], m1[1])
+
+    def wounds(self, key: StateKey, oa: Option, ob: Option) -> tuple[int, ...]:
+        """One round's wounds from ``key`` with these declarations: the weight (over the
+        denominator of :meth:`transitions`) of each fighter taking a wound of each band,
+        a's bands then b's (the wound that takes a fighter out included)."""
+        assail, d, ca, cb, _ra, _rb, ga, gb, ta, tb = key
+        yielded = (oa if assail == 0 else ob).yield_initiative
+        _t0, _t1, mods = self._techs(ta, tb, oa, ob)
+        ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
+        _den, outcomes = self._kernel(1 - assail if yielded else assail, d, self._near(ca, cb),
+                                      ids, (ga, gb), mods)
+        nb = len(self.chain.penalty)
+        out = [0] * (2 * nb)
+        for *_, w, ha, hb in outcomes:
+            if ha >= 0:
+                out[ha] += w
+            if hb >= 0:
+                out[nb + hb] += w
+        return tuple(out)
+
     # --- solving
 
     def solve(self, start: StateKey, rounds: int, policies: tuple[str, str] = (OPTIMAL, OPTIMAL),
@@ -444,6 +473,7 @@ class Solution:
         row_state: list[int] = []
         row_i: list[int] = []
         pa: list[float] = []
+        pb: list[float] = []  # each row's chance that b wins in the round
         ent_row: list[int] = []
         ent_col: list[int] = []
         ent_p: list[float] = []
@@ -465,12 +495,14 @@ class Solution:
                                              max=MAX_GAME_ROWS))
                     row_state.append(k)
                     row_i.append(i)
-                    win = 0
+                    win = loss = 0
                     longest = max(longest, len(targets))
                     for t, w in targets:
                         if isinstance(t, int):
                             if t == 0:
                                 win += w
+                            else:
+                                loss += w
                             continue
                         j = index.get(t)
                         if j is None:
@@ -483,6 +515,7 @@ class Solution:
                         ent_col.append(j)
                         ent_p.append(w / den)
                     pa.append(win / den)
+                    pb.append(loss / den)
             k += 1
         self.states = states
         self.index = index
@@ -500,6 +533,7 @@ class Solution:
         a_first = np.array([s[0] == 0 for s in states], dtype=bool)
         self._np = np
         self._pa = np.array(pa)
+        self._pb = np.array(pb)
         self._row = np.array(ent_row, dtype=np.int64)
         self._col = np.array(ent_col, dtype=np.int64)
         self._p = np.array(ent_p)
@@ -541,6 +575,7 @@ class Solution:
         self.low = max(0.0, float(v_low[0]) - e)
         self.high = min(1.0, float(v_high[0]) + e)
         self.n_rows = n_rows
+        self._decisions: np.ndarray | None = None
 
     def _q(self, v: np.ndarray) -> np.ndarray:
         xp = self._np
@@ -576,6 +611,69 @@ class Solution:
         row = q[first.index(declared)]
         return second[int(xp.argmin(row) if a_first else xp.argmax(row))]
 
+    def decisions(self) -> np.ndarray:
+        """The rows both fighters play, per rounds to go: ``D[t - 1, s]`` is the row (an index
+        of :meth:`row_options`) of state ``s`` with ``t`` rounds to go, this one included.
+
+        Optimal play with the cap depends on the rounds left: far from the cap, a fighter
+        ahead may lose nothing by waiting (several declarations tie), and only near the cap
+        must it act, so one declaration per state, whatever the round, can fall well short
+        of the game's value.  These are the declarations of the game with every round to the
+        cap counted (value iteration from ½, the draw at the cap): the first declarer's best
+        option, then the best answer to it; among options within :data:`TIE` of the best,
+        the one most likely to win this very round (then the first listed), so that a fighter
+        who can win now does not wait for the cap.  Played round by round, they give the
+        game's value (within ``TIE`` a round).  Kept once computed.
+        """
+        kept = self._decisions
+        if kept is not None:
+            return kept
+        np = self._np
+        n, rounds = len(self.states), self.rounds
+        if n * rounds > MAX_DECISIONS:
+            raise UsageError(Msg("game.horizon", a=self.game.names[0], b=self.game.names[1],
+                                 rounds=rounds, max=MAX_DECISIONS // max(1, n)))
+        out = np.empty((rounds, n), dtype=np.int32)
+        big = self._n_rows
+        pos = np.arange(big, dtype=np.int64)
+        si_starts, s_starts = self._si_starts, self._s_starts
+        group_len = np.diff(np.append(si_starts, big))
+        n_groups = len(si_starts)
+        # +1 where a maximises (a declares first in the state, or answers b), per row / group
+        a_answers = np.repeat(~self._si_a_first, group_len)
+        sign_answer = np.where(a_answers, 1.0, -1.0)
+        sign_first = np.where(self._a_first, 1.0, -1.0)
+        # who ends the fight this round in the chooser's favour: a's win, or b's
+        progress_answer = np.where(a_answers, self._pa, self._pb)
+        v = np.full(n, 0.5)
+        for t in range(rounds):
+            q = self._q(v)
+            # the answer to each first option: its best, the fastest win among equals
+            x = sign_answer * q
+            best = np.repeat(np.maximum.reduceat(x, si_starts), group_len)
+            answer = _first_best(x >= best - TIE, progress_answer, pos, si_starts, big)
+            # the first declarer's option: the same, over the answered options
+            y = sign_first[self._row_state[answer]] * q[answer]
+            state_len = np.diff(np.append(s_starts, n_groups))
+            top = np.repeat(np.maximum.reduceat(y, s_starts), state_len)
+            first_progress = np.where(self._a_first[self._row_state[answer]],
+                                      self._pa[answer], self._pb[answer])
+            group = _first_best(y >= top - TIE, first_progress, np.arange(n_groups), s_starts,
+                                n_groups)
+            rows = answer[group]
+            out[t] = rows
+            v = q[rows]
+        self._decisions = out
+        return self.decisions()
+
+    def row_options(self, row: int) -> tuple[Option, Option]:
+        """The declarations (a's, b's) of one row."""
+        s = int(self._row_state[row])
+        first, second = self.opts[s]
+        k = row - int(self._si_starts[self._s_starts[s]])
+        i, j = divmod(k, len(second))
+        return (first[i], second[j]) if self.states[s][0] == 0 else (second[j], first[i])
+
     def first_options(self) -> list[OptionValue]:
         """Each option of the fighter declaring first in ``start``: its value for a (the
         opponent answering optimally within the round, both playing their policies after),
@@ -610,6 +708,19 @@ class Solution:
         return [OptionValue(o, float(q_mid[r]), max(0.0, float(q_low[r]) - e),
                             min(1.0, float(q_high[r]) + e), None)
                 for o, r in zip(second, rows[i * n2:(i + 1) * n2], strict=True)]
+
+
+def _first_best(tied: np.ndarray, progress: np.ndarray, pos: np.ndarray, starts: np.ndarray,
+                big: int) -> np.ndarray:
+    """Per segment (``starts``): the first position among the ``tied`` best with the most
+    ``progress`` (the chooser's chance to win this very round)."""
+    import numpy as np
+
+    score = np.where(tied, progress, -1.0)
+    seg_len = np.diff(np.append(starts, len(score)))
+    most = np.repeat(np.maximum.reduceat(score, starts), seg_len)
+    found: np.ndarray = np.minimum.reduceat(np.where(tied & (score >= most), pos, big), starts)
+    return found
 
 
 class OptionValue(Struct, frozen=True, gc=False):

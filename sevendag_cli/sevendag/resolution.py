@@ -11,7 +11,7 @@ shared with the vectorised simulator; this module rolls, sequences and records.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from msgspec.structs import replace
 
@@ -539,8 +539,10 @@ def fight_play(
     b: SevendagFighter,
     dice: DiceSource,
     cap: int | None = None,
+    choose: Callable[[SevendagState], Choices | None] | None = None,
 ) -> FightPlay:
-    """A whole fight to play round by round (:class:`~sevendag_cli.engine.common.FightPlay`)."""
+    """A whole fight to play round by round (:class:`~sevendag_cli.engine.common.FightPlay`);
+    ``choose``: each round's choices from the state before it (default: the sheets')."""
     _require(ruleset, a, b)
     check_values(ruleset, a, b)  # the value bound, as the vectorised and exact engines
     if cap is not None:
@@ -553,7 +555,7 @@ def fight_play(
     seconds = ruleset.round_seconds
     return FightPlay(
         ruleset.name, (a.name, b.name), init, init_rolls, state,
-        lambda s: play_round(ruleset, a, b, s, dice),
+        lambda s: play_round(ruleset, a, b, s, dice, choose(s) if choose is not None else None),
         lambda s: {"assaillant": s.assaillant, "elapsed_seconds": s.round * seconds},
     )
 

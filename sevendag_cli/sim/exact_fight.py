@@ -28,6 +28,7 @@ import math
 from typing import Any
 
 from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.policies import PLAIN, Policies
 from sevendag_cli.sim.exact_records import (
     BandExact,
     D20FighterExact,
@@ -110,12 +111,13 @@ def _rank(pairs: list[tuple[int, float]], tail: float, q: float) -> int:
 
 
 def exact_fight(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
-                tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True) -> ExactFight:
+                tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True,
+                policies: Policies = PLAIN) -> ExactFight:
     """``fight --exact`` for either ruleset (``fractions=False``: without the exact fractions of
-    the uncapped fight, which a sweep does not report)."""
+    the uncapped fight, which a sweep does not report; ``policies``: how each fighter plays)."""
     from sevendag_cli.backend import backend_for
     from sevendag_cli.rules.bounds import check_exact
 
     check_exact(ruleset, a, b)  # the value bound, as the step-by-step and vectorised engines
     return backend_for(ruleset).exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance,
-                                            fractions=fractions)
+                                            fractions=fractions, policies=policies)

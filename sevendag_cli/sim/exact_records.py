@@ -91,3 +91,21 @@ class ExactFight(msgspec.Struct, frozen=True):
         return Odds((self.fighters[0].name, self.fighters[1].name),
                     (self.fighters[0].win_probability, self.fighters[1].win_probability),
                     self.draw_probability, self.unresolved, len(self.rounds.histogram), self.stop)
+
+
+class Exploitability(msgspec.Struct, frozen=True):
+    """What each sheet gives away against optimal play (``fight --exact``, ``matrix``).
+
+    For each fighter X of the pair: the opponent's value (P(win) + ½ P(draw)) when it plays
+    optimally against X's sheet (the best response), minus its value when both play their
+    sheets.  ``best_response``: those best-response values, from the opponent's side;
+    ``sheet_value``: each fighter's own value with both on their sheets; ``bounds``: each
+    ``gives_away`` as a certified interval.
+    """
+
+    names: tuple[str, str]
+    gives_away: tuple[float, float]
+    bounds: tuple[tuple[float, float], tuple[float, float]]
+    best_response: tuple[float, float]
+    sheet_value: tuple[float, float]
+    tolerance: float

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sevendag_cli.policies import PLAIN, Policies
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, WORK, Odds, check_cap, check_tolerance
 
 if TYPE_CHECKING:
@@ -37,8 +38,10 @@ class OddsSolver:
     """The odds of any state of one pair's fight (tables built on first use, then shared)."""
 
     def __init__(self, ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
-                 tolerance: float = DEFAULT_TOLERANCE, kept: bytes | None = None) -> None:
+                 tolerance: float = DEFAULT_TOLERANCE, kept: bytes | None = None,
+                 policies: Policies = PLAIN) -> None:
         self.ruleset, self.a, self.b = ruleset, a, b
+        self.policies = policies
         self.tolerance = check_tolerance(tolerance)
         self.cap = check_cap(ruleset.round_cap if cap is None else cap)
         self._kept = kept
@@ -51,7 +54,7 @@ class OddsSolver:
 
             kept, self._kept = self._kept, None
             self._odds = backend_for(self.ruleset).moment_odds(self.ruleset, self.a, self.b, kept,
-                                                               self.tolerance)
+                                                               self.tolerance, self.policies)
         return self._odds
 
     def _get(self) -> Any:
@@ -95,10 +98,12 @@ def decode(kind: Any, data: bytes | None) -> Any:
 
 
 def odds_at(ruleset: Any, a: Any, b: Any, state: Any, *, cap: int | None = None,
-            tolerance: float = DEFAULT_TOLERANCE, kept: bytes | None = None) -> Odds:
+            tolerance: float = DEFAULT_TOLERANCE, kept: bytes | None = None,
+            policies: Policies = PLAIN) -> Odds:
     """Each fighter's win probability (with bounds), the draw and the unresolved mass from ``state``.
 
     ``state``: the ruleset's encounter state between rounds, fighters in the order
     ``a``, ``b``; ``kept``: what :meth:`OddsSolver.keep` returned for this pair.
     """
-    return OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance, kept=kept)(state)
+    return OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance, kept=kept,
+                      policies=policies)(state)

@@ -31,6 +31,7 @@ import numpy.typing as npt
 from sevendag_cli.dice import check_seed
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.limits import INT_LIMIT, MAX_ROUND_CAP, MAX_RUNS
+from sevendag_cli.policies import PLAIN, Policies
 from sevendag_cli.rules import Fighter, Ruleset
 from sevendag_cli.sim.stats import MeanSd, Summary, summarize, wilson
 
@@ -258,8 +259,13 @@ def simulate(
     batch_size: int = DEFAULT_BATCH,
     progress: Progress | None = None,
     cap: int | None = None,
+    policies: Policies = PLAIN,
 ) -> SimulationResult:
     """``runs`` fights of a against b, in batches; Ctrl-C returns what is done so far.
+
+    ``policies``: how each fighter plays (:mod:`sevendag_cli.policies`); a batch function
+    with a ``most`` attribute (fights played die by die through the game) gets batches of
+    at most that many fights.
 
     The batch size is ``batch_size``, or fewer fights when a formula rolls a wide
     dice group (:func:`batch_for`); the result reports the size used.  A pair whose
@@ -284,8 +290,8 @@ def simulate(
     check_values(ruleset, a, b)
     check_can_end(ruleset, a, b)  # every fight would run to the cap: refused, as by fight
     batch_size = batch_for(ruleset, a, b, batch_size)
-    names = (a.name, b.name)
-    batch_fn, extra = backend.batch(ruleset, names)
+    batch_fn, extra = backend.batch(ruleset, a, b, policies)
+    batch_size = min(batch_size, getattr(batch_fn, "most", batch_size))
     rng = np.random.Generator(np.random.PCG64(seed))
     totals: Tally = {"runs": 0}
     interrupted = False
@@ -310,7 +316,7 @@ def simulate(
         batch_size=batch_size,
         cap=cap,
         interrupted=interrupted,
-        fighters=_fighter_stats(totals, names),
+        fighters=_fighter_stats(totals, (a.name, b.name)),
         draws=totals.get("draws", 0),
         draw_probability=totals.get("draws", 0) / done if done else 0.0,
         rounds=_round_stats(totals),

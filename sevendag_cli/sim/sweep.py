@@ -49,6 +49,7 @@ from typing import Any
 from msgspec import Struct
 
 from sevendag_cli.errors import Msg, SevendagError, UsageError
+from sevendag_cli.policies import PLAIN, Policies
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance
 
 EXACT = "exact"
@@ -99,8 +100,9 @@ Loader = Callable[[str], tuple[Any, Any, Any]]
 def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, method: str = EXACT,
           cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE, runs: int | None = None,
           seed: int | None = None, fair: bool = False,
-          progress: Callable[[int], None] | None = None) -> Sweep:
-    """The odds of the fight ``load(value)`` gives, for each value in order."""
+          progress: Callable[[int], None] | None = None, policies: Policies = PLAIN) -> Sweep:
+    """The odds of the fight ``load(value)`` gives, for each value in order (each fighter
+    playing its policy)."""
     given_cap = cap  # exact d20 odds: None is the fight played to the end
     cap = ruleset.round_cap if cap is None else cap
     if method == EXACT:
@@ -113,10 +115,11 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
     points = []
     for done, (a, b, value) in enumerate(pairs, start=1):
         if method == EXACT:
-            points.append(_exact_point(ruleset, a, b, value, given_cap, tolerance, field))
+            points.append(_exact_point(ruleset, a, b, value, given_cap, tolerance, field,
+                                       policies))
         else:
             assert runs is not None and seed is not None
-            points.append(_simulated_point(ruleset, a, b, value, cap, runs, seed))
+            points.append(_simulated_point(ruleset, a, b, value, cap, runs, seed, policies))
         if progress is not None:
             progress(done)
     unchanged = len(points) > 1 and all(_same(p, points[0]) for p in points[1:])
@@ -201,7 +204,8 @@ GridLoader = Callable[[str, str], tuple[Any, Any, Any, Any]]
 def sweep_grid(ruleset: Any, fields: tuple[str, str], values: tuple[Sequence[str], Sequence[str]],
                load: GridLoader, *, method: str = EXACT, cap: int | None = None,
                tolerance: float = DEFAULT_TOLERANCE, runs: int | None = None, seed: int | None = None,
-               fair: bool = False, progress: Callable[[int], None] | None = None) -> SweepGrid:
+               fair: bool = False, progress: Callable[[int], None] | None = None,
+               policies: Policies = PLAIN) -> SweepGrid:
     """The odds for every pair of values of two fields (the first field's values are the rows)."""
     import msgspec
 
@@ -212,7 +216,8 @@ def sweep_grid(ruleset: Any, fields: tuple[str, str], values: tuple[Sequence[str
         return a, b, (u, v)
 
     line = sweep(ruleset, fields[0], [str(i) for i in range(len(pairs))], load_pair, method=method,
-                 cap=cap, tolerance=tolerance, runs=runs, seed=seed, progress=progress)
+                 cap=cap, tolerance=tolerance, runs=runs, seed=seed, progress=progress,
+                 policies=policies)
     points = tuple(msgspec.structs.replace(p, value=p.value[1], values=p.value) for p in line.points)
     n = len(values[1])
     rows = tuple(points[i * n].values[0] for i in range(len(values[0])))
@@ -226,11 +231,12 @@ def sweep_grid(ruleset: Any, fields: tuple[str, str], values: tuple[Sequence[str
 
 
 def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tolerance: float,
-                 field: str) -> SweepPoint:
+                 field: str, policies: Policies = PLAIN) -> SweepPoint:
     try:
         from sevendag_cli.backend import backend_for
 
-        start = backend_for(ruleset).start_odds(ruleset, a, b, cap, tolerance)
+        start = (backend_for(ruleset).start_odds(ruleset, a, b, cap, tolerance)
+                 if policies == PLAIN else None)
         if start is not None:  # d20: the odds from the start (the cap's share bounded)
             names, odds, rounds_mean = start
             bounds = odds.win_bounds
@@ -238,7 +244,8 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tole
             return SweepPoint(value, (fighters[0], fighters[1]), odds.draw, rounds_mean)
         from sevendag_cli.sim.exact_fight import exact_fight
 
-        result = exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=False)
+        result = exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=False,
+                             policies=policies)
     except SevendagError as exc:
         raise UsageError(Msg("sweep.exact_refused", field=field, value=value, reason=exc.msg)) from None
     fighters = tuple(PointFighter(f.name, f.win_probability, f.bounds, None) for f in result.fighters)
@@ -246,10 +253,10 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tole
 
 
 def _simulated_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, runs: int,
-                     seed: int) -> SweepPoint:
+                     seed: int, policies: Policies = PLAIN) -> SweepPoint:
     from sevendag_cli.sim.runner import simulate
 
-    result = simulate(ruleset, a, b, runs, seed, cap=cap)
+    result = simulate(ruleset, a, b, runs, seed, cap=cap, policies=policies)
     if result.interrupted:
         raise KeyboardInterrupt
     fighters = tuple(PointFighter(f.name, f.win_probability, None, f.ci95) for f in result.fighters)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from sevendag_cli.policies import PLAIN, Policies
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, Odds
 
 if TYPE_CHECKING:
@@ -30,11 +31,11 @@ if TYPE_CHECKING:
 START, INITIATIVE, ROUND = "start", "initiative", "round"
 """What a point of the swing follows: nothing yet, the initiative roll, a round."""
 
-SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP = (
-    "sheet-tactics", "no-yield", "no-new-technique", "draw-at-cap")
+SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP, OPTIMAL_PLAY = (
+    "sheet-tactics", "no-yield", "no-new-technique", "draw-at-cap", "optimal-play")
 
 
-def assumptions(engine: str) -> tuple[str, ...]:
+def assumptions(engine: str, policies: Policies = PLAIN) -> tuple[str, ...]:
     """What the odds from any moment assume, as stable keys (JSON ``assumes``).
 
     Sevendag: each fighter commits its hands as its sheet's tactic says, the assailant
@@ -43,7 +44,7 @@ def assumptions(engine: str) -> tuple[str, ...]:
     """
     from sevendag_cli.backend import backend_named
 
-    return backend_named(engine).assumptions()
+    return backend_named(engine).assumptions(policies)
 
 
 class FighterOdds(msgspec.Struct, frozen=True, gc=False):
@@ -118,7 +119,7 @@ at once (numpy, :meth:`.moment.OddsSolver.keep`): each state is then a look-up."
 
 def fight_swing(ruleset: Any, a: Any, b: Any, result: FightResult, *, cap: int | None = None,
                 tolerance: float = DEFAULT_TOLERANCE,
-                solver: OddsSolver | None = None) -> OddsSwing:
+                solver: OddsSolver | None = None, policies: Policies = PLAIN) -> OddsSwing:
     """The odds before the initiative, after it and after every round of a fight played.
 
     ``cap``: the cap the fight was played with (default: the ruleset's).  The first point
@@ -129,12 +130,14 @@ def fight_swing(ruleset: Any, a: Any, b: Any, result: FightResult, *, cap: int |
     from sevendag_cli.sim.moment import OddsSolver
 
     if solver is None:
-        solver = OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance)
-    start = exact_fight(ruleset, a, b, cap=solver.cap, tolerance=solver.tolerance).odds
+        solver = OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance, policies=policies)
+    start = exact_fight(ruleset, a, b, cap=solver.cap, tolerance=solver.tolerance,
+                        policies=solver.policies).odds
     states = fight_states(ruleset, a, b, result)
-    if len(states) >= LOOKUP_FROM:
+    if len(states) >= LOOKUP_FROM and solver.policies == PLAIN:
         solver.keep()
     points = [point(start, 0, START)]
     for i, state in enumerate(states):
         points.append(point(solver(state), state.round, INITIATIVE if i == 0 else ROUND))
-    return OddsSwing(solver.cap, solver.tolerance, assumptions(ruleset.engine), tuple(points))
+    return OddsSwing(solver.cap, solver.tolerance, assumptions(ruleset.engine, solver.policies),
+                     tuple(points))

@@ -1,0 +1,412 @@
+"""Fights under fixed policies (issue 17): each fighter plays its sheet or optimally.
+
+A *policy* is ``sheet`` (the sheet's tactic, and whatever yield and technique rules the sheet
+states) or ``optimal`` (the best declaration at every state, solved by
+:mod:`sevendag_cli.sevendag.game`: minimax in the declaration order, a draw counting half).
+
+**Declarations depend on the rounds left.**  With the round cap a draw, a fighter ahead may
+lose nothing by waiting while many rounds remain, and must act as the cap nears; one
+declaration per state whatever the round can fall well short of the game's value (2.7
+points for the house pair).  So the declarations played are those of the solved game with
+``t`` rounds to go (:meth:`~sevendag_cli.sevendag.game.Solution.decisions`), and the fight
+they play is pushed round by round through the game's own rows (:func:`policy_push`), each
+round the rows declared for its rounds to go.  Those rows are the step engine's
+``play_round`` with the declarations, over every face (the game's exhaustive test), so the
+odds are certified as ``fight --exact``'s are, to the command's tolerance; their value
+(P(a wins) + ½ P(draw)) is the solved game's.
+
+The same declarations drive the step engine (:meth:`PolicyChain.choices`): ``fight --seed``
+plays them die by die, ``fight --runs`` plays them fight after fight.  A state outside the
+fight's solve (odds asked from an encounter's state) is solved from there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
+from sevendag_cli.sevendag.chain import StateKey
+from sevendag_cli.sevendag.engine import Choices, SevendagState
+from sevendag_cli.sevendag.game import Option, SevendagGame, Solution, game_for, merge
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from sevendag_cli.dice import DiceSource
+    from sevendag_cli.engine.common import FightPlay
+    from sevendag_cli.sevendag.vector import SevendagBatch
+    from sevendag_cli.sim.exact_records import ExactFight, Exploitability
+    from sevendag_cli.sim.odds import Odds
+    from sevendag_cli.sim.push import Push
+
+
+GAME_TOLERANCE = 1e-6
+"""Width of the game's certified interval (its value, and the exploitability figures); the
+odds of the fight the declarations play are certified to the command's own tolerance."""
+
+
+def plays_plain(fighter: SevendagFighter) -> bool:
+    """Whether a fighter on its sheet declares nothing beyond its tactic (no yield rule, no
+    technique rule): the plain chain and the vectorised simulator play such sheets."""
+    return bool(getattr(fighter, "plays_plain", True))
+
+
+def needs_game(a: SevendagFighter, b: SevendagFighter, policies: Sequence[str]) -> bool:
+    """Whether this pair under these policies is played through the game (else: the plain
+    chain, the vectorised simulator, as before policies existed)."""
+    return tuple(policies) != PLAIN or not (plays_plain(a) and plays_plain(b))
+
+
+class PolicyChain:
+    """One pair's fight with each fighter's declarations fixed by its policy (see the module).
+
+    ``cap``: the fight's round cap (the rounds to go are counted to it).
+    """
+
+    def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+                 policies: Sequence[str], *, cap: int | None = None,
+                 tolerance: float = GAME_TOLERANCE) -> None:
+        self.game: SevendagGame = game_for(ruleset, a, b)
+        self.ruleset = ruleset
+        self.fighters = (a, b)
+        self.policies: Policies = (policies[0], policies[1])
+        self.cap = ruleset.round_cap if cap is None else cap
+        self.tolerance = max(tolerance, GAME_TOLERANCE)
+        self.names = self.game.names
+        self.band_names = self.game.chain.band_names
+        self._solutions: list[Solution] = []
+
+    def solution(self, key: StateKey, togo: int) -> Solution:
+        """A solved game holding ``key`` with at least ``togo`` rounds to go."""
+        for sol in self._solutions:
+            if key in sol.index and sol.rounds >= togo:
+                return sol
+        sol = self.game.solve(key, max(1, togo), self.policies, self.tolerance)
+        self._solutions.append(sol)
+        return sol
+
+    def declarations(self, key: StateKey, togo: int) -> tuple[Option, Option]:
+        """a's and b's declarations in ``key`` with ``togo`` rounds to go (this one included)."""
+        sol = self.solution(key, togo)
+        return sol.row_options(int(sol.decisions()[togo - 1, sol.index[key]]))
+
+    def choices(self, state: SevendagState) -> Choices | None:
+        """The step engine's choices for the round to play from ``state`` (None: it is over)."""
+        key = self.game.key_of(state)
+        if isinstance(key, int):
+            return None
+        oa, ob = self.declarations(key, max(1, self.cap - state.round))
+        return merge(self.names[0], oa, self.names[1], ob, state.assaillant)
+
+    def push(self, starts: Sequence[tuple[StateKey, float]], togo: int,
+             tolerance: float) -> tuple[Push, np.ndarray]:
+        """The fight from the weighted ``starts`` with ``togo`` rounds to go (:func:`policy_push`)."""
+        return policy_push(self, starts, togo, tolerance)
+
+
+def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], togo: int,
+                tolerance: float) -> tuple[Push, np.ndarray]:
+    """Each start (its own column) pushed round by round for ``togo`` rounds, each round
+    through the rows declared for its rounds to go; the mass still in play after the last
+    round is a draw.  As :func:`sevendag_cli.sim.push.sevendag_push`: the ends of each round
+    summed in extended precision, the rounding bounded and counted, stopped once what is
+    still in play is within the tolerance; with the wounds taken, (2, bands, columns)."""
+    import numpy as np
+
+    from sevendag_cli.sim.odds import COMPLETE, gamma
+    from sevendag_cli.sim.push import Push, ld_gamma, stop_now
+
+    sols = [chain.solution(key, togo) for key, _ in starts]
+    if any(s is not sols[0] for s in sols):  # starts not in one solve: one push each, merged
+        parts = [policy_push(chain, [start], togo, tolerance) for start in starts]
+        return _merged([p for p, _ in parts], togo), np.concatenate([w for _, w in parts], axis=2)
+    sol = sols[0]
+    game = chain.game
+    n = len(sol.states)
+    nb = len(chain.band_names)
+    columns = len(starts)
+    decisions = sol.decisions()
+    ptr = np.searchsorted(sol._row, np.arange(sol.n_rows + 1))  # each row's entries
+    wounds_of: dict[int, tuple[float, ...]] = {}
+
+    def rewards(row: int) -> tuple[float, ...]:
+        got = wounds_of.get(row)
+        if got is None:
+            oa, ob = sol.row_options(row)
+            key = sol.states[int(sol._row_state[row])]
+            den = game.transitions(key, oa, ob)[0]
+            got = wounds_of[row] = tuple(w / den for w in game.wounds(key, oa, ob))
+        return got
+
+    push = Push(columns)
+    push.draw_round = togo
+    m = np.zeros((n, columns))
+    for c, (key, w) in enumerate(starts):
+        m[sol.index[key], c] = w
+    wounds = np.zeros((2 * nb, columns))
+    final = ld_gamma(n + 2) + gamma(8)
+    work = 0
+    t = 0
+    last: np.ndarray | None = None
+    rew = np.zeros((n, 2 * nb))
+    while t < togo:
+        alive_cols = m.sum(axis=0)
+        alive = float(alive_cols.sum())
+        if alive == 0.0:
+            break
+        if stop_now(push, alive, tolerance, work, final):
+            break
+        rows = decisions[togo - t - 1]
+        if last is None or not np.array_equal(rows, last):  # declarations changed: new matrix
+            changed = np.arange(n) if last is None else np.flatnonzero(rows != last)
+            for s in changed.tolist():
+                rew[s] = rewards(int(rows[s]))
+            last = rows
+            lengths = ptr[rows + 1] - ptr[rows]
+            src = np.repeat(np.arange(n), lengths)
+            ent = np.repeat(ptr[rows] - np.cumsum(lengths) + lengths, lengths) + np.arange(
+                int(lengths.sum()))
+            tgt = sol._col[ent]
+            prob = sol._p[ent]
+            pa = sol._pa[rows].astype(np.longdouble)
+            pb = sol._pb[rows].astype(np.longdouble)
+            indegree = int(np.bincount(tgt, minlength=n).max()) if tgt.size else 0
+            step = gamma(indegree + 2)
+        t += 1
+        push.alive.append(alive_cols)
+        m_ld = m.astype(np.longdouble)
+        push.won[0].append((pa @ m_ld).astype(np.float64))
+        push.won[1].append((pb @ m_ld).astype(np.float64))
+        wounds += rew.T @ m
+        new_m = np.empty_like(m)
+        for c in range(columns):
+            new_m[:, c] = np.bincount(tgt, weights=prob * m[src, c], minlength=n)
+        m = new_m
+        push.error += step * alive
+        work += prob.size * columns
+    if t == togo and push.stop == COMPLETE:
+        push.draw += m.sum(axis=0)
+    else:
+        push.tail = float(m.sum())
+    push.error += final
+    return push, wounds.reshape(2, nb, columns)
+
+
+def _merged(pushes: list[Push], togo: int) -> Push:
+    """Pushes of one column each as one push of as many columns (shorter ones padded)."""
+    import numpy as np
+
+    from sevendag_cli.sim.odds import COMPLETE
+    from sevendag_cli.sim.push import Push
+
+    out = Push(len(pushes))
+    out.draw_round = togo
+    rounds = max(len(p.alive) for p in pushes)
+    for t in range(rounds):
+        out.alive.append(np.array([float(p.alive[t][0]) if t < len(p.alive) else 0.0
+                                   for p in pushes]))
+        for who in (0, 1):
+            out.won[who].append(np.array([float(p.won[who][t][0]) if t < len(p.won[who]) else 0.0
+                                          for p in pushes]))
+    out.draw = np.array([float(p.draw[0]) for p in pushes])
+    out.error = math.fsum(p.error for p in pushes)
+    out.tail = math.fsum(p.tail for p in pushes)
+    out.rounds_extra = math.fsum(p.rounds_extra for p in pushes)
+    stops = [p.stop for p in pushes if p.stop != COMPLETE]
+    out.stop = stops[0] if stops else COMPLETE
+    return out
+
+
+def _starts(chain: PolicyChain) -> list[tuple[StateKey, float]]:
+    from sevendag_cli.sevendag.exact import initiative_probability
+
+    p_a = float(initiative_probability(chain.ruleset, *chain.fighters))
+    return [(chain.game.start_key(0), p_a), (chain.game.start_key(1), 1.0 - p_a)]
+
+
+def policy_exact(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+                 policies: Sequence[str], *, cap: int | None = None,
+                 tolerance: float = DEFAULT_TOLERANCE) -> ExactFight:
+    """``fight --exact`` under the policies: the fight their declarations play, pushed round
+    by round (certified to ``tolerance``); no fractions."""
+    from sevendag_cli.errors import Msg
+    from sevendag_cli.sim.exact_fight import (
+        BandExact,
+        SevendagFighterExact,
+        check_resolved,
+        exact_result,
+    )
+    from sevendag_cli.sim.odds import check_cap, check_tolerance
+
+    tolerance = check_tolerance(tolerance)
+    cap = ruleset.round_cap if cap is None else check_cap(cap)
+    chain = PolicyChain(ruleset, a, b, policies, cap=cap)
+    push, wounds = chain.push(_starts(chain), cap, tolerance)
+    check_resolved(push, chain.names, tolerance)
+    extra = tuple(
+        SevendagFighterExact(name, tuple(BandExact(band, float(wounds[i, j].sum()))
+                                         for j, band in enumerate(chain.band_names)))
+        for i, name in enumerate(chain.names))
+    return exact_result(ruleset.name, "sevendag", chain.names, cap, tolerance, push, None,
+                        Msg("exact.note.policies"), sevendag=(extra[0], extra[1]))
+
+
+def policy_odds(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+                policies: Sequence[str], cap: int, tolerance: float) -> Odds:
+    """The odds of :func:`policy_exact` alone (a roster's cell)."""
+    from sevendag_cli.errors import Msg, UsageError
+    from sevendag_cli.sim.odds import WORK
+
+    chain = PolicyChain(ruleset, a, b, policies, cap=cap)
+    push, _ = chain.push(_starts(chain), cap, tolerance)
+    odds = push.odds(chain.names, cap, len(push.alive))
+    if odds.stop == WORK and odds.unresolved > tolerance:
+        raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved, tolerance=tolerance))
+    return odds
+
+
+class PolicyMomentOdds:
+    """The odds from any state of one pair's fight under the policies (``odds``,
+    ``round --odds``, ``fight --odds``): the push from that state; nothing kept."""
+
+    used_kept = False
+
+    def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+                 policies: Sequence[str]) -> None:
+        self.chain = PolicyChain(ruleset, a, b, policies)
+
+    def odds(self, state: SevendagState, cap: int, tolerance: float) -> Odds:
+        from sevendag_cli.sim.odds import COMPLETE, certified
+
+        chain = self.chain
+        chain.cap = cap
+        key = chain.game.key_of(state)
+        if isinstance(key, int):
+            won = (1.0 if key == 0 else 0.0, 1.0 if key == 1 else 0.0)
+            return certified(chain.names, won[0], won[1], 1.0 if key == -1 else 0.0, 0.0, 0,
+                             COMPLETE)
+        togo = max(1, cap - state.round)
+        push, _ = chain.push([(key, 1.0)], togo, tolerance)
+        return push.odds(chain.names, togo, len(push.alive))
+
+    def keep(self, tolerance: float) -> bytes:
+        return b""
+
+
+class PolicyBatch:
+    """``fight --runs`` under the policies: each fight played by the step engine, die by die,
+    its rounds declared by the policies (the batch's arrays as the vectorised simulator's).
+    Each fight's dice are a :class:`~sevendag_cli.dice.SeededDice` seeded from the run's
+    generator, so a seed gives the same fights."""
+
+    most = 1_000
+    """Fights per batch at most (each is played in Python: progress and Ctrl-C stay prompt)."""
+
+    def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+                 policies: Sequence[str]) -> None:
+        self.ruleset, self.a, self.b = ruleset, a, b
+        self.policies = policies
+        self.bands = {band.name: j for j, band in enumerate(ruleset.wounds)}
+        self._chains: dict[int, PolicyChain] = {}
+
+    def __call__(self, rs: object, fa: object, fb: object, n: int, rng: np.random.Generator,
+                 cap: int) -> SevendagBatch:
+        import numpy as np
+
+        from sevendag_cli.dice import MAX_SEED, SeededDice
+        from sevendag_cli.sevendag.resolution import fight_play as play
+        from sevendag_cli.sevendag.vector import SevendagBatch
+
+        ruleset, a, b = self.ruleset, self.a, self.b
+        chain = self._chains.get(cap)
+        if chain is None:
+            chain = self._chains[cap] = PolicyChain(ruleset, a, b, self.policies, cap=cap)
+        seeds = rng.integers(0, MAX_SEED, size=n, endpoint=True)
+        winner = np.full(n, -1, dtype=np.int8)
+        rounds = np.zeros(n, dtype=np.int64)
+        first = np.zeros(n, dtype=np.int8)
+        wounds = np.zeros((n, 2, len(self.bands)), dtype=np.int64)
+        for k in range(n):
+            fight = play(ruleset, a, b, SeededDice(int(seeds[k])), cap, choose=chain.choices)
+            for _ in fight:
+                pass
+            state = fight.state
+            if state.winner is not None:
+                winner[k] = chain.names.index(state.winner)
+            rounds[k] = fight.played
+            first[k] = chain.names.index(fight.initiative.leader)
+            for i, fs in enumerate(state.fighters):
+                for w in fs.wounds:
+                    wounds[k, i, self.bands[w]] += 1
+        return SevendagBatch(winner, rounds, first, wounds)
+
+
+def _value(game: SevendagGame, starts: list[tuple[StateKey, float]], rounds: int,
+           policies: Policies, tolerance: float) -> tuple[float, float, float]:
+    """a's value (P(a wins) + ½ P(draw)) from the weighted starts, and its bounds."""
+    value = low = high = 0.0
+    for key, w in starts:
+        solution = game.solve(key, rounds, policies, tolerance)
+        value += w * solution.value
+        low += w * solution.low
+        high += w * solution.high
+    return value, max(0.0, low), min(1.0, high)
+
+
+def exploitability(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, *,
+                   cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE,
+                   ) -> Exploitability:
+    """What each sheet gives away against optimal play (see
+    :class:`~sevendag_cli.policies.Exploitability`): the game solved three times from the
+    fight's start (S-02: both initiatives, weighted) — sheet against sheet, and each
+    fighter's best response to the other's sheet — each within ``max(tolerance, 1e-6)``."""
+    from sevendag_cli.sevendag.exact import initiative_probability
+    from sevendag_cli.sim.exact_records import Exploitability
+
+    game = game_for(ruleset, a, b)
+    rounds = ruleset.round_cap if cap is None else cap
+    tol = max(tolerance, GAME_TOLERANCE)
+    p_a = float(initiative_probability(ruleset, a, b))
+    starts = [(game.start_key(0), p_a), (game.start_key(1), 1.0 - p_a)]
+    sheet = _value(game, starts, rounds, PLAIN, tol)
+    a_best = _value(game, starts, rounds, (OPTIMAL, SHEET), tol)  # a against b's sheet
+    b_best = _value(game, starts, rounds, (SHEET, OPTIMAL), tol)  # b against a's sheet
+    # b's sheet gives away what a gains by answering it; a's, what b gains (b's side: 1 - a's)
+    away_b = (a_best[0] - sheet[0], (a_best[1] - sheet[2], a_best[2] - sheet[1]))
+    away_a = (sheet[0] - b_best[0], (sheet[1] - b_best[2], sheet[2] - b_best[1]))
+    return Exploitability(
+        (a.name, b.name), (away_a[0], away_b[0]), (away_a[1], away_b[1]),
+        (1.0 - b_best[0], a_best[0]), (sheet[0], 1.0 - sheet[0]), tol)
+
+
+def fight_play(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+               dice: DiceSource, cap: int | None, policies: Sequence[str],
+               tolerance: float = DEFAULT_TOLERANCE) -> FightPlay:
+    """One fight, step by step, each round declared by the policies (``fight --seed``)."""
+    from sevendag_cli.sevendag.resolution import fight_play as play
+
+    chain = PolicyChain(ruleset, a, b, policies, cap=cap, tolerance=tolerance)
+    return play(ruleset, a, b, dice, cap, choose=chain.choices)
+
+
+__all__ = [
+    "GAME_TOLERANCE",
+    "OPTIMAL",
+    "PLAIN",
+    "SHEET",
+    "Policies",
+    "PolicyBatch",
+    "PolicyChain",
+    "PolicyMomentOdds",
+    "exploitability",
+    "fight_play",
+    "needs_game",
+    "plays_plain",
+    "policy_exact",
+    "policy_odds",
+    "policy_push",
+]

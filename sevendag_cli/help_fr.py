@@ -81,10 +81,15 @@ HELP_FR: dict[str, str] = {
     # odds (and --odds of init, round, fight)
     "Show each fighter's chance to win from where the encounter stands, without changing it.":
         "Montrer les chances de victoire de chacun à partir d'où en est la rencontre, sans la modifier.",
-    "The odds assume each fighter keeps the sheet's tactic from now on (no yield, no new technique) and that a fight still going at the round cap is a draw.":
+    "The odds assume each fighter keeps the sheet's tactic from now on (no yield, no new technique) and that a fight still going at the round cap is a draw; --tactic FIGHTER=optimal has that fighter declare its best each round instead.":
         "Ces chances supposent que chacun s'en tient désormais à la tactique de sa fiche (pas de cession "
         "de l'initiative, pas de nouvelle technique) et qu'un combat encore en cours au plafond de rounds "
-        "est nul.",
+        "est nul ; --tactic COMBATTANT=optimal fait déclarer à ce combattant son meilleur choix à chaque "
+        "round.",
+    "With --odds: how the odds assume a fighter plays from now on: FIGHTER=optimal (the best declaration every round) or FIGHTER=sheet; --tactic optimal for both. The round itself is played as declared.":
+        "Avec --odds : comment les chances supposent qu'un combattant joue désormais : COMBATTANT=optimal "
+        "(la meilleure déclaration à chaque round) ou COMBATTANT=fiche ; --tactic optimal pour les deux. "
+        "Le round lui-même se joue tel que déclaré.",
     "Round cap: a fight still going after it is a draw (default: the encounter ruleset's).":
         "Plafond de rounds : un combat encore en cours au-delà est nul (par défaut : celui des règles de la rencontre).",
     "Most probability left unresolved (default 1e-12).":

@@ -54,10 +54,12 @@ def odds_cmd(
     """Show each fighter's chance to win from where the encounter stands, without changing it.
 
     The odds assume each fighter keeps the sheet's tactic from now on (no yield, no new
-    technique) and that a fight still going at the round cap is a draw.
+    technique) and that a fight still going at the round cap is a draw; --tactic
+    FIGHTER=optimal has that fighter declare its best each round instead.
 
     Example: sevendag odds  ·  sevendag odds --json --tolerance 1e-9
     ·  sevendag odds --set Ysolde.attack=9 --tactic Brannoc=all-out  ·  sevendag odds --csv
+    ·  sevendag odds --tactic Brannoc=optimal
     """
     with handled(lang):
         from sevendag_cli.commands.table import busy_note
@@ -89,4 +91,4 @@ def odds_cmd(
         console = out.console()
         print_changes(console, changes, out.lang)
         odds_display(console, out.lang, at.ruleset, at.state, str(encounter), at.odds, at.moment,
-                     at.cap, at.tolerance)
+                     at.cap, at.tolerance, at.policies)

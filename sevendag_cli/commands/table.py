@@ -167,6 +167,12 @@ def round_cmd(
         bool, typer.Option("--advise", help="Sevendag: before the round, show every option of the "
                            "assaillant with its chance to win (as the advise command).")
     ] = False,
+    tactic: Annotated[
+        list[str] | None,
+        typer.Option("--tactic", help="With --odds: how the odds assume a fighter plays from now "
+                     "on: FIGHTER=optimal (the best declaration every round) or FIGHTER=sheet; "
+                     "--tactic optimal for both. The round itself is played as declared."),
+    ] = None,
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,
     lang: LangOpt = None,
@@ -174,6 +180,7 @@ def round_cmd(
     """Resolve the next round of the encounter, step by step, and save it.
 
     Example: sevendag round --dice 8,18,17,3,3 --json  ·  sevendag round --odds
+    ·  sevendag round --odds --tactic Brannoc=optimal
     """
     with handled(lang):
         from sevendag_cli.encounter import Encounter as Table
@@ -214,7 +221,9 @@ def round_cmd(
             return choice[0]
 
         played = Table(encounter).round(dice=roll, yield_initiative=yield_, allocate=allocate,
-                                        technique=technique, ask=ask, odds=odds)
+                                        technique=technique, ask=ask, odds=odds, tactic=tactic)
+        for message in played.notes:
+            note(f"sevendag: {message.render(out.lang)}")
         if out.json:
             out.data(played.to_dict())
         elif out.jsonl:

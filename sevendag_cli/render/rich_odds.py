@@ -10,6 +10,7 @@ wraps under itself (:mod:`sevendag_cli.render.layout`); names are shown with
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.console import Console
@@ -17,6 +18,7 @@ from rich.text import Text
 
 from sevendag_cli.i18n import label, number, t
 from sevendag_cli.render.layout import MIN_WIDTH, print_line, print_rows
+from sevendag_cli.policies import PLAIN
 from sevendag_cli.render.odds_data import odds_notes
 from sevendag_cli.render.rich_sim import _interval as interval
 from sevendag_cli.sim.odds import Odds
@@ -31,8 +33,9 @@ def percent(p: float, lang: str = "en") -> str:
 
 
 def _notes(console: Console, engine: str, cap: int, odds: Odds | None, tolerance: float,
-           lang: str, indent: str = "  ") -> None:
-    for note in odds_notes(engine, cap, odds, tolerance):
+           lang: str, indent: str = "  ", policies: Sequence[str] = PLAIN,
+           names: Sequence[str] = ()) -> None:
+    for note in odds_notes(engine, cap, odds, tolerance, policies, names):
         print_line(console, Text(indent + note.render(lang), "dim"))
 
 
@@ -40,7 +43,8 @@ def _notes(console: Console, engine: str, cap: int, odds: Odds | None, tolerance
 
 
 def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounter: str,
-                 odds: Odds, point: OddsPoint, cap: int, tolerance: float) -> None:
+                 odds: Odds, point: OddsPoint, cap: int, tolerance: float,
+                 policies: Sequence[str] = PLAIN) -> None:
     """``odds``: where the fight stands, each fighter's chance to win from here, and what it assumes."""
 
     def tr(key: str, **kw: object) -> str:
@@ -73,7 +77,8 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
     print_rows(console, rows)
     if not state.over:
         print_line(console, Text("  " + tr("odds.cap", cap=cap, left=rounds_left(state, cap))), hang=4)
-    _notes(console, ruleset.engine, cap, odds, tolerance, lang)
+    _notes(console, ruleset.engine, cap, odds, tolerance, lang, policies=policies,
+           names=[f.name for f in point.fighters])
 
 
 # --- round --odds, init --odds: one line ----------------------------------------------------------
@@ -133,7 +138,8 @@ def _bar(p: OddsPoint, width: int) -> Text:
     return bar
 
 
-def swing_chart(console: Console, swing: OddsSwing, lang: str, engine: str) -> None:
+def swing_chart(console: Console, swing: OddsSwing, lang: str, engine: str,
+                policies: Sequence[str] = PLAIN) -> None:
     """How the odds swung, one row per moment: the first fighter's chance, a bar, the second's."""
     points = swing.points
     if not points:
@@ -164,7 +170,8 @@ def swing_chart(console: Console, swing: OddsSwing, lang: str, engine: str) -> N
     from sevendag_cli.errors import Msg
 
     print_line(console, Text(Msg("exact.swing.moments").render(lang), "dim"))
-    _notes(console, engine, swing.cap, None, swing.tolerance, lang, indent="")
+    _notes(console, engine, swing.cap, None, swing.tolerance, lang, indent="", policies=policies,
+           names=[f.name for f in points[0].fighters])
 
 
 def _biggest_swing(points: tuple[OddsPoint, ...]) -> int | None:

@@ -242,6 +242,9 @@ def test_S03_S05_solved_policies_played_by_the_engine_land_within_4_standard_err
     key0 = game.key_of(start)
     assert not isinstance(key0, int)
     sol = game.solve(key0, cap, (OPTIMAL, OPTIMAL), 1e-12)
+    from sevendag_cli.sevendag.policy import PolicyChain
+
+    chain = PolicyChain(rs, a, b, (OPTIMAL, OPTIMAL), cap=cap)
     rng = random.Random(17)
 
     class Dice:
@@ -253,14 +256,8 @@ def test_S03_S05_solved_policies_played_by_the_engine_land_within_4_standard_err
     sq = 0.0
     for _ in range(n):
         st = start
-        while not st.over:
-            key = game.key_of(st)
-            assert not isinstance(key, int)
-            first = sol.best(key)
-            answer = sol.best(key, first)
-            oa, ob = (first, answer) if key[0] == 0 else (answer, first)
-            st = engine.play_round(rs, a, b, st, Dice(), merge(a.name, oa, b.name, ob,
-                                                               st.assaillant))[1]
+        while not st.over:  # the declarations fight --seed plays (per rounds to go)
+            st = engine.play_round(rs, a, b, st, Dice(), chain.choices(st))[1]
         x = 0.5 if st.winner is None else float(st.winner == a.name)
         total += x
         sq += x * x

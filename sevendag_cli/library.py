@@ -389,11 +389,13 @@ class Matchup(Struct, frozen=True):
         tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
         result = exact_fight(self.ruleset, self.a, self.b, cap=cap, tolerance=tol,
                              policies=self.policies)
-        from sevendag_cli.backend import backend_for
+        given = None
+        if self.policies == PLAIN:  # what the sheets give away (asked optimal: shown as played)
+            from sevendag_cli.backend import backend_for
 
-        given = backend_for(self.ruleset).exploitability(
-            self.ruleset, self.a, self.b, cap=cap, tolerance=tol,
-            sheet=result.odds if self.policies == PLAIN else None)
+            given = backend_for(self.ruleset).exploitability(self.ruleset, self.a, self.b,
+                                                              cap=cap, tolerance=tol,
+                                                              sheet=result.odds)
         return Exact(result, self.ruleset.name, self.changes, self.policies, given)
 
     def sweep(self, field: str, values: str | Sequence[str | int], *, fair: bool = False,

@@ -17,8 +17,8 @@ from rich.console import Console
 from rich.text import Text
 
 from sevendag_cli.i18n import label, number, t
-from sevendag_cli.render.layout import MIN_WIDTH, print_line, print_rows
 from sevendag_cli.policies import PLAIN
+from sevendag_cli.render.layout import MIN_WIDTH, print_line, print_rows
 from sevendag_cli.render.odds_data import odds_notes
 from sevendag_cli.render.rich_sim import _interval as interval
 from sevendag_cli.sim.odds import Odds

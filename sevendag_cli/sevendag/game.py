@@ -438,17 +438,20 @@ class SevendagGame:
     # --- solving
 
     def solve(self, start: StateKey, rounds: int, policies: tuple[str, str] = (OPTIMAL, OPTIMAL),
-              tolerance: float = DEFAULT_TOLERANCE) -> Solution:
+              tolerance: float = DEFAULT_TOLERANCE, also: Sequence[StateKey] = ()) -> Solution:
         """The game from ``start`` with ``rounds`` rounds to the cap (then a draw), each
-        fighter playing its policy (``optimal`` or ``sheet``).  Kept per question."""
+        fighter playing its policy (``optimal`` or ``sheet``); ``also``: more states whose
+        values must be within the tolerance too (:meth:`Solution.value_at`).  Kept per
+        question."""
         for p in policies:
             if p not in POLICIES:
                 raise UsageError(Msg("game.policy", policy=p, known=", ".join(POLICIES)))
         tolerance = check_tolerance(tolerance)
-        ask = (start, rounds, policies, tolerance)
+        ask = (start, rounds, policies, tolerance, tuple(also))
         got = self._solved.get(ask)
         if got is None:
-            got = self._solved[ask] = Solution(self, start, max(1, rounds), policies, tolerance)
+            got = self._solved[ask] = Solution(self, start, max(1, rounds), policies, tolerance,
+                                               tuple(also))
         return got
 
 
@@ -461,13 +464,15 @@ class Solution:
     """
 
     def __init__(self, game: SevendagGame, start: StateKey, rounds: int,
-                 policies: tuple[str, str], tolerance: float) -> None:
+                 policies: tuple[str, str], tolerance: float,
+                 also: tuple[StateKey, ...] = ()) -> None:
         import numpy as np
 
         self.game, self.start, self.rounds, self.policies = game, start, rounds, policies
         self.tolerance = tolerance
-        states: list[StateKey] = [start]
-        index: dict[StateKey, int] = {start: 0}
+        states: list[StateKey] = list(dict.fromkeys((start, *also)))
+        index: dict[StateKey, int] = {k: i for i, k in enumerate(states)}
+        seeds = len(states)  # the states whose interval must be within the tolerance
         # per state: the assaillant's options, the défenseur's, and its first row
         self.opts: list[tuple[list[Option], list[Option]]] = []
         row_state: list[int] = []
@@ -542,7 +547,7 @@ class Solution:
         self._si_a_first = a_first[si_state]  # a declares first: the answer (b) minimises
         self._a_first = a_first
         self._row_state, self._row_i = rs_arr, ri_arr
-        start_rows = np.flatnonzero(rs_arr == 0)
+        start_rows = np.flatnonzero(rs_arr < seeds)
         n = len(states)
         # L from 0, U from 1, M from 1/2 (the draw at the cap): V with t rounds to go
         low, high = np.zeros(n), np.ones(n)
@@ -570,6 +575,7 @@ class Solution:
             q_mid = (q_low + q_high) / 2
         self._q_rows = (q_low, q_high, q_mid)
         v_low, v_high, v_mid = (self._reduce(q) for q in self._q_rows)
+        self._v = (v_low, v_high, v_mid)
         e = self.error
         self.value = float(v_mid[0])
         self.low = max(0.0, float(v_low[0]) - e)
@@ -610,6 +616,15 @@ class Solution:
             return first[int(xp.argmax(inner) if a_first else xp.argmin(inner))]
         row = q[first.index(declared)]
         return second[int(xp.argmin(row) if a_first else xp.argmax(row))]
+
+    def value_at(self, key: StateKey) -> tuple[float, float, float]:
+        """a's value from ``key`` (of this solution's closure), and its certified bounds
+        (within the tolerance for the start and the states solved ``also``)."""
+        v_low, v_high, v_mid = self._v
+        s = self.index[key]
+        e = self.error
+        return (float(v_mid[s]), max(0.0, float(v_low[s]) - e),
+                min(1.0, float(v_high[s]) + e))
 
     def decisions(self) -> np.ndarray:
         """The rows both fighters play, per rounds to go: ``D[t - 1, s]`` is the row (an index

@@ -80,12 +80,13 @@ class PolicyChain:
         self.band_names = self.game.chain.band_names
         self._solutions: list[Solution] = []
 
-    def solution(self, key: StateKey, togo: int) -> Solution:
-        """A solved game holding ``key`` with at least ``togo`` rounds to go."""
+    def solution(self, key: StateKey, togo: int, also: Sequence[StateKey] = ()) -> Solution:
+        """A solved game holding ``key`` with at least ``togo`` rounds to go (``also``: more
+        states to solve it from, as both initiatives of a fight's start)."""
         for sol in self._solutions:
             if key in sol.index and sol.rounds >= togo:
                 return sol
-        sol = self.game.solve(key, max(1, togo), self.policies, self.tolerance)
+        sol = self.game.solve(key, max(1, togo), self.policies, self.tolerance, also)
         self._solutions.append(sol)
         return sol
 
@@ -120,7 +121,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
     from sevendag_cli.sim.odds import COMPLETE, gamma
     from sevendag_cli.sim.push import Push, ld_gamma, stop_now
 
-    sols = [chain.solution(key, togo) for key, _ in starts]
+    sols = [chain.solution(key, togo, [k for k, _ in starts]) for key, _ in starts]
     if any(s is not sols[0] for s in sols):  # starts not in one solve: one push each, merged
         parts = [policy_push(chain, [start], togo, tolerance) for start in starts]
         return _merged([p for p, _ in parts], togo), np.concatenate([w for _, w in parts], axis=2)
@@ -348,12 +349,14 @@ class PolicyBatch:
 def _value(game: SevendagGame, starts: list[tuple[StateKey, float]], rounds: int,
            policies: Policies, tolerance: float) -> tuple[float, float, float]:
     """a's value (P(a wins) + ½ P(draw)) from the weighted starts, and its bounds."""
+    keys = [k for k, _ in starts]
+    solution = game.solve(keys[0], rounds, policies, tolerance, keys[1:])
     value = low = high = 0.0
     for key, w in starts:
-        solution = game.solve(key, rounds, policies, tolerance)
-        value += w * solution.value
-        low += w * solution.low
-        high += w * solution.high
+        v, lo, hi = solution.value_at(key)
+        value += w * v
+        low += w * lo
+        high += w * hi
     return value, max(0.0, low), min(1.0, high)
 
 

@@ -335,8 +335,10 @@ class SevendagGame:
         return got
 
     def _targets(self, key: StateKey, oa: Option, ob: Option,
-                 ) -> tuple[int, list[tuple[Target, int]]]:
-        """One round's targets and weights, not merged (see :meth:`transitions`)."""
+                 ) -> tuple[int, list[tuple[Target, int]], list[tuple[int, ...]]]:
+        """One round's targets and weights, not merged (see :meth:`transitions`); and the
+        kernel's outcomes they come from, in the same order (the last two of each: the band
+        of the wound a took, of the wound b took, -1 for none)."""
         assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
         yielded = (oa if assail == 0 else ob).yield_initiative
         t0, t1, mods = self._techs(ta, tb, oa, ob)
@@ -359,7 +361,7 @@ class SevendagGame:
             d2 = hi if d2 >= hi else lo if d2 <= lo else d2
             out.append(((assail if assail2 == KEEP else assail2, d2, bump_a[sa], bump_b[sb],
                          rec_a[da], rec_b[db], ga2 > 0, gb2 > 0, ta2, tb2), w))
-        return den, out
+        return den, out, outcomes
 
     def _near(self, ca: tuple[int, ...], cb: tuple[int, ...],
               ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
@@ -396,7 +398,7 @@ class SevendagGame:
         A target is the next state, or the winner (0, 1).  Exactly the step engine's
         ``play_round`` with :func:`merge` of the declarations (the exhaustive test).
         """
-        den, targets = self._targets(key, oa, ob)
+        den, targets, _ = self._targets(key, oa, ob)
         out: dict[Target, int] = {}
         for t, w in targets:
             out[t] = out.get(t, 0) + w
@@ -420,12 +422,7 @@ class SevendagGame:
         """One round's wounds from ``key`` with these declarations: the weight (over the
         denominator of :meth:`transitions`) of each fighter taking a wound of each band,
         a's bands then b's (the wound that takes a fighter out included)."""
-        assail, d, ca, cb, _ra, _rb, ga, gb, ta, tb = key
-        yielded = (oa if assail == 0 else ob).yield_initiative
-        _t0, _t1, mods = self._techs(ta, tb, oa, ob)
-        ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
-        _den, outcomes = self._kernel(1 - assail if yielded else assail, d, self._near(ca, cb),
-                                      ids, (ga, gb), mods)
+        outcomes = self._targets(key, oa, ob)[2]
         nb = len(self.chain.penalty)
         out = [0] * (2 * nb)
         for *_, w, ha, hb in outcomes:
@@ -493,7 +490,7 @@ class Solution:
             for i, o1 in enumerate(first):
                 for o2 in second:
                     oa, ob = (o1, o2) if assail == 0 else (o2, o1)
-                    den, targets = game._targets(key, oa, ob)
+                    den, targets, _ = game._targets(key, oa, ob)
                     row = len(pa)
                     if row >= MAX_GAME_ROWS:
                         raise UsageError(Msg("game.size", a=game.names[0], b=game.names[1],

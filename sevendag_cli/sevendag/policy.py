@@ -299,51 +299,93 @@ class PolicyMomentOdds:
 
 
 class PolicyBatch:
-    """``fight --runs`` under the policies: each fight played by the step engine, die by die,
-    its rounds declared by the policies (the batch's arrays as the vectorised simulator's).
-    Each fight's dice are a :class:`~sevendag_cli.dice.SeededDice` seeded from the run's
-    generator, so a seed gives the same fights."""
-
-    most = 1_000
-    """Fights per batch at most (each is played in Python: progress and Ctrl-C stay prompt)."""
+    """``fight --runs`` under the policies: fights sampled round by round from the game's own
+    rows, each round the rows declared for its rounds to go — the same tables
+    :func:`policy_push` pushes, so the simulation and the exact odds are one fight.  Each
+    round of each fight draws one uniform number: the outcome (a wins, b wins, or the next
+    state with the wounds each fighter took) is where it falls in the row's cumulative
+    weights; the initiative (S-02) is drawn from its exact probability.  The batch's arrays
+    are the vectorised simulator's."""
 
     def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
                  policies: Sequence[str]) -> None:
         self.ruleset, self.a, self.b = ruleset, a, b
         self.policies = policies
-        self.bands = {band.name: j for j, band in enumerate(ruleset.wounds)}
-        self._chains: dict[int, PolicyChain] = {}
+        self._tables: dict[int, _Tables] = {}
 
     def __call__(self, rs: object, fa: object, fb: object, n: int, rng: np.random.Generator,
                  cap: int) -> SevendagBatch:
         import numpy as np
 
-        from sevendag_cli.dice import MAX_SEED, SeededDice
-        from sevendag_cli.sevendag.resolution import fight_play as play
         from sevendag_cli.sevendag.vector import SevendagBatch
 
-        ruleset, a, b = self.ruleset, self.a, self.b
-        chain = self._chains.get(cap)
-        if chain is None:
-            chain = self._chains[cap] = PolicyChain(ruleset, a, b, self.policies, cap=cap)
-        seeds = rng.integers(0, MAX_SEED, size=n, endpoint=True)
+        tables = self._tables.get(cap)
+        if tables is None:
+            tables = self._tables[cap] = _Tables(
+                PolicyChain(self.ruleset, self.a, self.b, self.policies, cap=cap), cap)
+        nb = len(self.ruleset.wounds)
+        first = (rng.random(n) >= tables.p_a).astype(np.int8)  # 0: a won the initiative
+        state = np.where(first == 0, tables.start[0], tables.start[1]).astype(np.int64)
         winner = np.full(n, -1, dtype=np.int8)
-        rounds = np.zeros(n, dtype=np.int64)
-        first = np.zeros(n, dtype=np.int8)
-        wounds = np.zeros((n, 2, len(self.bands)), dtype=np.int64)
-        for k in range(n):
-            fight = play(ruleset, a, b, SeededDice(int(seeds[k])), cap, choose=chain.choices)
-            for _ in fight:
-                pass
-            state = fight.state
-            if state.winner is not None:
-                winner[k] = chain.names.index(state.winner)
-            rounds[k] = fight.played
-            first[k] = chain.names.index(fight.initiative.leader)
-            for i, fs in enumerate(state.fighters):
-                for w in fs.wounds:
-                    wounds[k, i, self.bands[w]] += 1
+        rounds = np.full(n, cap, dtype=np.int64)
+        wounds = np.zeros((n, 2, nb), dtype=np.int64)
+        alive = np.arange(n)
+        for t in range(cap):
+            if alive.size == 0:
+                break
+            rows = tables.decisions[cap - t - 1][state[alive]]
+            e = np.searchsorted(tables.cum, tables.pos[rows] + rng.random(alive.size),
+                                side="right")
+            ha, hb = tables.ha[e], tables.hb[e]
+            hit_a, hit_b = ha >= 0, hb >= 0
+            np.add.at(wounds, (alive[hit_a], 0, ha[hit_a]), 1)
+            np.add.at(wounds, (alive[hit_b], 1, hb[hit_b]), 1)
+            target = tables.target[e]
+            over = target < 0
+            done = alive[over]
+            winner[done] = np.where(target[over] == -1, 0, 1)
+            rounds[done] = t + 1
+            state[alive[~over]] = target[~over]
+            alive = alive[~over]
         return SevendagBatch(winner, rounds, first, wounds)
+
+
+class _Tables:
+    """The rows a fight may play (every row declared for some rounds to go), flattened for
+    sampling: per outcome its cumulative weight (offset by its row's position, so one sorted
+    array serves every row), where it leads (-1: a wins, -2: b wins) and the bands taken."""
+
+    def __init__(self, chain: PolicyChain, cap: int) -> None:
+        import numpy as np
+
+        starts = _starts(chain)
+        sol = chain.solution(starts[0][0], cap, [k for k, _ in starts])
+        self.p_a = starts[0][1]
+        self.start = (sol.index[starts[0][0]], sol.index[starts[1][0]])
+        self.decisions = sol.decisions()
+        used = np.unique(self.decisions)
+        self.pos = np.full(sol.n_rows, -1, dtype=np.int64)
+        self.pos[used] = np.arange(used.size)
+        cum: list[float] = []
+        target: list[int] = []
+        ha: list[int] = []
+        hb: list[int] = []
+        for p, row in enumerate(used.tolist()):
+            oa, ob = sol.row_options(row)
+            key = sol.states[int(sol._row_state[row])]
+            den, out, outcomes = chain.game._targets(key, oa, ob)
+            acc = 0
+            for (to, w), oc in zip(out, outcomes, strict=True):
+                acc += w
+                cum.append(p + acc / den)
+                target.append(-1 - to if isinstance(to, int) else sol.index[to])
+                ha.append(oc[-2])
+                hb.append(oc[-1])
+            cum[-1] = p + 1.0  # the row's weights sum to its denominator: no gap at the end
+        self.cum = np.array(cum)
+        self.target = np.array(target, dtype=np.int64)
+        self.ha = np.array(ha, dtype=np.int64)
+        self.hb = np.array(hb, dtype=np.int64)
 
 
 def _value(game: SevendagGame, starts: list[tuple[StateKey, float]], rounds: int,

@@ -118,8 +118,8 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
     still in play is within the tolerance; with the wounds taken, (2, bands, columns)."""
     import numpy as np
 
-    from sevendag_cli.sim.odds import COMPLETE, gamma
-    from sevendag_cli.sim.push import Push, ld_gamma, stop_now
+    from sevendag_cli.sim.odds import gamma
+    from sevendag_cli.sim.push import Push, end_push, ld_gamma, push_round, stop_now
 
     sols = [chain.solution(key, togo, [k for k, _ in starts]) for key, _ in starts]
     if any(s is not sols[0] for s in sols):  # starts not in one solve: one push each, merged
@@ -178,22 +178,10 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
             indegree = int(np.bincount(tgt, minlength=n).max()) if tgt.size else 0
             step = gamma(indegree + 2)
         t += 1
-        push.alive.append(alive_cols)
-        m_ld = m.astype(np.longdouble)
-        push.won[0].append((pa @ m_ld).astype(np.float64))
-        push.won[1].append((pb @ m_ld).astype(np.float64))
         wounds += rew.T @ m
-        new_m = np.empty_like(m)
-        for c in range(columns):
-            new_m[:, c] = np.bincount(tgt, weights=prob * m[src, c], minlength=n)
-        m = new_m
-        push.error += step * alive
+        m = push_round(push, m, alive_cols, pa, pb, (src, tgt, prob), step * alive)
         work += prob.size * columns
-    if t == togo and push.stop == COMPLETE:
-        push.draw += m.sum(axis=0)
-    else:
-        push.tail = float(m.sum())
-    push.error += final
+    end_push(push, m, t == togo, final)
     return push, wounds.reshape(2, nb, columns)
 
 

@@ -173,24 +173,42 @@ def sevendag_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds:
         if stop_now(push, alive, tolerance, work, final):
             break
         t += 1
-        push.alive.append(col_alive)
-        # The mass that ends each round: over n states, in extended precision (then summed
-        # over the rounds by math.fsum), so its rounding stays far below the tolerance.
-        push.won[0].append((pa_ld @ m.astype(np.longdouble)).astype(np.float64))
-        push.won[1].append((pb_ld @ m.astype(np.longdouble)).astype(np.float64))
         wounds += rew.T @ m
-        new_m = np.empty_like(m)
-        for c in range(columns):
-            new_m[:, c] = np.bincount(tgt_a, weights=prob_a * m[src_a, c], minlength=n)
-        m = new_m
-        push.error += step * alive
+        m = push_round(push, m, col_alive, pa_ld, pb_ld, (src_a, tgt_a, prob_a), step * alive)
         work += prob_a.size * columns
-    if t == rounds and push.stop == COMPLETE:
+    end_push(push, m, t == rounds, final)
+    return push, wounds.reshape(2, nb, columns)
+
+
+def push_round(push: Push, m: FloatArray, col_alive: FloatArray, pa_ld: npt.NDArray[np.longdouble],
+               pb_ld: npt.NDArray[np.longdouble],
+               moves: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray],
+               error: float) -> FloatArray:
+    """One round of a push over states: the mass in play at its start (``col_alive``), the
+    mass that ends it (per winner: ``pa_ld``/``pb_ld``, each state's chance, in extended
+    precision, then summed over the rounds by ``math.fsum``, so the rounding stays far
+    below the tolerance), and where the rest goes (``moves``: source, target, probability);
+    ``error``: this round's rounding bound.  The mass after the round."""
+    push.alive.append(col_alive)
+    m_ld = m.astype(np.longdouble)
+    push.won[0].append((pa_ld @ m_ld).astype(np.float64))
+    push.won[1].append((pb_ld @ m_ld).astype(np.float64))
+    src, tgt, prob = moves
+    n = m.shape[0]
+    new_m = np.empty_like(m)
+    for c in range(m.shape[1]):
+        new_m[:, c] = np.bincount(tgt, weights=prob * m[src, c], minlength=n)
+    push.error += error
+    return new_m
+
+
+def end_push(push: Push, m: FloatArray, to_the_cap: bool, final: float) -> None:
+    """The mass still in play: a draw if every round to the cap was pushed, else unresolved."""
+    if to_the_cap and push.stop == COMPLETE:
         push.draw += m.sum(axis=0)
     else:
         push.tail = float(m.sum())
     push.error += final
-    return push, wounds.reshape(2, nb, columns)
 
 
 

@@ -119,7 +119,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
     import numpy as np
 
     from sevendag_cli.sim.odds import gamma
-    from sevendag_cli.sim.push import Push, end_push, ld_gamma, push_round, stop_now
+    from sevendag_cli.sim.push import Push, end_push, in_play, ld_gamma, push_round
 
     sols = [chain.solution(key, togo, [k for k, _ in starts]) for key, _ in starts]
     if any(s is not sols[0] for s in sols):  # starts not in one solve: one push each, merged
@@ -155,12 +155,10 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
     last: np.ndarray | None = None
     rew = np.zeros((n, 2 * nb))
     while t < togo:
-        alive_cols = m.sum(axis=0)
-        alive = float(alive_cols.sum())
-        if alive == 0.0:
+        playing = in_play(push, m, tolerance, work, final)
+        if playing is None:
             break
-        if stop_now(push, alive, tolerance, work, final):
-            break
+        alive_cols, alive = playing
         rows = decisions[togo - t - 1]
         if last is None or not np.array_equal(rows, last):  # declarations changed: new matrix
             changed = np.arange(n) if last is None else np.flatnonzero(rows != last)

@@ -166,18 +166,27 @@ def sevendag_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds:
                 push.draw += stuck
                 push.rounds_extra += float(stuck.sum()) * (rounds - t)
                 m[doomed] = 0.0
-        col_alive = m.sum(axis=0)
-        alive = float(col_alive.sum())
-        if alive == 0.0:
+        playing = in_play(push, m, tolerance, work, final)
+        if playing is None:
             break
-        if stop_now(push, alive, tolerance, work, final):
-            break
+        col_alive, alive = playing
         t += 1
         wounds += rew.T @ m
         m = push_round(push, m, col_alive, pa_ld, pb_ld, (src_a, tgt_a, prob_a), step * alive)
         work += prob_a.size * columns
     end_push(push, m, t == rounds, final)
     return push, wounds.reshape(2, nb, columns)
+
+
+def in_play(push: Push, m: FloatArray, tolerance: float, work: int,
+            final: float) -> tuple[FloatArray, float] | None:
+    """The mass in play per column and in all, or None once the push is over (no mass left,
+    or :func:`stop_now`)."""
+    col_alive = m.sum(axis=0)
+    alive = float(col_alive.sum())
+    if alive == 0.0 or stop_now(push, alive, tolerance, work, final):
+        return None
+    return col_alive, alive
 
 
 def push_round(push: Push, m: FloatArray, col_alive: FloatArray, pa_ld: npt.NDArray[np.longdouble],

@@ -88,7 +88,7 @@ def test_S03_S05_one_declaration_per_state_falls_short_where_the_rounds_left_mat
     game = SevendagGame(rs, TINY_X, TINY_Y)
     key = game.start_key(0)
     sol = game.solve(key, 60, (OPTIMAL, SHEET), 1e-12)
-    far = sol.decisions()[-1]
+    far = sol.rows_for(60)
     v = np.full(len(sol.states), 0.5)
     for _ in range(60):
         v = sol._q(v)[far]

@@ -83,6 +83,9 @@ left open)."""
 TIE = 1e-12
 """Values this close are a tie when the declarations are chosen: the one that wins sooner
 is played (the game's value moves by at most this much a round)."""
+SETTLED = 32
+"""Rounds with the same declarations everywhere (and values within ``TIE``) after which they
+are taken as settled for every further round to go."""
 MAX_DECISIONS = 40_000_000
 """Most (state, rounds to go) declarations one solved game keeps for play (160 MB)."""
 MAX_GAME_ROWS = 2_000_000
@@ -636,16 +639,17 @@ class Solution:
         the one most likely to win this very round (then the first listed), so that a fighter
         who can win now does not wait for the cap.  Played round by round, they give the
         game's value (within ``TIE`` a round).  Kept once computed.
+
+        Far from the cap they settle: once no declaration has changed for :data:`SETTLED`
+        rounds and no value by more than ``TIE``, the rows stop there, and every further
+        round to go plays the last (:meth:`rows_for`).
         """
         kept = self._decisions
         if kept is not None:
             return kept
         np = self._np
         n, rounds = len(self.states), self.rounds
-        if n * rounds > MAX_DECISIONS:
-            raise UsageError(Msg("game.horizon", a=self.game.names[0], b=self.game.names[1],
-                                 rounds=rounds, max=MAX_DECISIONS // max(1, n)))
-        out = np.empty((rounds, n), dtype=np.int32)
+        out = np.empty((min(rounds, MAX_DECISIONS // max(1, n)), n), dtype=np.int32)
         big = self._n_rows
         pos = np.arange(big, dtype=np.int64)
         si_starts, s_starts = self._si_starts, self._s_starts
@@ -658,6 +662,7 @@ class Solution:
         # who ends the fight this round in the chooser's favour: a's win, or b's
         progress_answer = np.where(a_answers, self._pa, self._pb)
         v = np.full(n, 0.5)
+        same = 0
         for t in range(rounds):
             q = self._q(v)
             # the answer to each first option: its best, the fastest win among equals
@@ -673,10 +678,28 @@ class Solution:
             group = _first_best(y >= top - TIE, first_progress, np.arange(n_groups), s_starts,
                                 n_groups)
             rows = answer[group]
+            new_v = q[rows]
+            if t > 0 and np.array_equal(rows, out[t - 1]) and \
+                    float(np.max(np.abs(new_v - v))) <= TIE:
+                same += 1
+            else:
+                same = 0
+            v = new_v
+            if t >= len(out):
+                raise UsageError(Msg("game.horizon", a=self.game.names[0],
+                                     b=self.game.names[1], rounds=rounds, max=len(out)))
             out[t] = rows
-            v = q[rows]
-        self._decisions = out
+            if same >= SETTLED:
+                out = out[:t + 1]
+                break
+        self._decisions = out[:rounds]
         return self.decisions()
+
+    def rows_for(self, togo: int) -> np.ndarray:
+        """Each state's row with ``togo`` rounds to go (see :meth:`decisions`)."""
+        d = self.decisions()
+        rows: np.ndarray = d[min(togo, len(d)) - 1]
+        return rows
 
     def row_options(self, row: int) -> tuple[Option, Option]:
         """The declarations (a's, b's) of one row."""

@@ -93,7 +93,7 @@ class PolicyChain:
     def declarations(self, key: StateKey, togo: int) -> tuple[Option, Option]:
         """a's and b's declarations in ``key`` with ``togo`` rounds to go (this one included)."""
         sol = self.solution(key, togo)
-        return sol.row_options(int(sol.decisions()[togo - 1, sol.index[key]]))
+        return sol.row_options(int(sol.rows_for(togo)[sol.index[key]]))
 
     def choices(self, state: SevendagState) -> Choices | None:
         """The step engine's choices for the round to play from ``state`` (None: it is over)."""
@@ -130,7 +130,6 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
     n = len(sol.states)
     nb = len(chain.band_names)
     columns = len(starts)
-    decisions = sol.decisions()
     ptr = np.searchsorted(sol._row, np.arange(sol.n_rows + 1))  # each row's entries
     wounds_of: dict[int, tuple[float, ...]] = {}
 
@@ -159,7 +158,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
         if playing is None:
             break
         alive_cols, alive = playing
-        rows = decisions[togo - t - 1]
+        rows = sol.rows_for(togo - t)
         if last is None or not np.array_equal(rows, last):  # declarations changed: new matrix
             changed = np.arange(n) if last is None else np.flatnonzero(rows != last)
             for s in changed.tolist():
@@ -319,7 +318,7 @@ class PolicyBatch:
         for t in range(cap):
             if alive.size == 0:
                 break
-            rows = tables.decisions[cap - t - 1][state[alive]]
+            rows = tables.sol.rows_for(cap - t)[state[alive]]
             e = np.searchsorted(tables.cum, tables.pos[rows] + rng.random(alive.size),
                                 side="right")
             ha, hb = tables.ha[e], tables.hb[e]
@@ -348,8 +347,8 @@ class _Tables:
         sol = chain.solution(starts[0][0], cap, [k for k, _ in starts])
         self.p_a = starts[0][1]
         self.start = (sol.index[starts[0][0]], sol.index[starts[1][0]])
-        self.decisions = sol.decisions()
-        used = np.unique(self.decisions)
+        self.sol = sol
+        used = np.unique(sol.decisions())
         self.pos = np.full(sol.n_rows, -1, dtype=np.int64)
         self.pos[used] = np.arange(used.size)
         cum: list[float] = []

@@ -232,6 +232,9 @@ class Matchup(Struct, frozen=True):
     changes: tuple[Change, ...]
     docs: tuple[tuple[str, dict[str, object]], ...]
     what: WhatIf
+    ruleset_doc: tuple[str, dict[str, object]] | None = None
+    """The ruleset's file and data as read (before any what-if): a change of the ruleset
+    (``techniques.feint.attack``) is applied to it; ``ruleset`` is the ruleset changed."""
 
     @classmethod
     def load(cls, fighters: Sequence[str] | None, ruleset: str | None = None, *,
@@ -241,11 +244,11 @@ class Matchup(Struct, frozen=True):
         from sevendag_cli.rules.whatif import WhatIf
 
         refs = check_fighter_count(fighters)
-        rs = pick_ruleset_doc(ruleset, refs)[0]
+        rs, source, data = pick_ruleset_doc(ruleset, refs)
         what = WhatIf.parse(what_if_texts(set), what_if_texts(tactic))
         docs = pair_docs(rs, refs)
-        a, b, changes = what.load_pair(rs, docs)
-        return cls(rs, a, b, changes, tuple(docs), what)
+        changed, a, b, changes = what.load(rs, docs, (source, data))
+        return cls(changed, a, b, changes, tuple(docs), what, (source, data))
 
     def __repr__(self) -> str:
         return f"Matchup({self.a.name!r}, {self.b.name!r}, ruleset={self.ruleset.name!r})"
@@ -270,8 +273,9 @@ class Matchup(Struct, frozen=True):
         from sevendag_cli.rules.whatif import VARY
 
         what = self.what.plus(field, value, VARY)
-        a, b, changes = what.load_pair(self.ruleset, list(self.docs))
-        return Matchup(self.ruleset, a, b, changes, self.docs, what)
+        # a change of the ruleset is applied to the file's data again, all of them in order
+        rs, a, b, changes = what.load(self.ruleset, list(self.docs), self.ruleset_doc)
+        return Matchup(rs, a, b, changes, self.docs, what, self.ruleset_doc)
 
     def check_ends(self) -> None:
         """Refuse (one message) a fight that could never end."""
@@ -407,9 +411,9 @@ class Matchup(Struct, frozen=True):
 
             target2 = grid[0]
 
-            def load2(x: str, y: str) -> tuple[Fighter, Fighter, object, object]:
+            def load2(x: str, y: str) -> tuple[Fighter, Fighter, object, object, Ruleset]:
                 point = self.vary(target, x).vary(target2, y)
-                return point.a, point.b, point.changes[-2].value, point.changes[-1].value
+                return point.a, point.b, point.changes[-2].value, point.changes[-1].value, point.ruleset
 
             result2 = sweep_grid(self.ruleset, (target, target2), (texts, grid[1]), load2,
                                  method=RUNS if runs is not None else EXACT, cap=cap,
@@ -417,9 +421,9 @@ class Matchup(Struct, frozen=True):
                                  runs=runs, seed=seed, fair=fair, progress=progress)
             return SweepResult(result2, self.names, self.changes)
 
-        def load(text: str) -> tuple[Fighter, Fighter, object]:
+        def load(text: str) -> tuple[Fighter, Fighter, object, Ruleset]:
             point = self.vary(target, text)
-            return point.a, point.b, point.changes[-1].value
+            return point.a, point.b, point.changes[-1].value, point.ruleset
 
         result = sweep(self.ruleset, target, texts, load, method=RUNS if runs is not None else EXACT,
                        cap=cap, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
@@ -529,10 +533,10 @@ class Lineup(Struct, frozen=True):
         what = WhatIf.parse(what_if_texts(set), what_if_texts(tactic))
         read = read_sheets(list(sheets))
         first = first_sheet(read)
-        rs = pick_ruleset_doc(ruleset, [first] if first is not None else None)[0]
+        rs, source, data = pick_ruleset_doc(ruleset, [first] if first is not None else None)
         docs, skipped = roster_docs(rs, read)
-        fighters, changes = what.load_roster(rs, docs)
-        return cls(rs, tuple(fighters), tuple(path for path, _ in docs), tuple(skipped), changes)
+        changed, fighters, changes = what.load_lineup(rs, docs, (source, data))
+        return cls(changed, tuple(fighters), tuple(path for path, _ in docs), tuple(skipped), changes)
 
     @property
     def notes(self) -> tuple[Msg, ...]:

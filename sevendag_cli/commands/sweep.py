@@ -43,8 +43,9 @@ app = typer.Typer()
 def sweep_cmd(
     vary: Annotated[
         list[str],
-        typer.Option("--vary", help="FIGHTER.FIELD=RANGE: LO..HI, LO..HI/STEP or a list like 1d6,1d8,2d4 "
-                                    "(at most 200 values); twice: a grid of both fields.",
+        typer.Option("--vary", help="FIGHTER.FIELD=RANGE (or techniques.NAME.FIELD=RANGE): LO..HI, "
+                                    "LO..HI/STEP or a list like 1d6,1d8,2d4 (at most 200 values); "
+                                    "twice: a grid of both fields.",
                      show_default=False),
     ],
     fighters: FightersArg = None,

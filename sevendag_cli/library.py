@@ -66,7 +66,8 @@ Document: TypeAlias = "dict[str, object]"
 """A JSON document (what ``--json`` prints)."""
 WhatIfs: TypeAlias = "str | Sequence[str] | Mapping[str, object] | None"
 """What-ifs: the CLI's ``--set``/``--tactic`` texts (one, or several), or a mapping
-``{"FIGHTER.FIELD": value}`` / ``{"FIGHTER": tactic}``."""
+``{"FIGHTER.FIELD": value}`` / ``{"FIGHTER": tactic}``; ``{"techniques.NAME.FIELD": value}``
+changes the ruleset's technique (S-05)."""
 Dice: TypeAlias = "str | Sequence[int] | DiceSource | None"
 """Dice: faces as the CLI's ``--dice`` (``"19,5"`` or ``[19, 5]``), or a dice source."""
 
@@ -218,6 +219,12 @@ def matchup(a: str | None = None, b: str | None = None, ruleset: str | None = No
     >>> m = matchup("A", "B", "d20", set={"B.ac": 15})
     >>> [(c.fighter, c.field, c.value) for c in m.changes]
     [('B', 'ac', 15)]
+
+    A key starting ``techniques.`` changes the ruleset's technique (S-05), not a sheet:
+
+    >>> m = matchup(set={"techniques.feint.attack": 5})
+    >>> m.ruleset.techniques["feint"].attack, m.changes[0].ruleset, m.changes[0].previous
+    (5, 'sevendag', 3)
     """
     refs = [r for r in (a, b) if r is not None]
     return Matchup.load(refs or None, ruleset, set=set, tactic=tactic)
@@ -265,7 +272,8 @@ class Matchup(Struct, frozen=True):
         return tuple(inert_notes(self.ruleset, (self.a, self.b), self.changes))
 
     def vary(self, field: str, value: str) -> Matchup:
-        """This matchup with one more change, ``FIGHTER.FIELD`` set to ``value`` (as a sweep's point).
+        """This matchup with one more change, ``FIGHTER.FIELD`` (or the ruleset's
+        ``techniques.NAME.FIELD``) set to ``value`` (as a sweep's point).
 
         >>> matchup("A", "B", "d20").vary("A.ac", "14").a.ac_override
         14

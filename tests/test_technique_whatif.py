@@ -178,6 +178,17 @@ def test_S05_a_technique_in_effect_in_a_saved_state_takes_its_changed_modifiers(
     assert [n.params["fields"] for n in notes] == ["techniques.guard.duration"]
 
 
+def test_what_if_notes_take_the_policies(capsys: pytest.CaptureFixture[str]) -> None:
+    from sevendag_cli.output import make_output, what_if_notes
+
+    m = sd.matchup(set={FEINT: 5})
+    out = make_output(False, False, None)
+    what_if_notes(m.ruleset, (m.a, m.b), m.changes, out, (OPTIMAL, SHEET))
+    assert capsys.readouterr().err == ""
+    what_if_notes(m.ruleset, (m.a, m.b), m.changes, out)
+    assert "uses no technique (S-05)" in capsys.readouterr().err
+
+
 def test_the_cli_notes_it_once_on_stderr() -> None:
     result = run("fight", "--seed", "3", "--set", f"{FEINT}=5", "--set", "techniques.guard.attack=1")
     assert result.exit_code == 0
@@ -240,9 +251,14 @@ def test_S05_a_sweep_over_a_technique_with_a_ruleset_change_set_and_a_grid() -> 
         {"ruleset": "sevendag", "field": "techniques.feint.duration", "value": 2, "previous": 1}]
 
 
-def test_the_sweep_command_takes_a_technique_and_its_json_is_valid() -> None:
-    from tests.test_whatif import valid
+def valid(name: str, doc: object) -> None:
+    from sevendag_cli.commands.schema import validator
 
+    errors = list(validator(name).iter_errors(doc))
+    assert not errors, errors[0].message
+
+
+def test_the_sweep_command_takes_a_technique_and_its_json_is_valid() -> None:
     doc = run_json("sweep", "--vary", f"{FEINT}=1..2", "--set", "techniques.guard.attack=0",
                    "--runs", "100", "--seed", "2")
     valid("sweep", doc)

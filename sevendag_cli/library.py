@@ -408,6 +408,10 @@ class Matchup(Struct, frozen=True):
             grid = vary_values(f"{by[0]}={listed2}", MAX_SWEEP_POINTS)
             if grid[0] == target:
                 raise UsageError(Msg("sweep.grid_same_field", field=target))
+            both = self.vary(target, texts[0]).vary(grid[0], grid[1][0]).changes[-2:]
+            if (both[0].fighter, both[0].field, both[0].ruleset) == \
+                    (both[1].fighter, both[1].field, both[1].ruleset):  # one field spelt two ways
+                raise UsageError(Msg("sweep.grid_same_field", field=target))
             if len(texts) * len(grid[1]) > MAX_GRID_POINTS:
                 raise UsageError(Msg("sweep.grid_too_big", n=len(texts) * len(grid[1]), max=MAX_GRID_POINTS))
         if runs is not None:

@@ -267,3 +267,12 @@ def test_the_sweep_command_takes_a_technique_and_its_json_is_valid() -> None:
                                "previous": -2}]
     fight = run_json("fight", "--seed", "1", "--set", f"{FEINT}=5")
     valid("fight", fight)
+
+
+def test_a_grid_of_one_technique_field_spelt_two_ways_is_refused() -> None:
+    m = sd.matchup()
+    with pytest.raises(UsageError) as info:
+        m.sweep(FEINT, [0, 1], by=("techniques.feinte.ATTACK", [1, 2]), runs=10, seed=1)
+    assert info.value.msg.key == "sweep.grid_same_field"
+    result = run("sweep", "--vary", f"{FEINT}=0..1", "--vary", "techniques.feinte.attack=1..2")
+    assert result.exit_code == 2 and "a grid varies two different fields" in result.stderr

@@ -276,3 +276,17 @@ def test_a_grid_of_one_technique_field_spelt_two_ways_is_refused() -> None:
     assert info.value.msg.key == "sweep.grid_same_field"
     result = run("sweep", "--vary", f"{FEINT}=0..1", "--vary", "techniques.feinte.attack=1..2")
     assert result.exit_code == 2 and "a grid varies two different fields" in result.stderr
+
+
+def test_a_grid_over_a_technique_as_json_without_fair() -> None:
+    """Two --vary, --json, no --fair: fair_curve is empty, as the schema says (this once raised
+    a traceback); with --fair, one per row."""
+    doc = run_json("sweep", "--vary", f"{FEINT}=0..1", "--vary", "Ysolde.attack=6..7",
+                   "--runs", "50", "--seed", "1")
+    valid("sweep", doc)
+    assert doc["fields"] == [FEINT, "Ysolde.attack"] and doc["rows"] == [0, 1]
+    assert doc["fair_curve"] == []
+    fair = run_json("sweep", "--vary", f"{FEINT}=0..1", "--vary", "Ysolde.attack=6..7",
+                    "--runs", "50", "--seed", "1", "--fair")
+    valid("sweep", fair)
+    assert [c["values"] for c in fair["fair_curve"]] == [{FEINT: 0}, {FEINT: 1}]

@@ -69,6 +69,17 @@ class SheetChange(Protocol):
     def fighter(self) -> str: ...
     @property
     def field(self) -> str: ...
+    @property
+    def value(self) -> Any: ...
+    @property
+    def ruleset(self) -> str | None:
+        """A change of the ruleset (``techniques.feint.attack``): the ruleset's name; else None."""
+        ...
+
+
+RulesetEntries: TypeAlias = "dict[str, tuple[tuple[str, ...], dict[str, int]]]"
+"""A ruleset's table that ``--set`` may change: each entry's key, its labels and the fields a
+what-if may set with their values (:meth:`Backend.ruleset_entries`)."""
 
 
 class PairSetup(Protocol):
@@ -274,8 +285,18 @@ class Backend(Protocol):
         """The tactics ``--tactic`` may name, or None when the sheets have none."""
         ...
 
+    def ruleset_entries(self, ruleset: Ruleset, table: str) -> RulesetEntries:
+        """What ``--set TABLE.ENTRY.FIELD=VALUE`` may change in the ruleset (``table``: one of
+        :data:`sevendag_cli.rules.whatif.RULESET_TABLES`); empty when the ruleset has no such
+        entries (d20 has no techniques)."""
+        ...
+
     def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
-                    changes: Sequence[SheetChange]) -> list[Msg]: ...
+                    changes: Sequence[SheetChange], policies: Sequence[str] = ("sheet", "sheet"),
+                    state: Any = None) -> list[Msg]:
+        """Changes that change nothing here, and why (``policies``: each fighter's play,
+        ``sheet`` or ``optimal``; ``state``: where the fight stands, None at its start)."""
+        ...
 
     def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]: ...
 
@@ -310,5 +331,5 @@ def engines() -> tuple[str, ...]:
 
 
 __all__ = ["BACKENDS", "DEFAULT_RULESET", "FALLBACK_ENGINE", "Aggregator", "Backend", "BatchFn",
-           "Cell", "MomentOdds", "PairSetup", "SheetChange",
+           "Cell", "MomentOdds", "PairSetup", "RulesetEntries", "SheetChange",
            "backend_for", "backend_named", "engines"]

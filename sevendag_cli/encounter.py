@@ -369,11 +369,11 @@ class Encounter:
         if what:
             docs = [(fighter.path, dict(entry["data"]))
                     for fighter, entry in zip((a, b), loaded.saved.fighters, strict=True)]
-            a, b, changes = what.load_pair(rs, docs)
+            rs, a, b, changes = what.load(rs, docs, (rs.path, loaded.saved.ruleset["data"]))
             for change in changes:
-                if change.field == "name":  # the saved state names the fighters
+                if change.field == "name" and change.ruleset is None:  # the saved state names them
                     raise UsageError(Msg("whatif.odds_name", name=change.fighter))
-            notes += inert_notes(rs, (a, b), changes)
+            notes += inert_notes(rs, (a, b), changes, policies, state=state)
             notes += saved_state_notes(rs, changes)
         notes += said
         # the kept work is keyed by the pair: a changed pair has its own

@@ -48,7 +48,8 @@ _WRAPPERS = {"common.at_path": "message", "data.at_key": "message", "data.at_fil
              "formula.error": "message", "formula.expression_error": "message",
              "cli.see_help": "message", "usage.suggest_option": "message",
              "usage.suggest_command": "message", "usage.invalid_value": "message",
-             "data.suggest_name": "message", "data.looked_in": "message"}
+             "data.suggest_name": "message", "data.looked_in": "message",
+             "whatif.ruleset_first": "message"}
 
 
 def error_key(message: Msg) -> str:

@@ -128,9 +128,10 @@ HELP_FR: dict[str, str] = {
     "With --exact: most probability left unresolved (default 1e-12).":
         "Avec --exact : probabilité laissée non résolue, au plus (par défaut 1e-12).",
     # what-ifs, CSV, plots (fight, sweep)
-    "Change a sheet field for this run only: FIGHTER.FIELD=VALUE, e.g. B.armour=7, A.weapon.damage=1d8 (empty VALUE: the sheet's default). Repeat for several.":
+    "Change a sheet field for this run only: FIGHTER.FIELD=VALUE, e.g. B.armour=7, A.weapon.damage=1d8 (empty VALUE: the sheet's default); or a Sevendag technique: techniques.feint.attack=4. Repeat for several.":
         "Changer un champ d'une fiche pour cette fois seulement : COMBATTANT.CHAMP=VALEUR, par exemple B.armour=7, "
-        "A.weapon.damage=1d8 (VALEUR vide : la valeur par défaut de la fiche). À répéter pour plusieurs.",
+        "A.weapon.damage=1d8 (VALEUR vide : la valeur par défaut de la fiche) ; ou une technique de Sevendag : "
+        "techniques.feint.attack=4. À répéter pour plusieurs.",
     "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence; FIGHTER=optimal: the best declaration every round (yield, allocation, technique), or --tactic optimal for every fighter.":
         "Sevendag : la tactique d'un combattant pour cette fois : COMBATTANT=TACTIQUE, par exemple Brannoc=all-out, "
         "ou un engagement par main : Brannoc=attaque,défense ; COMBATTANT=optimal : la meilleure déclaration "
@@ -142,10 +143,10 @@ HELP_FR: dict[str, str] = {
     # sweep
     "Odds of a fight for each value of one sheet field, exact where possible: find the fair value.":
         "Probabilités d'un combat pour chaque valeur d'un champ d'une fiche, exactes si possible : trouver la valeur équilibrée.",
-    "FIGHTER.FIELD=RANGE: LO..HI, LO..HI/STEP or a list like 1d6,1d8,2d4 (at most 200 values); twice: "
-    "a grid of both fields.":
-        "COMBATTANT.CHAMP=PLAGE : MIN..MAX, MIN..MAX/PAS ou une liste comme 1d6,1d8,2d4 (200 valeurs au plus) ; "
-        "deux fois : une grille des deux champs.",
+    "FIGHTER.FIELD=RANGE (or techniques.NAME.FIELD=RANGE): LO..HI, LO..HI/STEP or a list like "
+    "1d6,1d8,2d4 (at most 200 values); twice: a grid of both fields.":
+        "COMBATTANT.CHAMP=PLAGE (ou techniques.NOM.CHAMP=PLAGE) : MIN..MAX, MIN..MAX/PAS ou une liste comme "
+        "1d6,1d8,2d4 (200 valeurs au plus) ; deux fois : une grille des deux champs.",
     "Report the value closest to 50/50.": "Donner la valeur la plus proche du 50/50.",
     "Simulate this many fights per value instead of exact odds.":
         "Simuler autant de combats par valeur au lieu des probabilités exactes.",

@@ -69,7 +69,8 @@ Document: TypeAlias = "dict[str, object]"
 """A JSON document (what ``--json`` prints)."""
 WhatIfs: TypeAlias = "str | Sequence[str] | Mapping[str, object] | None"
 """What-ifs: the CLI's ``--set``/``--tactic`` texts (one, or several), or a mapping
-``{"FIGHTER.FIELD": value}`` / ``{"FIGHTER": tactic}``."""
+``{"FIGHTER.FIELD": value}`` / ``{"FIGHTER": tactic}``; ``{"techniques.NAME.FIELD": value}``
+changes the ruleset's technique (S-05)."""
 Dice: TypeAlias = "str | Sequence[int] | DiceSource | None"
 """Dice: faces as the CLI's ``--dice`` (``"19,5"`` or ``[19, 5]``), or a dice source."""
 
@@ -228,6 +229,12 @@ def matchup(a: str | None = None, b: str | None = None, ruleset: str | None = No
     >>> m = matchup("A", "B", "d20", set={"B.ac": 15})
     >>> [(c.fighter, c.field, c.value) for c in m.changes]
     [('B', 'ac', 15)]
+
+    A key starting ``techniques.`` changes the ruleset's technique (S-05), not a sheet:
+
+    >>> m = matchup(set={"techniques.feint.attack": 5})
+    >>> m.ruleset.techniques["feint"].attack, m.changes[0].ruleset, m.changes[0].previous
+    (5, 'sevendag', 3)
     """
     refs = [r for r in (a, b) if r is not None]
     return Matchup.load(refs or None, ruleset, set=set, tactic=tactic)
@@ -244,6 +251,9 @@ class Matchup(Struct, frozen=True):
     what: WhatIf
     asked: Policies = PLAIN
     """The policies asked (``--tactic NAME=optimal``); :attr:`policies`: those played."""
+    ruleset_doc: tuple[str, dict[str, object]] | None = None
+    """The ruleset's file and data as read (before any what-if): a change of the ruleset
+    (``techniques.feint.attack``) is applied to it; ``ruleset`` is the ruleset changed."""
 
     @classmethod
     def load(cls, fighters: Sequence[str] | None, ruleset: str | None = None, *,
@@ -254,12 +264,12 @@ class Matchup(Struct, frozen=True):
         from sevendag_cli.rules.whatif import WhatIf
 
         refs = check_fighter_count(fighters)
-        rs = pick_ruleset_doc(ruleset, refs)[0]
+        rs, source, data = pick_ruleset_doc(ruleset, refs)
         what = WhatIf.parse(what_if_texts(set), what_if_texts(tactic))
         docs = pair_docs(rs, refs)
-        a, b, changes = what.load_pair(rs, docs)
+        changed, a, b, changes = what.load(rs, docs, (source, data))
         asked = pair(what.policies((a.name, b.name)))
-        return cls(rs, a, b, changes, tuple(docs), what, asked)
+        return cls(changed, a, b, changes, tuple(docs), what, asked, (source, data))
 
     @property
     def policies(self) -> Policies:
@@ -287,13 +297,14 @@ class Matchup(Struct, frozen=True):
         """What-ifs that cannot change this fight, and why (the CLI says them on stderr)."""
         from sevendag_cli.rules.whatif import inert_notes
 
-        notes = inert_notes(self.ruleset, (self.a, self.b), self.changes)
+        notes = inert_notes(self.ruleset, (self.a, self.b), self.changes, self.policies)
         if self.asked != self.policies:
             notes.append(Msg("policy.no_choices", ruleset=self.ruleset.name))
         return tuple(notes)
 
     def vary(self, field: str, value: str) -> Matchup:
-        """This matchup with one more change, ``FIGHTER.FIELD`` set to ``value`` (as a sweep's point).
+        """This matchup with one more change, ``FIGHTER.FIELD`` (or the ruleset's
+        ``techniques.NAME.FIELD``) set to ``value`` (as a sweep's point).
 
         >>> matchup("A", "B", "d20").vary("A.ac", "14").a.ac_override
         14
@@ -301,8 +312,9 @@ class Matchup(Struct, frozen=True):
         from sevendag_cli.rules.whatif import VARY
 
         what = self.what.plus(field, value, VARY)
-        a, b, changes = what.load_pair(self.ruleset, list(self.docs))
-        return Matchup(self.ruleset, a, b, changes, self.docs, what, self.asked)
+        # a change of the ruleset is applied to the file's data again, all of them in order
+        rs, a, b, changes = what.load(self.ruleset, list(self.docs), self.ruleset_doc)
+        return Matchup(rs, a, b, changes, self.docs, what, self.asked, self.ruleset_doc)
 
     def check_ends(self) -> None:
         """Refuse (one message) a fight that could never end."""
@@ -438,6 +450,10 @@ class Matchup(Struct, frozen=True):
             grid = vary_values(f"{by[0]}={listed2}", MAX_SWEEP_POINTS)
             if grid[0] == target:
                 raise UsageError(Msg("sweep.grid_same_field", field=target))
+            both = self.vary(target, texts[0]).vary(grid[0], grid[1][0]).changes[-2:]
+            if (both[0].fighter, both[0].field, both[0].ruleset) == \
+                    (both[1].fighter, both[1].field, both[1].ruleset):  # one field spelt two ways
+                raise UsageError(Msg("sweep.grid_same_field", field=target))
             if len(texts) * len(grid[1]) > MAX_GRID_POINTS:
                 raise UsageError(Msg("sweep.grid_too_big", n=len(texts) * len(grid[1]), max=MAX_GRID_POINTS))
         if runs is not None:
@@ -449,9 +465,9 @@ class Matchup(Struct, frozen=True):
 
             target2 = grid[0]
 
-            def load2(x: str, y: str) -> tuple[Fighter, Fighter, object, object]:
+            def load2(x: str, y: str) -> tuple[Fighter, Fighter, object, object, Ruleset]:
                 point = self.vary(target, x).vary(target2, y)
-                return point.a, point.b, point.changes[-2].value, point.changes[-1].value
+                return point.a, point.b, point.changes[-2].value, point.changes[-1].value, point.ruleset
 
             result2 = sweep_grid(self.ruleset, (target, target2), (texts, grid[1]), load2,
                                  method=RUNS if runs is not None else EXACT, cap=cap,
@@ -460,9 +476,9 @@ class Matchup(Struct, frozen=True):
                                  policies=self.policies)
             return SweepResult(result2, self.names, self.changes, self.policies)
 
-        def load(text: str) -> tuple[Fighter, Fighter, object]:
+        def load(text: str) -> tuple[Fighter, Fighter, object, Ruleset]:
             point = self.vary(target, text)
-            return point.a, point.b, point.changes[-1].value
+            return point.a, point.b, point.changes[-1].value, point.ruleset
 
         result = sweep(self.ruleset, target, texts, load, method=RUNS if runs is not None else EXACT,
                        cap=cap, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
@@ -588,10 +604,10 @@ class Lineup(Struct, frozen=True):
         what = WhatIf.parse(what_if_texts(set), what_if_texts(tactic))
         read = read_sheets(list(sheets))
         first = first_sheet(read)
-        rs = pick_ruleset_doc(ruleset, [first] if first is not None else None)[0]
+        rs, source, data = pick_ruleset_doc(ruleset, [first] if first is not None else None)
         docs, skipped = roster_docs(rs, read)
-        fighters, changes = what.load_roster(rs, docs)
-        return cls(rs, tuple(fighters), tuple(path for path, _ in docs), tuple(skipped), changes)
+        changed, fighters, changes = what.load_lineup(rs, docs, (source, data))
+        return cls(changed, tuple(fighters), tuple(path for path, _ in docs), tuple(skipped), changes)
 
     @property
     def notes(self) -> tuple[Msg, ...]:

@@ -126,8 +126,8 @@ def pick_ruleset(ruleset: str | None, fighters: list[str] | None) -> Ruleset:
 SetOpt = Annotated[
     list[str] | None,
     typer.Option("--set", help="Change a sheet field for this run only: FIGHTER.FIELD=VALUE, e.g. "
-                               "B.armour=7, A.weapon.damage=1d8 (empty VALUE: the sheet's default). "
-                               "Repeat for several."),
+                               "B.armour=7, A.weapon.damage=1d8 (empty VALUE: the sheet's default); "
+                               "or a Sevendag technique: techniques.feint.attack=4. Repeat for several."),
 ]
 TacticOpt = Annotated[
     list[str] | None,

@@ -140,11 +140,13 @@ def check_table_options(out: Output, csv_: bool, plot: str | None, odds: bool = 
 
 
 def what_if_notes(rs: Ruleset, fighters: Sequence[Fighter], changes: tuple[Change, ...],
-                  out: Output) -> None:
-    """On stderr: a change that cannot change the fight, and why (a d20 sheet that states its AC)."""
+                  out: Output, policies: Sequence[str] = ("sheet", "sheet")) -> None:
+    """On stderr: a change that cannot change the fight, and why (a d20 sheet that states its
+    AC; a Sevendag technique changed while each fighter plays its sheet: ``policies``, one per
+    fighter, ``sheet`` or ``optimal``)."""
     from sevendag_cli.rules.whatif import inert_notes
 
-    for message in inert_notes(rs, fighters, changes):
+    for message in inert_notes(rs, fighters, changes, policies):
         note(f"sevendag: {message.render(out.lang)}")
 
 

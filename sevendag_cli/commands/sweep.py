@@ -43,8 +43,9 @@ app = typer.Typer()
 def sweep_cmd(
     vary: Annotated[
         list[str],
-        typer.Option("--vary", help="FIGHTER.FIELD=RANGE: LO..HI, LO..HI/STEP or a list like 1d6,1d8,2d4 "
-                                    "(at most 200 values); twice: a grid of both fields.",
+        typer.Option("--vary", help="FIGHTER.FIELD=RANGE (or techniques.NAME.FIELD=RANGE): LO..HI, "
+                                    "LO..HI/STEP or a list like 1d6,1d8,2d4 (at most 200 values); "
+                                    "twice: a grid of both fields.",
                      show_default=False),
     ],
     fighters: FightersArg = None,
@@ -104,7 +105,7 @@ def sweep_cmd(
         first = m
         for target, values in varied:
             first = first.vary(target, values[0])
-        what_if_notes(m.ruleset, (m.a, m.b), first.changes, out)
+        what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies)
         for v in vary:
             stops = range_note(v)
             if stops is not None:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         MomentOdds,
         PairSetup,
         Ruleset,
+        RulesetEntries,
         SheetChange,
     )
     from sevendag_cli.d20.chain import D20Chain, D20Tables
@@ -361,8 +362,12 @@ class D20Backend:
     def tactics(self) -> tuple[str, ...] | None:
         return None
 
+    def ruleset_entries(self, ruleset: Ruleset, table: str) -> RulesetEntries:
+        return {}  # no techniques: nothing of the ruleset is a what-if
+
     def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
-                    changes: Sequence[SheetChange]) -> list[Msg]:
+                    changes: Sequence[SheetChange], policies: Sequence[str] = ("sheet", "sheet"),
+                    state: Any = None) -> list[Msg]:
         """A field that only the AC formula reads (``armour``, ``size``), on a sheet that
         states its AC (D-05: the stated AC wins)."""
         from sevendag_cli.d20.rules import FORMULA_KEYS

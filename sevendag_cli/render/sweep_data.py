@@ -102,7 +102,8 @@ def grid_document(result: SweepGrid, names: Sequence[str], changes: Sequence[Cha
         "rows": list(result.rows),
         "columns": list(result.columns),
         "fair_curve": [{"values": {result.fields[0]: row}, "fair": _fair(f)}
-                       for row, f in zip(result.rows, result.fair, strict=True)],
+                       for row, f in zip(result.rows if result.fair else (), result.fair,
+                                         strict=True)],  # without --fair: empty, as the schema says
     }
 
 

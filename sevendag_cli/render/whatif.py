@@ -2,8 +2,10 @@
 
 JSON (``changes``): one object per change, ``{fighter, field, value, previous}``; ``value``
 null when the key was removed (the sheet's default applies), ``previous`` null when the
-sheet did not have the key.  The display: one line, ``What-if: B.armour 7 (was 0) ·
-Brannoc.tactic all-out (was weapons-attack)``.
+sheet did not have the key.  A change of the ruleset is ``{ruleset, field, value,
+previous}`` (``techniques.feint.attack``; ``previous`` the value in effect before).  The
+display: one line, ``What-if: B.armour 7 (was 0) · Brannoc.tactic all-out (was
+weapons-attack) · techniques.feint.attack 5 (was 3)``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,12 @@ if TYPE_CHECKING:
 
 
 def changes_data(changes: Sequence[Change]) -> list[dict[str, Any]]:
+    """A sheet's change ``{fighter, field, value, previous}``; the ruleset's ``{ruleset, field,
+    value, previous}`` (``ruleset``: its name, ``field``: ``techniques.feint.attack``,
+    ``previous``: the value in effect before)."""
     return [{"fighter": c.fighter, "field": c.field, "value": c.value, "previous": c.previous}
+            if c.ruleset is None else
+            {"ruleset": c.ruleset, "field": c.field, "value": c.value, "previous": c.previous}
             for c in changes]
 
 
@@ -45,7 +52,8 @@ def _value(value: Any) -> str:
 def change_text(change: Change, lang: str) -> str:
     from sevendag_cli.text import visible
 
-    field = f"{visible(change.fighter)}.{visible(change.field)}"
+    field = visible(change.field) if change.ruleset is not None else \
+        f"{visible(change.fighter)}.{visible(change.field)}"
     if change.value is None:
         return t("whatif.removed", lang, field=field, previous=_value(change.previous))
     if change.previous is None:

@@ -19,6 +19,22 @@ Reuse (``fight``, ``sweep``; ``odds`` and ``matrix`` the same way)::
 ``changes`` lists what was applied (:class:`Change`), for the display and the JSON
 (:func:`sevendag_cli.render.whatif.changes_data`).  :meth:`WhatIf.plus` adds one more
 assignment (a sweep's value) to the same what-if.
+
+**The ruleset's what-ifs** (issue 17): a target whose first part is a table of
+:data:`RULESET_TABLES` written as in the ruleset file (``techniques.feint.attack``,
+``techniques.guard.duration``) changes the ruleset, not a sheet.  The entry is its key, or
+a label as elsewhere (``garde``); the fields are those the backend lists
+(:meth:`~sevendag_cli.backend.Backend.ruleset_entries`).  The change is applied to the
+ruleset file's data and the ruleset read again by its own reader, so its bounds and
+messages are the file's; then the sheets are read against it.  :meth:`WhatIf.load` gives
+the ruleset changed and the fighters::
+
+    rs, a, b, changes = what.load(ruleset, docs, (source, data))  # the ruleset file as read
+
+A ruleset change is a :class:`Change` with ``ruleset`` set to the ruleset's name and an
+empty ``fighter``.  A fighter literally named ``techniques`` loses to the ruleset: its
+fields are set with its name in another case (``Techniques.attack=5``): a fighter's name
+matches in any case, a ruleset's table only as written.
 """
 
 from __future__ import annotations
@@ -64,12 +80,28 @@ class Assignment(Struct, frozen=True):
 class Change(Struct, frozen=True):
     """A change applied to a fighter's sheet: the field (a key as the sheet's messages name
     it: ``weapon.damage``, ``hands[0].die``), the value set (None: the key removed, so the
-    sheet's default applies) and the value before (None: not in the sheet)."""
+    sheet's default applies) and the value before (None: not in the sheet).
+
+    A change of the ruleset (``techniques.feint.attack``): ``ruleset`` is the ruleset's
+    name, ``fighter`` is empty, ``field`` the whole key (``techniques.feint.attack``, the
+    entry by its key) and ``previous`` the value in effect before (the file's default
+    included)."""
 
     fighter: str
     field: str
     value: Any
     previous: Any
+    ruleset: str | None = None
+
+
+RULESET_TABLES = ("techniques",)
+"""The tables of a ruleset that ``--set`` and ``--vary`` may change: a target whose first
+part is one of these, written exactly so, is the ruleset's (see the module's text)."""
+
+
+def is_ruleset_target(target: str) -> bool:
+    """``techniques.feint.attack``: the ruleset's; ``Techniques.attack``: a fighter's."""
+    return "." in target and target.split(".", 1)[0] in RULESET_TABLES
 
 
 def _split(text: str, option: str) -> Assignment:
@@ -144,11 +176,17 @@ class WhatIf(Struct, frozen=True):
         return WhatIf((*self.assignments, Assignment(option, target, value)))
 
     def apply(self, docs: Docs, engine: str) -> tuple[Docs, tuple[Change, ...]]:
-        """The sheets' data with the changes applied (copies), and the changes."""
+        """The sheets' data with the changes applied (copies), and the changes (the sheets'
+        only: the ruleset's are :meth:`load`'s)."""
+        out, indexed = self._apply(docs, engine)
+        return out, tuple(c for _, changes in indexed for c in changes)
+
+    def _apply(self, docs: Docs, engine: str) -> tuple[Docs, list[tuple[int, list[Change]]]]:
+        """As :meth:`apply`, each assignment's changes with its index among the assignments."""
         names = [_name(data) for _, data in docs]
         out = [(source, copy.deepcopy(data)) for source, data in docs]
-        changes: list[Change] = []
-        for asg in self.assignments:
+        indexed: list[tuple[int, list[Change]]] = []
+        for n, asg in enumerate(self.assignments):
             if asg.option == TACTIC and policy_word(asg.value) is not None:
                 if asg.target != EVERY_FIGHTER:
                     _fighter(asg, asg.target, names)  # the fighter named is there
@@ -160,43 +198,69 @@ class WhatIf(Struct, frozen=True):
                 tactics = backend_named(engine).tactics()
                 if tactics is None:  # sheets without tactics (d20)
                     raise UsageError(Msg("whatif.tactic_d20", typed=asg.typed))
-                changes += _tactic(asg, out[i][1], names[i], tactics)
+                indexed.append((n, _tactic(asg, out[i][1], names[i], tactics)))
                 continue
+            if is_ruleset_target(asg.target):
+                continue  # the ruleset's: load() applies it
             i, path = _field(asg, names)
-            changes.append(_set(asg, out[i][1], path, names[i]))
-        return out, tuple(changes)
+            indexed.append((n, [_set(asg, out[i][1], path, names[i])]))
+        return out, indexed
 
-    def load_pair(self, ruleset: Ruleset, docs: Docs) -> tuple[Fighter, Fighter, tuple[Change, ...]]:
-        """The two fighters with the changes applied, read as sheets; and the changes.
+    @property
+    def changes_ruleset(self) -> bool:
+        """Whether an assignment changes the ruleset (``techniques.feint.attack``)."""
+        return any(a.option != TACTIC and is_ruleset_target(a.target) for a in self.assignments)
 
-        The sheets as they are must be valid (a problem there is the sheet's, exit 1); a
-        problem that the changes bring is a usage mistake (exit 2) naming the change.
+    def load(self, ruleset: Ruleset, docs: Docs, ruleset_doc: tuple[str, dict[str, Any]] | None = None,
+             ) -> tuple[Ruleset, Fighter, Fighter, tuple[Change, ...]]:
+        """The ruleset and the two fighters with the changes applied, read as the files are;
+        and the changes, in the order typed.
+
+        ``ruleset_doc``: the ruleset's file and data as read (needed only for a change of the
+        ruleset; else its file is read again).  The sheets as they are must be valid (a
+        problem there is the sheet's, exit 1); a problem that the changes bring is a usage
+        mistake (exit 2) naming the change.
         """
         from sevendag_cli.rules import pair_from_docs
 
         if not self.assignments:
             a, b = pair_from_docs(ruleset, docs)
-            return a, b, ()
-        changed, changes = self.apply(docs, ruleset.engine)
+            return ruleset, a, b, ()
+        names = [_name(data) for _, data in docs]
+        rs, ruleset_changes = self._ruleset(ruleset, ruleset_doc, names)
+        changed, indexed = self._apply(docs, ruleset.engine)
         try:
-            a, b = pair_from_docs(ruleset, changed)
+            a, b = pair_from_docs(rs, changed)
         except DataError as exc:
             pair_from_docs(ruleset, docs)  # the sheet itself is wrong: say so (exit 1)
             raise UsageError(self._blame(exc, docs)) from None
+        return rs, a, b, _in_order(indexed + ruleset_changes)
+
+    def load_pair(self, ruleset: Ruleset, docs: Docs) -> tuple[Fighter, Fighter, tuple[Change, ...]]:
+        """:meth:`load` without the ruleset: the two fighters (read against the ruleset
+        changed, if a change is the ruleset's) and the changes."""
+        _, a, b, changes = self.load(ruleset, docs)
         return a, b, changes
 
     def load_roster(self, ruleset: Ruleset, docs: Docs) -> tuple[list[Fighter], tuple[Change, ...]]:
-        """Every fighter of a roster (``matrix``) with the changes applied, read as sheets; and
-        the changes.  ``docs`` name the fighters as the roster does (``Aela (2)`` for the
-        second ``Aela``), and a change names a fighter the same way.  As :meth:`load_pair`: a
-        sheet wrong as it is is the sheet's problem (exit 1), one the changes make wrong is a
-        usage mistake (exit 2) naming the change."""
+        """:meth:`load_lineup` without the ruleset."""
+        return self.load_lineup(ruleset, docs)[1:]
+
+    def load_lineup(self, ruleset: Ruleset, docs: Docs,
+                    ruleset_doc: tuple[str, dict[str, Any]] | None = None,
+                    ) -> tuple[Ruleset, list[Fighter], tuple[Change, ...]]:
+        """The ruleset and every fighter of a roster (``matrix``) with the changes applied, read
+        as the files are; and the changes.  ``docs`` name the fighters as the roster does
+        (``Aela (2)`` for the second ``Aela``), and a change names a fighter the same way.  As
+        :meth:`load`: a sheet wrong as it is is the sheet's problem (exit 1), one the changes
+        make wrong is a usage mistake (exit 2) naming the change."""
         from sevendag_cli.rules import fighter_from_data
 
         if not self.assignments:
-            return [fighter_from_data(data, source, ruleset) for source, data in docs], ()
+            return ruleset, [fighter_from_data(data, source, ruleset) for source, data in docs], ()
+        rs, ruleset_changes = self._ruleset(ruleset, ruleset_doc, [_name(data) for _, data in docs])
         try:
-            changed, changes = self.apply(docs, ruleset.engine)
+            changed, indexed = self._apply(docs, ruleset.engine)
         except UsageError as exc:
             if exc.msg.key == "whatif.no_fighter":  # a roster, not a fight
                 raise UsageError(Msg("whatif.no_fighter_roster", **exc.msg.params)) from None
@@ -204,11 +268,40 @@ class WhatIf(Struct, frozen=True):
         fighters = []
         for i, (source, data) in enumerate(changed):
             try:
-                fighters.append(fighter_from_data(data, source, ruleset))
+                fighters.append(fighter_from_data(data, source, rs))
             except DataError as exc:
                 fighter_from_data(docs[i][1], docs[i][0], ruleset)  # the sheet itself is wrong
                 raise UsageError(self._blame(exc, docs, i)) from None
-        return fighters, changes
+        return rs, fighters, _in_order(indexed + ruleset_changes)
+
+    def _ruleset(self, ruleset: Ruleset, doc: tuple[str, dict[str, Any]] | None,
+                 names: list[str]) -> tuple[Ruleset, list[tuple[int, list[Change]]]]:
+        """The ruleset with the ruleset's changes applied (itself when none), read again by its
+        own reader; and each change with its assignment's index."""
+        mine = [(n, a) for n, a in enumerate(self.assignments)
+                if a.option != TACTIC and is_ruleset_target(a.target)]
+        if not mine:
+            return ruleset, []
+        from sevendag_cli.rules import ruleset_from_data
+
+        if doc is None:
+            from pathlib import Path
+
+            from sevendag_cli.data import read_toml
+
+            doc = (ruleset.path, read_toml(Path(ruleset.path)))
+        source, data = doc[0], copy.deepcopy(doc[1])
+        indexed = [(n, [_ruleset_set(asg, data, ruleset, names)]) for n, asg in mine]
+        try:
+            return ruleset_from_data(data, source), indexed
+        except DataError as exc:
+            key = exc.key or ""
+            at_fault = [a for _, a in mine if _related(a.target, key)] or [a for _, a in mine]
+            typed = "; ".join(a.typed for a in at_fault)
+            if exc.key:
+                raise UsageError(Msg("whatif.refused_key", changes=typed, key=exc.key,
+                                     message=exc.detail)) from None
+            raise UsageError(Msg("whatif.refused", changes=typed, message=exc.detail)) from None
 
     def _blame(self, exc: DataError, docs: Docs, index: int | None = None) -> Msg:
         """The refusal of a changed sheet, as the changes' mistake: the one(s) at fault first.
@@ -217,8 +310,8 @@ class WhatIf(Struct, frozen=True):
         source = str(exc.source)
         if index is None:
             index = next((i for i, (s, _) in enumerate(docs) if s == source), None)
-        mine = [a for a in self.assignments
-                if index is None or _target_index(a, names) in (index, None)]
+        mine = [a for a in self.assignments if not (a.option != TACTIC and is_ruleset_target(a.target))
+                and (index is None or _target_index(a, names) in (index, None))]
         key = exc.key or ""
         at_fault = [a for a in mine if _related(_field_text(a, names), key)] or mine or list(self.assignments)
         typed = "; ".join(a.typed for a in at_fault)
@@ -314,6 +407,75 @@ def _related(field: str, key: str) -> bool:
         return False
     return any(x == y or x.startswith(y + ".") or x.startswith(y + "[")
                for x, y in ((field, key), (key, field)))
+
+
+def _in_order(indexed: list[tuple[int, list[Change]]]) -> tuple[Change, ...]:
+    """The changes in the order their assignments were typed."""
+    return tuple(c for _, changes in sorted(indexed, key=lambda x: x[0]) for c in changes)
+
+
+# --- the ruleset's what-ifs ------------------------------------------------------------------
+
+
+def _ruleset_set(asg: Assignment, data: dict[str, Any], ruleset: Ruleset, names: list[str]) -> Change:
+    """``TABLE.ENTRY.FIELD=VALUE`` put in the ruleset file's ``data`` (an empty value removes
+    the key: the file's default applies); the entry by its key or a label, the field one the
+    backend lists."""
+    from sevendag_cli.backend import backend_for
+    from sevendag_cli.terms import candidates, fold
+
+    table, _, rest = asg.target.partition(".")
+    entries = backend_for(ruleset).ruleset_entries(ruleset, table)
+    fighter = next((n for n in names if n and fold(n) == fold(table)), None)
+
+    def refuse(message: Msg) -> UsageError:
+        if fighter is not None:  # a fighter of that name: say how to reach it
+            other = fighter.upper() if fighter != fighter.upper() else fighter.lower()
+            message = Msg("whatif.ruleset_first", message=message, table=table, name=fighter,
+                          other=other)
+        return UsageError(message)
+
+    if not entries:
+        raise refuse(Msg("whatif.ruleset_no_table", typed=asg.typed, ruleset=ruleset.name, table=table))
+    parts = [p.strip() for p in rest.split(".")]
+    entry_text = ".".join(parts[:-1]) if len(parts) > 1 else parts[0]
+    found = candidates(entry_text, {k: list(labels) for k, (labels, _) in entries.items()})
+    if len(found) != 1:
+        known = ", ".join(entries)
+        if found:
+            raise refuse(Msg("whatif.ruleset_ambiguous", typed=asg.typed, name=entry_text,
+                             table=table, candidates=", ".join(found)))
+        raise refuse(_suggest(Msg("whatif.ruleset_no_entry", typed=asg.typed, name=entry_text,
+                                  table=table, ruleset=ruleset.name, known=known), entry_text, list(entries)))
+    key = found[0]
+    fields = entries[key][1]
+    if len(parts) == 1 or not parts[-1]:
+        raise UsageError(Msg("whatif.ruleset_no_field_given", typed=asg.typed, entry=f"{table}.{key}",
+                             fields=", ".join(fields)))
+    field = next((f for f in fields if fold(f) == fold(parts[-1])), None)
+    if field is None:
+        raise refuse(_suggest(Msg("whatif.ruleset_no_field", typed=asg.typed, field=parts[-1],
+                                  entry=f"{table}.{key}", fields=", ".join(fields)),
+                              parts[-1], list(fields)))
+    node = data.get(table)
+    node = node.get(key) if isinstance(node, dict) else None
+    if not isinstance(node, dict):  # the reader gave the entry: its data is a table
+        raise UsageError(Msg("whatif.not_table", typed=asg.typed, field=f"{table}.{key}"))
+    previous = node.get(field, fields[field])
+    value = None if asg.value == "" else typed_value(asg, asg.value, previous)
+    if value is None:
+        node.pop(field, None)
+    else:
+        node[field] = value
+    return Change("", f"{table}.{key}.{field}", value, previous, ruleset.name)
+
+
+def _suggest(message: Msg, typed: str, names: list[str]) -> Msg:
+    """``message`` with the closest of ``names`` to ``typed`` (a typo), if one is close enough."""
+    import difflib
+
+    close = difflib.get_close_matches(typed, names, n=1)
+    return Msg("data.suggest_name", message=message, name=close[0]) if close else message
 
 
 # --- applying -------------------------------------------------------------------------------
@@ -471,13 +633,18 @@ def range_note(text: str) -> Msg | None:
     return Msg("whatif.vary_stops", typed=asg.typed, last=hi - (hi - lo) % step, hi=hi, step=step, lo=lo)
 
 
-def inert_notes(ruleset: Ruleset, fighters: Sequence[Fighter],
-                changes: tuple[Change, ...]) -> list[Msg]:
+def inert_notes(ruleset: Ruleset, fighters: Sequence[Fighter], changes: tuple[Change, ...],
+                policies: Sequence[str] = ("sheet", "sheet"), state: object = None) -> list[Msg]:
     """Changes that cannot change the fight, and why: a d20 field that only the AC formula
-    reads (``armour``, ``size``), on a sheet that states its AC (D-05: the stated AC wins)."""
+    reads (``armour``, ``size``), on a sheet that states its AC (D-05: the stated AC wins); a
+    change of a Sevendag technique when every fighter plays its sheet (no technique).
+
+    ``policies``: how each fighter plays (``sheet``, or ``optimal``: the game's optimal play,
+    which uses techniques); ``state``: where the fight stands (``odds``: an encounter's state,
+    in which a technique may be in effect), None for a fight from its start."""
     from sevendag_cli.backend import backend_for
 
-    return backend_for(ruleset).inert_notes(ruleset, fighters, changes)
+    return backend_for(ruleset).inert_notes(ruleset, fighters, changes, policies, state)
 
 
 def saved_state_notes(ruleset: Ruleset, changes: tuple[Change, ...]) -> list[Msg]:

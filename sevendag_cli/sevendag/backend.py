@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         MomentOdds,
         PairSetup,
         Ruleset,
+        RulesetEntries,
         SheetChange,
     )
     from sevendag_cli.data import Reader
@@ -440,9 +441,34 @@ class SevendagBackend:
 
         return TACTICS
 
+    def ruleset_entries(self, ruleset: Ruleset, table: str) -> RulesetEntries:
+        """The techniques (S-05): their labels, and the modifiers and duration a what-if sets."""
+        rs = cast("SevendagRuleset", ruleset)
+        if table != "techniques":
+            return {}
+        return {k: (tuple(t.label.values()),
+                    {"attack": t.attack, "defence": t.defence, "duration": t.duration})
+                for k, t in rs.techniques.items()}
+
     def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
-                    changes: Sequence[SheetChange]) -> list[Msg]:
-        return []
+                    changes: Sequence[SheetChange], policies: Sequence[str] = ("sheet", "sheet"),
+                    state: Any = None) -> list[Msg]:
+        """A change of a technique when no fighter uses one: each plays its sheet's tactic
+        (:func:`technique_changes_inert`), and no technique is in effect in ``state`` whose
+        modifiers the change sets (the odds from a saved encounter run its course)."""
+        techniques = [c for c in changes if c.ruleset is not None and c.field.startswith("techniques.")]
+        if not techniques or not technique_changes_inert(policies):
+            return []
+        from sevendag_cli.sevendag.state import SevendagState
+
+        in_effect = {f.technique.name for f in state.fighters if f.technique is not None} \
+            if isinstance(state, SevendagState) else set()
+        inert = [c.field for c in techniques
+                 if not (c.field.split(".")[1] in in_effect
+                         and c.field.rsplit(".", 1)[-1] in ("attack", "defence"))]
+        if not inert:
+            return []
+        return [Msg("whatif.technique_inert", fields=", ".join(dict.fromkeys(inert)))]
 
     def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]:
         """A field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
@@ -457,6 +483,16 @@ class SevendagBackend:
         from sevendag_cli.sevendag.display import DISPLAY
 
         return DISPLAY
+
+
+def technique_changes_inert(policies: Sequence[str] = ("sheet", "sheet")) -> bool:
+    """Whether a change of a technique (S-05) changes nothing in a fight whose fighters play
+    ``policies`` (one per fighter: ``sheet``, the sheet's tactic with no technique, or
+    ``optimal``, the game's optimal play, :mod:`sevendag_cli.sevendag.game`, which weighs every
+    technique): true when none plays optimally."""
+    from sevendag_cli.sevendag.game import OPTIMAL
+
+    return OPTIMAL not in policies
 
 
 BACKEND: Backend = SevendagBackend()

@@ -93,8 +93,10 @@ class Sweep(Struct, frozen=True):
     unchanged: bool  # every value gave the same odds: the field plays no part
 
 
-Loader = Callable[[str], tuple[Any, Any, Any]]
-"""A value's text → (fighter a, fighter b, the value as set)."""
+Loader = Callable[[str], tuple[Any, ...]]
+"""A value's text → (fighter a, fighter b, the value as set), and a fourth item, the ruleset of
+that value, when the value changes the ruleset (``techniques.feint.attack``); without it the
+sweep's ruleset."""
 
 
 def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, method: str = EXACT,
@@ -109,17 +111,17 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
         tolerance = check_tolerance(tolerance)
     from sevendag_cli.rules.bounds import check_can_end
 
-    pairs = [load(text) for text in values]
-    for a, b, _ in pairs:  # before any work, as fight: a value whose fight can never end
-        check_can_end(ruleset, a, b)
+    pairs = [(*loaded[:3], loaded[3] if len(loaded) > 3 else ruleset)
+             for loaded in (load(text) for text in values)]
+    for a, b, _, rs in pairs:  # before any work, as fight: a value whose fight can never end
+        check_can_end(rs, a, b)
     points = []
-    for done, (a, b, value) in enumerate(pairs, start=1):
+    for done, (a, b, value, rs) in enumerate(pairs, start=1):
         if method == EXACT:
-            points.append(_exact_point(ruleset, a, b, value, given_cap, tolerance, field,
-                                       policies))
+            points.append(_exact_point(rs, a, b, value, given_cap, tolerance, field, policies))
         else:
             assert runs is not None and seed is not None
-            points.append(_simulated_point(ruleset, a, b, value, cap, runs, seed, policies))
+            points.append(_simulated_point(rs, a, b, value, cap, runs, seed, policies))
         if progress is not None:
             progress(done)
     unchanged = len(points) > 1 and all(_same(p, points[0]) for p in points[1:])
@@ -197,8 +199,9 @@ class SweepGrid(Struct, frozen=True):
         return self.points[i * n:(i + 1) * n]
 
 
-GridLoader = Callable[[str, str], tuple[Any, Any, Any, Any]]
-"""Two values' texts → (fighter a, fighter b, the first value as set, the second as set)."""
+GridLoader = Callable[[str, str], tuple[Any, ...]]
+"""Two values' texts → (fighter a, fighter b, the first value as set, the second as set), and
+a fifth item, the ruleset of that pair of values, as :data:`Loader`'s fourth."""
 
 
 def sweep_grid(ruleset: Any, fields: tuple[str, str], values: tuple[Sequence[str], Sequence[str]],
@@ -211,9 +214,9 @@ def sweep_grid(ruleset: Any, fields: tuple[str, str], values: tuple[Sequence[str
 
     pairs = [(x, y) for x in values[0] for y in values[1]]
 
-    def load_pair(text: str) -> tuple[Any, Any, Any]:
-        a, b, u, v = load(*pairs[int(text)])
-        return a, b, (u, v)
+    def load_pair(text: str) -> tuple[Any, ...]:
+        a, b, u, v, *rs = load(*pairs[int(text)])
+        return (a, b, (u, v), *rs)
 
     line = sweep(ruleset, fields[0], [str(i) for i in range(len(pairs))], load_pair, method=method,
                  cap=cap, tolerance=tolerance, runs=runs, seed=seed, progress=progress,

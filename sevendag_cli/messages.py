@@ -325,6 +325,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "fr": "{what} : cette tranche doit commencer à {expected}"},
     "rules.sev.last_open": {"en": "the last band must be open-ended (no 'to')",
                             "fr": "la dernière tranche doit rester ouverte (pas de 'to')"},
+    "rules.sev.unknown_technique": {"en": "unknown technique {technique!r}: use one of {known} (S-05)",
+                                    "fr": "technique inconnue {technique!r} : choisir parmi {known} (S-05)"},
     "rules.sev.unknown_metal": {"en": "unknown metal {metal!r}: use one of {known}",
                                 "fr": "métal inconnu {metal!r} : choisir parmi {known}"},
     "rules.sev.shield_one_hand": {"en": "a shield is held in one hand", "fr": "un bouclier se tient d'une main"},

@@ -123,6 +123,7 @@ CONTRACT: dict[type, tuple[View, ...]] = {
     sevendag.HealEvent: (view(C + "sevendagHealEvent"),),
     sevendag.InitiativeReversedEvent: (view(C + "sevendagInitiativeReversedEvent"),),
     sevendag.RecoveredEvent: (view(C + "sevendagRecoveredEvent"),),
+    sevendag.SheetRuleEvent: (view(C + "sevendagSheetRuleEvent"),),
     sevendag.FighterState: (view(C + "sevendagFighterState"),),
     sevendag.ActiveTechnique: (view(C + "sevendagFighterState/properties/technique/oneOf/0"),),
     sevendag.DroppedWeapon: (view(C + "sevendagFighterState/properties/dropped/items"),),
@@ -451,6 +452,12 @@ def played() -> tuple[dict[type, list[Any]], list[tuple[str, dict[str, Any], Fig
         for rsv in variants:
             for seed in range(1, 13):
                 result = engine_for(rsv).fight(rsv, a, b, SeededDice(seed), cap=40)
+                instances(result, found)
+                fights.append((name, render.fight_document(result, seed), result))
+        if name == "sevendag":  # a sheet's yield rule (S-03): sheet-rule events
+            ruled = replace(a, yield_rule="always")
+            for seed in range(1, 4):
+                result = engine_for(rs).fight(rs, ruled, b, SeededDice(seed), cap=40)
                 instances(result, found)
                 fights.append((name, render.fight_document(result, seed), result))
         engine = engine_for(rs)

@@ -190,6 +190,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sev.shield": {"en": "shield", "fr": "bouclier"},
     # prompts.py
     "prompt.yield": {"en": "{name} is the assailant: yield this round (the opponent acts first)? [y/N] ", "fr": "{name} est l'assaillant : céder l'initiative ce round ? [o/N] "},
+    "prompt.yield_yes": {"en": "{name} is the assailant: yield this round (the opponent acts first)? [Y/n] ", "fr": "{name} est l'assaillant : céder l'initiative ce round ? [O/n] "},
+    "prompt.tech_sheet": {"en": "{name}: technique ({choices}, none) [{default}] ", "fr": "{name} : technique ({choices}, aucune) [{default}] "},
     "prompt.hands": {"en": "{name} — hands: {hands}", "fr": "{name} — mains : {hands}"},
     "prompt.alloc": {"en": "{name}: each hand in order, a = attack, d = defence, n = none [{default}] ",
                      "fr": "{name} : chaque main dans l'ordre, a = attaque, d = défense, n = aucun [{default}] "},
@@ -197,6 +199,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "fr": "{name} a {n} mains et {given} réponse(s) ont été données : répondre une fois par main, dans l'ordre, séparées par des virgules (par exemple {example})"},
     "prompt.yes_no": {"en": "{value!r} is neither yes nor no: answer y or n (Enter: no)",
                       "fr": "{value!r} n'est ni oui ni non : répondre o ou n (Entrée : non)"},
+    "prompt.yes_no_yes": {"en": "{value!r} is neither yes nor no: answer y or n (Enter: yes)",
+                          "fr": "{value!r} n'est ni oui ni non : répondre o ou n (Entrée : oui)"},
     "prompt.tech": {"en": "{name}: technique ({choices}) [none] ", "fr": "{name} : technique ({choices}) [aucune] "},
     "prompt.unknown": {"en": "unknown technique {value!r}: choose one of {choices}", "fr": "technique inconnue {value!r} : choisir parmi {choices}"},
     # field labels in checks (rich_base.check_text): how a game master reads a formula's parts

@@ -222,7 +222,7 @@ class SevendagBackend:
         """The choices of the round: from the arguments, and what ``ask`` answers."""
         from sevendag_cli.errors import joined
         from sevendag_cli.sevendag import engine
-        from sevendag_cli.terms import commitments, find_name, per_fighter
+        from sevendag_cli.terms import NONE_WORDS, commitments, find_name, fold, per_fighter
 
         rs = cast("SevendagRuleset", ruleset)
         names = (a.name, b.name)
@@ -236,11 +236,16 @@ class SevendagBackend:
         # commitments and techniques as typed, in either language and any case (a,d; Défense;
         # feinte) become keys; what matches nothing is refused by the engine, named as typed
         hands = {n: commitments(v) for n, v in per_fighter(allocate, "--allocate", who).items()}
-        tech = {n: technique_key(rs, v)
-                for n, v in per_fighter(technique, "--technique", who).items()}
+        # ``none`` (in either language): no technique this round, whatever the sheet's rule
+        tech: dict[str, str | None] = {
+            n: None if fold(v) in NONE_WORDS else technique_key(rs, v)
+            for n, v in per_fighter(technique, "--technique", who).items()}
         if ask is not None:
             return ask(rs, a, b, state, yield_, hands, tech)
-        return engine.Choices(yield_initiative=bool(yield_), allocation=hands, technique=tech)
+        if yield_ is None:  # left to the assaillant's sheet: no yield rule, no yield (as recorded)
+            holder = a if state.assaillant == a.name else b
+            yield_ = None if cast("SevendagFighter", holder).yield_rule != "never" else False
+        return engine.Choices(yield_initiative=yield_, allocation=hands, technique=tech)
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
                        yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
@@ -262,11 +267,11 @@ class SevendagBackend:
         yield_ = data.get("yield", False)
         allocation = data.get("allocation", {})
         technique = data.get("technique", {})
-        if (not isinstance(yield_, bool) or not isinstance(allocation, dict)
+        if ((yield_ is not None and not isinstance(yield_, bool)) or not isinstance(allocation, dict)
                 or not isinstance(technique, dict)
                 or not all(isinstance(v, list) and all(isinstance(x, str) for x in v)
                            for v in allocation.values())
-                or not all(isinstance(v, str) for v in technique.values())):
+                or not all(v is None or isinstance(v, str) for v in technique.values())):
             raise ValueError("choices")
         return Choices(yield_initiative=yield_,
                        allocation={k: tuple(v) for k, v in allocation.items()},

@@ -205,6 +205,11 @@ class Backend(Protocol):
         """Refuse sheets the batch simulator cannot take (before anything else is checked)."""
         ...
 
+    def check_plain(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        """Refuse sheets the plain solvers (chain, exact, vectorised) cannot play: a sheet
+        whose rules make choices they assume away (a Sevendag yield or technique rule)."""
+        ...
+
     def batch(self, ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, Aggregator]: ...
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,

@@ -788,6 +788,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                        "fr": "les deux combattants doivent avoir des fiches d20 pour des règles d20"},
     "sim.sevendag_ruleset": {"en": "the sevendag engine needs a sevendag ruleset",
                              "fr": "le moteur sevendag demande des règles sevendag"},
+    "sim.sev.not_plain": {"en": "{name}'s sheet has a yield or technique rule (S-03, S-05): odds, simulations and exact solvers assume neither; play its fights one by one ('fight' without --runs, --exact or --odds; 'round')",
+                          "fr": "la fiche de {name} a une règle de cession ou de technique (S-03, S-05) : chances, simulations et calculs exacts n'en supposent aucune ; jouer ses combats un par un (« fight » sans --runs, --exact ni --odds ; « round »)"},
     "sim.sevendag_sheet": {"en": "{name!r} is not a sevendag fighter sheet",
                            "fr": "{name!r} n'est pas une fiche de combattant sevendag"},
     "exact.sev.singular": {"en": "exact odds: the fight can go on for ever; use --runs N to simulate",

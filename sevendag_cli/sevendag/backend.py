@@ -115,8 +115,10 @@ def exact_odds(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
     """``fight --exact``'s odds of a pair (the same push from the same starts, S-02)."""
     from sevendag_cli.sevendag.chain import SevendagChain
     from sevendag_cli.sevendag.exact import initiative_probability
+    from sevendag_cli.sevendag.model import check_plain
     from sevendag_cli.sim.push import sevendag_push
 
+    check_plain(a, b)  # the chain assumes no yield and no new technique
     chain = SevendagChain(ruleset, a, b, models)
     p_a = initiative_probability(ruleset, a, b)
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
@@ -302,7 +304,12 @@ class SevendagBackend:
     # --- many fights --------------------------------------------------------------------
 
     def check_batch(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
-        return
+        self.check_plain(ruleset, a, b)  # the vectorised simulator assumes no yield, no technique
+
+    def check_plain(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        from sevendag_cli.sevendag.model import check_plain
+
+        check_plain(a, b)
 
     def batch(self, ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, Aggregator]:
         import importlib

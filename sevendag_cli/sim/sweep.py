@@ -227,9 +227,10 @@ def sweep_grid(ruleset: Any, fields: tuple[str, str], values: tuple[Sequence[str
 
 def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tolerance: float,
                  field: str) -> SweepPoint:
-    try:
-        from sevendag_cli.backend import backend_for
+    from sevendag_cli.backend import backend_for
 
+    backend_for(ruleset).check_plain(ruleset, a, b)  # its own line: --runs cannot play it either
+    try:
         start = backend_for(ruleset).start_odds(ruleset, a, b, cap, tolerance)
         if start is not None:  # d20: the odds from the start (the cap's share bounded)
             names, odds, rounds_mean = start

@@ -126,9 +126,10 @@ HELP_FR: dict[str, str] = {
     "Change a sheet field for this run only: FIGHTER.FIELD=VALUE, e.g. B.armour=7, A.weapon.damage=1d8 (empty VALUE: the sheet's default). Repeat for several.":
         "Changer un champ d'une fiche pour cette fois seulement : COMBATTANT.CHAMP=VALEUR, par exemple B.armour=7, "
         "A.weapon.damage=1d8 (VALEUR vide : la valeur par défaut de la fiche). À répéter pour plusieurs.",
-    "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence.":
+    "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence; then its rules after ';': Brannoc=all-out;technique=feint@attacking;yield=behind.":
         "Sevendag : la tactique d'un combattant pour cette fois : COMBATTANT=TACTIQUE, par exemple Brannoc=all-out, "
-        "ou un engagement par main : Brannoc=attaque,défense.",
+        "ou un engagement par main : Brannoc=attaque,défense ; puis ses règles après ';' : "
+        "Brannoc=all-out;technique=feinte@en attaque;yield=mené.",
     "The table as CSV on stdout (RFC 4180, columns in docs/bench.md#csv---csv).":
         "Le tableau en CSV sur la sortie standard (RFC 4180, colonnes décrites dans docs/bench.md#csv---csv).",
     "Draw the odds in FILE.png or FILE.svg (needs matplotlib: the plot extra of sevendag).":

@@ -495,3 +495,25 @@ def test_S03_S05_the_log_keeps_what_was_left_to_the_sheet() -> None:
         None if h == "Brannoc" else False for h in holders]
     assert [s["choices"]["technique"] for s in log[1:]] == [{}, {"Brannoc": None}, {}]
     assert run("log").exit_code == 0  # replayed from the log
+
+
+def test_S03_S05_outputs_with_sheet_rules_match_their_schemas() -> None:
+    """fight --json / --jsonl, round --json, log --json and the encounter file, with a sheet
+    that yields and one that starts a technique by rule (``sheet-rule`` events, null yields)."""
+    from tests.helpers import validate
+
+    brannoc = edited_sheet("brannoc", ('tactic = "weapons-attack"',
+                                       'tactic = "weapons-attack"\nyield = "always"'))
+    ysolde = edited_sheet("ysolde", ('tactic = "weapons-attack"',
+                                     'tactic = "weapons-attack"\ntechnique = { name = "feint" }'))
+    doc = json.loads(run("fight", brannoc, ysolde, "--seed", "5", "--json").stdout)
+    validate("fight", doc)
+    kinds = {e["type"] for r in doc["rounds"] for e in r["events"]}
+    assert "sheet-rule" in kinds
+    for line in run("fight", brannoc, ysolde, "--seed", "5", "--jsonl").stdout.splitlines():
+        validate("fight-event", json.loads(line))
+    assert run("init", brannoc, ysolde, "--seed", "1").exit_code == 0
+    for seed in ("2", "3"):
+        validate("round", json.loads(run("round", "--seed", seed, "--json").stdout))
+    validate("log", json.loads(run("log", "--json").stdout))
+    validate("encounter", json.loads(Path("encounter.sevendag.json").read_text("utf-8")))

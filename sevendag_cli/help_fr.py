@@ -57,9 +57,10 @@ HELP_FR: dict[str, str] = {
         "Sevendag : l'assaillant cède l'initiative, l'adversaire agit en premier (S-03).",
     "Sevendag: NAME=attack,defence or NAME=a,d (one per hand, in order; English or French).":
         "Sevendag : NOM=attaque,défense ou NOM=a,d (un par main, dans l'ordre ; en français ou en anglais).",
-    "Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte).":
-        "Sevendag : NOM=TECHNIQUE (la clé ou le nom d'une technique martiale, par exemple feinte ou feint).",
-    "Never ask: use the sheets' tactics.": "Ne rien demander : appliquer les tactiques des fiches.",
+    "Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte), or NAME=none (no technique, whatever the sheet's rule).":
+        "Sevendag : NOM=TECHNIQUE (la clé ou le nom d'une technique martiale, par exemple feinte ou feint), "
+        "ou NOM=aucune (pas de technique, quelle que soit la règle de la fiche).",
+    "Never ask: use the sheets' tactics and rules.": "Ne rien demander : appliquer les tactiques et les règles des fiches.",
     # wound
     "Apply a game master's judgement by hand (S-16), or name a wound band.":
         "Appliquer à la main une décision du meneur de jeu (S-16), ou nommer une blessure.",

@@ -330,8 +330,10 @@ def play_round(
 ) -> tuple[RoundResult, SevendagState]:
     """One round (S-03..S-19): allocations, exchange 1, exchange 2, bookkeeping.
 
-    Every choice is checked before any die is rolled: a refused round changes
-    nothing and consumes no die.
+    What ``choices`` leaves open the sheets decide: the tactic, the assaillant's
+    yield rule, each technique rule (``with_sheet_rules``; a ``sheet-rule`` event
+    for each choice a rule makes).  Every choice is checked before any die is
+    rolled: a refused round changes nothing and consumes no die.
     """
     _require(ruleset, a, b, state)
     if state.over:

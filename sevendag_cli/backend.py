@@ -218,6 +218,11 @@ class Backend(Protocol):
         """Refuse sheets the batch simulator cannot take (before anything else is checked)."""
         ...
 
+    def check_plain(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        """Refuse sheets the plain solvers (chain, exact, vectorised) cannot play: a sheet
+        whose rules make choices they assume away (a Sevendag yield or technique rule)."""
+        ...
+
     def batch(self, ruleset: Ruleset, a: Fighter, b: Fighter,
               policies: Policies = PLAIN) -> tuple[BatchFn, Aggregator]:
         """The batch simulator of this pair under these policies, and its extras."""

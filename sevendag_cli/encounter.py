@@ -242,7 +242,8 @@ class Encounter:
         """``sevendag round``: resolve the next round and save it.
 
         Sevendag: ``yield_initiative`` (S-03), ``allocate`` (each hand, S-04) and ``technique``
-        per fighter; what they leave out is the sheet's tactic, or what ``ask`` answers.
+        per fighter (``none``: no technique); what they leave out is the sheet's tactic and
+        rules (its yield, its technique), or what ``ask`` answers.
         ``odds``: each fighter's chance to win before and after the round; ``tactic``: how
         the odds assume each fighter plays from now on (``NAME=optimal``, ``optimal``).
         """

@@ -57,9 +57,10 @@ HELP_FR: dict[str, str] = {
         "Sevendag : l'assaillant cède l'initiative, l'adversaire agit en premier (S-03).",
     "Sevendag: NAME=attack,defence or NAME=a,d (one per hand, in order; English or French).":
         "Sevendag : NOM=attaque,défense ou NOM=a,d (un par main, dans l'ordre ; en français ou en anglais).",
-    "Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte).":
-        "Sevendag : NOM=TECHNIQUE (la clé ou le nom d'une technique martiale, par exemple feinte ou feint).",
-    "Never ask: use the sheets' tactics.": "Ne rien demander : appliquer les tactiques des fiches.",
+    "Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte), or NAME=none (no technique, whatever the sheet's rule).":
+        "Sevendag : NOM=TECHNIQUE (la clé ou le nom d'une technique martiale, par exemple feinte ou feint), "
+        "ou NOM=aucune (pas de technique, quelle que soit la règle de la fiche).",
+    "Never ask: use the sheets' tactics and rules.": "Ne rien demander : appliquer les tactiques et les règles des fiches.",
     # wound
     "Apply a game master's judgement by hand (S-16), or name a wound band.":
         "Appliquer à la main une décision du meneur de jeu (S-16), ou nommer une blessure.",
@@ -132,10 +133,12 @@ HELP_FR: dict[str, str] = {
         "Changer un champ d'une fiche pour cette fois seulement : COMBATTANT.CHAMP=VALEUR, par exemple B.armour=7, "
         "A.weapon.damage=1d8 (VALEUR vide : la valeur par défaut de la fiche) ; ou une technique de Sevendag : "
         "techniques.feint.attack=4. À répéter pour plusieurs.",
-    "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence; FIGHTER=optimal: the best declaration every round (yield, allocation, technique), or --tactic optimal for every fighter.":
+    "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence; then its rules after ';': Brannoc=all-out;technique=feint@attacking;yield=behind; FIGHTER=optimal: the best declaration every round (yield, allocation, technique), or --tactic optimal for every fighter.":
         "Sevendag : la tactique d'un combattant pour cette fois : COMBATTANT=TACTIQUE, par exemple Brannoc=all-out, "
-        "ou un engagement par main : Brannoc=attaque,défense ; COMBATTANT=optimal : la meilleure déclaration "
-        "à chaque round (cession, répartition, technique), ou --tactic optimal pour chaque combattant.",
+        "ou un engagement par main : Brannoc=attaque,défense ; puis ses règles après ';' : "
+        "Brannoc=all-out;technique=feinte@en attaque;yield=mené ; COMBATTANT=optimal : la meilleure "
+        "déclaration à chaque round (cession, répartition, technique), ou --tactic optimal pour chaque "
+        "combattant.",
     "The table as CSV on stdout (RFC 4180, columns in docs/bench.md#csv---csv).":
         "Le tableau en CSV sur la sortie standard (RFC 4180, colonnes décrites dans docs/bench.md#csv---csv).",
     "Draw the odds in FILE.png or FILE.svg (needs matplotlib: the plot extra of sevendag).":

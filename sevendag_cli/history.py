@@ -77,7 +77,8 @@ def choices_to_data(choices: Any) -> dict[str, Any] | None:
     """A round's choices (Sevendag's ``Choices``) as plain data (none: None)."""
     if choices is None:
         return None
-    return {"yield": bool(choices.yield_initiative),
+    # null: left to the assaillant's sheet (its yield rule, S-03)
+    return {"yield": None if choices.yield_initiative is None else bool(choices.yield_initiative),
             "allocation": {k: list(v) for k, v in choices.allocation.items()},
             "technique": dict(choices.technique)}
 

@@ -19,6 +19,21 @@ COMMITMENT_WORDS: dict[str, tuple[str, ...]] = {
 }
 """Each commitment of a hand's die (S-04) and the words that mean it (``a``/``d``/``n`` as at the prompt)."""
 
+WHEN_WORDS: dict[str, tuple[str, ...]] = {
+    "attacking": ("attacking", "attack", "assaillant", "attaque", "en attaque", "attaquant"),
+    "defending": ("defending", "defence", "defense", "défenseur", "défense", "en défense"),
+    "always": ("always", "toujours"),
+}
+"""When a sheet's technique rule starts its technique (S-05): holding the initiative, not
+holding it, or whenever none is in effect."""
+
+YIELD_WORDS: dict[str, tuple[str, ...]] = {
+    "never": ("never", "no", "jamais", "non"),
+    "always": ("always", "yes", "toujours", "oui"),
+    "behind": ("behind", "derrière", "mené", "en retard"),
+}
+"""A sheet's yield rule (S-03): never, always, or when behind on wounds."""
+
 YES = ("y", "yes", "o", "oui")
 NO = ("n", "no", "non")
 NONE_WORDS = ("none", "aucune", "aucun", "rien", "n", "no", "non", "-")

@@ -126,6 +126,7 @@ CONTRACT: dict[type, tuple[View, ...]] = {
     sevendag.HealEvent: (view(C + "sevendagHealEvent"),),
     sevendag.InitiativeReversedEvent: (view(C + "sevendagInitiativeReversedEvent"),),
     sevendag.RecoveredEvent: (view(C + "sevendagRecoveredEvent"),),
+    sevendag.SheetRuleEvent: (view(C + "sevendagSheetRuleEvent"),),
     sevendag.FighterState: (view(C + "sevendagFighterState"),),
     sevendag.ActiveTechnique: (view(C + "sevendagFighterState/properties/technique/oneOf/0"),),
     sevendag.DroppedWeapon: (view(C + "sevendagFighterState/properties/dropped/items"),),
@@ -458,6 +459,12 @@ def played() -> tuple[dict[type, list[Any]], list[tuple[str, dict[str, Any], Fig
                 instances(result, found)
                 doc = Fight(result, seed).to_dict()  # what fight --json writes
                 fights.append((name, doc, result))
+        if name == "sevendag":  # a sheet's yield rule (S-03): sheet-rule events
+            ruled = replace(a, yield_rule="always")
+            for seed in range(1, 4):
+                result = engine_for(rs).fight(rs, ruled, b, SeededDice(seed), cap=40)
+                instances(result, found)
+                fights.append((name, Fight(result, seed).to_dict(), result))
         engine = engine_for(rs)
         _, state = engine.start(rs, a, b, SeededDice(1))
         amount = 5 if name == "d20" else 12

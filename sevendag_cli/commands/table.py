@@ -154,10 +154,11 @@ def round_cmd(
     technique: Annotated[
         list[str] | None,
         typer.Option("--technique", "-t",
-                     help="Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte)."),
+                     help="Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or "
+                          "feinte), or NAME=none (no technique, whatever the sheet's rule)."),
     ] = None,
     no_input: Annotated[
-        bool, typer.Option("--no-input", help="Never ask: use the sheets' tactics.")
+        bool, typer.Option("--no-input", help="Never ask: use the sheets' tactics and rules.")
     ] = False,
     odds: Annotated[
         bool, typer.Option("--odds", help="Show each fighter's chance to win before and after "

@@ -249,6 +249,9 @@ class D20Backend:
         if _pair(ruleset, a, b) is None:
             raise UsageError(Msg("sim.d20_sheets"))
 
+    def check_plain(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        return  # a d20 sheet states no choice
+
     def batch(self, ruleset: Ruleset, a: Fighter, b: Fighter,
               policies: Policies = PLAIN) -> tuple[BatchFn, Aggregator]:
         from sevendag_cli.d20.sim_extra import D20Aggregator

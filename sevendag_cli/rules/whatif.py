@@ -3,7 +3,8 @@
 ``--set FIGHTER.FIELD=VALUE`` changes any field of a fighter's sheet, nested keys
 included (``A.weapon.damage=1d8``, ``Brannoc.items.sword.metal=steel``,
 ``Brannoc.hands[0].die=12``); ``--tactic FIGHTER=TACTIC`` chooses a Sevendag tactic
-(``all-out``, or one commitment per hand, ``attack,defence``, which is ``custom``).
+(``all-out``, or one commitment per hand, ``attack,defence``, which is ``custom``),
+and the sheet's rules after ``;``: ``Brannoc=all-out;technique=feint@attacking;yield=behind``.
 
 A change is applied to the sheet's *data* (the parsed TOML), and the sheet is then
 read again by the same reader as the file (:func:`sevendag_cli.rules.fighter_from_data`),
@@ -561,13 +562,89 @@ def typed_value(asg: Assignment, text: str, previous: Any = _MISSING) -> Any:
     return text
 
 
+_TECHNIQUE_KEYS = ("technique", "tech")
+_YIELD_KEYS = ("yield", "ceder", "cede")
+
+
 def _tactic(asg: Assignment, data: dict[str, Any], fighter: str,
             tactics: tuple[str, ...]) -> list[Change]:
     """``all-out`` (a tactic's key) or one commitment per hand (``attack,defence``, ``a,d``:
-    the ``custom`` tactic with that allocation)."""
+    the ``custom`` tactic with that allocation); then, after ``;``, the sheet's rules:
+    ``technique=feint@attacking`` (``@WHEN`` optional; ``technique=none`` removes the rule)
+    and ``yield=behind`` (S-03, S-05).  The tactic may be left out: ``Brannoc=yield=always``."""
+    from sevendag_cli.terms import fold
+
+    parts = [p.strip() for p in asg.value.split(";") if p.strip()]
+    rules = [p for p in parts if "=" in p]
+    plain = [p for p in parts if "=" not in p]
+    if len(plain) > 1 or not parts:
+        raise UsageError(Msg("whatif.unknown_tactic", typed=asg.typed, tactics=", ".join(tactics)))
+    changes = _plain_tactic(asg, plain[0], data, fighter, tactics) if plain else []
+    for part in rules:
+        key, _, value = part.partition("=")
+        key, value = fold(key.strip()), value.strip()
+        if not value:
+            raise UsageError(Msg("whatif.rule_syntax", typed=asg.typed, part=part))
+        if key in _TECHNIQUE_KEYS:
+            changes += _technique_rule(asg, data, fighter, value)
+        elif key in _YIELD_KEYS:
+            changes += _yield_rule(asg, data, fighter, value)
+        else:
+            raise UsageError(Msg("whatif.rule_syntax", typed=asg.typed, part=part))
+    return changes
+
+
+def _technique_rule(asg: Assignment, data: dict[str, Any], fighter: str,
+                    value: str) -> list[Change]:
+    """``feint@attacking``, ``feinte@en attaque``, ``guard`` (whenever none is in effect), or
+    ``none`` (no technique rule)."""
+    from sevendag_cli.terms import NONE_WORDS, WHEN_WORDS, find_key, fold
+
+    old = data.get("technique")
+    old_name = old.get("name") if isinstance(old, dict) else None
+    old_when = old.get("when") if isinstance(old, dict) else None
+    if fold(value) in NONE_WORDS:
+        data.pop("technique", None)
+        if old is None:
+            return []
+        shown = f"{old_name}@{old_when}" if old_when else old_name
+        return [Change(fighter, "technique", None, shown if isinstance(old, dict) else old)]
+    name, at, when_text = value.partition("@")
+    name = name.strip()
+    when: str | None = None
+    if at:
+        when = find_key(when_text.strip(), WHEN_WORDS, prefixes=False)
+        if when is None:
+            raise UsageError(Msg("whatif.rule_word", typed=asg.typed, value=when_text.strip(),
+                                 allowed=", ".join(WHEN_WORDS)))
+    rule: dict[str, Any] = {"name": name}
+    if when is not None:
+        rule["when"] = when
+    data["technique"] = rule
+    changes = [Change(fighter, "technique.name", name, old_name)]
+    if when is not None or old_when is not None:
+        changes.append(Change(fighter, "technique.when", when, old_when))
+    return changes
+
+
+def _yield_rule(asg: Assignment, data: dict[str, Any], fighter: str, value: str) -> list[Change]:
+    """``never``, ``always``, ``behind`` (in either language: ``jamais``, ``toujours``, ``mené``)."""
+    from sevendag_cli.terms import YIELD_WORDS, find_key
+
+    found = find_key(value, YIELD_WORDS, prefixes=False)
+    if found is None:
+        raise UsageError(Msg("whatif.rule_word", typed=asg.typed, value=value,
+                             allowed=", ".join(YIELD_WORDS)))
+    previous = data.get("yield")
+    data["yield"] = found
+    return [Change(fighter, "yield", found, previous)]
+
+
+def _plain_tactic(asg: Assignment, value: str, data: dict[str, Any], fighter: str,
+                  tactics: tuple[str, ...]) -> list[Change]:
+    """The tactic part of ``--tactic``: a tactic's key or one commitment per hand."""
     from sevendag_cli.terms import COMMITMENT_WORDS, commitments, fold
 
-    value = asg.value
     tactic = next((t for t in tactics if fold(t) == fold(value)), None)
     allocation: list[str] | None = None
     if tactic is None:

@@ -117,8 +117,10 @@ def exact_odds(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
     """``fight --exact``'s odds of a pair (the same push from the same starts, S-02)."""
     from sevendag_cli.sevendag.chain import SevendagChain
     from sevendag_cli.sevendag.exact import initiative_probability
+    from sevendag_cli.sevendag.model import check_plain
     from sevendag_cli.sim.push import sevendag_push
 
+    check_plain(a, b)  # the chain assumes no yield and no new technique
     chain = SevendagChain(ruleset, a, b, models)
     p_a = initiative_probability(ruleset, a, b)
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
@@ -224,7 +226,7 @@ class SevendagBackend:
         """The choices of the round: from the arguments, and what ``ask`` answers."""
         from sevendag_cli.errors import joined
         from sevendag_cli.sevendag import engine
-        from sevendag_cli.terms import commitments, find_name, per_fighter
+        from sevendag_cli.terms import NONE_WORDS, commitments, find_name, fold, per_fighter
 
         rs = cast("SevendagRuleset", ruleset)
         names = (a.name, b.name)
@@ -238,11 +240,16 @@ class SevendagBackend:
         # commitments and techniques as typed, in either language and any case (a,d; Défense;
         # feinte) become keys; what matches nothing is refused by the engine, named as typed
         hands = {n: commitments(v) for n, v in per_fighter(allocate, "--allocate", who).items()}
-        tech = {n: technique_key(rs, v)
-                for n, v in per_fighter(technique, "--technique", who).items()}
+        # ``none`` (in either language): no technique this round, whatever the sheet's rule
+        tech: dict[str, str | None] = {
+            n: None if fold(v) in NONE_WORDS else technique_key(rs, v)
+            for n, v in per_fighter(technique, "--technique", who).items()}
         if ask is not None:
             return ask(rs, a, b, state, yield_, hands, tech)
-        return engine.Choices(yield_initiative=bool(yield_), allocation=hands, technique=tech)
+        if yield_ is None:  # left to the assaillant's sheet: no yield rule, no yield (as recorded)
+            holder = a if state.assaillant == a.name else b
+            yield_ = None if cast("SevendagFighter", holder).yield_rule != "never" else False
+        return engine.Choices(yield_initiative=yield_, allocation=hands, technique=tech)
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
                        yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
@@ -264,11 +271,11 @@ class SevendagBackend:
         yield_ = data.get("yield", False)
         allocation = data.get("allocation", {})
         technique = data.get("technique", {})
-        if (not isinstance(yield_, bool) or not isinstance(allocation, dict)
+        if ((yield_ is not None and not isinstance(yield_, bool)) or not isinstance(allocation, dict)
                 or not isinstance(technique, dict)
                 or not all(isinstance(v, list) and all(isinstance(x, str) for x in v)
                            for v in allocation.values())
-                or not all(isinstance(v, str) for v in technique.values())):
+                or not all(v is None or isinstance(v, str) for v in technique.values())):
             raise ValueError("choices")
         return Choices(yield_initiative=yield_,
                        allocation={k: tuple(v) for k, v in allocation.items()},
@@ -299,7 +306,12 @@ class SevendagBackend:
     # --- many fights --------------------------------------------------------------------
 
     def check_batch(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
-        return
+        return  # a sheet with rules is played through the game (batch)
+
+    def check_plain(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        from sevendag_cli.sevendag.model import check_plain
+
+        check_plain(a, b)
 
     def batch(self, ruleset: Ruleset, a: Fighter, b: Fighter,
               policies: Policies = PLAIN) -> tuple[BatchFn, Aggregator]:
@@ -380,12 +392,11 @@ class SevendagBackend:
 
     def fight_play(self, ruleset: Ruleset, a: Fighter, b: Fighter, dice: DiceSource,
                    cap: int | None, policies: Policies = PLAIN) -> FightPlay:
-        from sevendag_cli.sevendag.policy import needs_game
 
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
-        if needs_game(pair[1], pair[2], policies):
+        if tuple(policies) != PLAIN:  # the sheets' rules, if any, the step engine plays itself
             from sevendag_cli.sevendag.policy import fight_play as policy_play
 
             return policy_play(*pair, dice, cap, policies)

@@ -63,6 +63,7 @@ from sevendag_cli.sevendag.model import (
     FighterModel,
     Verdict,
     check_fighters,
+    check_plain,
     fighter_model,
     granted_unit,
     judge,
@@ -792,8 +793,10 @@ def _ruleset_key(rs: SevendagRuleset) -> tuple[object, ...]:
 
 
 def chain_for(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> SevendagChain:
-    """The chain of this pair under this ruleset, built once per process (a few are kept)."""
+    """The chain of this pair under this ruleset, built once per process (a few are kept);
+    sheets with a yield or technique rule refused (the chain assumes neither)."""
     check_fighters(ruleset, a, b)
+    check_plain(a, b)
     models = (fighter_model(ruleset, a), fighter_model(ruleset, b))
     key = (_ruleset_key(ruleset), a.name, b.name, models, a.attack, a.defence, b.attack,
            b.defence)

@@ -105,6 +105,16 @@ def round_intro(r: Display, events: Sequence[Any]) -> None:
             r.line(Text(r.tr("yields", name=ev.fighter), "yellow"), rules_text(("S-03",)))
 
 
+def sheet_rule(r: Display, ev: Any) -> None:
+    """S-03/S-05: a yield or a technique the sheet's rule chose (the players left it open)."""
+    if ev.choice == "yield":
+        text = r.tr(f"sheet_yield.{ev.rule}", name=ev.fighter, p=-ev.penalty, q=-ev.opponent_penalty)
+    else:
+        text = r.tr(f"sheet_tech.{ev.rule}", name=ev.fighter,
+                    technique=technique_name(r, ev.technique))
+    r.line("  ", Text(text, "dim"), rules_text(ev.rules))
+
+
 def exchange(r: Display, ev: Any) -> None:
     r.line(Text(r.tr("attacks", a=ev.attacker, d=ev.defender), "bold magenta"),
            Text(f"{GLUE}{GLUE}({w(r, 'exchange')}{GLUE}{ev.number})", "dim"))
@@ -203,6 +213,7 @@ def recovered(r: Display, ev: Any) -> None:
 
 def handlers(r: Display) -> dict[str, Handler]:
     return {
+        "sheet-rule": lambda ev: sheet_rule(r, ev),
         "allocation": lambda ev: allocation(r, ev),
         "exchange": lambda ev: exchange(r, ev),
         "drop": lambda ev: drop(r, ev),

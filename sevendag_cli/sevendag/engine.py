@@ -70,6 +70,14 @@ Decisions where the rules are silent:
   stays) the assaillant for the rest of the fight; ``InitiativeReversedEvent``
   is emitted only when the assaillant actually changes.  If the defender is
   out after that exchange the fight is simply over.
+* **Sheet rules (S-03, S-05).** What the players leave open (``Choices``:
+  ``yield_initiative`` None, a fighter left out of ``technique``) the sheets'
+  rules decide (``with_sheet_rules``): the assaillant's ``yield`` rule
+  (``never``; ``always``; ``behind``: its wound penalty larger than its
+  opponent's), each fighter's ``technique`` rule when none is in effect
+  (``attacking``: it holds the initiative at the start of the round, yield or
+  not; ``defending``: it does not; ``always``).  Each choice a rule makes is a
+  ``SheetRuleEvent``, first in the round.
 * **Techniques (S-05).** Chosen at the start of the round (``Choices``);
   the modifiers apply to the attack and defence totals of this round and the
   next ``duration - 1``.  A fighter under a technique cannot start one.
@@ -111,6 +119,7 @@ from sevendag_cli.sevendag.events import (
     InitiativeReversedEvent,
     MetalEffect,
     RecoveredEvent,
+    SheetRuleEvent,
     WoundEvent,
 )
 from sevendag_cli.sevendag.planning import (
@@ -121,6 +130,7 @@ from sevendag_cli.sevendag.planning import (
     allocation_for,
     check_choices,
     plan_for,
+    with_sheet_rules,
 )
 from sevendag_cli.sevendag.resolution import (
     MAX_INITIATIVE_ATTEMPTS,
@@ -171,6 +181,7 @@ __all__ = [
     "MetalEffect",
     "RecoveredEvent",
     "SevendagState",
+    "SheetRuleEvent",
     "WoundEvent",
     "allocation_for",
     "apply_heal",
@@ -188,4 +199,5 @@ __all__ = [
     "start",
     "state_from_data",
     "state_to_data",
+    "with_sheet_rules",
 ]

@@ -50,6 +50,23 @@ class AllocationEvent(Event, frozen=True, gc=False):
     rules: tuple[str, ...]
 
 
+class SheetRuleEvent(Event, frozen=True, gc=False):
+    """S-03/S-05: a choice the fighter's sheet made by its rule, the players having left it
+    open: a yield (its ``yield`` rule) or a technique started (its ``technique`` rule).
+
+    A yield or a technique start without this event was the players' choice.
+    """
+
+    kind: ClassVar[str] = "sheet-rule"
+    fighter: str
+    choice: str  # "yield" | "technique"
+    rule: str  # the sheet's rule: yield "always" | "behind"; technique "attacking" | ...
+    technique: str | None  # the technique started (choice "technique"), else None
+    penalty: int  # S-19: the fighter's wound penalty at the start of the round
+    opponent_penalty: int
+    rules: tuple[str, ...]
+
+
 class MetalEffect(Struct, frozen=True, gc=False):
     """S-17: a weapon metal's critical effect as applied (``times`` 2 when doubled)."""
 

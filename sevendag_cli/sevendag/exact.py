@@ -26,7 +26,7 @@ from sevendag_cli.d20.exact import ExactResult
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.rules.bounds import check_exact
 from sevendag_cli.sevendag.chain import chain_for
-from sevendag_cli.sevendag.model import check_fighters
+from sevendag_cli.sevendag.model import check_fighters, check_plain
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.formula_dice import formula_dist
 
@@ -111,6 +111,7 @@ def exact_sevendag(ruleset: SevendagRuleset, a: SevendagFighter,
                    b: SevendagFighter) -> ExactResult:
     """Exact win probabilities and expected rounds (no round cap), or a one-line UsageError."""
     check_fighters(ruleset, a, b)
+    check_plain(a, b)  # no yield, no new technique
     check_exact(ruleset, a, b)  # the value bound (issue 9)
     check_finite(ruleset)
     faces = sum(h.die for h in a.hands) * sum(h.die for h in b.hands)

@@ -35,9 +35,11 @@ with the cap lies between them: a certified interval) and from ``V = ½`` (the
 draw at the cap: the value itself once every round to the cap is counted); it
 stops when the interval is within the tolerance.
 
-A fighter may also be held to its **sheet** (the sheet's tactic, no yield, no
-new technique): one side optimal and the other on its sheet is the best
-response to the sheet; both on their sheets is the chain's game.
+A fighter may also be held to its **sheet**: the sheet's tactic, and its rules
+(:class:`~sevendag_cli.sevendag.rules.TechniqueRule`, ``yield_rule``: without
+them no yield and no new technique): one side optimal and the other on its
+sheet is the best response to the sheet; both on their sheets is the step
+engine's ``fight`` (the chain's game when both play plain).
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ from sevendag_cli.sevendag.model import (
     fighter_model,
 )
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+from sevendag_cli.sevendag.rules import yields as rule_yields
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance, gamma
 
 if TYPE_CHECKING:
@@ -107,14 +110,13 @@ class Option(Struct, frozen=True, gc=False):
 
     def choices(self, name: str) -> Choices:
         """This declaration as the step engine's choices for fighter ``name``."""
-        return Choices(self.yield_initiative, {name: self.allocation},
-                       {name: self.technique} if self.technique else {})
+        return Choices(self.yield_initiative, {name: self.allocation}, {name: self.technique})
 
 
 def merge(a_name: str, a: Option, b_name: str, b: Option, assaillant: str) -> Choices:
     """Both fighters' declarations as the engine's :class:`Choices` (the assaillant's yield)."""
     yielded = a.yield_initiative if assaillant == a_name else b.yield_initiative
-    tech = {n: o.technique for n, o in ((a_name, a), (b_name, b)) if o.technique}
+    tech = {a_name: a.technique, b_name: b.technique}  # None: no technique, whatever the sheet
     return Choices(yielded, {a_name: a.allocation, b_name: b.allocation}, tech)
 
 
@@ -217,6 +219,10 @@ class SevendagGame:
             else:  # b attacks a at offset c + mod + D
                 hi_terms.append(last - c - m_min - x_min)
                 lo_terms.append(-c - m_max - x_max - e_max)
+        if any(f.yield_rule == "behind" for f in self.fighters):
+            # a sheet that yields when behind on wounds reads D's sign: keep it through the clamp
+            lo_terms.append(-1)
+            hi_terms.append(1)
         return min(lo_terms), max(hi_terms)
 
     def clamp(self, d: int) -> int:
@@ -245,8 +251,16 @@ class SevendagGame:
         assail, _d, _ca, _cb, ra, rb, _ga, _gb, ta, tb = key
         mask = self._mask(ra if fighter == 0 else rb)
         allocs = self.allocs[fighter]
-        if policy == SHEET:
-            return [Option(False, allocs[self.sheet_alloc[fighter][mask]], None)]
+        if policy == SHEET:  # S-03, S-05: the sheet's yield and technique rules
+            f = self.fighters[fighter]
+            holds = assail == fighter
+            # D is a's penalty less b's; its sign survives the clamp (see _thresholds)
+            own = _d if fighter == 0 else -_d
+            yielded = holds and rule_yields(f.yield_rule, own, 0)
+            rule = f.technique_rule
+            free = (ta if fighter == 0 else tb) is None
+            tech = rule.technique if rule is not None and free and rule.applies(holds) else None
+            return [Option(yielded, allocs[self.sheet_alloc[fighter][mask]], tech)]
         free = (ta if fighter == 0 else tb) is None
         techs: list[str | None] = [None, *(self.techniques if free else ())]
         yields = (False, True) if assail == fighter else (False,)
@@ -788,7 +802,8 @@ def game_for(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -
 
     check_fighters(ruleset, a, b)
     key = (_ruleset_key(ruleset), a.name, b.name, fighter_model(ruleset, a),
-           fighter_model(ruleset, b), a.attack, a.defence, b.attack, b.defence)
+           fighter_model(ruleset, b), a.attack, a.defence, b.attack, b.defence,
+           a.yield_rule, a.technique_rule, b.yield_rule, b.technique_rule)
     game = _GAMES.get(key)
     if game is None:
         game = SevendagGame(ruleset, a, b)

@@ -157,6 +157,14 @@ def check_fighters(ruleset: object, a: object, b: object) -> None:
         raise UsageError(Msg("rules.same_name", name=a.name))
 
 
+def check_plain(a: object, b: object) -> None:
+    """Refuse a sheet with a yield or technique rule (S-03, S-05): the chain, the exact
+    solver and the vectorised simulator assume no yield and no new technique."""
+    for f in (a, b):
+        if isinstance(f, SevendagFighter) and not f.plays_plain:
+            raise UsageError(Msg("sim.sev.not_plain", name=f.name))
+
+
 # --- attack verdicts (S-10 .. S-13), shared with the exact solver -----------------------
 
 

@@ -12,12 +12,14 @@ from collections.abc import Mapping, Sequence
 from msgspec import Struct, field
 
 from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
+from sevendag_cli.sevendag.events import SheetRuleEvent
 from sevendag_cli.sevendag.rules import (
     COMMITMENTS,
     TACTICS,
     Item,
     SevendagFighter,
     SevendagRuleset,
+    yields,
 )
 from sevendag_cli.sevendag.state import FighterState, SevendagState, _require
 
@@ -29,14 +31,17 @@ NONE = "none"
 class Choices(Struct, frozen=True):
     """What the players decide for one round (S-03, S-04, S-05).
 
+    ``yield_initiative``: the assaillant yields or not; None leaves it to the
+    assaillant's sheet (its ``yield`` rule; no rule: no yield).
     ``allocation``: fighter name → one of attack/defence/none per hand (a
     fighter left out uses its sheet's tactic); ``technique``: fighter name →
-    technique key of ``ruleset.techniques``.
+    technique key of ``ruleset.techniques``, or None for no technique; a
+    fighter left out uses its sheet's ``technique`` rule (no rule: none).
     """
 
-    yield_initiative: bool = False
+    yield_initiative: bool | None = None
     allocation: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    technique: Mapping[str, str] = field(default_factory=dict)
+    technique: Mapping[str, str | None] = field(default_factory=dict)
 
 
 # --- allocation (S-04, S-18) ---------------------------------------------------
@@ -189,6 +194,57 @@ def plan_for(
                                      technique=technique, known=known_now))
         attack_mod, defence_mod = t.attack, t.defence
     return Plan(alloc, source, technique, started, rounds_left, attack_mod, defence_mod)
+
+
+# --- the sheets' rules (S-03, S-05) -----------------------------------------------
+
+
+def sheet_yield(fighters: Mapping[str, SevendagFighter], state: SevendagState) -> bool:
+    """S-03: whether the assaillant's sheet yields this round (its ``yield`` rule)."""
+    holder = state.assaillant
+    other = state.other(holder)
+    return yields(fighters[holder].yield_rule, state.fighter(holder).penalty,
+                  state.fighter(other).penalty)
+
+
+def sheet_technique(fighter: SevendagFighter, fs: FighterState, holds_initiative: bool,
+                    ) -> str | None:
+    """S-05: the technique the sheet's rule starts this round (none in effect), or None."""
+    rule = fighter.technique_rule
+    if rule is None or fs.technique is not None or not rule.applies(holds_initiative):
+        return None
+    return rule.technique
+
+
+def with_sheet_rules(
+    fighters: Mapping[str, SevendagFighter], state: SevendagState, choices: Choices,
+) -> tuple[Choices, list[SheetRuleEvent]]:
+    """The choices with what the players left open decided by the sheets' rules (the yield
+    by the assaillant's, each technique by its fighter's), and a ``sheet-rule`` event for
+    each choice a rule made: the assaillant's yield first (S-03, S-04)."""
+    events: list[SheetRuleEvent] = []
+    yielded = choices.yield_initiative
+    holder = state.assaillant
+    other = state.other(holder)
+    pen = {holder: state.fighter(holder).penalty, other: state.fighter(other).penalty}
+    if yielded is None:
+        yielded = sheet_yield(fighters, state)
+        if yielded:
+            events.append(SheetRuleEvent(holder, "yield", fighters[holder].yield_rule, None,
+                                         pen[holder], pen[other], ("S-03",)))
+    technique = dict(choices.technique)
+    first = other if yielded else holder
+    for name in (first, state.other(first)):
+        if name in technique:
+            continue
+        f = fighters[name]
+        started = sheet_technique(f, state.fighter(name), name == holder)
+        if started is not None:
+            technique[name] = started
+            assert f.technique_rule is not None
+            events.append(SheetRuleEvent(name, "technique", f.technique_rule.when, started,
+                                         pen[name], pen[state.other(name)], ("S-05",)))
+    return Choices(bool(yielded), choices.allocation, technique), events
 
 
 # --- checking choices without playing ----------------------------------------

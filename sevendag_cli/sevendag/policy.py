@@ -49,16 +49,11 @@ GAME_TOLERANCE = 1e-6
 odds of the fight the declarations play are certified to the command's own tolerance."""
 
 
-def plays_plain(fighter: SevendagFighter) -> bool:
-    """Whether a fighter on its sheet declares nothing beyond its tactic (no yield rule, no
-    technique rule): the plain chain and the vectorised simulator play such sheets."""
-    return bool(getattr(fighter, "plays_plain", True))
-
-
 def needs_game(a: SevendagFighter, b: SevendagFighter, policies: Sequence[str]) -> bool:
-    """Whether this pair under these policies is played through the game (else: the plain
-    chain, the vectorised simulator, as before policies existed)."""
-    return tuple(policies) != PLAIN or not (plays_plain(a) and plays_plain(b))
+    """Whether this pair under these policies is played through the game: a fighter plays
+    optimally, or a sheet states a yield or technique rule (S-03, S-05) — the plain chain
+    and the vectorised simulator play the sheets' tactics alone."""
+    return tuple(policies) != PLAIN or not (a.plays_plain and b.plays_plain)
 
 
 class PolicyChain:
@@ -435,7 +430,6 @@ __all__ = [
     "exploitability",
     "fight_play",
     "needs_game",
-    "plays_plain",
     "policy_exact",
     "policy_odds",
     "policy_push",

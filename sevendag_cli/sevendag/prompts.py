@@ -1,7 +1,8 @@
 """Interactive Sevendag choices for ``round`` at a terminal (S-03, S-04, S-05).
 
-Asked on stderr, answered on stdin; Enter keeps the default (the sheet's
-tactic, no yield, no technique).  Answers are read in either language and in
+Asked on stderr, answered on stdin; Enter keeps the default: the sheet's
+tactic, and its rules (its yield, its technique: without them no yield, no
+technique).  Answers are read in either language and in
 any case (``o``/``oui``/``y``; ``a,d`` or ``attaque, défense``; ``feinte``).
 An answer that is neither yes nor no is asked again (``maybe`` is not a no);
 a refused answer is explained and asked again, so the engine only ever sees
@@ -20,7 +21,7 @@ from typing import Any
 
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.i18n import label, t
-from sevendag_cli.sevendag import engine
+from sevendag_cli.sevendag import engine, planning
 from sevendag_cli.terms import NONE_WORDS, commitments, fold, yes_no
 from sevendag_cli.text import visible
 
@@ -41,21 +42,23 @@ def _stderr_say(message: str) -> None:
         sys.stderr.write(f"  {line}\n")
 
 
-def ask_yes_no(question: str, lang: str, read: Callable[[str], str], say: Callable[[str], None]) -> bool:
-    """A ``[y/N]`` question: Enter is no; an answer that is neither yes nor no is asked again."""
+def ask_yes_no(question: str, lang: str, read: Callable[[str], str], say: Callable[[str], None],
+               default: bool = False) -> bool:
+    """A ``[y/N]`` question (``[Y/n]`` when ``default``): Enter is the default; an answer that
+    is neither yes nor no is asked again."""
     while True:
         answer = read(question)
         if not answer:
-            return False
+            return default
         found = yes_no(answer)
         if found is not None:
             return found
-        say(t("prompt.yes_no", lang, value=answer))
+        say(t("prompt.yes_no_yes" if default else "prompt.yes_no", lang, value=answer))
 
 
 def ask_sevendag_choices(
     rs: Any, a: Any, b: Any, state: Any, yield_: bool | None,
-    allocation: dict[str, tuple[str, ...]], technique: dict[str, str], lang: str,
+    allocation: dict[str, tuple[str, ...]], technique: dict[str, str | None], lang: str,
     read: Callable[[str], str] = _read, warn: Callable[[str], None] | None = None,
 ) -> engine.Choices:
     """Ask what the options did not say: the yield, each fighter's hands, each technique.
@@ -65,18 +68,30 @@ def ask_sevendag_choices(
     """
     say = warn or _stderr_say
     fighters = {a.name: a, b.name: b}
-    if yield_ is None:
-        yield_ = ask_yes_no(t("prompt.yield", lang, name=visible(state.assaillant)), lang, read, say)
+    ruled = fighters[state.assaillant].yield_rule != "never"
+    chosen_yield: bool | None = yield_
+    if yield_ is None:  # Enter keeps the sheet's choice (its yield rule, S-03)
+        sheet_yields = planning.sheet_yield(fighters, state)
+        key = "prompt.yield_yes" if sheet_yields else "prompt.yield"
+        answer = ask_yes_no(t(key, lang, name=visible(state.assaillant)), lang, read, say,
+                            sheet_yields)
+        chosen_yield = None if ruled and answer == sheet_yields else answer
     order = [state.assaillant, state.other(state.assaillant)]
     for name in order:
         f = fighters[name]
         if name not in allocation:
             allocation[name] = _ask_hands(rs, a, b, state, f, lang, read, say)
-        if name not in technique and rs.techniques and state.fighter(name).technique is None:
-            chosen = _ask_technique(rs, name, lang, read, say)
-            if chosen is not None:
+        fs = state.fighter(name)
+        if name not in technique and rs.techniques and fs.technique is None:
+            # Enter keeps the sheet's choice (its technique rule, S-05): left to the engine
+            by_sheet = planning.sheet_technique(f, fs, name == state.assaillant)
+            chosen = _ask_technique(rs, name, lang, read, say, by_sheet)
+            if chosen:
                 technique[name] = chosen
-    return engine.Choices(yield_initiative=bool(yield_), allocation=allocation, technique=technique)
+            elif chosen is None and f.technique_rule is not None:
+                technique[name] = None  # "none" said: no technique, whatever the sheet
+    return engine.Choices(yield_initiative=chosen_yield, allocation=allocation,
+                          technique=technique)
 
 
 def _ask_hands(rs: Any, a: Any, b: Any, state: Any, f: Any, lang: str,
@@ -106,15 +121,23 @@ def _ask_hands(rs: Any, a: Any, b: Any, state: Any, f: Any, lang: str,
 
 
 def _ask_technique(rs: Any, name: str, lang: str, read: Callable[[str], str],
-                   say: Callable[[str], None]) -> str | None:
-    """A technique by its key or its label (S-05); Enter or ``none`` for none."""
+                   say: Callable[[str], None], by_sheet: str | None = None) -> str | None:
+    """A technique by its key or its label (S-05); None for ``none``; ``""`` for Enter, which
+    keeps the sheet's choice (``by_sheet``, from its technique rule: the engine applies it)."""
     choices = ", ".join(
         k if label(tq.label, lang) == k else f"{k} = {visible(label(tq.label, lang))}"
         for k, tq in rs.techniques.items()
     )
+    if by_sheet is not None:
+        shown = visible(label(rs.techniques[by_sheet].label, lang))
+        question = t("prompt.tech_sheet", lang, name=visible(name), choices=choices, default=shown)
+    else:
+        question = t("prompt.tech", lang, name=visible(name), choices=choices)
     while True:
-        text = read(t("prompt.tech", lang, name=visible(name), choices=choices))
-        if not text or fold(text) in NONE_WORDS:
+        text = read(question)
+        if not text:
+            return ""
+        if fold(text) in NONE_WORDS:
             return None
         found: list[str] = rs.technique_candidates(text)
         if len(found) == 1:

@@ -59,6 +59,7 @@ from sevendag_cli.sevendag.planning import (
     Plan,
     _check_choices,
     plan_for,
+    with_sheet_rules,
 )
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, WoundBand
 from sevendag_cli.sevendag.state import (
@@ -329,8 +330,10 @@ def play_round(
 ) -> tuple[RoundResult, SevendagState]:
     """One round (S-03..S-19): allocations, exchange 1, exchange 2, bookkeeping.
 
-    Every choice is checked before any die is rolled: a refused round changes
-    nothing and consumes no die.
+    What ``choices`` leaves open the sheets decide: the tactic, the assaillant's
+    yield rule, each technique rule (``with_sheet_rules``; a ``sheet-rule`` event
+    for each choice a rule makes).  Every choice is checked before any die is
+    rolled: a refused round changes nothing and consumes no die.
     """
     _require(ruleset, a, b, state)
     if state.over:
@@ -339,6 +342,8 @@ def play_round(
     names = (a.name, b.name)
     _check_choices(choices, names)
     fighters = {a.name: a, b.name: b}
+    # S-03, S-05: what the players left open, the sheets' rules decide (recorded as events)
+    choices, sheet_events = with_sheet_rules(fighters, state, choices)
     number = state.round + 1
     yielded = bool(choices.yield_initiative)
     first = state.defenseur if yielded else state.assaillant
@@ -346,7 +351,7 @@ def play_round(
 
     # S-04: the assaillant of the round declares first; all checked before any roll.
     plans: dict[str, Plan] = {}
-    events: list[Event] = []
+    events: list[Event] = list(sheet_events)
     for order, name in enumerate((first, second), start=1):
         f = fighters[name]
         fs = state.fighter(name)
@@ -567,5 +572,6 @@ def fight(
     dice: DiceSource,
     cap: int | None = None,
 ) -> FightResult:
-    """Initiative, then rounds with each sheet's tactic until one is out or the cap (a draw)."""
+    """Initiative, then rounds with each sheet's tactic and rules (its yield and technique,
+    S-03, S-05) until one is out or the cap (a draw)."""
     return fight_play(ruleset, a, b, dice, cap).collect()

@@ -20,6 +20,7 @@ from sevendag_cli.engine.arith import between, reached
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
 from sevendag_cli.limits import MAX_ROUND_CAP
+from sevendag_cli.terms import WHEN_WORDS, YIELD_WORDS
 
 if TYPE_CHECKING:
     import numpy as np
@@ -33,6 +34,13 @@ FIELD_RANGES: dict[str, tuple[int, int]] = {"speed": (-100, 100), "attack": (-10
 FIELDS = frozenset(FIELD_RANGES)
 TACTICS = ("weapons-attack", "all-out", "full-defence")
 COMMITMENTS = ("attack", "defence", "none")
+WHEN = ("attacking", "defending", "always")
+"""When a sheet's technique rule starts its technique (S-05): ``attacking``, the fighter
+holds the initiative at the start of the round (it is the assaillant, S-02/S-14, whether
+or not it then yields); ``defending``, it does not; ``always``, either way."""
+YIELDS = ("never", "always", "behind")
+"""A sheet's yield rule (S-03), used when it holds the initiative: ``never``; ``always``;
+``behind``, when its wound penalty (S-19) is larger than its opponent's."""
 
 
 N = TypeVar("N", int, "npt.NDArray[np.int64]")
@@ -177,6 +185,29 @@ class Hand(Struct, frozen=True):
     holds: str | None  # item name, or None for an empty hand
 
 
+class TechniqueRule(Struct, frozen=True):
+    """A sheet's technique rule (S-05): start ``technique`` whenever none is in effect and
+    ``when`` holds (one of :data:`WHEN`)."""
+
+    technique: str  # a key of the ruleset's techniques
+    when: str
+
+    def applies(self, holds_initiative: bool) -> bool:
+        """Whether the rule starts its technique this round (none in effect)."""
+        return self.when == "always" or (self.when == "attacking") == holds_initiative
+
+
+def behind(penalty: int, opponent_penalty: int) -> bool:
+    """A fighter is behind on wounds when its wound penalty (S-19) is larger than its
+    opponent's (equal penalties: nobody is behind)."""
+    return penalty > opponent_penalty
+
+
+def yields(rule: str, penalty: int, opponent_penalty: int) -> bool:
+    """S-03: whether a sheet's yield rule yields, its fighter holding the initiative."""
+    return rule == "always" or (rule == "behind" and behind(penalty, opponent_penalty))
+
+
 class SevendagFighter(Struct, frozen=True):
     name: str
     path: str
@@ -187,8 +218,16 @@ class SevendagFighter(Struct, frozen=True):
     items: dict[str, Item]
     tactic: str  # one of TACTICS, or "custom" with `allocation`
     allocation: tuple[str, ...] | None  # per hand: attack | defence | none
+    technique_rule: TechniqueRule | None = None  # S-05: the sheet's ``technique``
+    yield_rule: str = "never"  # S-03: the sheet's ``yield``, one of YIELDS
 
     engine = ENGINE
+
+    @property
+    def plays_plain(self) -> bool:
+        """True when the sheet states no yield (``never``) and no technique rule: what the
+        chain, the exact solver and the vectorised simulator assume."""
+        return self.yield_rule == "never" and self.technique_rule is None
 
     def env(self) -> dict[str, int]:
         return {"speed": self.speed, "attack": self.attack, "defence": self.defence}
@@ -341,12 +380,57 @@ def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> Seven
     elif tactic == "custom":
         r.add("allocation", Msg("rules.sev.custom_needs_allocation"))
 
+    technique_rule = _technique_rule(r, ruleset)
+    yield_rule = _word(r, "yield", YIELD_WORDS, YIELDS, "never")
+
     fighter = SevendagFighter(
         name=name, path=path,
         speed=r.integer("speed", lo=FIELD_RANGES["speed"][0], hi=FIELD_RANGES["speed"][1]),
         attack=r.integer("attack", lo=FIELD_RANGES["attack"][0], hi=FIELD_RANGES["attack"][1]),
         defence=r.integer("defence", lo=FIELD_RANGES["defence"][0], hi=FIELD_RANGES["defence"][1]),
         hands=tuple(hands), items=items, tactic=tactic, allocation=allocation,
+        technique_rule=technique_rule, yield_rule=yield_rule,
     )
     r.finish(("notes",))
     return fighter
+
+
+def _word(r: Reader, key: str, words: dict[str, tuple[str, ...]], keys: tuple[str, ...],
+          default: str) -> str:
+    """A rule's word (``behind``, ``en attaque``...) in either language and any case, as its
+    key; anything else refused naming the words allowed."""
+    from sevendag_cli.terms import find_key
+
+    value = r.text(key, default)
+    if not isinstance(r.data.get(key), str):
+        return default  # absent, or not a text (said by ``text``)
+    found = find_key(value, words, prefixes=False)
+    if found is None:
+        r.add(key, Msg("data.not_allowed", value=value, choices=", ".join(keys)))
+        return default
+    return found
+
+
+def _technique_rule(r: Reader, ruleset: SevendagRuleset | None) -> TechniqueRule | None:
+    """The sheet's ``technique = { name = "feint", when = "attacking" }`` (S-05), or None."""
+    if not r.has("technique"):
+        return None
+    t = r.table("technique")
+    if not isinstance(r.data.get("technique"), dict):
+        return None
+    name = t.text("name")
+    when = _word(t, "when", WHEN_WORDS, WHEN, "always")
+    t.finish()
+    if not name.strip():
+        if t.has("name") and isinstance(t.data.get("name"), str):
+            t.add("name", Msg("rules.must_not_be_empty"))
+        return None
+    if ruleset is not None:
+        key = name if name in ruleset.techniques else ruleset.technique_named(name)
+        if key is None:
+            known: object = (listed(ruleset.techniques) if ruleset.techniques
+                             else Msg("rules.sev.none_defined"))
+            t.add("name", Msg("rules.sev.unknown_technique", technique=name, known=known))
+            return None
+        name = key
+    return TechniqueRule(name, when)

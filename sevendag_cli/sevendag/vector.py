@@ -62,6 +62,7 @@ from sevendag_cli.sevendag.model import (  # re-exported: the model's historical
     Unit,
     Verdict,
     check_fighters,
+    check_plain,
     fighter_model,
     granted_unit,
     judge,
@@ -463,8 +464,10 @@ def _initiative(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter
 def simulate_sevendag_batch(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
                             n: int, rng: np.random.Generator,
                             cap: int | None = None) -> SevendagBatch:
-    """``n`` whole fights of a against b (``fight``'s rules); not over after ``cap`` rounds: a draw."""
+    """``n`` whole fights of a against b (``fight``'s rules); not over after ``cap`` rounds: a draw.
+    Sheets with a yield or technique rule are refused (played as plain, they would be wrong)."""
     check_fighters(ruleset, a, b)
+    check_plain(a, b)
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise UsageError(Msg("sim.fights", n=n))
     cap = ruleset.round_cap if cap is None else cap

@@ -239,8 +239,9 @@ class Backend(Protocol):
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
                     tolerance: float, policies: Policies = PLAIN) -> MomentOdds: ...
 
-    def assumptions(self, policies: Policies = PLAIN) -> tuple[str, ...]:
-        """What the odds from any moment assume (JSON ``assumes``)."""
+    def assumptions(self, policies: Policies = PLAIN,
+                    fighters: Sequence[Fighter] = ()) -> tuple[str, ...]:
+        """What the odds from any moment assume (JSON ``assumes``), for these fighters."""
         ...
 
     # --- policies (issue 17) ------------------------------------------------------------

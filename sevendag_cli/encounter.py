@@ -230,7 +230,7 @@ class Encounter:
                 enc = keeping(enc)
             store.save(where, enc)
         started = Started(init, tuple(rec.rolls), tuple(engine.fighter_states(state)), rs,
-                          choice.seed, str(where), start_odds)
+                          choice.seed, str(where), start_odds, (fa, fb))
         return cls(where, started)
 
     # --- changes ---------------------------------------------------------------------------------
@@ -381,7 +381,7 @@ class Encounter:
         solver = solver_for(loaded.saved, rs, a, b, cap=cap, tolerance=tol, policies=policies)
         odds = solver(state)
         return OddsAt(state, rs, str(self.path), odds, point(odds, state.round),  # type: ignore[attr-defined]
-                      solver.cap, tol, changes, tuple(notes), not free, policies)
+                      solver.cap, tol, changes, tuple(notes), not free, policies, (a, b))
 
     def advise(self, *, after: str | None = None, cap: int | None = None,
                tolerance: float | None = None) -> AdviceAt:
@@ -446,6 +446,7 @@ class Started(Struct, frozen=True):
     seed: int | None
     encounter: str
     odds: tuple[OddsPoint, int, float] | None = None  # the odds, the cap and the tolerance
+    fighters: tuple[Fighter, ...] = ()  # the sheets
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import init_document
@@ -456,7 +457,8 @@ class Started(Struct, frozen=True):
         if self.odds is not None:
             from sevendag_cli.render.odds_data import moment_odds
 
-            doc["odds"] = moment_odds(self.odds[0], self.ruleset.engine, self.odds[1], self.odds[2])
+            doc["odds"] = moment_odds(self.odds[0], self.ruleset.engine, self.odds[1], self.odds[2],
+                                      self.fighters)
         return doc
 
 
@@ -478,7 +480,7 @@ class RoundPlayed(Struct, frozen=True):
         from sevendag_cli.render.odds_data import round_odds
 
         return round_odds(*self.odds[:2], self.ruleset.engine, self.odds[2], self.odds[3],
-                          self.policies)
+                          self.policies, self.fighters)
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import round_document
@@ -590,11 +592,12 @@ class OddsAt(Struct, frozen=True):
     notes: tuple[Msg, ...] = ()
     busy: bool = False
     policies: Policies = PLAIN  # how the odds assume each fighter plays
+    fighters: tuple[Fighter, ...] = ()  # the sheets the odds play
 
     def to_dict(self, lang: str = "en") -> Document:
         from sevendag_cli.render.odds_data import odds_document
         from sevendag_cli.render.whatif import with_changes
 
         doc = odds_document(self.state, self.ruleset, self.encounter, self.odds, self.moment,
-                            self.cap, self.tolerance, lang, self.policies)
+                            self.cap, self.tolerance, lang, self.policies, self.fighters)
         return with_changes(doc, self.changes)

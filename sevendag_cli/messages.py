@@ -656,6 +656,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                             "fr": "les déclarations sont celles d'un jeu résolu en virgule flottante (jeu optimal, ou règles de cession et de technique d'une fiche)"},
     "policy.no_choices": {"en": "{ruleset}: the rules leave no choice to make, so optimal play is each sheet's own",
                           "fr": "{ruleset} : les règles ne laissent aucun choix, le jeu optimal est donc celui de chaque fiche"},
+    "exact.assume.sheet_rules": {"en": "These odds assume each fighter keeps the sheet's tactic from now on, and its yield and technique rules where it states them (S-03, S-05).",
+                                 "fr": "Ces chances supposent que chacun s'en tient désormais à la tactique de sa fiche, et à ses règles de cession et de technique quand elle en donne (S-03, S-05)."},
     "exact.assume.optimal": {"en": "These odds assume {who} declares optimally each round (yield, allocation, technique: S-03..S-05, a draw counting half), the other keeping the sheet's tactic.",
                              "fr": "Ces chances supposent que {who} déclare au mieux à chaque round (cession, répartition, technique : S-03..S-05, un nul comptant pour moitié), l'autre s'en tenant à sa fiche."},
     "exact.assume.optimal_both": {"en": "These odds assume both fighters declare optimally each round (yield, allocation, technique: S-03..S-05, a draw counting half).",

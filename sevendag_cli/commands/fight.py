@@ -190,7 +190,7 @@ def play_fight_with_odds(
         policies_line(r.c, m.names, m.policies, out.lang)
         r.fight(result)
         r.c.print()
-        swing_chart(r.c, swing, out.lang, rs.engine, m.policies)
+        swing_chart(r.c, swing, out.lang, rs.engine, m.policies, (m.a, m.b))
         if done.seed is not None:
             note_seed(done.seed, out.lang)
     if plot is not None:

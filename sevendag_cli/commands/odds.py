@@ -91,4 +91,4 @@ def odds_cmd(
         console = out.console()
         print_changes(console, changes, out.lang)
         odds_display(console, out.lang, at.ruleset, at.state, str(encounter), at.odds, at.moment,
-                     at.cap, at.tolerance, at.policies)
+                     at.cap, at.tolerance, at.policies, at.fighters)

@@ -290,7 +290,8 @@ class D20Backend:
             return _MomentOdds(D20Chain(tables), used_kept=True)
         return _MomentOdds(chain_for(rs, fa, fb))
 
-    def assumptions(self, policies: Policies = PLAIN) -> tuple[str, ...]:
+    def assumptions(self, policies: Policies = PLAIN,
+                    fighters: Sequence[Fighter] = ()) -> tuple[str, ...]:
         from sevendag_cli.sim.swing import DRAW_AT_CAP
 
         return (DRAW_AT_CAP,)  # d20 has no choices

@@ -24,12 +24,13 @@ if TYPE_CHECKING:
 
 
 def odds_notes(engine: str, cap: int, odds: Odds | None, tolerance: float,
-               policies: Sequence[str] = PLAIN, names: Sequence[str] = ()) -> list[Msg]:
+               policies: Sequence[str] = PLAIN, names: Sequence[str] = (),
+               fighters: Sequence[Any] = ()) -> list[Msg]:
     """What the display and the JSON ``note`` say of the odds: the assumptions, the cap, the stop
     (of a finished fight, only that it is over)."""
     if odds is not None and odds.finished:
         return [Msg("exact.note.stop.over")]
-    notes = [assumption_note(engine, policies, names), Msg("exact.assume.cap", cap=cap)]
+    notes = [assumption_note(engine, policies, names, fighters), Msg("exact.assume.cap", cap=cap)]
     if odds is not None:
         notes.append(Msg(f"exact.note.stop.{odds.stop}", unresolved=odds.unresolved,
                          tolerance=tolerance))
@@ -37,9 +38,14 @@ def odds_notes(engine: str, cap: int, odds: Odds | None, tolerance: float,
 
 
 def assumption_note(engine: str, policies: Sequence[str] = PLAIN,
-                    names: Sequence[str] = ()) -> Msg:
+                    names: Sequence[str] = (), fighters: Sequence[Any] = ()) -> Msg:
     """What the odds assume of the fighters' play, in words."""
+    from sevendag_cli.sim.swing import SHEET_RULES, assumptions
+
     optimal = [n for n, p in zip(names, policies, strict=False) if p == OPTIMAL]
+    if SHEET_RULES in assumptions(engine, (policies[0], policies[1]), fighters) and \
+            len(optimal) < len(policies):
+        return Msg("exact.assume.sheet_rules")
     if not optimal:
         return Msg(f"exact.assume.{engine}")
     if len(optimal) == len(policies):
@@ -48,11 +54,11 @@ def assumption_note(engine: str, policies: Sequence[str] = PLAIN,
 
 
 def basis(engine: str, cap: int, tolerance: float, names: Sequence[str],
-          policies: Sequence[str] = PLAIN) -> dict[str, Any]:
+          policies: Sequence[str] = PLAIN, fighters: Sequence[Any] = ()) -> dict[str, Any]:
     from sevendag_cli.sim.swing import assumptions
 
     return {"cap": cap, "tolerance": tolerance,
-            "assumes": list(assumptions(engine, (policies[0], policies[1]))),
+            "assumes": list(assumptions(engine, (policies[0], policies[1]), fighters)),
             "policies": policies_data(names, policies)}
 
 
@@ -61,33 +67,37 @@ def _names(point: OddsPoint) -> tuple[str, str]:
 
 
 def odds_document(state: Any, ruleset: Any, encounter: str, odds: Odds, point: OddsPoint,
-                  cap: int, tolerance: float, lang: str,
-                  policies: Sequence[str] = PLAIN) -> dict[str, Any]:
+                  cap: int, tolerance: float, lang: str, policies: Sequence[str] = PLAIN,
+                  fighters: Sequence[Any] = ()) -> dict[str, Any]:
     """``odds --json``: each fighter's chance to win from the saved encounter (schema ``odds``)."""
     data: dict[str, Any] = to_data(point)
     return {
         **header("odds", ruleset.name, None), "encounter": encounter, "engine": ruleset.engine,
-        "round": state.round, **basis(ruleset.engine, cap, tolerance, _names(point), policies),
+        "round": state.round,
+        **basis(ruleset.engine, cap, tolerance, _names(point), policies, fighters),
         "rounds_left": rounds_left(state, cap), "stop": odds.stop, "over": state.over,
         "winner": state.winner, "fighters": data["fighters"],
         "draw_probability": point.draw_probability, "draw_bounds": list(point.draw_bounds),
         "unresolved": point.unresolved,
         "note": " ".join(m.render(lang) for m in odds_notes(ruleset.engine, cap, odds, tolerance,
-                                                              policies, _names(point))),
+                                                              policies, _names(point), fighters)),
     }
 
 
-def moment_odds(point: OddsPoint, engine: str, cap: int, tolerance: float) -> dict[str, Any]:
+def moment_odds(point: OddsPoint, engine: str, cap: int, tolerance: float,
+                fighters: Sequence[Any] = ()) -> dict[str, Any]:
     """``init --odds``: the odds from the state ``init`` saved (before round 1)."""
     data: dict[str, Any] = to_data(point)
-    return {**basis(engine, cap, tolerance, _names(point)), "fighters": data["fighters"],
+    return {**basis(engine, cap, tolerance, _names(point), PLAIN, fighters),
+            "fighters": data["fighters"],
             "draw_probability": point.draw_probability, "unresolved": point.unresolved}
 
 
 def round_odds(before: OddsPoint, after: OddsPoint, engine: str, cap: int,
-               tolerance: float, policies: Sequence[str] = PLAIN) -> dict[str, Any]:
+               tolerance: float, policies: Sequence[str] = PLAIN,
+               fighters: Sequence[Any] = ()) -> dict[str, Any]:
     """``round --odds``: the odds before and after the round, per fighter (schema ``round``)."""
-    return {**basis(engine, cap, tolerance, _names(before), policies),
+    return {**basis(engine, cap, tolerance, _names(before), policies, fighters),
             "before": to_data(before.fighters), "after": to_data(after.fighters),
             "draw_probability": {"before": before.draw_probability, "after": after.draw_probability},
             "unresolved": {"before": before.unresolved, "after": after.unresolved}}

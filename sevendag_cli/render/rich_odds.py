@@ -34,8 +34,8 @@ def percent(p: float, lang: str = "en") -> str:
 
 def _notes(console: Console, engine: str, cap: int, odds: Odds | None, tolerance: float,
            lang: str, indent: str = "  ", policies: Sequence[str] = PLAIN,
-           names: Sequence[str] = ()) -> None:
-    for note in odds_notes(engine, cap, odds, tolerance, policies, names):
+           names: Sequence[str] = (), fighters: Sequence[Any] = ()) -> None:
+    for note in odds_notes(engine, cap, odds, tolerance, policies, names, fighters):
         print_line(console, Text(indent + note.render(lang), "dim"))
 
 
@@ -44,7 +44,7 @@ def _notes(console: Console, engine: str, cap: int, odds: Odds | None, tolerance
 
 def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounter: str,
                  odds: Odds, point: OddsPoint, cap: int, tolerance: float,
-                 policies: Sequence[str] = PLAIN) -> None:
+                 policies: Sequence[str] = PLAIN, fighters: Sequence[Any] = ()) -> None:
     """``odds``: where the fight stands, each fighter's chance to win from here, and what it assumes."""
 
     def tr(key: str, **kw: object) -> str:
@@ -78,7 +78,7 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
     if not state.over:
         print_line(console, Text("  " + tr("odds.cap", cap=cap, left=rounds_left(state, cap))), hang=4)
     _notes(console, ruleset.engine, cap, odds, tolerance, lang, policies=policies,
-           names=[f.name for f in point.fighters])
+           names=[f.name for f in point.fighters], fighters=fighters)
 
 
 # --- round --odds, init --odds: one line ----------------------------------------------------------
@@ -139,7 +139,7 @@ def _bar(p: OddsPoint, width: int) -> Text:
 
 
 def swing_chart(console: Console, swing: OddsSwing, lang: str, engine: str,
-                policies: Sequence[str] = PLAIN) -> None:
+                policies: Sequence[str] = PLAIN, fighters: Sequence[Any] = ()) -> None:
     """How the odds swung, one row per moment: the first fighter's chance, a bar, the second's."""
     points = swing.points
     if not points:
@@ -171,7 +171,7 @@ def swing_chart(console: Console, swing: OddsSwing, lang: str, engine: str,
 
     print_line(console, Text(Msg("exact.swing.moments").render(lang), "dim"))
     _notes(console, engine, swing.cap, None, swing.tolerance, lang, indent="", policies=policies,
-           names=[f.name for f in points[0].fighters])
+           names=[f.name for f in points[0].fighters], fighters=fighters)
 
 
 def _biggest_swing(points: tuple[OddsPoint, ...]) -> int | None:

@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 from sevendag_cli.errors import Msg, UsageError
-from sevendag_cli.policies import PLAIN, SHEET, Policies
+from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
 
 if TYPE_CHECKING:
     from sevendag_cli.backend import (
@@ -367,22 +367,28 @@ class SevendagBackend:
         lookup = chain.lookup(table) if table is not None and table.tolerance <= tolerance else None
         return _MomentOdds(chain, lookup)
 
-    def assumptions(self, policies: Policies = PLAIN) -> tuple[str, ...]:
+    def assumptions(self, policies: Policies = PLAIN,
+                    fighters: Sequence[Fighter] = ()) -> tuple[str, ...]:
         """Sheets alone: each fighter commits its hands as its sheet's tactic says, the
         assailant never yields (S-03), nobody starts a technique (one in effect runs its
-        course).  With a fighter playing optimally: the best declaration each round for it
-        (S-03..S-05), the sheet's for the other."""
+        course) — unless a sheet states a yield or technique rule (``sheet-rules``).  With a
+        fighter playing optimally: the best declaration each round for it (S-03..S-05), the
+        sheet's for the other."""
         from sevendag_cli.sim.swing import (
             DRAW_AT_CAP,
             NO_NEW_TECHNIQUE,
             NO_YIELD,
             OPTIMAL_PLAY,
+            SHEET_RULES,
             SHEET_TACTICS,
         )
 
-        if tuple(policies) == PLAIN:
+        sheets = [f for f, p in zip(fighters, policies, strict=False) if p == SHEET]
+        ruled = any(not getattr(f, "plays_plain", True) for f in sheets)
+        if tuple(policies) == PLAIN and not ruled:
             return (SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP)
-        played = ((SHEET_TACTICS,) if SHEET in policies else ()) + (OPTIMAL_PLAY,)
+        played = ((SHEET_TACTICS,) if SHEET in policies else ()) + \
+            ((SHEET_RULES,) if ruled else ()) + ((OPTIMAL_PLAY,) if OPTIMAL in policies else ())
         return (*played, DRAW_AT_CAP)
 
     # --- policies -----------------------------------------------------------------------

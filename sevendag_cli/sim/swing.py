@@ -17,6 +17,7 @@ runs its course), and a fight still going after round ``cap`` is a draw.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -31,11 +32,12 @@ if TYPE_CHECKING:
 START, INITIATIVE, ROUND = "start", "initiative", "round"
 """What a point of the swing follows: nothing yet, the initiative roll, a round."""
 
-SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP, OPTIMAL_PLAY = (
-    "sheet-tactics", "no-yield", "no-new-technique", "draw-at-cap", "optimal-play")
+SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP, OPTIMAL_PLAY, SHEET_RULES = (
+    "sheet-tactics", "no-yield", "no-new-technique", "draw-at-cap", "optimal-play", "sheet-rules")
 
 
-def assumptions(engine: str, policies: Policies = PLAIN) -> tuple[str, ...]:
+def assumptions(engine: str, policies: Policies = PLAIN,
+                fighters: Sequence[Any] = ()) -> tuple[str, ...]:
     """What the odds from any moment assume, as stable keys (JSON ``assumes``).
 
     Sevendag: each fighter commits its hands as its sheet's tactic says, the assailant
@@ -44,7 +46,7 @@ def assumptions(engine: str, policies: Policies = PLAIN) -> tuple[str, ...]:
     """
     from sevendag_cli.backend import backend_named
 
-    return backend_named(engine).assumptions(policies)
+    return backend_named(engine).assumptions(policies, fighters)
 
 
 class FighterOdds(msgspec.Struct, frozen=True, gc=False):
@@ -139,5 +141,5 @@ def fight_swing(ruleset: Any, a: Any, b: Any, result: FightResult, *, cap: int |
     points = [point(start, 0, START)]
     for i, state in enumerate(states):
         points.append(point(solver(state), state.round, INITIATIVE if i == 0 else ROUND))
-    return OddsSwing(solver.cap, solver.tolerance, assumptions(ruleset.engine, solver.policies),
-                     tuple(points))
+    return OddsSwing(solver.cap, solver.tolerance,
+                     assumptions(ruleset.engine, solver.policies, (a, b)), tuple(points))

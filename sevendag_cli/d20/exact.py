@@ -40,6 +40,7 @@ from operator import mul
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, unarmed
 from sevendag_cli.errors import UsageError
 from sevendag_cli.rules.bounds import check_exact
+from sevendag_cli.sim.exact_records import ExactResult
 from sevendag_cli.sim.formula_dice import (
     Dist,
     _map,
@@ -190,20 +191,6 @@ def round_distribution(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> Rou
 # --- the fight ------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ExactResult:
-    fighters: tuple[str, str]
-    win_probability: tuple[Fraction, Fraction]
-    draw_probability: Fraction
-    rounds_mean: Fraction
-    note: str
-    round: RoundDistribution | None = None
-
-    @property
-    def win_float(self) -> tuple[float, float]:
-        return float(self.win_probability[0]), float(self.win_probability[1])
-
-
 NOTE = (
     "Exact (no sampling): per-round outcome from the dice distributions of the ruleset's "
     "formulas (D-02..D-10), then an absorbing Markov chain over both fighters' hit points "
@@ -260,7 +247,7 @@ def exact_d20(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> ExactResult:
     scale = m**scale_exp
     p_a = Fraction(wins_num, scale * m)
     rounds = Fraction(visits_num, scale) / (Fraction(move, den))
-    return ExactResult((a.name, b.name), (p_a, 1 - p_a), Fraction(0), rounds, NOTE, rd)
+    return ExactResult((a.name, b.name), (p_a, 1 - p_a), Fraction(0), rounds, NOTE)
 
 
 def _solve(ha0: int, hb0: int, qa: list[int], qb: list[int], m: int) -> tuple[int, int, int]:

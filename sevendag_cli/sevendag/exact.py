@@ -22,12 +22,12 @@ import math
 from collections import deque
 from fractions import Fraction
 
-from sevendag_cli.d20.exact import ExactResult
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.rules.bounds import check_exact
 from sevendag_cli.sevendag.chain import chain_for
 from sevendag_cli.sevendag.model import check_fighters, check_plain
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+from sevendag_cli.sim.exact_records import ExactResult
 from sevendag_cli.sim.formula_dice import formula_dist
 
 MAX_STATES = 100_000

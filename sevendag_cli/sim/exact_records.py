@@ -109,3 +109,17 @@ class Exploitability(msgspec.Struct, frozen=True):
     best_response: tuple[float, float]
     sheet_value: tuple[float, float]
     tolerance: float
+
+
+class ExactResult(msgspec.Struct, frozen=True):
+    """A fight played to the end, in exact fractions (either ruleset's exact solver)."""
+
+    fighters: tuple[str, str]
+    win_probability: tuple[Fraction, Fraction]
+    draw_probability: Fraction
+    rounds_mean: Fraction
+    note: str
+
+    @property
+    def win_float(self) -> tuple[float, float]:
+        return float(self.win_probability[0]), float(self.win_probability[1])

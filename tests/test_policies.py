@@ -249,3 +249,28 @@ def test_the_engine_playing_policies_is_random_only_through_its_dice() -> None:
     two = batch(rs, TINY_X, TINY_Y, 50, np.random.Generator(np.random.PCG64(3)), 20)
     assert (one.winner == two.winner).all() and (one.rounds == two.rounds).all()
     assert (one.wounds == two.wounds).all()
+
+
+@pytest.mark.parametrize("policies", [(OPTIMAL, SHEET), (SHEET, OPTIMAL)])
+def test_S03_S05_the_odds_table_looked_up_agrees_with_the_push_from_each_state(
+        policies: tuple[str, str]) -> None:
+    """``odds`` and ``fight --odds`` under policies look a state up in one backward pass
+    (``OddsTable``): every state's odds, at several rounds to go, lie within the push's from
+    that state, and both intervals are within the tolerance."""
+    from sevendag_cli.sevendag.policy import OddsTable
+
+    rs = tiny(30)
+    chain = PolicyChain(rs, TINY_X, TINY_Y, policies, cap=30)
+    key = chain.game.start_key(0)
+    sol = chain.solution(key, 30, [chain.game.start_key(1)])
+    table = OddsTable(sol)
+    for state in sol.states[:: max(1, len(sol.states) // 12)]:
+        for togo in (1, 7, 30):
+            looked = table.odds(chain.names, state, togo)
+            push, _ = policy_push(chain, [(state, 1.0)], togo, 1e-13)
+            pushed = push.odds(chain.names, togo, len(push.alive))
+            assert looked.unresolved <= 1e-12 and pushed.unresolved <= 1e-12
+            for i in (0, 1):
+                low, high = looked.win_bounds[i]
+                p_low, p_high = pushed.win_bounds[i]
+                assert low <= p_high + 1e-15 and p_low <= high + 1e-15, (state, togo, i)

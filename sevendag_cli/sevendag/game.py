@@ -596,6 +596,7 @@ class Solution:
         self.high = min(1.0, float(v_high[0]) + e)
         self.n_rows = n_rows
         self._decisions: np.ndarray | None = None
+        self._ptr: np.ndarray | None = None
 
     def _q(self, v: np.ndarray) -> np.ndarray:
         xp = self._np
@@ -714,6 +715,14 @@ class Solution:
         d = self.decisions()
         rows: np.ndarray = d[min(togo, len(d)) - 1]
         return rows
+
+    def row_entries(self) -> np.ndarray:
+        """Where each row's entries start (and, last, where they end), in the entry arrays."""
+        kept = self._ptr
+        if kept is None:
+            np = self._np
+            kept = self._ptr = np.searchsorted(self._row, np.arange(self._n_rows + 1))
+        return kept
 
     def row_options(self, row: int) -> tuple[Option, Option]:
         """The declarations (a's, b's) of one row."""

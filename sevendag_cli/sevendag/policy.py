@@ -125,7 +125,6 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
     n = len(sol.states)
     nb = len(chain.band_names)
     columns = len(starts)
-    ptr = np.searchsorted(sol._row, np.arange(sol.n_rows + 1))  # each row's entries
     wounds_of: dict[int, tuple[float, ...]] = {}
 
     def rewards(row: int) -> tuple[float, ...]:
@@ -159,12 +158,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
             for s in changed.tolist():
                 rew[s] = rewards(int(rows[s]))
             last = rows
-            lengths = ptr[rows + 1] - ptr[rows]
-            src = np.repeat(np.arange(n), lengths)
-            ent = np.repeat(ptr[rows] - np.cumsum(lengths) + lengths, lengths) + np.arange(
-                int(lengths.sum()))
-            tgt = sol._col[ent]
-            prob = sol._p[ent]
+            src, tgt, prob = _moves(sol, rows)
             pa = sol._pa[rows].astype(np.longdouble)
             pb = sol._pb[rows].astype(np.longdouble)
             indegree = int(np.bincount(tgt, minlength=n).max()) if tgt.size else 0
@@ -175,6 +169,68 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
         work += prob.size * columns
     end_push(push, m, t == togo, final)
     return push, wounds.reshape(2, nb, columns)
+
+
+def _moves(sol: Solution, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where the mass of each state goes when it plays ``rows`` (one a state): the source
+    state, the target state and the probability of each entry of those rows."""
+    import numpy as np
+
+    ptr = sol.row_entries()
+    lengths = ptr[rows + 1] - ptr[rows]
+    n = len(rows)
+    src = np.repeat(np.arange(n), lengths)
+    ent = np.repeat(ptr[rows] - np.cumsum(lengths) + lengths, lengths) + np.arange(
+        int(lengths.sum()))
+    return src, sol._col[ent], sol._p[ent]
+
+
+class OddsTable:
+    """Each state's odds with ``t`` rounds to go, for every ``t`` up to the solve's rounds, the
+    declarations played (one backward pass: ``A_t = pa + P A_{t-1}``, likewise for b and for
+    the mass still in play, the draw at the cap): ``fight --odds`` and ``odds`` look up a
+    state instead of pushing from it.
+
+    Rounding: a round's sum (at most the row's entries and one more term, each at most 1)
+    adds at most ``γ = γ(longest + 4)``, and an earlier round's error is carried on with the
+    probability that the fight goes on, so after ``t`` rounds from state ``s`` the error is
+    at most ``γ · E[min(T, t)]``: γ times the rounds the fight is expected to last within
+    ``t`` — the sum of the mass still in play, which the table holds (counted twice, for the
+    rounding of that sum itself)."""
+
+    def __init__(self, sol: Solution) -> None:
+        import numpy as np
+
+        from sevendag_cli.sim.odds import gamma
+
+        n, rounds = len(sol.states), sol.rounds
+        self.a = np.zeros((rounds + 1, n))
+        self.b = np.zeros((rounds + 1, n))
+        self.going = np.ones((rounds + 1, n))
+        longest = 1
+        for t in range(1, rounds + 1):
+            rows = sol.rows_for(t)
+            src, tgt, prob = _moves(sol, rows)
+            longest = max(longest, int(np.bincount(src, minlength=n).max()) if src.size else 0)
+            for have, start in ((self.a, sol._pa[rows]), (self.b, sol._pb[rows])):
+                have[t] = start + np.bincount(src, weights=prob * have[t - 1][tgt], minlength=n)
+            self.going[t] = np.bincount(src, weights=prob * self.going[t - 1][tgt], minlength=n)
+        self.sol = sol
+        self.step = gamma(longest + 4)
+        self.played = np.cumsum(np.vstack([np.zeros(n), self.going[:-1]]), axis=0)
+
+    def odds(self, names: tuple[str, str], key: StateKey, togo: int) -> Odds:
+        from sevendag_cli.sim.odds import COMPLETE, certified
+
+        s = self.sol.index[key]
+        error = 2 * self.step * float(self.played[togo, s])
+        return certified(names, float(self.a[togo, s]), float(self.b[togo, s]),
+                         float(self.going[togo, s]), error, togo, COMPLETE)
+
+
+MAX_TABLE = 8_000_000
+"""Most (state, rounds to go) odds an :class:`OddsTable` holds (three arrays of doubles,
+200 MB); beyond, each state is pushed on its own."""
 
 
 def _merged(pushes: list[Push], togo: int) -> Push:
@@ -259,6 +315,7 @@ class PolicyMomentOdds:
     def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
                  policies: Sequence[str]) -> None:
         self.chain = PolicyChain(ruleset, a, b, policies)
+        self._tables: dict[int, OddsTable] = {}
 
     def odds(self, state: SevendagState, cap: int, tolerance: float) -> Odds:
         from sevendag_cli.sim.odds import COMPLETE, certified
@@ -271,6 +328,14 @@ class PolicyMomentOdds:
             return certified(chain.names, won[0], won[1], 1.0 if key == -1 else 0.0, 0.0, 0,
                              COMPLETE)
         togo = max(1, cap - state.round)
+        sol = chain.solution(key, togo)
+        if len(sol.states) * (sol.rounds + 1) <= MAX_TABLE:
+            table = self._tables.get(id(sol))
+            if table is None:
+                table = self._tables[id(sol)] = OddsTable(sol)
+            odds = table.odds(chain.names, key, togo)
+            if odds.unresolved <= tolerance:
+                return odds
         push, _ = chain.push([(key, 1.0)], togo, tolerance)
         return push.odds(chain.names, togo, len(push.alive))
 

@@ -274,3 +274,9 @@ def test_S03_S05_the_odds_table_looked_up_agrees_with_the_push_from_each_state(
                 low, high = looked.win_bounds[i]
                 p_low, p_high = pushed.win_bounds[i]
                 assert low <= p_high + 1e-15 and p_low <= high + 1e-15, (state, togo, i)
+
+
+def test_a_d20_sweep_under_optimal_play_says_once_that_it_plays_the_sheets() -> None:
+    result = run("sweep", "A", "B", "-r", "d20", "--vary", "A.ac=10..11", "--tactic", "optimal",
+                 "--json")
+    assert result.exit_code == 0 and result.stderr.count("no choice") == 1

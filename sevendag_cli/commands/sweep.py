@@ -106,6 +106,8 @@ def sweep_cmd(
         for target, values in varied:
             first = first.vary(target, values[0])
         what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies)
+        if m.asked != m.policies:  # a ruleset with no choices: optimal is the sheet
+            note(f"sevendag: {Msg('policy.no_choices', ruleset=m.ruleset.name).render(out.lang)}")
         for v in vary:
             stops = range_note(v)
             if stops is not None:

@@ -558,9 +558,9 @@ def test_keyboard_interrupt_returns_partial_result() -> None:
 
 def test_keyboard_interrupt_inside_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C while a batch runs: that batch is dropped, the completed ones are kept."""
-    from sevendag_cli.d20 import vector as vector_d20
+    from sevendag_cli.d20.sampled import RoundTable
 
-    real = vector_d20.simulate_d20_batch
+    real = RoundTable.sample  # the pair's batches are drawn from its round table
     calls = 0
 
     def flaky(*args: Any) -> Any:
@@ -570,7 +570,7 @@ def test_keyboard_interrupt_inside_a_batch(monkeypatch: pytest.MonkeyPatch) -> N
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(vector_d20, "simulate_d20_batch", flaky)
+    monkeypatch.setattr(RoundTable, "sample", flaky)
     rs, a, b = _base()
     r = simulate(rs, a, b, 50_000, seed=11, batch_size=10_000)
     assert r.interrupted and r.runs == 20_000 and r.requested_runs == 50_000
@@ -624,6 +624,8 @@ def test_sevendag_plugs_in_through_its_batch(monkeypatch: pytest.MonkeyPatch) ->
         lambda ruleset, a, b, n, rng, cap: FakeBatch(n, rng)
     )
     monkeypatch.setitem(sys.modules, "sevendag_cli.sevendag.vector", fake)
+    # the vectorised simulator is the fallback of the chain's sampler: as if the chain did not fit
+    monkeypatch.setattr("sevendag_cli.sevendag.sampled.chain_sampler", lambda *args: None)
     r = simulate(rs, a, b, 2_500, seed=4, batch_size=1_000)
     assert r.engine == "sevendag" and r.d20 is None and r.sevendag is not None
     assert r.fighters[0].wins + r.fighters[1].wins + r.draws == 2_500

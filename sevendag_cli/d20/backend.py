@@ -248,10 +248,12 @@ class D20Backend:
             raise UsageError(Msg("sim.d20_sheets"))
 
     def batch(self, ruleset: Ruleset, names: tuple[str, str]) -> tuple[BatchFn, Aggregator]:
+        """Drawn from the round's exact table (:mod:`~sevendag_cli.d20.sampled`) where it fits,
+        else every die rolled (:mod:`~sevendag_cli.d20.vector`)."""
+        from sevendag_cli.d20.sampled import D20Batches
         from sevendag_cli.d20.sim_extra import D20Aggregator
-        from sevendag_cli.d20.vector import simulate_d20_batch
 
-        return simulate_d20_batch, D20Aggregator(names)
+        return D20Batches(), D20Aggregator(names)
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
                     tolerance: float, fractions: bool) -> ExactFight:

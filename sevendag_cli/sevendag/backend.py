@@ -303,9 +303,10 @@ class SevendagBackend:
         import importlib
 
         try:
-            module = importlib.import_module("sevendag_cli.sevendag.vector")
+            importlib.import_module("sevendag_cli.sevendag.vector")  # the fallback, asked for first
+            module = importlib.import_module("sevendag_cli.sevendag.sampled")
         except ModuleNotFoundError as exc:
-            if exc.name != "sevendag_cli.sevendag.vector":
+            if exc.name not in ("sevendag_cli.sevendag.sampled", "sevendag_cli.sevendag.vector"):
                 raise
             raise UsageError(
                 "simulate: the Sevendag simulator is not available yet: "
@@ -314,7 +315,8 @@ class SevendagBackend:
         from sevendag_cli.sevendag.sim_extra import SevendagAggregator
 
         bands = tuple(band.name for band in getattr(ruleset, "wounds", ()))
-        fn: BatchFn = module.simulate_sevendag_batch
+        # Drawn from the pair's chain where it fits, else every die rolled (the module says).
+        fn: BatchFn = module.SevendagBatches()
         return fn, SevendagAggregator(names, bands)
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,

@@ -1,0 +1,123 @@
+"""Sevendag's ``fight --runs`` batches: drawn from the pair's chain where it fits (numpy).
+
+The fight of ``fight`` and ``--runs`` (each sheet's tactic every round, no yield, no
+technique) is the chain of :mod:`sevendag_cli.sevendag.chain`; its states reachable
+from the start are few for the usual sheets (some 500 for Brannoc and Ysolde), and
+:mod:`sevendag_cli.sim.sample` draws whole fights from their tables, the wounds of
+each round with it: a handful of array operations a round instead of every die.  The
+initiative (S-02) is drawn from its exact probability
+(:func:`~sevendag_cli.sevendag.exact.initiative_probability`).
+
+Where the chain does not fit — more dice faces than it enumerates, or more states
+reachable than :func:`state_budget` allows for the batch — the batches are the
+vectorised simulator's (:func:`~sevendag_cli.sevendag.vector.simulate_sevendag_batch`),
+which rolls every die.  :attr:`SevendagBatches.method` says which one ran.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from sevendag_cli.errors import UsageError
+from sevendag_cli.sevendag.chain import MAX_STATES, SevendagChain, chain_for
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+from sevendag_cli.sim.sample import Sampler
+
+CHAIN = "chain"
+""":attr:`SevendagBatches.method`: fights drawn from the chain's tables."""
+VECTOR = "vector"
+""":attr:`SevendagBatches.method`: every die rolled (the vectorised simulator)."""
+
+MIN_STATES = 2_000
+"""States the chain may always reach and still be sampled (built in a fraction of a second)."""
+
+
+def state_budget(n: int) -> int:
+    """Most states reachable for the chain to be sampled, for batches of ``n`` fights: building
+    a state costs about as much as simulating some ten fights with every die."""
+    return min(MAX_STATES, max(MIN_STATES, n // 10))
+
+
+@dataclass(frozen=True)
+class SevendagSample:
+    """``n`` fights, as :class:`~sevendag_cli.sevendag.vector.SevendagBatch`."""
+
+    winner: npt.NDArray[np.int8]
+    rounds: npt.NDArray[np.int64]
+    first_striker: npt.NDArray[np.int8]
+    wounds: npt.NDArray[np.int64]  # (n, 2, bands)
+
+    @property
+    def n(self) -> int:
+        return int(self.winner.size)
+
+
+def reachable(chain: SevendagChain, starts: list[int], budget: int) -> list[int] | None:
+    """The states reachable from ``starts`` (their rounds built), or None past ``budget``."""
+    order = list(dict.fromkeys(starts))
+    seen = set(order)
+    k = 0
+    while k < len(order):
+        for t in chain.successors(order[k]).targets:
+            if t not in seen:
+                if len(order) >= budget:
+                    return None
+                seen.add(t)
+                order.append(t)
+        k += 1
+    return order
+
+
+def chain_sampler(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, cap: int,
+                  budget: int) -> Sampler | None:
+    """The pair's chain ready to sample (the initiative its starts' weights), or None where it
+    does not fit (the chain's own limits, or more states than ``budget``)."""
+    from sevendag_cli.sevendag.exact import initiative_probability
+
+    try:
+        chain = chain_for(ruleset, a, b)
+        starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
+        if reachable(chain, starts, budget) is None:
+            return None
+    except UsageError as exc:
+        if exc.msg.key in ("exact.sev.faces", "exact.sev.states"):
+            return None
+        raise
+    p_a = initiative_probability(ruleset, a, b)
+    return Sampler(chain, [(starts[0], p_a), (starts[1], 1 - p_a)], cap)
+
+
+class SevendagBatches:
+    """The runner's batch function (:data:`sevendag_cli.backend.BatchFn`): the first call picks
+    the method (the chain if it fits batches of that size) and keeps its tables."""
+
+    def __init__(self) -> None:
+        self.method: str | None = None
+        self._sampler: Sampler | None = None
+        self._key: tuple[object, ...] | None = None
+
+    def __call__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, n: int,
+                 rng: np.random.Generator, cap: int | None = None) -> object:
+        from sevendag_cli.sevendag.vector import simulate_sevendag_batch
+
+        cap = ruleset.round_cap if cap is None else cap
+        key = (id(ruleset), id(a), id(b), cap)
+        if key != self._key:
+            self._key = key
+            self._sampler = None
+            self.method = VECTOR
+            if isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1 and n >= 1:
+                from sevendag_cli.sevendag.model import check_fighters
+
+                check_fighters(ruleset, a, b)
+                self._sampler = chain_sampler(ruleset, a, b, cap, state_budget(n))
+                if self._sampler is not None:
+                    self.method = CHAIN
+        if self._sampler is None:
+            return simulate_sevendag_batch(ruleset, a, b, n, rng, cap)
+        s = self._sampler.sample(n, rng)
+        return SevendagSample(s.winner, s.rounds, s.first_striker,
+                              s.rewards.reshape(n, 2, self._sampler.kinds // 2))

@@ -307,6 +307,31 @@ def test_D02_D12_round_table_sample_agrees_with_the_exact_push(name: str) -> Non
     check_d20(exact, batch)
 
 
+@pytest.mark.parametrize("name", list(d20_cases()))
+def test_D02_D12_one_round_a_draw_unpacked_agrees_too(name: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hit points or damage too large for both fighters' damage in one word: one round a draw,
+    each fighter's damage in its own array (the same table)."""
+    rs, a, b, cap = d20_cases()[name]
+    monkeypatch.setattr(d20_sampled, "PACK", 10)
+    fn = d20_sampled.D20Batches()
+    batch = fn(rs, a, b, N, rng(13), cap)
+    assert fn.method == d20_sampled.CHAIN
+    check_d20(exact_fight(rs, a, b, cap=cap), batch)
+
+
+@pytest.mark.parametrize("cap", [1, 2, 3])
+def test_D12_short_caps_odd_and_even_play_exactly_cap_rounds(cap: int) -> None:
+    """Two rounds a draw, an odd cap's last round alone: nobody plays past the cap, and from 1 HP
+    each the first damaging round ends the fight."""
+    rs, a, b = d14_pair()
+    a1, b1 = replace(a, hp=1), replace(b, hp=1)
+    exact = exact_fight(rs, a1, b1, cap=cap)
+    batch = d20_sampled.D20Batches()(rs, a1, b1, N, rng(14), cap)
+    assert batch.rounds.max() <= cap and (batch.rounds[batch.winner == -1] == cap).all()
+    check_d20(exact, batch)
+
+
 def test_D12_too_much_damage_for_a_table_falls_back_to_every_die(
         monkeypatch: pytest.MonkeyPatch) -> None:
     rs, a, b, cap = d20_cases()["D-12-mid-fight-cap-15"]
@@ -341,3 +366,53 @@ def test_refusals_stay_the_vectorised_simulators() -> None:
     brannoc, ysolde = bundled()
     with pytest.raises(UsageError):
         sev_sampled.SevendagBatches()(RS, brannoc, ysolde, 10, rng(1), 0)
+
+
+# --- the guide tables: the move of every uniform number, exactly ---------------------------------
+
+
+def test_guide_draws_what_a_search_of_the_cumulative_table_would() -> None:
+    """Every number in [0, 1), the table's own boundaries and their neighbours included, draws
+    the move a binary search of its state's cumulative probabilities finds (tiny moves too)."""
+    g = rng(21)
+    weights = [[1], [1, 1], [1, 10**-13, 3], [5, 1e-300, 2, 7, 1], list(g.random(40))]
+    cums, begin = [], []
+    for w in weights:
+        c = np.cumsum(np.array(w, dtype=np.float64)) / sum(w)
+        c[-1] = 1.0
+        begin.append(sum(len(x) for x in cums))
+        cums.append(c)
+    guide = sample.Guide(np.concatenate(cums), np.array(begin, dtype=np.int64),
+                         np.array([len(c) for c in cums], dtype=np.int64))
+    for s, c in enumerate(cums):
+        edges = np.concatenate([c[:-1], np.nextafter(c[:-1], 0), np.nextafter(c[:-1], 1)])
+        r = np.clip(np.concatenate([g.random(20_000), edges, [0.0, np.nextafter(1.0, 0)]]),
+                    0.0, np.nextafter(1.0, 0))
+        k = np.full(r.size, s, dtype=np.int64)
+        want = begin[s] + np.minimum(c.searchsorted(r, side="right"), c.size - 1)
+        assert np.array_equal(guide.draw(r, k), want), s
+    one = sample.Guide(cums[4], np.zeros(1, dtype=np.int64), np.array([40], dtype=np.int64))
+    r = g.random(10_000)
+    assert np.array_equal(one.draw(r, None), cums[4].searchsorted(r, side="right"))
+
+
+@pytest.mark.parametrize("roll", ["1d20 + speed", "2d6 + speed - 1d4", "speed + 3",
+                                  "2d20kh1 + speed", "1d6! + speed"])
+def test_S02_initiative_without_icepool_is_the_exact_solvers(roll: str) -> None:
+    from sevendag_cli.formula import parse
+    from sevendag_cli.sevendag.exact import initiative_probability
+
+    brannoc, ysolde = bundled()
+    rs = replace(RS, speed_roll=parse(roll))
+    assert sev_sampled.initiative(rs, brannoc, ysolde) == initiative_probability(rs, brannoc, ysolde)
+    assert sev_sampled.initiative(rs, ysolde, brannoc) == initiative_probability(rs, ysolde, brannoc)
+
+
+def test_S02_speed_rolls_that_always_tie_are_refused_as_by_the_exact_solver() -> None:
+    from sevendag_cli.errors import RuleError
+    from sevendag_cli.formula import parse
+
+    brannoc, _ = bundled()
+    rs = replace(RS, speed_roll=parse("5"))
+    with pytest.raises(RuleError):
+        sev_sampled.initiative(rs, brannoc, brannoc)

@@ -5,8 +5,8 @@ technique) is the chain of :mod:`sevendag_cli.sevendag.chain`; its states reacha
 from the start are few for the usual sheets (some 500 for Brannoc and Ysolde), and
 :mod:`sevendag_cli.sim.sample` draws whole fights from their tables, the wounds of
 each round with it: a handful of array operations a round instead of every die.  The
-initiative (S-02) is drawn from its exact probability
-(:func:`~sevendag_cli.sevendag.exact.initiative_probability`).
+initiative (S-02) is drawn from its exact probability (:func:`initiative`: plain dice
+convolved here, any other roll by icepool).
 
 Where the chain does not fit — more dice faces than it enumerates, or more states
 reachable than :func:`state_budget` allows for the batch — the batches are the
@@ -17,14 +17,17 @@ which rolls every die.  :attr:`SevendagBatches.method` says which one ran.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 
 from sevendag_cli.errors import UsageError
+from sevendag_cli.formula import Formula
 from sevendag_cli.sevendag.chain import MAX_STATES, SevendagChain, chain_for
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.sample import Sampler
+from sevendag_cli.sim.weights import Weights, convolve
 
 CHAIN = "chain"
 """:attr:`SevendagBatches.method`: fights drawn from the chain's tables."""
@@ -71,12 +74,51 @@ def reachable(chain: SevendagChain, starts: list[int], budget: int) -> list[int]
     return order
 
 
+MAX_PLAIN_FACES = 10_000
+"""Most (dice x sides) of a speed roll convolved here (:func:`initiative`) rather than by icepool."""
+
+
+def _plain_weights(formula: Formula, env: dict[str, int]) -> Weights | None:
+    """A formula's exact distribution when it is a constant plus or minus plain dice (no
+    explosion, selection or counting): convolved here, without icepool; else None."""
+    from sevendag_cli.d20.vector import VecFormula
+
+    linear = VecFormula.bind(formula, env).linear
+    if linear is None:
+        return None
+    const, terms = linear
+    dist: Weights = {const: 1}
+    for sign, dice in terms:
+        if dice.explode or dice.select is not None or dice.count_op is not None \
+                or dice.count * dice.sides > MAX_PLAIN_FACES:
+            return None
+        face = {v: 1 for v in range(1, dice.sides + 1)}
+        for _ in range(dice.count):
+            dist = convolve(dist, face, sign)
+    return dist
+
+
+def initiative(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> Fraction:
+    """S-02: P(a is the assaillant) = P(a > b) / (1 - P(tie)), as
+    :func:`~sevendag_cli.sevendag.exact.initiative_probability` (which this asks for any roll
+    but plain dice, and for rolls that always tie: it says so)."""
+    wa = _plain_weights(ruleset.speed_roll, a.env())
+    wb = _plain_weights(ruleset.speed_roll, b.env())
+    if wa is not None and wb is not None:
+        total = sum(wa.values()) * sum(wb.values())
+        win = sum(pa * pb for x, pa in wa.items() for y, pb in wb.items() if x > y)
+        tie = sum(pa * wb.get(x, 0) for x, pa in wa.items())
+        if tie < total:
+            return Fraction(win, total - tie)
+    from sevendag_cli.sevendag.exact import initiative_probability
+
+    return initiative_probability(ruleset, a, b)
+
+
 def chain_sampler(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, cap: int,
                   budget: int) -> Sampler | None:
     """The pair's chain ready to sample (the initiative its starts' weights), or None where it
     does not fit (the chain's own limits, or more states than ``budget``)."""
-    from sevendag_cli.sevendag.exact import initiative_probability
-
     try:
         chain = chain_for(ruleset, a, b)
         starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
@@ -86,7 +128,7 @@ def chain_sampler(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFight
         if exc.msg.key in ("exact.sev.faces", "exact.sev.states"):
             return None
         raise
-    p_a = initiative_probability(ruleset, a, b)
+    p_a = initiative(ruleset, a, b)
     return Sampler(chain, [(starts[0], p_a), (starts[1], 1 - p_a)], cap)
 
 

@@ -5,11 +5,12 @@ round can go with its exact weight: the state it leads to, or the fight won by a
 or by b, and the rewards taken in that round (Sevendag: the wounds of each band
 each fighter took).  :func:`sample_fights` draws ``runs`` whole fights from it at
 once: the tables of every state reachable from the starts are flattened into one
-array of cumulative probabilities, each state's shifted by its index, so that one
-``searchsorted`` per round draws the next move of every fight still going (a
-uniform number plus the state's index falls among that state's moves only).  A
-move's rewards are drawn with it, packed into one integer per fight (several
-counts a word), not averaged.
+array of cumulative probabilities, with a *guide table* (:class:`Guide`) per state, so
+that each round draws the next move of every fight still going in a few array
+operations (a uniform number picks a bucket of the state's guide, which names the
+first move that can hold it; the rare numbers beyond it step on).  A move's rewards
+are drawn with it, packed into one integer per fight (several counts a word), not
+averaged.
 
 **The interface** (small on purpose: a chain under fixed policies, backed by a
 game, can offer it too):
@@ -89,6 +90,61 @@ def _cumulative(weights: Sequence[int | float | Fraction]) -> npt.NDArray[np.flo
     return np.array(out)
 
 
+GUIDE = 4
+"""Buckets of a state's guide table per move of the state."""
+
+
+class Guide:
+    """Cumulative tables of several states, drawn from by guide tables (exact: a guide only
+    says where to start looking).
+
+    ``cum``: per move, the cumulative probability within its state (the state's last
+    exactly 1.0); ``begin``/``count``: each state's first move and number of moves.
+    """
+
+    def __init__(self, cum: npt.NDArray[np.float64], begin: IntArray, count: IntArray) -> None:
+        self.cum = cum
+        states = begin.size
+        self.size = GUIDE * count  # buckets per state
+        self.start = np.zeros(states, dtype=np.int64)  # each state's first bucket
+        np.cumsum(self.size[:-1], out=self.start[1:])
+        owner = np.repeat(np.arange(states, dtype=np.int64), self.size)
+        x = (np.arange(owner.size, dtype=np.int64) - self.start[owner]) / self.size[owner]
+        # The first move whose cumulative probability passes the bucket's low end, found with
+        # the states side by side (shifted by their index), then made exact: a guide past
+        # the move wanted steps back (one below it only costs a step when drawing).
+        mover = np.repeat(np.arange(states, dtype=np.float64), count)
+        guide = np.searchsorted(cum + mover, x + owner, side="right")
+        lo, hi = begin[owner], begin[owner] + count[owner] - 1
+        guide = np.minimum(np.maximum(guide, lo), hi)
+        while True:
+            back = np.flatnonzero((guide > lo) & (cum[np.maximum(guide - 1, 0)] > x))
+            if back.size == 0:
+                break
+            guide[back] -= 1
+        self.guide = guide
+        self.single = states == 1
+
+    def draw(self, r: npt.NDArray[np.float64], k: IntArray | None) -> IntArray:
+        """The move drawn by uniform numbers ``r`` in [0, 1) from states ``k`` (None: the only
+        state)."""
+        if self.single or k is None:
+            b = (r * self.size[0]).astype(np.int64)
+            np.minimum(b, self.size[0] - 1, out=b)
+        else:
+            size = self.size[k]
+            b = (r * size).astype(np.int64)
+            np.minimum(b, size - 1, out=b)
+            b += self.start[k]
+        j: IntArray = self.guide[b]
+        cum = self.cum
+        step = np.flatnonzero(cum[j] <= r)  # beyond the guide's move: on to the next ones
+        while step.size:
+            j[step] += 1
+            step = step[cum[j[step]] <= r[step]]
+        return j
+
+
 class Sampler:
     """A chain's per-state tables, flattened once, ready to draw many batches of fights.
 
@@ -111,10 +167,10 @@ class Sampler:
         cum: list[float] = []
         nxt: list[int] = []
         rews: list[Sequence[int]] = []
-        last: list[int] = []
+        begin: list[int] = []
         kinds = -1
         most = 1  # most rewards of one kind a move takes
-        for k, g in enumerate(order):
+        for g in order:
             su = chain.successors(g)
             if kinds < 0:
                 kinds = len(su.rewards)
@@ -122,23 +178,24 @@ class Sampler:
                 raise ValueError("every state must have the same reward kinds")
             den = su.den
             acc = 0
+            begin.append(len(cum))
             for target, weight, taken in su.moves:
                 if weight <= 0:
                     continue  # never drawn
                 acc += weight
-                cum.append(k + acc / den)
+                cum.append(acc / den)
                 nxt.append(loc[target] if target >= 0 else target)
                 rews.append(taken)
                 for r in set(taken):
                     most = max(most, list(taken).count(r))
             if acc != den:
                 raise ValueError(f"state {g}: the moves' weights sum to {acc}, not {den}")
-            cum[-1] = float(k + 1)  # exactly: a uniform in [k, k + 1) falls among k's moves
-            last.append(len(cum) - 1)
+            cum[-1] = 1.0  # exactly: every uniform number in [0, 1) falls among the moves
         self.kinds = max(kinds, 0)
-        self.cum = np.array(cum)
+        starts_at = np.array(begin, dtype=np.int64)
+        self.guide = Guide(np.array(cum), starts_at,
+                           np.diff(np.append(starts_at, len(cum))).astype(np.int64))
         self.next = np.array(nxt, dtype=np.int64)
-        self.last = np.array(last, dtype=np.int64)
         # Rewards packed: ``bits`` per kind (enough for ``cap`` rounds of the most a move
         # takes), as many kinds a 63-bit word as fit.
         self.bits = max(1, (cap * most).bit_length())
@@ -164,14 +221,11 @@ class Sampler:
         acc_out = np.zeros((words, runs), dtype=np.int64)
         acc = np.zeros((words, runs), dtype=np.int64)
         idx = np.arange(runs, dtype=np.int64)
-        cum, nxt, last, packed = self.cum, self.next, self.last, self.packed
+        guide, nxt, packed = self.guide, self.next, self.packed
         for number in range(1, cap + 1):
             if idx.size == 0:
                 break
-            u = rng.random(idx.size)
-            u += k
-            j = cum.searchsorted(u, side="right")
-            np.minimum(j, last[k], out=j)  # u rounded up to k + 1: still k's last move
+            j = guide.draw(rng.random(idx.size), k)
             for w in range(words):
                 acc[w] += packed[w, j]
             k = nxt[j]

@@ -308,6 +308,16 @@ def test_D02_D12_round_table_sample_agrees_with_the_exact_push(name: str) -> Non
 
 
 @pytest.mark.parametrize("name", list(d20_cases()))
+def test_D02_D12_three_rounds_a_draw_agree_too(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    rs, a, b, cap = d20_cases()[name]
+    monkeypatch.setattr(d20_sampled, "MAX_BLOCK", 39 ** 3)
+    fn = d20_sampled.D20Batches()
+    batch = fn(rs, a, b, N, rng(15), cap)
+    assert fn._table is not None and fn._table.block == 3
+    check_d20(exact_fight(rs, a, b, cap=cap), batch)
+
+
+@pytest.mark.parametrize("name", list(d20_cases()))
 def test_D02_D12_one_round_a_draw_unpacked_agrees_too(name: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Hit points or damage too large for both fighters' damage in one word: one round a draw,
@@ -320,14 +330,19 @@ def test_D02_D12_one_round_a_draw_unpacked_agrees_too(name: str,
     check_d20(exact_fight(rs, a, b, cap=cap), batch)
 
 
-@pytest.mark.parametrize("cap", [1, 2, 3])
-def test_D12_short_caps_odd_and_even_play_exactly_cap_rounds(cap: int) -> None:
-    """Two rounds a draw, an odd cap's last round alone: nobody plays past the cap, and from 1 HP
-    each the first damaging round ends the fight."""
+@pytest.mark.parametrize("block", [2, 3])
+@pytest.mark.parametrize("cap", [1, 2, 3, 4])
+def test_D12_short_caps_play_exactly_cap_rounds(cap: int, block: int,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two or three rounds a draw, the cap's last rounds a shorter block: nobody plays past the
+    cap, and from 1 HP each the first damaging round ends the fight."""
+    monkeypatch.setattr(d20_sampled, "MAX_BLOCK", 39 ** block)
     rs, a, b = d14_pair()
     a1, b1 = replace(a, hp=1), replace(b, hp=1)
     exact = exact_fight(rs, a1, b1, cap=cap)
-    batch = d20_sampled.D20Batches()(rs, a1, b1, N, rng(14), cap)
+    fn = d20_sampled.D20Batches()
+    batch = fn(rs, a1, b1, N, rng(14), cap)
+    assert fn._table is not None and fn._table.block == block
     assert batch.rounds.max() <= cap and (batch.rounds[batch.winner == -1] == cap).all()
     check_d20(exact, batch)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import numpy.typing as npt
 
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.d20.vector import D20Batch
@@ -39,8 +40,10 @@ MAX_SAMPLED_DICE = 200
 """Widest dice group the exact distributions are built for here (icepool's work grows with it)."""
 
 
-MAX_PAIRS = 40_000
-"""Most outcomes of two rounds drawn at once (the square of one round's)."""
+MAX_BLOCK = 10_000
+"""Most joint outcomes of the rounds drawn at once (one round's outcomes to the power of the
+rounds: D-14's 39 outcomes, two rounds a draw; larger tables fall out of the processor's
+caches and draw slower)."""
 PACK = 1 << 30
 """Largest hit points, and ``cap`` times the largest hit, for both fighters' damage in one word."""
 
@@ -66,25 +69,40 @@ class RoundTable:
         self.to_a = np.array([d if who == 1 else 0 for who, d, _ in outcomes], dtype=np.int64)
         self.attacker = np.array([who for who, _, _ in outcomes], dtype=np.int8)
         self.top = int(max(self.to_a.max(), self.to_b.max()))
-        size = len(outcomes)
-        self.pairs: Guide | None = None
-        if size * size <= MAX_PAIRS:
-            # Two rounds at once: outcome j1 * size + j2, its probability the product.
-            probs = np.diff(np.concatenate(([0.0], self.cum)))
-            pair_cum = np.cumsum(np.outer(probs, probs).ravel())
-            pair_cum /= pair_cum[-1]
-            pair_cum[-1] = 1.0
-            np.maximum.accumulate(pair_cum, out=pair_cum)
-            self.pairs = Guide(pair_cum, np.zeros(1, dtype=np.int64),
-                               np.array([size * size], dtype=np.int64))
-        self.size = size
+        self.size = len(outcomes)
+        self.probs = np.diff(np.concatenate(([0.0], self.cum)))
+        # One round's damage to both, packed (:meth:`_sample_packed`): to b low, to a high.
+        self.inc = self.to_b.astype(np.uint64) | (self.to_a.astype(np.uint64) << np.uint64(32))
+        self.block = 1  # rounds a draw: as many as keep the outcomes within MAX_BLOCK
+        while self.size ** (self.block + 1) <= MAX_BLOCK and self.block < 4:
+            self.block += 1
+        self._blocks: dict[int, tuple[Guide, list[npt.NDArray[np.uint64]]]] = {}
+
+    def _rounds(self, k: int) -> tuple[Guide, list[npt.NDArray[np.uint64]]]:
+        """``k`` rounds drawn at once: a table over their joint outcomes (outcome ``j`` is the
+        rounds' outcomes as base-``size`` digits, the first round's the highest) and each
+        round's packed damage by joint outcome."""
+        got = self._blocks.get(k)
+        if got is None:
+            size = self.size
+            probs = self.probs
+            for _ in range(k - 1):
+                probs = np.outer(probs, self.probs).ravel()
+            cum = np.cumsum(probs)
+            cum /= cum[-1]
+            cum[-1] = 1.0
+            np.maximum.accumulate(cum, out=cum)
+            guide = Guide(cum, np.zeros(1, dtype=np.int64), np.array([cum.size], dtype=np.int64))
+            incs = [np.tile(np.repeat(self.inc, size ** (k - 1 - r)), size ** r)
+                    for r in range(k)]
+            got = self._blocks[k] = (guide, incs)
+        return got
 
     def sample(self, hp_a: int, hp_b: int, n: int, rng: np.random.Generator,
                cap: int) -> D20Batch:
         """``n`` whole fights from (hp_a, hp_b); not over after ``cap`` rounds: a draw."""
-        if self.pairs is not None and max(abs(hp_a), abs(hp_b), 1) <= PACK \
-                and cap * self.top <= PACK:
-            return self._sample_packed(hp_a, hp_b, n, rng, cap, self.pairs)
+        if self.block > 1 and max(abs(hp_a), abs(hp_b), 1) <= PACK and cap * self.top <= PACK:
+            return self._sample_packed(hp_a, hp_b, n, rng, cap)
         guide, to_a, to_b = self.guide, self.to_a, self.to_b
         winner = np.full(n, -1, dtype=np.int8)
         rounds = np.full(n, cap, dtype=np.int64)
@@ -118,55 +136,53 @@ class RoundTable:
         return D20Batch(winner, rounds, first, hp_a - out_dealt_b, hp_b - out_dealt_a,
                         out_dealt_a, out_dealt_b)
 
-    def _sample_packed(self, hp_a: int, hp_b: int, n: int, rng: np.random.Generator, cap: int,
-                       pairs: Guide) -> D20Batch:
-        """As :meth:`sample`, two rounds a draw, both fighters' damage in one unsigned word.
+    def _sample_packed(self, hp_a: int, hp_b: int, n: int, rng: np.random.Generator,
+                       cap: int) -> D20Batch:
+        """As :meth:`sample`, :attr:`block` rounds a draw, both fighters' damage in one word.
 
         The low half holds ``2**31 - hp_b`` plus the damage a dealt, the high half ``2**31 -
         hp_a`` plus b's: a half reaches its bit 31 exactly when that fighter is down, and never
         carries into the other (``hp`` and ``cap`` times the largest hit within :data:`PACK`).
+        Damage only adds up, so a fight down after a block's first rounds is still down after
+        the block: the block's last word says which fights ended, the round's words when.
         """
-        size = self.size
         low = np.uint64(0xFFFFFFFF)
         b_down, a_down = np.uint64(1 << 31), np.uint64(1 << 63)
         down = b_down | a_down
         base_b, base_a = (1 << 31) - hp_b, (1 << 31) - hp_a
-        inc = (self.to_b.astype(np.uint64)
-               | (self.to_a.astype(np.uint64) << np.uint64(32)))  # one round's damage, packed
-        inc1 = np.repeat(inc, size)  # the pair's first round
-        inc2 = np.tile(inc, size)  # its second
         winner = np.full(n, -1, dtype=np.int8)
         rounds = np.full(n, cap, dtype=np.int64)
         out = np.empty(n, dtype=np.uint64)
         idx = np.arange(n, dtype=np.int64)
         v = np.full(n, base_b | (base_a << 32), dtype=np.uint64)
         first = np.zeros(n, dtype=np.int8)
-        number = 0
+        number = 0  # rounds played
         while number < cap and idx.size:
-            two = number + 2 <= cap
-            if two:
-                j = pairs.draw(rng.random(idx.size), None)
-                v1 = v + inc1[j]
-                v = v1 + inc2[j]
-                if number == 0:
-                    first[:] = self.attacker[j // size]
-            else:  # an odd cap: its last round alone
-                j = self.guide.draw(rng.random(idx.size), None)
-                v1 = v = v + inc[j]
-                if number == 0:
-                    first[:] = self.attacker[j]
-            done = (v & down) != 0  # D-12: a fighter down (monotone: down after the first too)
+            k = min(self.block, cap - number)  # the cap's last rounds: a shorter block
+            guide, incs = self._rounds(k)
+            j = guide.draw(rng.random(idx.size), None)
+            if number == 0:
+                first[:] = self.attacker[j // self.size ** (k - 1)]
+            words = []
+            for inc in incs:
+                v = v + inc[j]
+                words.append(v)
+            done = (v & down) != 0  # D-12: a fighter down
             if done.any():
                 gone = np.flatnonzero(done)
-                at_first = (v1[gone] & down) != 0
-                final = np.where(at_first, v1[gone], v[gone])
                 ids = idx[gone]
+                final = v[gone]
+                when = np.full(gone.size, number + k, dtype=np.int64)
+                for r in range(k - 2, -1, -1):  # the first round of the block it was down after
+                    early = (words[r][gone] & down) != 0
+                    when[early] = number + r + 1
+                    final[early] = words[r][gone][early]
                 winner[ids] = np.where((final & b_down) != 0, 0, 1)
-                rounds[ids] = np.where(at_first, number + 1, number + 2) if two else number + 1
+                rounds[ids] = when
                 out[ids] = final
                 keep = np.flatnonzero(~done)
                 idx, v = idx[keep], v[keep]
-            number += 2 if two else 1
+            number += k
         out[idx] = v  # the draws (the cap)
         dealt_a = (out & low).astype(np.int64) - base_b
         dealt_b = (out >> np.uint64(32)).astype(np.int64) - base_a

@@ -431,3 +431,18 @@ def test_S02_speed_rolls_that_always_tie_are_refused_as_by_the_exact_solver() ->
     rs = replace(RS, speed_roll=parse("5"))
     with pytest.raises(RuleError):
         sev_sampled.initiative(rs, brannoc, brannoc)
+
+
+def test_moves_kept_only_for_a_sampler_and_the_same_worked_out_again() -> None:
+    """An exact solve's chain keeps no moves (memory); asked for, they are the kept ones."""
+    kept = sev_chain.SevendagChain(TINY_RS, TINY_X, TINY_Y)
+    kept.keep_moves = True
+    lean = sev_chain.SevendagChain(TINY_RS, TINY_X, TINY_Y)
+    starts = [kept.state_id(kept.start_key(0)), kept.state_id(kept.start_key(1))]
+    assert starts == [lean.state_id(lean.start_key(0)), lean.state_id(lean.start_key(1))]
+    order = kept.closure(starts)
+    assert lean.closure(starts) == order
+    for g in order:
+        assert isinstance(kept.successors(g)._moves[0], tuple)
+        assert lean.successors(g)._moves == (lean, g)
+        assert lean.successors(g).moves == kept.successors(g).moves

@@ -363,10 +363,11 @@ class Successors:
     the weight of each wound taken; ``moves`` keeps them together, each way the round can
     go with the wounds taken in it (what :mod:`sevendag_cli.sim.sample` draws)."""
 
-    __slots__ = ("absorb", "den", "moves", "pa", "pb", "probs", "rewards", "targets", "weights")
+    __slots__ = ("_moves", "absorb", "den", "pa", "pb", "probs", "rewards", "targets", "weights")
 
     def __init__(self, targets: list[int], weights: list[int], absorb: tuple[int, int], den: int,
-                 rewards: tuple[int, ...], moves: tuple[Move, ...] = ()) -> None:
+                 rewards: tuple[int, ...],
+                 moves: tuple[Move, ...] | tuple[SevendagChain, int] = ()) -> None:
         self.targets = targets
         self.weights = weights
         self.absorb = absorb  # weight of a winning, of b winning, this round
@@ -374,7 +375,15 @@ class Successors:
         self.probs = [w / den for w in weights]
         self.pa, self.pb = absorb[0] / den, absorb[1] / den
         self.rewards = rewards  # weight of each (fighter, band) wound this round: a's bands, b's
-        self.moves = moves  # (target or A_WINS / B_WINS, weight, rewards taken): the round whole
+        self._moves = moves  # the moves, or (chain, state) to work them out when asked
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """(target or A_WINS / B_WINS, weight, rewards taken): the round whole."""
+        kept = self._moves
+        if len(kept) == 2 and isinstance(kept[0], SevendagChain):
+            return kept[0].moves(kept[1])
+        return kept
 
 
 class SevendagChain:
@@ -421,6 +430,9 @@ class SevendagChain:
         self._succ: list[Successors | None] = []
         self._indegree: list[int] = []  # per state: the built states that lead to it
         self._taken: dict[tuple[int, int], tuple[int, ...]] = {}  # moves' rewards, shared
+        self.keep_moves = False
+        """Whether the rounds built keep their :attr:`Successors.moves` (a sampler's chain: some
+        40% more memory a state); else each state's are worked out again when asked."""
         self.max_indegree = 0
         self.lo, self.hi = self._thresholds()
 
@@ -631,10 +643,24 @@ class SevendagChain:
         return got
 
     def successors(self, i: int) -> Successors:
-        """One round from state ``i`` (built once, then kept)."""
+        """One round from state ``i`` (built once, then kept; its ``moves`` kept too while
+        :attr:`keep_moves`, else worked out again when asked)."""
         got = self._succ[i]
         if got is not None:
             return got
+        got = self._round(i, self.keep_moves)
+        self._succ[i] = got
+        for t in got.targets:
+            self._indegree[t] += 1
+            if self._indegree[t] > self.max_indegree:
+                self.max_indegree = self._indegree[t]
+        return got
+
+    def moves(self, i: int) -> tuple[Move, ...]:
+        """State ``i``'s round as :attr:`Successors.moves` (worked out again, not kept)."""
+        return self._round(i, True).moves
+
+    def _round(self, i: int, keep: bool) -> Successors:
         assail, d, ca, cb, ra, rb, ga, gb, ta, tb = self.states[i]
         near = (tuple(c + 1 >= lim for c, lim in zip(ca, self.limit, strict=True)),
                 tuple(c + 1 >= lim for c, lim in zip(cb, self.limit, strict=True)))
@@ -678,14 +704,9 @@ class SevendagChain:
             by_target[t] = by_target.get(t, 0) + w
             mk = (t, got_rewards)
             moves[mk] = moves.get(mk, 0) + w
-        got = Successors(list(by_target), list(by_target.values()), (absorb[0], absorb[1]), den,
-                         tuple(rewards), tuple((t, w, r) for (t, r), w in moves.items()))
-        self._succ[i] = got
-        for t in by_target:
-            self._indegree[t] += 1
-            if self._indegree[t] > self.max_indegree:
-                self.max_indegree = self._indegree[t]
-        return got
+        return Successors(list(by_target), list(by_target.values()), (absorb[0], absorb[1]), den,
+                          tuple(rewards),
+                          tuple((t, w, r) for (t, r), w in moves.items()) if keep else (self, i))
 
     def closure(self, starts: Sequence[int]) -> list[int]:
         """Every state reachable from ``starts`` (their rounds built), in the order found."""

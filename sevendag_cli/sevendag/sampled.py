@@ -121,6 +121,7 @@ def chain_sampler(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFight
     does not fit (the chain's own limits, or more states than ``budget``)."""
     try:
         chain = chain_for(ruleset, a, b)
+        chain.keep_moves = True  # the sampler reads every state's moves once, just built
         starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
         if reachable(chain, starts, budget) is None:
             return None

@@ -233,18 +233,28 @@ def test_sevendag_too_many_faces_falls_back(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_state_budget_grows_with_the_batch() -> None:
-    assert sev_sampled.state_budget(1) == sev_sampled.MIN_STATES
-    assert sev_sampled.state_budget(100_000) == 10_000
+    assert sev_sampled.state_budget(1) == 0
+    assert sev_sampled.state_budget(100_000) == 4_000
     assert sev_sampled.state_budget(10**9) == sev_chain.MAX_STATES
 
 
+def test_small_batches_roll_every_die_rather_than_build_a_chain() -> None:
+    brannoc, ysolde = bundled()
+    fn = sev_sampled.SevendagBatches()
+    assert fn(RS, brannoc, ysolde, 2_000, rng(16), 200).n == 2_000
+    assert fn.method == sev_sampled.VECTOR
+    fn = sev_sampled.SevendagBatches()
+    fn(RS, brannoc, ysolde, 20_000, rng(16), 200)
+    assert fn.method == sev_sampled.CHAIN
+
+
 def test_sevendag_chain_sizes_are_what_the_sampler_was_measured_on() -> None:
-    """The house pair's chain is small (its closure well within the smallest budget)."""
+    """The house pair's chain is small (its closure within the budget of 12,400 fights)."""
     brannoc, ysolde = bundled()
     chain = sev_chain.chain_for(RS, brannoc, ysolde)
     starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
-    order = sev_sampled.reachable(chain, starts, sev_sampled.MIN_STATES)
-    assert order is not None and len(order) < 1_000
+    order = sev_sampled.reachable(chain, starts, sev_sampled.state_budget(12_400))
+    assert order is not None and len(order) == 496
     assert sev_sampled.reachable(chain, starts, 10) is None
 
 
@@ -365,13 +375,37 @@ def test_C01_same_seed_same_result_and_batches_add_up(ruleset: str) -> None:
     import sevendag_cli.library as sd
 
     m = sd.matchup(ruleset=ruleset)
-    one = simulate(m.ruleset, m.a, m.b, 30_000, seed=9, batch_size=7_000)
-    two = simulate(m.ruleset, m.a, m.b, 30_000, seed=9, batch_size=7_000)
+    one = simulate(m.ruleset, m.a, m.b, 50_000, seed=9, batch_size=20_000)
+    two = simulate(m.ruleset, m.a, m.b, 50_000, seed=9, batch_size=20_000)
     assert one == two
-    other = simulate(m.ruleset, m.a, m.b, 30_000, seed=10, batch_size=7_000)
-    assert other != one and other.runs == 30_000
-    assert sum(c for _, c in one.rounds.histogram) == 30_000
-    assert one.fighters[0].first_strikes + one.fighters[1].first_strikes == 30_000
+    other = simulate(m.ruleset, m.a, m.b, 50_000, seed=10, batch_size=20_000)
+    assert other != one and other.runs == 50_000
+    assert sum(c for _, c in one.rounds.histogram) == 50_000
+    assert one.fighters[0].first_strikes + one.fighters[1].first_strikes == 50_000
+
+
+PINNED = {"sevendag": (10_408, 9_592, 0, 225_880), "d20": (9_156, 10_844, 0, 864_725)}
+"""Seeded draws from the tables (C-01: same seed, same fights): 20,000 fights, seed 5 — each
+fighter's wins, the draws, the rounds played in all.  A deliberate change of the sampler
+changes them: review and update."""
+
+
+@pytest.mark.parametrize("ruleset", sorted(PINNED))
+def test_C01_seeded_draws_from_the_tables_are_the_kept_ones(
+        ruleset: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sevendag_cli.library as sd
+    from sevendag_cli.d20 import vector as d20_vector
+    from sevendag_cli.sevendag import vector as sev_vector
+
+    def no(*args: Any) -> Any:
+        raise AssertionError("every die rolled: the tables were not used")
+
+    monkeypatch.setattr(d20_vector, "simulate_d20_batch", no)
+    monkeypatch.setattr(sev_vector, "simulate_sevendag_batch", no)
+    m = sd.matchup(ruleset=ruleset)
+    r = simulate(m.ruleset, m.a, m.b, 20_000, seed=5)
+    rounds = sum(t * c for t, c in r.rounds.histogram)
+    assert (r.fighters[0].wins, r.fighters[1].wins, r.draws, rounds) == PINNED[ruleset]
 
 
 def test_refusals_stay_the_vectorised_simulators() -> None:

@@ -24,7 +24,6 @@ from sevendag_cli.dice import DiceSource, SeededDice
 from sevendag_cli.errors import UsageError
 from sevendag_cli.formula import parse
 from sevendag_cli.rules import fighter_from_data, load_pair, load_ruleset
-from sevendag_cli.sim import runner
 from sevendag_cli.sim.formula_dice import formula_dist, natural_split
 from sevendag_cli.sim.runner import MAX_RUNS, SimulationResult, simulate
 from sevendag_cli.sim.stats import Histogram, summarize, wilson
@@ -558,9 +557,9 @@ def test_keyboard_interrupt_returns_partial_result() -> None:
 
 def test_keyboard_interrupt_inside_a_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C while a batch runs: that batch is dropped, the completed ones are kept."""
-    from sevendag_cli.d20.sampled import RoundTable
+    from sevendag_cli.d20 import vector as vector_d20
 
-    real = RoundTable.sample  # the pair's batches are drawn from its round table
+    real = vector_d20.simulate_d20_batch
     calls = 0
 
     def flaky(*args: Any) -> Any:
@@ -570,7 +569,7 @@ def test_keyboard_interrupt_inside_a_batch(monkeypatch: pytest.MonkeyPatch) -> N
             raise KeyboardInterrupt
         return real(*args)
 
-    monkeypatch.setattr(RoundTable, "sample", flaky)
+    monkeypatch.setattr(vector_d20, "simulate_d20_batch", flaky)
     rs, a, b = _base()
     r = simulate(rs, a, b, 50_000, seed=11, batch_size=10_000)
     assert r.interrupted and r.runs == 20_000 and r.requested_runs == 50_000
@@ -582,17 +581,6 @@ def test_runs_are_validated(runs: int) -> None:
     rs, a, b = _base()
     with pytest.raises(UsageError, match="10,000,000"):
         simulate(rs, a, b, runs, seed=1)
-
-
-def test_sevendag_without_simulator_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without sevendag_cli.sevendag.vector, simulate says so (UsageError)."""
-    import sys
-
-    monkeypatch.setitem(sys.modules, "sevendag_cli.sevendag.vector", None)
-    rs = load_ruleset("sevendag")
-    a, b = load_pair(rs, None)
-    with pytest.raises(UsageError, match="Sevendag simulator"):
-        runner.simulate(rs, a, b, 10, seed=1)
 
 
 def test_round_cap_makes_draws() -> None:
@@ -624,8 +612,6 @@ def test_sevendag_plugs_in_through_its_batch(monkeypatch: pytest.MonkeyPatch) ->
         lambda ruleset, a, b, n, rng, cap: FakeBatch(n, rng)
     )
     monkeypatch.setitem(sys.modules, "sevendag_cli.sevendag.vector", fake)
-    # the vectorised simulator is the fallback of the chain's sampler: as if the chain did not fit
-    monkeypatch.setattr("sevendag_cli.sevendag.sampled.chain_sampler", lambda *args: None)
     r = simulate(rs, a, b, 2_500, seed=4, batch_size=1_000)
     assert r.engine == "sevendag" and r.d20 is None and r.sevendag is not None
     assert r.fighters[0].wins + r.fighters[1].wins + r.draws == 2_500

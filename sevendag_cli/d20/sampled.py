@@ -11,10 +11,11 @@ the hit points left and the damage dealt (the killing blow in full, as the
 vectorised simulator) follow from the damage drawn, and a fighter at 0 or below
 ends the fight (D-12).
 
-Where the table is too big (an attack that can deal more than
-:data:`MAX_SAMPLED_DAMAGE`, a dice group wider than :data:`MAX_SAMPLED_DICE`) or the
-exact distributions cannot be built, the batches are the vectorised simulator's
-(:func:`~sevendag_cli.d20.vector.simulate_d20_batch`), which rolls every die.
+Batches of fewer than :data:`MIN_FIGHTS` fights (the first batch decides), and pairs whose
+table is too big (an attack that can deal more than :data:`MAX_SAMPLED_DAMAGE`, a dice group
+wider than :data:`MAX_SAMPLED_DICE`) or whose exact distributions cannot be built, are the
+vectorised simulator's (:func:`~sevendag_cli.d20.vector.simulate_d20_batch`), which rolls
+every die.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ MAX_SAMPLED_DICE = 200
 """Widest dice group the exact distributions are built for here (icepool's work grows with it)."""
 
 
+MIN_FIGHTS = 15_000
+"""Smallest batch drawn from the table: building it (icepool, some 60 ms) costs as much as
+rolling every die of some 13,000 fights."""
 MAX_BLOCK = 10_000
 """Most joint outcomes of the rounds drawn at once (one round's outcomes to the power of the
 rounds: D-14's 39 outcomes, two rounds a draw; larger tables fall out of the processor's
@@ -225,7 +229,8 @@ class D20Batches:
         key = (id(ruleset), id(a), id(b))
         if key != self._key:
             self._key = key
-            self._table = round_table(ruleset, a, b)
+            small = isinstance(n, int) and n < MIN_FIGHTS
+            self._table = None if small else round_table(ruleset, a, b)
             self.method = VECTOR if self._table is None else CHAIN
         cap = ruleset.round_cap if cap is None else cap
         if self._table is None or isinstance(cap, bool) or not isinstance(cap, int) or cap < 1 \

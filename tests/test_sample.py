@@ -424,7 +424,9 @@ def test_guide_draws_what_a_search_of_the_cumulative_table_would() -> None:
     """Every number in [0, 1), the table's own boundaries and their neighbours included, draws
     the move a binary search of its state's cumulative probabilities finds (tiny moves too)."""
     g = rng(21)
-    weights = [[1], [1, 1], [1, 10**-13, 3], [5, 1e-300, 2, 7, 1], list(g.random(40))]
+    # Boundaries on or a hair from a bucket's edge too: 1/4 and 1/2 of 4 or 8 buckets.
+    weights = [[1], [1, 1], [1, 10**-13, 3], [5, 1e-300, 2, 7, 1], list(g.random(40)),
+               [1, 1, 2], [1, 1 + 2**-50, 2 - 2**-50, 4]]
     cums, begin = [], []
     for w in weights:
         c = np.cumsum(np.array(w, dtype=np.float64)) / sum(w)
@@ -434,13 +436,16 @@ def test_guide_draws_what_a_search_of_the_cumulative_table_would() -> None:
     guide = sample.Guide(np.concatenate(cums), np.array(begin, dtype=np.int64),
                          np.array([len(c) for c in cums], dtype=np.int64))
     for s, c in enumerate(cums):
-        edges = np.concatenate([c[:-1], np.nextafter(c[:-1], 0), np.nextafter(c[:-1], 1)])
+        buckets = np.arange(1, sample.GUIDE * c.size) / (sample.GUIDE * c.size)
+        edges = np.concatenate([c[:-1], np.nextafter(c[:-1], 0), np.nextafter(c[:-1], 1),
+                                buckets, np.nextafter(buckets, 0), np.nextafter(buckets, 1)])
         r = np.clip(np.concatenate([g.random(20_000), edges, [0.0, np.nextafter(1.0, 0)]]),
                     0.0, np.nextafter(1.0, 0))
         k = np.full(r.size, s, dtype=np.int64)
         want = begin[s] + np.minimum(c.searchsorted(r, side="right"), c.size - 1)
         assert np.array_equal(guide.draw(r, k), want), s
     one = sample.Guide(cums[4], np.zeros(1, dtype=np.int64), np.array([40], dtype=np.int64))
+    assert (guide.guide >= 0).mean() > 0.5  # most buckets hold one move whole: no look
     r = g.random(10_000)
     assert np.array_equal(one.draw(r, None), cums[4].searchsorted(r, side="right"))
 

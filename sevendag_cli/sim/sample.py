@@ -109,7 +109,11 @@ class Guide:
         self.start = np.zeros(states, dtype=np.int64)  # each state's first bucket
         np.cumsum(self.size[:-1], out=self.start[1:])
         owner = np.repeat(np.arange(states, dtype=np.int64), self.size)
-        x = (np.arange(owner.size, dtype=np.int64) - self.start[owner]) / self.size[owner]
+        t = np.arange(owner.size, dtype=np.int64) - self.start[owner]
+        # A bucket's ends, widened by a few roundings: every number drawn into the bucket
+        # (``floor(r * size)``) lies within them.
+        x = t / self.size[owner] * (1.0 - 2.0**-48)
+        x_end = (t + 1) / self.size[owner] * (1.0 + 2.0**-48)
         # The first move whose cumulative probability passes the bucket's low end, found with
         # the states side by side (shifted by their index), then made exact: a guide past
         # the move wanted steps back (one below it only costs a step when drawing).
@@ -122,26 +126,30 @@ class Guide:
             if back.size == 0:
                 break
             guide[back] -= 1
-        self.guide = guide
+        # A bucket whose move holds it whole needs no look at the table: the others are kept
+        # as ~move (negative), to be stepped on from there.
+        self.guide = np.where(cum[guide] > x_end, guide, ~guide)
         self.single = states == 1
 
     def draw(self, r: npt.NDArray[np.float64], k: IntArray | None) -> IntArray:
         """The move drawn by uniform numbers ``r`` in [0, 1) from states ``k`` (None: the only
         state)."""
+        # floor(r * size) < size for every r < 1: the product rounds below size (exact at a
+        # power of two), so no bucket is past the state's last.
         if self.single or k is None:
             b = (r * self.size[0]).astype(np.int64)
-            np.minimum(b, self.size[0] - 1, out=b)
         else:
-            size = self.size[k]
-            b = (r * size).astype(np.int64)
-            np.minimum(b, size - 1, out=b)
+            b = (r * self.size[k]).astype(np.int64)
             b += self.start[k]
         j: IntArray = self.guide[b]
-        cum = self.cum
-        step = np.flatnonzero(cum[j] <= r)  # beyond the guide's move: on to the next ones
-        while step.size:
-            j[step] += 1
-            step = step[cum[j[step]] <= r[step]]
+        look = np.flatnonzero(j < 0)  # a bucket holding a boundary: step on from its move
+        if look.size:
+            j[look] = ~j[look]
+            cum = self.cum
+            step = look[cum[j[look]] <= r[look]]
+            while step.size:
+                j[step] += 1
+                step = step[cum[j[step]] <= r[step]]
         return j
 
 

@@ -254,10 +254,12 @@ class D20Backend:
 
     def batch(self, ruleset: Ruleset, a: Fighter, b: Fighter,
               policies: Policies = PLAIN) -> tuple[BatchFn, Aggregator]:
+        """Drawn from the round's exact table (:mod:`~sevendag_cli.d20.sampled`) where it fits,
+        else every die rolled (:mod:`~sevendag_cli.d20.vector`); d20 has no choices."""
+        from sevendag_cli.d20.sampled import D20Batches
         from sevendag_cli.d20.sim_extra import D20Aggregator
-        from sevendag_cli.d20.vector import simulate_d20_batch
 
-        return simulate_d20_batch, D20Aggregator((a.name, b.name))
+        return D20Batches(), D20Aggregator((a.name, b.name))
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
                     tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight:

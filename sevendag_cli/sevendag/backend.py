@@ -315,6 +315,9 @@ class SevendagBackend:
 
     def batch(self, ruleset: Ruleset, a: Fighter, b: Fighter,
               policies: Policies = PLAIN) -> tuple[BatchFn, Aggregator]:
+        """Under policies (or a sheet with rules): fights sampled from the game's played rows;
+        else drawn from the pair's chain where it fits, every die rolled otherwise
+        (:mod:`~sevendag_cli.sevendag.sampled`)."""
         from sevendag_cli.sevendag.sim_extra import SevendagAggregator
 
         bands = tuple(band.name for band in getattr(ruleset, "wounds", ()))
@@ -327,9 +330,9 @@ class SevendagBackend:
                 from sevendag_cli.sevendag.policy import PolicyBatch
 
                 return PolicyBatch(*pair, policies), aggregator
-        from sevendag_cli.sevendag.vector import simulate_sevendag_batch
+        from sevendag_cli.sevendag.sampled import SevendagBatches
 
-        fn: BatchFn = simulate_sevendag_batch
+        fn: BatchFn = SevendagBatches()
         return fn, aggregator
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,

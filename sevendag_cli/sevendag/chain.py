@@ -345,13 +345,30 @@ class _Exchange:
 # --- the chain ---------------------------------------------------------------------------
 
 
-class Successors:
-    """One round from a state: where the mass goes, exactly (integer weights over ``den``)."""
+Move = tuple[int, int, tuple[int, ...]]
+"""One way a round can go (:attr:`Successors.moves`): (target, weight over ``den``, the rewards
+taken).  The target is a state id, or :data:`A_WINS` / :data:`B_WINS` when the round ends the
+fight; the rewards are indices into :attr:`Successors.rewards` (a's bands, then b's), one per
+wound taken in that round (a fighter defends at most once a round: at most one each)."""
 
-    __slots__ = ("absorb", "den", "pa", "pb", "probs", "rewards", "targets", "weights")
+A_WINS = -1
+"""A :data:`Move`'s target when a wins in that round."""
+B_WINS = -2
+"""A :data:`Move`'s target when b wins in that round."""
+
+
+class Successors:
+    """One round from a state: where the mass goes, exactly (integer weights over ``den``).
+
+    ``targets``/``weights``/``absorb`` are the round summed by where it leads, ``rewards``
+    the weight of each wound taken; ``moves`` keeps them together, each way the round can
+    go with the wounds taken in it (what :mod:`sevendag_cli.sim.sample` draws)."""
+
+    __slots__ = ("_moves", "absorb", "den", "pa", "pb", "probs", "rewards", "targets", "weights")
 
     def __init__(self, targets: list[int], weights: list[int], absorb: tuple[int, int], den: int,
-                 rewards: tuple[int, ...]) -> None:
+                 rewards: tuple[int, ...],
+                 moves: tuple[Move, ...] | tuple[SevendagChain, int] = ()) -> None:
         self.targets = targets
         self.weights = weights
         self.absorb = absorb  # weight of a winning, of b winning, this round
@@ -359,6 +376,15 @@ class Successors:
         self.probs = [w / den for w in weights]
         self.pa, self.pb = absorb[0] / den, absorb[1] / den
         self.rewards = rewards  # weight of each (fighter, band) wound this round: a's bands, b's
+        self._moves = moves  # the moves, or (chain, state) to work them out when asked
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """(target or A_WINS / B_WINS, weight, rewards taken): the round whole."""
+        kept = self._moves
+        if len(kept) == 2 and isinstance(kept[0], SevendagChain):
+            return kept[0].moves(kept[1])
+        return kept
 
 
 class SevendagChain:
@@ -404,6 +430,10 @@ class SevendagChain:
         self.states: list[StateKey] = []
         self._succ: list[Successors | None] = []
         self._indegree: list[int] = []  # per state: the built states that lead to it
+        self._taken: dict[tuple[int, int], tuple[int, ...]] = {}  # moves' rewards, shared
+        self.keep_moves = False
+        """Whether the rounds built keep their :attr:`Successors.moves` (a sampler's chain: some
+        40% more memory a state); else each state's are worked out again when asked."""
         self.max_indegree = 0
         self.lo, self.hi = self._thresholds()
 
@@ -614,10 +644,24 @@ class SevendagChain:
         return got
 
     def successors(self, i: int) -> Successors:
-        """One round from state ``i`` (built once, then kept)."""
+        """One round from state ``i`` (built once, then kept; its ``moves`` kept too while
+        :attr:`keep_moves`, else worked out again when asked)."""
         got = self._succ[i]
         if got is not None:
             return got
+        got = self._round(i, self.keep_moves)
+        self._succ[i] = got
+        for t in got.targets:
+            self._indegree[t] += 1
+            if self._indegree[t] > self.max_indegree:
+                self.max_indegree = self._indegree[t]
+        return got
+
+    def moves(self, i: int) -> tuple[Move, ...]:
+        """State ``i``'s round as :attr:`Successors.moves` (worked out again, not kept)."""
+        return self._round(i, True).moves
+
+    def _round(self, i: int, keep: bool) -> Successors:
         assail, d, ca, cb, ra, rb, ga, gb, ta, tb = self.states[i]
         near = (tuple(c + 1 >= lim for c, lim in zip(ca, self.limit, strict=True)),
                 tuple(c + 1 >= lim for c, lim in zip(cb, self.limit, strict=True)))
@@ -634,13 +678,21 @@ class SevendagChain:
         rewards = [0] * (2 * nb)
         by_target: dict[int, int] = {}
         rec = self.recovery
+        moves: dict[tuple[int, tuple[int, ...]], int] = {}
+        taken = self._taken
         for (winner, ha, hb, assail2, da, db, ga2, gb2), w in outcomes:
             if ha >= 0:
                 rewards[ha] += w
             if hb >= 0:
                 rewards[nb + hb] += w
+            got_rewards = taken.get((ha, hb))
+            if got_rewards is None:  # one shared tuple per (band a took, band b took)
+                got_rewards = taken[(ha, hb)] = tuple(
+                    [ha] * (ha >= 0) + [nb + hb] * (hb >= 0))
             if winner >= 0:
                 absorb[winner] += w
+                mk = (A_WINS if winner == 0 else B_WINS, got_rewards)
+                moves[mk] = moves.get(mk, 0) + w
                 continue
             d2 = d + (pen[ha] if ha >= 0 else 0) - (pen[hb] if hb >= 0 else 0)
             if free:
@@ -651,14 +703,11 @@ class SevendagChain:
             rb2 = tuple(rec if db >> u & 1 else max(0, r - 1) for u, r in enumerate(rb))
             t = self.state_id((assail2, d2, ca2, cb2, ra2, rb2, ga2, gb2, ta2, tb2))
             by_target[t] = by_target.get(t, 0) + w
-        got = Successors(list(by_target), list(by_target.values()), (absorb[0], absorb[1]), den,
-                         tuple(rewards))
-        self._succ[i] = got
-        for t in by_target:
-            self._indegree[t] += 1
-            if self._indegree[t] > self.max_indegree:
-                self.max_indegree = self._indegree[t]
-        return got
+            mk = (t, got_rewards)
+            moves[mk] = moves.get(mk, 0) + w
+        return Successors(list(by_target), list(by_target.values()), (absorb[0], absorb[1]), den,
+                          tuple(rewards),
+                          tuple((t, w, r) for (t, r), w in moves.items()) if keep else (self, i))
 
     def closure(self, starts: Sequence[int]) -> list[int]:
         """Every state reachable from ``starts`` (their rounds built), in the order found."""

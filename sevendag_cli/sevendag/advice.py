@@ -94,7 +94,13 @@ def advise(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
         raise EncounterError(Msg("advise.over"))
     cap = ruleset.round_cap if cap is None else cap
     rounds = max(1, cap - state.round)
-    sol = game.solve(key, rounds, (OPTIMAL, OPTIMAL), tolerance)
+    policies = (OPTIMAL, OPTIMAL)
+    # solved once per pair over the whole fight and kept in the user's cache: a look-up
+    from sevendag_cli.sevendag.game_cache import kept_game
+
+    kept = kept_game(ruleset, a, b, game, policies, tolerance, cap)
+    looked = None if kept is None else kept.state(game, key, rounds, policies)
+    sol = looked if looked is not None else game.solve(key, rounds, policies, tolerance)
     first = key[0]
     names = game.names
     if after is None:

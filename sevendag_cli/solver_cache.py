@@ -9,6 +9,9 @@ returns is kept in one file per pair::
                                  cache folder for sevendag, e.g. ~/.cache/sevendag,
                                  if the home folder exists: it is never made)
 
+(``advise``'s solved game is kept the same way, ``<cache>/game/<key>.bin``, keyed by
+:func:`work_key`: :mod:`sevendag_cli.sevendag.game_cache`.)
+
 ``key`` (:func:`pair_key`) is the SHA-256 of a canonical serialisation of what the work
 depends on: this format, the solver's version, the ruleset's rules and both sheets
 (not where they were read), encoded with sets and maps sorted, so it is the same in

@@ -189,7 +189,9 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
         if start in seen:
             continue
         counting = _Counting(game)
-        sol = Solution(cast(SevendagGame, counting), start, rounds, policies, tolerance)
+        # the closure and its rows; its own iteration stops at once (tolerance 1: any interval
+        # fits), the one below goes on until every state's fits
+        sol = Solution(cast(SevendagGame, counting), start, rounds, policies, 1.0)
         n, n_rows = len(sol.states), sol.n_rows
         rs = sol._row_state
         if len(counting.lens) != n_rows or n_rows == 0:

@@ -63,12 +63,14 @@ def run(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
     return cpu, wall
 
 
-def show(name: str, runs: list[tuple[float, float]], floor: float | None, goal: bool) -> None:
+def show(name: str, runs: list[tuple[float, float]], floor: float | None, goal: bool,
+         status: float | None = None) -> None:
     cpu = statistics.median(r[0] for r in runs)
     wall = statistics.median(r[1] for r in runs)
     ratio = f"{wall / floor:>5.2f}x" if floor else ""
+    over = f"{cpu - status:>+8.1f} ms" if status is not None else ""
     verdict = ("  met" if wall <= GOAL_MS else "  NOT met") if goal else ""
-    print(f"{name:<44} {wall:>8.1f} ms {cpu:>8.1f} ms {ratio:>7}{verdict}")
+    print(f"{name:<44} {wall:>8.1f} ms {cpu:>8.1f} ms {ratio:>7} {over:>11}{verdict}")
 
 
 def main() -> None:
@@ -112,12 +114,17 @@ def main() -> None:
             for name, (where, command) in WARM.items():
                 warm[name].append(run(command, folders[where], env))
         floor = statistics.median(f[1] for f in floors)
-        print(f"{'command (fresh process)':<44} {'wall':>11} {'CPU':>11} {'/typer':>7}")
+        status = statistics.median(r[0] for r in warm["status (for comparison)"])
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        print(f"load average (1, 5, 15 min): {load} on {os.cpu_count()} CPUs: wall times grow "
+              "with it, the goal is for an idle machine\n")
+        print(f"{'command (fresh process)':<44} {'wall':>11} {'CPU':>11} {'/typer':>7} "
+              f"{'CPU-status':>11}")
         show('python -c "import typer"', floors, floor, False)
         for name, runs in cold.items():
             show(name, runs, floor, False)
         for name, runs in warm.items():
-            show(name, runs, floor, name.startswith("advise"))
+            show(name, runs, floor, name.startswith("advise"), status)
 
 
 if __name__ == "__main__":

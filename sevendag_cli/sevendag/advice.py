@@ -5,7 +5,9 @@ technique if none is in effect); with ``after`` (what the assaillant declared) t
 défenseur answers.  Each option comes with the chance to win of the fighter declaring
 (a draw counting half) if taken — both playing optimally afterwards, the opponent
 answering optimally within the round — its certified bounds and the opponent's best
-answer (:mod:`sevendag_cli.sevendag.game`).
+answer (:mod:`sevendag_cli.sevendag.game`).  The game is solved once per pair over the whole
+fight and kept in the user's cache; a later state is a look-up with the same numbers
+(:mod:`sevendag_cli.sevendag.game_cache`).
 """
 
 from __future__ import annotations

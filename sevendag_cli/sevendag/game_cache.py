@@ -163,10 +163,11 @@ class _Counting:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._game, name)
 
-    def _targets(self, key: StateKey, oa: Option, ob: Option) -> tuple[int, list[tuple[Target, int]]]:
-        den, targets = self._game._targets(key, oa, ob)
+    def _targets(self, key: StateKey, oa: Option, ob: Option) -> Any:
+        got = self._game._targets(key, oa, ob)  # (denominator, targets, ...)
+        targets: list[tuple[Target, int]] = got[1]
         self.lens.append(len(targets))
-        return den, targets
+        return got
 
 
 def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,

@@ -9,6 +9,9 @@ returns is kept in one file per pair::
                                  cache folder for sevendag, e.g. ~/.cache/sevendag,
                                  if the home folder exists: it is never made)
 
+(``advise``'s solved game is kept the same way, ``<cache>/game/<key>.bin``, keyed by
+:func:`work_key`: :mod:`sevendag_cli.sevendag.game_cache`.)
+
 ``key`` (:func:`pair_key`) is the SHA-256 of a canonical serialisation of what the work
 depends on: this format, the solver's version, the ruleset's rules and both sheets
 (not where they were read), encoded with sets and maps sorted, so it is the same in
@@ -61,21 +64,37 @@ def pair_key(ruleset: Any, a: Any, b: Any) -> str:
     return hashlib.sha256(msgspec.msgpack.encode(parts, order="deterministic")).hexdigest()
 
 
-def _entry(key: str) -> Path | None:
+def work_key(kind: str, version: int, ruleset: Any, a: Any, b: Any, *extra: Any) -> str:
+    """:func:`pair_key` for another kind of work (its own folder): what it depends on, the
+    ruleset and both sheets (not where they were read) and ``extra`` (msgpack-encodable), as a
+    hex SHA-256 stable across processes."""
+    import msgspec
+    from msgspec.structs import replace
+
+    from sevendag_cli import __version__
+
+    parts = (kind, version, __version__, ruleset.engine, replace(ruleset, path=""),
+             replace(a, path=""), replace(b, path=""), *extra)
+    return hashlib.sha256(msgspec.msgpack.encode(parts, order="deterministic")).hexdigest()
+
+
+def _entry(key: str, folder: str = "odds") -> Path | None:
     top = cache_dir()
-    return None if top is None else top / "odds" / f"{key}.bin"
+    return None if top is None else top / folder / f"{key}.bin"
 
 
-def load(key: str) -> bytes | None:
-    """The kept bytes under ``key``; None if absent, unreadable, too large or not this key's."""
-    path = _entry(key)
+def load(key: str, *, folder: str = "odds", magic: bytes = MAGIC,
+         max_size: int = MAX_ENTRY) -> bytes | None:
+    """The kept bytes under ``key`` (in ``<cache>/<folder>``, starting with ``magic``); None if
+    absent, unreadable, larger than ``max_size`` or not this key's."""
+    path = _entry(key, folder)
     if path is None:
         return None
-    head = MAGIC + key.encode("ascii") + b"\n"
+    head = magic + key.encode("ascii") + b"\n"
     try:
         from sevendag_cli.files import Unreadable, read_regular
 
-        raw = read_regular(path, MAX_ENTRY)
+        raw = read_regular(path, max_size)
     except (Unreadable, OSError, ValueError):
         return None
     if not raw.startswith(head):
@@ -83,9 +102,9 @@ def load(key: str) -> bytes | None:
     return raw[len(head):]
 
 
-def store(key: str, data: bytes) -> bool:
+def store(key: str, data: bytes, *, folder: str = "odds", magic: bytes = MAGIC) -> bool:
     """Keep ``data`` under ``key`` (atomically); False if it could not be written (ignored)."""
-    path = _entry(key)
+    path = _entry(key, folder)
     if path is None:
         return False
     tmp: Path | None = None
@@ -97,7 +116,7 @@ def store(key: str, data: bytes) -> bool:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
                      0o600)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(MAGIC + key.encode("ascii") + b"\n" + data)
+            fh.write(magic + key.encode("ascii") + b"\n" + data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

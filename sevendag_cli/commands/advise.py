@@ -2,7 +2,8 @@
 
 Like ``odds`` it reads the encounter under a shared lock and changes nothing
 (:meth:`sevendag_cli.encounter.Encounter.advise`); the game is solved by
-:mod:`sevendag_cli.sevendag.game` (kept in memory for the process).
+:mod:`sevendag_cli.sevendag.game`, once per pair over the whole fight, and kept in the user's
+cache (:mod:`sevendag_cli.sevendag.game_cache`): later states are a look-up.
 """
 
 from __future__ import annotations

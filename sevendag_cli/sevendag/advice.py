@@ -5,7 +5,9 @@ technique if none is in effect); with ``after`` (what the assaillant declared) t
 défenseur answers.  Each option comes with the chance to win of the fighter declaring
 (a draw counting half) if taken — both playing optimally afterwards, the opponent
 answering optimally within the round — its certified bounds and the opponent's best
-answer (:mod:`sevendag_cli.sevendag.game`).
+answer (:mod:`sevendag_cli.sevendag.game`).  The game is solved once per pair over the whole
+fight and kept in the user's cache; a later state is a look-up with the same numbers
+(:mod:`sevendag_cli.sevendag.game_cache`).
 """
 
 from __future__ import annotations
@@ -94,7 +96,13 @@ def advise(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
         raise EncounterError(Msg("advise.over"))
     cap = ruleset.round_cap if cap is None else cap
     rounds = max(1, cap - state.round)
-    sol = game.solve(key, rounds, (OPTIMAL, OPTIMAL), tolerance)
+    policies = (OPTIMAL, OPTIMAL)
+    # solved once per pair over the whole fight and kept in the user's cache: a look-up
+    from sevendag_cli.sevendag.game_cache import kept_game
+
+    kept = kept_game(ruleset, a, b, game, policies, tolerance, cap)
+    looked = None if kept is None else kept.state(game, key, rounds, policies)
+    sol = looked if looked is not None else game.solve(key, rounds, policies, tolerance)
     first = key[0]
     names = game.names
     if after is None:

@@ -70,6 +70,12 @@ def plot_matrix(path: str, roster: Roster, lang: str) -> None:
     if roster.method == MIXED:
         lines.append(t("plot.matrix_simulated", lang, n=roster.simulated,
                        runs=count(roster.runs or 0, lang)))
+    from sevendag_cli.policies import OPTIMAL
+
+    optimal = [x for x, p in zip(names, roster.policies, strict=False) if p == OPTIMAL]
+    if optimal:  # who plays optimally (nothing when every fighter plays its sheet)
+        lines.append(t("matrix.optimal_all", lang) if len(optimal) == n else
+                     t("matrix.optimal_some", lang, who=", ".join(optimal)))
     values = [[None if c is None else c.win for c in row] for row in roster.cells]
     marked = [[roster.method == MIXED and c is not None and c.method == RUNS for c in row]
               for row in roster.cells]

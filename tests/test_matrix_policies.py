@@ -278,3 +278,31 @@ def test_the_policy_line_and_the_exploit_table_fit_80_columns(lang: str) -> None
     assert ("optimally (the best declaration each round): Ysolde; the others play their sheets"
             in flat if lang == "en" else "Ysolde ; les autres suivent leur fiche" in flat)
     assert text.count("mean" if lang == "en" else "moyenne") >= 2  # both tables
+
+
+@pytest.mark.slow
+def test_runs_play_the_policies_and_exploit_still_comes_from_the_exact_game(
+        one_optimal: dict[str, Any], optimal_doc: dict[str, Any]) -> None:
+    """``--runs`` with ``Brannoc=optimal``: each simulated fight declared by the game (within 4
+    standard errors of the exact cell); ``--exploit`` there is the exact game's, not sampled."""
+    runs = 300
+    doc = valid(run_json("matrix", "Brannoc", "Ysolde", "--runs", str(runs), "--seed", "5",
+                         "--tactic", "Brannoc=optimal", "--exploit", "--jobs", "1"))
+    assert doc["method"] == "runs" and doc["policies"] == {"Brannoc": "optimal", "Ysolde": "sheet"}
+    assert doc["exploitability"]["gives_away"] == _by_name(optimal_doc, doc)
+
+    def p(d: dict[str, Any], a: str, b: str) -> float:
+        names = d["fighters"]
+        return float(d["win_probability"][names.index(a)][names.index(b)])
+
+    for a, b in (("Brannoc", "Ysolde"), ("Ysolde", "Brannoc")):
+        exact = p(one_optimal, a, b)
+        assert abs(p(doc, a, b) - exact) <= 4 * math.sqrt(exact * (1 - exact) / runs), (a, b)
+
+
+def _by_name(source: dict[str, Any], target: dict[str, Any]) -> list[list[float | None]]:
+    """``source``'s exploitability grid in ``target``'s order of fighters."""
+    names = source["fighters"]
+    grid = source["exploitability"]["gives_away"]
+    return [[grid[names.index(a)][names.index(b)] for b in target["fighters"]]
+            for a in target["fighters"]]

@@ -98,6 +98,10 @@ class PairSetup(Protocol):
         """No ``--cap``: exact cells are the fights played to the end where the ruleset can."""
         ...
 
+    def pair_policies(self, i: int, j: int) -> tuple[str, str]:
+        """The policies of the fight of fighter ``i`` against ``j``, in its order."""
+        ...
+
 
 class Aggregator(Protocol):
     """A ruleset's simulator extras: a batch to a tally, the totals to result fields."""

@@ -159,11 +159,15 @@ HELP_FR: dict[str, str] = {
     "Play every ordered pair of a roster and rank it: P(row beats column), exact where possible.":
         "Jouer chaque paire ordonnée d'un groupe de combattants et les classer : P(la ligne bat la colonne), "
         "exacte quand c'est possible.",
-    "Each cell is the fight that fight plays with the row's fighter named first, exact (certified within --tolerance) unless --runs N simulates; a pair too large for exact odds is simulated (100,000 fights). The last column is each fighter's mean over its opponents; the rows are sorted by it.":
+    "Each cell is the fight that fight plays with the row's fighter named first, exact (certified within --tolerance) unless --runs N simulates; a pair too large for exact odds is simulated (100,000 fights). The last column is each fighter's mean over its opponents; the rows are sorted by it. --tactic optimal (or NAME=optimal) ranks the roster under optimal play.":
         "Chaque case est le combat que joue fight avec le combattant de la ligne nommé en premier, exact "
         "(certifié à --tolerance près) sauf si --runs N le simule ; une paire trop grande pour le calcul exact "
         "est simulée (100 000 combats). La dernière colonne donne la moyenne de chaque combattant sur ses "
-        "adversaires ; les lignes sont classées selon elle.",
+        "adversaires ; les lignes sont classées selon elle. --tactic optimal (ou NOM=optimal) classe le "
+        "groupe sous le jeu optimal.",
+    "Also what each sheet gives away against optimal play (the opponent's best answer), per matchup and per fighter; from the exact game, also with --runs.":
+        "Aussi ce que chaque fiche concède face au jeu optimal (la meilleure réponse de l'adversaire), par "
+        "affrontement et par combattant ; tiré du jeu exact, même avec --runs.",
     "Fighter sheets: names as listed by 'rulesets', .toml paths, or folders of sheets (2 to 40 fighters in all).":
         "Fiches de combattant : noms listés par 'rulesets', chemins .toml, ou dossiers de fiches (de 2 à 40 "
         "combattants en tout).",

@@ -149,6 +149,11 @@ MESSAGES: dict[str, dict[str, str]] = {
     "matrix.exact_width": {"en": "certified: every cell within {w:.1e} (the intervals are in --json)", "fr": "certifié : chaque case à {w:.1e} près (les intervalles sont dans --json)"},
     "matrix.ci": {"en": "simulated: 95% intervals at most ±{w:.1%} (they are in --json)", "fr": "simulé : intervalles à 95 % d'au plus ±{w:.1%} (ils sont dans --json)"},
     "matrix.simulated": {"en": "~ {n} matchup(s) simulated ({runs} fights each, seed {seed}; 95% intervals at most ±{w:.1%}): {why}", "fr": "~ {n} affrontement(s) simulé(s) ({runs} combats chacun, graine {seed} ; intervalles à 95 % d'au plus ±{w:.1%}) : {why}"},
+    "matrix.optimal_all": {"en": "every fighter plays optimally: its best declaration each round, not its sheet's", "fr": "chaque combattant joue au mieux : sa meilleure déclaration à chaque round"},
+    "matrix.optimal_some": {"en": "playing optimally (the best declaration each round): {who}; the others play their sheets", "fr": "jouent au mieux (la meilleure déclaration à chaque round) : {who} ; les autres suivent leur fiche"},
+    "matrix.exploit_title": {"en": "What each sheet gives away against optimal play", "fr": "Ce que chaque fiche concède face au jeu optimal"},
+    "matrix.exploit_caption": {"en": "points of % the row's sheet gives away when the column answers it optimally (a win 1, a draw ½); mean over the opponents", "fr": "points de % que la fiche de la ligne concède quand la colonne lui répond au mieux (une victoire 1, un nul ½) ; moyenne sur les adversaires"},
+    "matrix.exploit_tolerance": {"en": "from the exact game, within {tol} (the bounds are in --json)", "fr": "tiré du jeu exact, à {tol} près (les bornes sont dans --json)"},
     "matrix.draws": {"en": "draws at the round cap ({cap}): at most {p:.2%} in one matchup", "fr": "matchs nuls au plafond de rounds ({cap}) : au plus {p:.2%} dans un affrontement"},
     # rich_info.py
     "info.rulesets": {"en": "Rulesets", "fr": "Règles"},

@@ -594,6 +594,9 @@ class Lineup(Struct, frozen=True):
     sources: tuple[str, ...]
     skipped: tuple[Skipped, ...]
     changes: tuple[Change, ...]
+    asked: tuple[str, ...] = ()
+    """Each fighter's policy asked (``--tactic NAME=optimal``; empty: every sheet);
+    :attr:`policies`: those played."""
 
     @classmethod
     def load(cls, sheets: Sequence[str], ruleset: str | None = None, *, set: WhatIfs = None,
@@ -607,14 +610,44 @@ class Lineup(Struct, frozen=True):
         rs, source, data = pick_ruleset_doc(ruleset, [first] if first is not None else None)
         docs, skipped = roster_docs(rs, read)
         changed, fighters, changes = what.load_lineup(rs, docs, (source, data))
-        return cls(changed, tuple(fighters), tuple(path for path, _ in docs), tuple(skipped), changes)
+        asked = what.policies([f.name for f in fighters])
+        return cls(changed, tuple(fighters), tuple(path for path, _ in docs), tuple(skipped),
+                   changes, asked)
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """Each fighter's policy played, in the roster's order: those asked, or every sheet
+        where the rules leave no choices (d20 plays its sheets whatever was asked).
+
+        >>> Lineup.load(["Brannoc", "Ysolde"], tactic="Ysolde=optimal").policies
+        ('sheet', 'optimal')
+        >>> Lineup.load(["A", "B"], "d20", tactic="optimal").policies
+        ('sheet', 'sheet')
+        """
+        from sevendag_cli.backend import backend_for
+        from sevendag_cli.policies import SHEET
+
+        plain = (SHEET,) * len(self.fighters)
+        if not self.asked or not backend_for(self.ruleset).has_choices():
+            return plain
+        return tuple(self.asked)
+
+    @property
+    def policy_notes(self) -> tuple[Msg, ...]:
+        """Optimal play asked of a ruleset with no choices: said once."""
+        from sevendag_cli.policies import OPTIMAL
+
+        if OPTIMAL in self.asked and OPTIMAL not in self.policies:
+            return (Msg("policy.no_choices", ruleset=self.ruleset.name),)
+        return ()
 
     @property
     def notes(self) -> tuple[Msg, ...]:
-        """What-ifs that cannot change the fights, and why."""
+        """What-ifs that cannot change the fights, and why; optimal play where there is no
+        choice to make."""
         from sevendag_cli.rules.whatif import inert_notes
 
-        return tuple(inert_notes(self.ruleset, self.fighters, self.changes))
+        return (*inert_notes(self.ruleset, self.fighters, self.changes), *self.policy_notes)
 
     @property
     def most_jobs(self) -> int:
@@ -626,8 +659,12 @@ class Lineup(Struct, frozen=True):
 
     def play(self, *, runs: int | None = None, tolerance: float | None = None,
              cap: int | None = None, jobs: int | None = None, seed: int | None = None,
-             progress: Callable[[int, int], None] | None = None) -> Matrix:
-        """Every ordered pair, exact where possible (or ``runs`` simulated fights), ranked."""
+             progress: Callable[[int, int], None] | None = None,
+             exploit: bool = False) -> Matrix:
+        """Every ordered pair, exact where possible (or ``runs`` simulated fights), ranked;
+        each fighter plays its policy (:attr:`policies`); ``exploit``: what each sheet gives
+        away against optimal play, per cell and per fighter (from the exact game, also with
+        ``runs``)."""
         from sevendag_cli.dice import fresh_seed
         from sevendag_cli.sim.odds import check_tolerance
         from sevendag_cli.sim.roster import (
@@ -646,14 +683,15 @@ class Lineup(Struct, frozen=True):
                      self.most_jobs)  # more workers than CPUs or matchups only cost memory
         seed = seed if seed is not None else fresh_seed()
         roster = play_roster(self.ruleset, self.fighters, cap=cap, tolerance=tol, runs=runs,
-                             seed=seed, jobs=n_jobs, progress=progress, sources=self.sources)
+                             seed=seed, jobs=n_jobs, progress=progress, sources=self.sources,
+                             policies=self.policies, exploit=exploit)
         return Matrix(roster, self.skipped, self.changes)
 
 
 def matrix(sheets: Sequence[str], ruleset: str | None = None, *, runs: int | None = None,
            tolerance: float | None = None, cap: int | None = None, jobs: int | None = None,
            seed: int | None = None, set: WhatIfs = None, tactic: WhatIfs = None,
-           progress: Callable[[int, int], None] | None = None) -> Matrix:
+           progress: Callable[[int, int], None] | None = None, exploit: bool = False) -> Matrix:
     """A roster's round-robin (``sevendag matrix SHEETS``): names, ``.toml`` paths or folders.
 
     >>> m = matrix(["A", "B"], "d20", jobs=1)
@@ -661,7 +699,8 @@ def matrix(sheets: Sequence[str], ruleset: str | None = None, *, runs: int | Non
     (['A', 'B'], 2)
     """
     return Lineup.load(sheets, ruleset, set=set, tactic=tactic).play(
-        runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed, progress=progress)
+        runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed, progress=progress,
+        exploit=exploit)
 
 
 class Matrix(Struct, frozen=True):

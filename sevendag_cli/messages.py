@@ -859,6 +859,16 @@ MESSAGES: dict[str, dict[str, str]] = {
                          "fr": "P(la ligne bat la colonne) dans le combat où le combattant de la ligne est nommé en premier (tactiques des fiches, match nul au plafond de rounds), simulée : chaque case est la part de {runs:,} combats gagnés, avec son intervalle à 95 % (Wilson) ; la graine de chaque affrontement vient de la graine et des deux noms."},
     "roster.note.mixed": {"en": "{n} matchup(s) could not be solved exactly and were simulated with {runs:,} fights each (methods says which; their bounds are 95% intervals).",
                           "fr": "{n} affrontement(s) n'ont pas pu être résolus exactement et ont été simulés, {runs:,} combats chacun (methods dit lesquels ; leurs bornes sont des intervalles à 95 %)."},
+    "roster.note.optimal": {"en": "Policies: every fighter plays optimally instead of its sheet's tactic, declaring the best yield, allocation and technique each round (S-03..S-05, a draw counting half).",
+                            "fr": "Politiques : chaque combattant joue au mieux au lieu de suivre la tactique de sa fiche, déclarant la meilleure cession, répartition et technique à chaque round (S-03..S-05, un nul comptant pour moitié)."},
+    "roster.note.optimal_some": {"en": "Policies: {who} play(s) optimally instead of the sheet's tactic, declaring the best yield, allocation and technique each round (S-03..S-05, a draw counting half); the others keep their sheets' tactics.",
+                                 "fr": "Politiques : {who} joue(nt) au mieux au lieu de suivre la tactique de la fiche, déclarant la meilleure cession, répartition et technique à chaque round (S-03..S-05, un nul comptant pour moitié) ; les autres s'en tiennent à leur fiche."},
+    "roster.note.exploit": {"en": "Exploitability: each cell's gives_away is what the row's sheet gives away against the column's optimal answer (the column's value, P(win) + ½ P(draw), when it plays optimally against the row's sheet, minus its value when both play their sheets), from the exact game within {tol:g}; each fighter's, the mean over its opponents.",
+                            "fr": "Exploitabilité : le gives_away de chaque case est ce que la fiche de la ligne concède face à la réponse optimale de la colonne (la valeur de la colonne, P(victoire) + ½ P(nul), quand elle joue au mieux contre la fiche de la ligne, moins sa valeur quand les deux suivent leur fiche), tirée du jeu exact à {tol:g} près ; celle de chaque combattant, la moyenne sur ses adversaires."},
+    "roster.exploit_no_choices": {"en": "{ruleset}: the rules leave no choice to make, so no sheet gives anything away against optimal play (every figure is 0)",
+                                  "fr": "{ruleset} : les règles ne laissent aucun choix, aucune fiche ne concède donc rien face au jeu optimal (chaque chiffre vaut 0)"},
+    "roster.policies": {"en": "a matchup table takes one policy per fighter ({n}), each one of: {known}",
+                        "fr": "un tableau d'affrontements prend une politique par combattant ({n}), chacune parmi : {known}"},
 }
 
 

@@ -68,6 +68,12 @@ def matrix_cmd(
     seed: SeedOpt = None,
     set_: SetOpt = None,
     tactic: TacticOpt = None,
+    exploit: Annotated[
+        bool,
+        typer.Option("--exploit", help="Also what each sheet gives away against optimal play "
+                                       "(the opponent's best answer), per matchup and per "
+                                       "fighter; from the exact game, also with --runs."),
+    ] = False,
     json_: JsonOpt = False,
     csv_: CsvOpt = False,
     plot: PlotOpt = None,
@@ -78,11 +84,13 @@ def matrix_cmd(
     Each cell is the fight that fight plays with the row's fighter named first,
     exact (certified within --tolerance) unless --runs N simulates; a pair too
     large for exact odds is simulated (100,000 fights). The last column is each
-    fighter's mean over its opponents; the rows are sorted by it.
+    fighter's mean over its opponents; the rows are sorted by it. --tactic optimal
+    (or NAME=optimal) ranks the roster under optimal play.
 
     Examples: sevendag matrix fighters/  ·  sevendag matrix a b ogre.toml -r d20
     ·  sevendag matrix roster/ --json  ·  sevendag matrix roster/ --runs 20000
     ·  sevendag matrix a b ogre.toml -r d20 --set Ogre.ac=12 --csv --plot heat.png
+    ·  sevendag matrix roster/ --tactic optimal  ·  sevendag matrix roster/ --exploit
     """
     with handled(lang):
         out = make_output(json_, False, lang, jsonl_allowed=False)
@@ -106,6 +114,13 @@ def matrix_cmd(
             _note_skipped(list(lineup.skipped), lineup.ruleset.name, out.lang)
         changes = lineup.changes
         what_if_notes(lineup.ruleset, lineup.fighters, changes, out)
+        for message in lineup.policy_notes:  # optimal asked where there is no choice: once
+            note(f"sevendag: {message.render(out.lang)}")
+        from sevendag_cli.backend import backend_for
+
+        if exploit and not backend_for(lineup.ruleset).has_choices():
+            note("sevendag: " + Msg("roster.exploit_no_choices",
+                                    ruleset=lineup.ruleset.name).render(out.lang))
         if jobs is not None and n_jobs > lineup.most_jobs:  # --jobs 256: said, then capped
             note("sevendag: " + Msg("roster.jobs_capped", jobs=n_jobs, used=lineup.most_jobs,
                                     cpus=default_jobs(),
@@ -126,7 +141,7 @@ def matrix_cmd(
                         bar(k, total)
 
                 table = lineup.play(runs=runs, tolerance=tolerance, cap=cap, jobs=n_jobs, seed=seed,
-                                    progress=report)
+                                    progress=report, exploit=exploit)
         except KeyboardInterrupt:
             from sevendag_cli.failure import fail
 
@@ -136,9 +151,9 @@ def matrix_cmd(
             out.data(table.to_dict(out.lang))
         elif csv_:
             from sevendag_cli.render.csv_out import write_csv
-            from sevendag_cli.render.matrix_out import MATRIX_CSV_COLUMNS, matrix_rows
+            from sevendag_cli.render.matrix_out import matrix_columns, matrix_rows
 
-            write_csv(MATRIX_CSV_COLUMNS, matrix_rows(roster))
+            write_csv(matrix_columns(roster), matrix_rows(roster))
             if roster.seed is not None:  # some cells simulated: the seed that replays them
                 note_seed(roster.seed, out.lang)
         else:

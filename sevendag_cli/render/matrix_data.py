@@ -5,7 +5,10 @@ ranking, ``win_probability[i][j]`` P(fighters[i] beats fighters[j]) in the
 fight where ``fighters[i]`` is named first, null on the diagonal; ``order[i]``
 is the position ``fighters[i]`` had as given.  Per cell: ``bounds`` (exact: the
 certified interval; simulated: the 95% interval), ``draw_probability``,
-``unresolved`` and ``methods`` (``exact`` or ``runs``).
+``unresolved`` and ``methods`` (``exact`` or ``runs``).  ``policies``: how each fighter
+played (``sheet`` or ``optimal``); ``exploitability`` (``--exploit``, else null): per cell,
+what the row's sheet gives away against the column's optimal answer, with its bounds; per
+fighter (``fighters``, in ranking order), the mean over its opponents.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from sevendag_cli.render.data import header
 
 if TYPE_CHECKING:
     from sevendag_cli.rules.roster import Skipped
-    from sevendag_cli.sim.roster import Matchup, Roster
+    from sevendag_cli.sim.roster import GivesAway, Matchup, Roster
 
 
 def matrix_notes(roster: Roster) -> list[Msg]:
@@ -26,11 +29,69 @@ def matrix_notes(roster: Roster) -> list[Msg]:
     from sevendag_cli.sim.roster import RUNS
 
     if roster.method == RUNS:
-        return [Msg("roster.note.runs", runs=roster.runs or 0)]
-    notes = [Msg("roster.note.exact")]
-    if roster.simulated:
-        notes.append(Msg("roster.note.mixed", n=roster.simulated, runs=roster.runs or 0))
+        notes = [Msg("roster.note.runs", runs=roster.runs or 0)]
+    else:
+        notes = [Msg("roster.note.exact")]
+        if roster.simulated:
+            notes.append(Msg("roster.note.mixed", n=roster.simulated, runs=roster.runs or 0))
+    return notes + policy_notes(roster)
+
+
+def policy_notes(roster: Roster) -> list[Msg]:
+    """What the fighters' policies and the exploitability figures assume (none when every
+    fighter plays its sheet and nothing else was asked)."""
+    from sevendag_cli.backend import backend_named
+    from sevendag_cli.policies import OPTIMAL
+    from sevendag_cli.text import visible
+
+    notes: list[Msg] = []
+    optimal = [name for name, p in zip(roster.names, roster.policies, strict=False)
+               if p == OPTIMAL]  # no policies (a Roster made by hand): every sheet
+    if optimal and len(optimal) == len(roster.names):
+        notes.append(Msg("roster.note.optimal"))
+    elif optimal:
+        notes.append(Msg("roster.note.optimal_some", who=", ".join(visible(x) for x in optimal)))
+    if roster.exploit:
+        if not backend_named(roster.engine).has_choices():
+            notes.append(Msg("roster.exploit_no_choices", ruleset=roster.ruleset))
+        else:
+            notes.append(Msg("roster.note.exploit", tol=exploit_tolerance(roster)))
     return notes
+
+
+def exploit_tolerance(roster: Roster) -> float:
+    """The widest tolerance of the exploitability figures (0 when none was computed)."""
+    return max((s.gives_away.tolerance for s in roster.standings if s.gives_away is not None),
+               default=0.0)
+
+
+def policies_of(roster: Roster) -> dict[str, str]:
+    """JSON ``policies``: every fighter's, in ranking order."""
+    from sevendag_cli.policies import SHEET, policies_data
+
+    names = roster.names
+    return policies_data(names, roster.policies or (SHEET,) * len(names))
+
+
+def exploitability_of(roster: Roster) -> dict[str, Any] | None:
+    """JSON ``exploitability``: per cell, what the row's sheet gives away, and its bounds."""
+    if not roster.exploit:
+        return None
+
+    def grid(value: Callable[[GivesAway], Any]) -> list[list[Any]]:
+        return [[None if c is None or c.gives_away is None else value(c.gives_away)
+                 for c in row] for row in roster.cells]
+
+    return {"tolerance": exploit_tolerance(roster),
+            "gives_away": grid(lambda g: g.value),
+            "bounds": grid(lambda g: list(g.bounds)),
+            "fighters": [{"name": s.name,
+                          "gives_away": None if s.gives_away is None else s.gives_away.value,
+                          "bounds": None if s.gives_away is None else list(s.gives_away.bounds)}
+                         for s in roster.standings]}
+
+
+
 
 
 def matrix_document(roster: Roster, skipped: Sequence[Skipped] = (),
@@ -59,4 +120,6 @@ def matrix_document(roster: Roster, skipped: Sequence[Skipped] = (),
             for k, s in enumerate(roster.standings)],
         "skipped": [{"file": s.path, "ruleset": s.ruleset} for s in skipped],
         "note": " ".join(m.render(lang) for m in matrix_notes(roster)),
+        "policies": policies_of(roster),
+        "exploitability": exploitability_of(roster),
     }

@@ -8,7 +8,9 @@ fighter, then its opponents in ranking order; no row for the diagonal)::
 ``win_probability`` is P(row beats column) in the fight where the row's fighter is
 named first (exact: the certified lower bound; simulated: the share of fights won),
 ``low``/``high`` the certified interval or the Wilson 95% interval, ``method`` ``exact``
-or ``runs``, ``unresolved`` the interval's width (exact; 0 when simulated).
+or ``runs``, ``unresolved`` the interval's width (exact; 0 when simulated).  With
+``--exploit``, three more columns: ``gives_away`` (what the row's sheet gives away against
+the column's optimal answer) and its certified ``gives_away_low``/``gives_away_high``.
 
 Picture (``--plot``): the N×N heat map of P(row beats column), red (0) through yellow
 to green (1), the diagonal blank, names as labels, a simulated cell marked ``~``.
@@ -23,6 +25,13 @@ if TYPE_CHECKING:
 
 MATRIX_CSV_COLUMNS = ("row_rank", "row", "column_rank", "column", "method", "win_probability",
                       "low", "high", "draw_probability", "unresolved")
+EXPLOIT_CSV_COLUMNS = ("gives_away", "gives_away_low", "gives_away_high")
+"""The columns ``--exploit`` adds (after the others)."""
+
+
+def matrix_columns(roster: Roster) -> tuple[str, ...]:
+    """The CSV's header: the exploitability columns only when asked."""
+    return MATRIX_CSV_COLUMNS + (EXPLOIT_CSV_COLUMNS if roster.exploit else ())
 
 
 def matrix_rows(roster: Roster) -> list[list[Any]]:
@@ -33,8 +42,12 @@ def matrix_rows(roster: Roster) -> list[list[Any]]:
         for j, c in enumerate(line):
             if c is None or i == j:
                 continue
-            rows.append([i + 1, names[i], j + 1, names[j], c.method, c.win, c.bounds[0],
-                         c.bounds[1], c.draw, c.unresolved])
+            row: list[Any] = [i + 1, names[i], j + 1, names[j], c.method, c.win, c.bounds[0],
+                              c.bounds[1], c.draw, c.unresolved]
+            if roster.exploit:
+                g = c.gives_away
+                row += ([None, None, None] if g is None else [g.value, g.bounds[0], g.bounds[1]])
+            rows.append(row)
     return rows
 
 
@@ -57,6 +70,12 @@ def plot_matrix(path: str, roster: Roster, lang: str) -> None:
     if roster.method == MIXED:
         lines.append(t("plot.matrix_simulated", lang, n=roster.simulated,
                        runs=count(roster.runs or 0, lang)))
+    from sevendag_cli.policies import OPTIMAL
+
+    optimal = [x for x, p in zip(names, roster.policies, strict=False) if p == OPTIMAL]
+    if optimal:  # who plays optimally (nothing when every fighter plays its sheet)
+        lines.append(t("matrix.optimal_all", lang) if len(optimal) == n else
+                     t("matrix.optimal_some", lang, who=", ".join(optimal)))
     values = [[None if c is None else c.win for c in row] for row in roster.cells]
     marked = [[roster.method == MIXED and c is not None and c.method == RUNS for c in row]
               for row in roster.cells]

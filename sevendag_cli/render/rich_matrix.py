@@ -13,7 +13,12 @@ The table is laid out by hand so that it fits the console (80 columns in a pipe)
 * each cell is P(row beats column) in % (one decimal); with colour, its
   background goes from red (the row loses) through pale yellow (even) to
   green (the row wins) — without colour (``NO_COLOR``, a pipe) the number
-  alone says it.  A simulated cell in an exact table is marked ``~``.
+  alone says it.  A simulated cell in an exact table is marked ``~``;
+* a fighter playing optimally (``--tactic NAME=optimal``) is said in a line under
+  the title;
+* with ``--exploit``, a second table in the same layout: what the row's sheet gives
+  away against the column's optimal answer (in points of %, a win counting 1 and a
+  draw ½), its last column the mean over the opponents.
 """
 
 from __future__ import annotations
@@ -76,27 +81,39 @@ def _cut(text: str, width: int) -> str:
     return out + "…"
 
 
+def _given(g: Any, lang: str) -> tuple[str, Style | str]:
+    """An exploitability figure in points of %: dim when nothing is given away."""
+    if g is None:
+        return ("?", "dim")
+    value = max(0.0, g.value)
+    return (_pct(value, lang), "dim" if value < 5e-4 else "")
+
+
 class _Grid:
     """The cells as texts and styles, and the widths they need."""
 
-    def __init__(self, roster: Roster, lang: str) -> None:
+    def __init__(self, roster: Roster, lang: str, given: bool = False) -> None:
+        """``given``: the exploitability figures (``--exploit``) instead of the odds."""
         from sevendag_cli.sim.roster import MIXED, RUNS
 
         self.n = len(roster.standings)
         self.names = [visible(s.name) for s in roster.standings]
-        mark = roster.method == MIXED
+        mark = roster.method == MIXED and not given
         self.cells: list[list[tuple[str, Style | str]]] = []
         for i, row in enumerate(roster.cells):
             line: list[tuple[str, Style | str]] = []
             for j, c in enumerate(row):
                 if c is None or i == j:
                     line.append((DIAGONAL, "dim"))
+                elif given:
+                    line.append(_given(c.gives_away, lang))
                 else:
                     text = ("~" if mark and c.method == RUNS else "") + _pct(c.win, lang)
                     line.append((text, _heat(c.win)))
             self.cells.append(line)
-        self.means: list[tuple[str, Style]] = [(_pct(s.mean, lang), _heat(s.mean))
-                                               for s in roster.standings]
+        self.means: list[tuple[str, Style | str]] = (
+            [_given(s.gives_away, lang) for s in roster.standings] if given else
+            [(_pct(s.mean, lang), _heat(s.mean)) for s in roster.standings])
         self.mean_header = t("matrix.mean", lang)
         self.cell_w = max(cell_len(x) for row in self.cells for x, _ in row)
         self.mean_w = max([cell_len(self.mean_header)] + [cell_len(x) for x, _ in self.means])
@@ -134,7 +151,8 @@ def _print_block(console: Console, grid: _Grid, columns: list[int], headers: lis
         if with_mean:
             text, heat = grid.means[i]
             line.append(" " * (MEAN_GAP + grid.mean_w - cell_len(text)))
-            line.append(text, heat + Style(bold=True))
+            line.append(text, Style.parse(heat) + Style(bold=True) if isinstance(heat, str)
+                        else heat + Style(bold=True))
         console.print(line, soft_wrap=True)
 
 
@@ -178,6 +196,7 @@ def render_matrix(console: Console, roster: Roster, lang: str) -> None:
                          cap=roster.cap))
     else:
         print_line(console, t("matrix.exact", lang, cap=roster.cap, tol=_short(roster.tolerance or 0.0)))
+    _policies_line(console, roster, lang)
     print_line(console, t("matrix.caption", lang))
     grid = _Grid(roster, lang)
     cut = _table(console, grid)
@@ -200,3 +219,35 @@ def render_matrix(console: Console, roster: Roster, lang: str) -> None:
     top = max(c.draw for c in cells)
     if top >= 5e-5:
         print_line(console, t("matrix.draws", lang, cap=roster.cap, p=top))
+    _exploit_table(console, roster, lang)
+
+
+def _policies_line(console: Console, roster: Roster, lang: str) -> None:
+    """Who plays optimally (nothing when every fighter plays its sheet)."""
+    from sevendag_cli.policies import OPTIMAL
+
+    optimal = [visible(s.name) for s, p in zip(roster.standings, roster.policies, strict=False)
+               if p == OPTIMAL]  # no policies (a Roster made by hand): every sheet
+    if not optimal:
+        return
+    if len(optimal) == len(roster.standings):
+        print_line(console, t("matrix.optimal_all", lang))
+    else:
+        print_line(console, t("matrix.optimal_some", lang, who=", ".join(optimal)))
+
+
+def _exploit_table(console: Console, roster: Roster, lang: str) -> None:
+    """``--exploit``: what each row's sheet gives away against the column's optimal answer
+    (nothing where the rules leave no choice: said once, on stderr)."""
+    from sevendag_cli.backend import backend_named
+    from sevendag_cli.render.matrix_data import exploit_tolerance
+
+    if not roster.exploit or not backend_named(roster.engine).has_choices():
+        return
+    console.print()
+    print_line(console, Text(t("matrix.exploit_title", lang), "bold"))
+    print_line(console, t("matrix.exploit_caption", lang))
+    grid = _Grid(roster, lang, given=True)
+    for i in _table(console, grid):
+        print_line(console, t("matrix.legend", lang, rank=i + 1, name=grid.names[i]))
+    print_line(console, t("matrix.exploit_tolerance", lang, tol=_short(exploit_tolerance(roster))))

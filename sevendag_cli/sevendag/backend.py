@@ -429,7 +429,9 @@ class SevendagBackend:
     def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, Any],
                     solved: Callable[[int, int, Callable[[], Odds]], Cell],
                     fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
-        """Each fighter's model (units, allocations) built once per process (``cache``)."""
+        """Each fighter's model (units, allocations) built once per process (``cache``); a
+        fight under policies (issue 17), or with a sheet declaring more than its tactic, is
+        played through the game as ``fight --exact`` plays it (:func:`.policy.policy_odds`)."""
         def model(k: int) -> Any:
             found = cache.get(k)
             if found is None:
@@ -438,11 +440,18 @@ class SevendagBackend:
                 found = cache[k] = fighter_model(setup.ruleset, setup.fighters[k])
             return found
 
-        rs, a, b = setup.ruleset, setup.fighters[i], setup.fighters[j]
-        cap, tolerance = setup.cap, setup.tolerance
-        ma, mb = model(i), model(j)
-        return (solved(i, j, lambda: exact_odds(rs, a, b, cap, tolerance, (ma, mb))),
-                solved(j, i, lambda: exact_odds(rs, b, a, cap, tolerance, (mb, ma))))
+        rs, cap, tolerance = setup.ruleset, setup.cap, setup.tolerance
+        from sevendag_cli.sevendag.policy import needs_game, policy_odds
+
+        def solve(x: int, y: int) -> Callable[[], Odds]:
+            fx, fy = setup.fighters[x], setup.fighters[y]
+            policies = setup.pair_policies(x, y)
+            if needs_game(fx, fy, policies):  # as fight --exact: the game's declarations
+                return lambda: policy_odds(rs, fx, fy, policies, cap, tolerance)
+            mx, my = model(x), model(y)
+            return lambda: exact_odds(rs, fx, fy, cap, tolerance, (mx, my))
+
+        return solved(i, j, solve(i, j)), solved(j, i, solve(j, i))
 
     def solver_limits(self) -> frozenset[str]:
         return frozenset({"exact.sev.faces", "exact.sev.states"})

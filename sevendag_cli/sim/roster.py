@@ -2,7 +2,9 @@
 
 Each cell ``[i][j]`` is P(fighter i beats fighter j) in the fight ``fight i j``
 plays (``i`` named first; sheet tactics, no yield, no technique, a draw at the
-round cap), as a :class:`Matchup`:
+round cap), as a :class:`Matchup`; each fighter plays its policy (issue 17:
+``sheet``, or ``optimal`` with ``--tactic NAME=optimal``), the cell solved as
+``fight --exact`` solves that pair under those policies:
 
 * **exact** (the default), a certified interval within the tolerance, as
   ``fight --exact``: Sevendag by the same round-by-round push over the pair's chain
@@ -17,6 +19,12 @@ round cap), as a :class:`Matchup`:
   seed is derived from the table's seed and the two names
   (:func:`matchup_seed`), so a matchup gives the same numbers whatever else is in
   the roster.
+
+**Exploitability** (``--exploit``): per cell, what the row fighter's sheet gives away
+against the column fighter's optimal answer (:class:`GivesAway`), from the pair's game
+solved once per unordered pair in the task (``Backend.exploitability``: both fighters'
+figures), whatever the cells' method (with ``--runs`` too: the figures are the exact
+game's, never sampled); per fighter, the mean over its opponents.
 
 **What is shared.**  The work is one task per *unordered* pair, which plays both
 orders: d20's round tables (icepool) are built once per pair and mirrored for
@@ -96,6 +104,16 @@ Progress = Callable[[int, int], None]
 # --- records ---------------------------------------------------------------------------------
 
 
+class GivesAway(msgspec.Struct, frozen=True):
+    """What a sheet gives away against optimal play (``matrix --exploit``): the opponent's
+    best-response value (P(win) + ½ P(draw)) minus its value when both play their sheets;
+    ``bounds`` certified, within ``tolerance``.  A standing's: the mean over its row."""
+
+    value: float
+    bounds: tuple[float, float]
+    tolerance: float
+
+
 class Matchup(msgspec.Struct, frozen=True):
     """One ordered fight: the row's fighter (named first) against the column's.
 
@@ -116,6 +134,7 @@ class Matchup(msgspec.Struct, frozen=True):
     runs: int | None = None  # simulated: fights played, and their seed
     seed: int | None = None
     why: Msg | None = None  # simulated in an exact table: the exact solver's refusal
+    gives_away: GivesAway | None = None  # --exploit: what the row's sheet gives away
 
 
 class Standing(msgspec.Struct, frozen=True):
@@ -125,6 +144,7 @@ class Standing(msgspec.Struct, frozen=True):
     source: str  # its sheet
     mean: float
     mean_bounds: tuple[float, float] | None  # certified when its whole row is exact, else None
+    gives_away: GivesAway | None = None  # --exploit: the mean over its row
 
 
 class Roster(msgspec.Struct, frozen=True):
@@ -145,6 +165,15 @@ class Roster(msgspec.Struct, frozen=True):
     standings: tuple[Standing, ...]
     cells: tuple[tuple[Matchup | None, ...], ...]
     order: tuple[int, ...]
+    policies: tuple[str, ...] = ()  # each fighter's, in ranking order (empty: all sheet)
+    exploit: bool = False  # --exploit: the cells and standings carry gives_away
+
+    @property
+    def optimal(self) -> bool:
+        """Whether some fighter plays optimally."""
+        from sevendag_cli.policies import OPTIMAL
+
+        return OPTIMAL in self.policies
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -169,6 +198,14 @@ class Setup(msgspec.Struct, frozen=True):
     runs: int | None  # simulate every pair with this many fights
     seed: int
     played_to_end: bool = False  # no --cap: d20's exact cells are the fights played to the end
+    policies: tuple[str, ...] = ()  # each fighter's policy, as given (empty: all sheet)
+    exploit: bool = False  # compute what each sheet gives away (GivesAway)
+
+    def pair_policies(self, i: int, j: int) -> tuple[str, str]:
+        """The policies of the fight ``i`` against ``j``, in its order."""
+        from sevendag_cli.policies import PLAIN
+
+        return (self.policies[i], self.policies[j]) if self.policies else PLAIN
 
 
 class Failure(msgspec.Struct, frozen=True):
@@ -193,7 +230,8 @@ def _simulated(setup: Setup, i: int, j: int, runs: int, why: Msg | None) -> Matc
 
     a, b = setup.fighters[i], setup.fighters[j]
     seed = matchup_seed(setup.seed, a.name, b.name)
-    r = simulate(setup.ruleset, a, b, runs, seed, cap=setup.cap)
+    r = simulate(setup.ruleset, a, b, runs, seed, cap=setup.cap,
+                 policies=setup.pair_policies(i, j))
     fa, fb = r.fighters
     return Matchup(RUNS, fa.win_probability, fa.ci95, fb.win_probability, r.draw_probability,
                    0.0, runs=r.runs, seed=seed, why=why)
@@ -215,16 +253,39 @@ def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], Matchu
 
 
 def play_pair(setup: Setup, i: int, j: int) -> tuple[Matchup, Matchup]:
-    """Fighters ``i`` against ``j`` and ``j`` against ``i`` (the two cells of the pair)."""
+    """Fighters ``i`` against ``j`` and ``j`` against ``i`` (the two cells of the pair), with
+    what each sheet gives away when ``setup.exploit``."""
     if setup.runs is not None:
-        return (_simulated(setup, i, j, setup.runs, None),
-                _simulated(setup, j, i, setup.runs, None))
-    from sevendag_cli.backend import backend_for
+        cells = (_simulated(setup, i, j, setup.runs, None),
+                 _simulated(setup, j, i, setup.runs, None))
+    else:
+        from sevendag_cli.backend import backend_for
 
-    return backend_for(setup.ruleset).matrix_pair(
-        setup, i, j, _MODELS,
-        lambda x, y, solve: _exact_or_simulated(setup, x, y, lambda: matchup_from_odds(solve())),
-        lambda x, y, exc: _fallen(setup, x, y, exc))
+        cells = backend_for(setup.ruleset).matrix_pair(
+            setup, i, j, _MODELS,
+            lambda x, y, solve: _exact_or_simulated(setup, x, y,
+                                                    lambda: matchup_from_odds(solve())),
+            lambda x, y, exc: _fallen(setup, x, y, exc))
+    return _with_exploit(setup, i, j, *cells) if setup.exploit else cells
+
+
+def _with_exploit(setup: Setup, i: int, j: int, ij: Matchup,
+                  ji: Matchup) -> tuple[Matchup, Matchup]:
+    """Both cells with what their row's sheet gives away: the pair's game solved once (``i``
+    named first, as ``fight i j --exact``); a ruleset with no choices gives nothing away."""
+    from sevendag_cli.backend import backend_for
+    from sevendag_cli.sim.odds import Odds
+
+    backend = backend_for(setup.ruleset)
+    a, b = setup.fighters[i], setup.fighters[j]
+    sheet = None if backend.has_choices() else Odds(
+        (a.name, b.name), (ij.win, ij.loss), ij.draw, ij.unresolved, 0, ij.stop or "")
+    e = backend.exploitability(setup.ruleset, a, b, cap=setup.cap, tolerance=setup.tolerance,
+                               sheet=sheet)
+    return (msgspec.structs.replace(ij, gives_away=GivesAway(e.gives_away[0], e.bounds[0],
+                                                             e.tolerance)),
+            msgspec.structs.replace(ji, gives_away=GivesAway(e.gives_away[1], e.bounds[1],
+                                                             e.tolerance)))
 
 
 def _fallen(setup: Setup, i: int, j: int, exc: UsageError) -> Matchup:
@@ -467,6 +528,19 @@ def _stop(executor: Any) -> None:
         executor.shutdown(wait=True, cancel_futures=True)
 
 
+def _mean_given(row: Sequence[Matchup]) -> GivesAway | None:
+    """A fighter's mean of what its sheet gives away over its opponents (None: not asked)."""
+    given = [c.gives_away for c in row]
+    if not given or any(g is None for g in given):
+        return None
+    got = [g for g in given if g is not None]
+    k = len(got)
+    return GivesAway(math.fsum(g.value for g in got) / k,
+                     (math.fsum(g.bounds[0] for g in got) / k,
+                      math.fsum(g.bounds[1] for g in got) / k),
+                     max(g.tolerance for g in got))
+
+
 def _standings(setup: Setup, cells: Cells) -> tuple[list[int], list[float], list[tuple[float, float] | None]]:
     n = len(setup.fighters)
     means: list[float] = []
@@ -486,14 +560,17 @@ def _standings(setup: Setup, cells: Cells) -> tuple[list[int], list[float], list
 def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | None = None,
                 tolerance: float = MATRIX_TOLERANCE, runs: int | None = None, seed: int = 0,
                 jobs: int = 1, progress: Progress | None = None,
-                sources: Sequence[str] | None = None) -> Roster:
+                sources: Sequence[str] | None = None, policies: Sequence[str] | None = None,
+                exploit: bool = False) -> Roster:
     """Every ordered pair of ``fighters`` (at least 2, at most ``MAX_ROSTER``), ranked.
 
     ``runs``: simulate every pair with this many fights (else exact, falling back to
     :data:`FALLBACK_RUNS` simulated fights for a pair too large); ``seed``: the
     simulated fights' seed (:func:`matchup_seed`); ``jobs``: processes;
-    ``progress(done, total)`` after each task.  Ctrl-C raises ``KeyboardInterrupt``
-    once the workers are stopped.
+    ``progress(done, total)`` after each task; ``policies``: each fighter's (``sheet`` or
+    ``optimal``, in the order of ``fighters``; None: every sheet); ``exploit``: what each
+    sheet gives away against optimal play, per cell and per fighter.  Ctrl-C raises
+    ``KeyboardInterrupt`` once the workers are stopped.
     """
     n = len(fighters)
     if not 2 <= n <= MAX_ROSTER:
@@ -512,8 +589,13 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     for i in range(n):  # before any work, as fight: a matchup that can never end
         for j in range(i + 1, n):
             check_can_end(ruleset, fighters[i], fighters[j])
+    from sevendag_cli.policies import POLICIES, SHEET
+
+    pols = tuple(policies) if policies is not None else (SHEET,) * n
+    if len(pols) != n or any(p not in POLICIES for p in pols):
+        raise UsageError(Msg("roster.policies", n=n, known=", ".join(POLICIES)))
     setup = Setup(ruleset, tuple(fighters), cap, check_tolerance(tolerance), runs, seed,
-                  played_to_end)
+                  played_to_end, pols, exploit)
     chunks = _chunks(setup, jobs)
     total = n * (n - 1)
     jobs = min(jobs, len(chunks))
@@ -529,5 +611,7 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
         tolerance=None if runs is not None else setup.tolerance,
         runs=(runs if runs is not None else FALLBACK_RUNS) if simulated else None,
         seed=seed if simulated else None,
-        standings=tuple(Standing(names[i], src[i], means[i], bounds[i]) for i in order),
-        cells=table, order=tuple(order))
+        standings=tuple(Standing(names[i], src[i], means[i], bounds[i],
+                                 _mean_given([cells[(i, j)] for j in range(n) if j != i]))
+                        for i in order),
+        cells=table, order=tuple(order), policies=tuple(pols[i] for i in order), exploit=exploit)

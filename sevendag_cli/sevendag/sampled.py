@@ -83,7 +83,7 @@ MAX_PLAIN_FACES = 10_000
 def _plain_weights(formula: Formula, env: dict[str, int]) -> Weights | None:
     """A formula's exact distribution when it is a constant plus or minus plain dice (no
     explosion, selection or counting): convolved here, without icepool; else None."""
-    from sevendag_cli.d20.vector import VecFormula
+    from sevendag_cli.sim.vec_formula import VecFormula
 
     linear = VecFormula.bind(formula, env).linear
     if linear is None:

@@ -47,7 +47,6 @@ from functools import reduce
 import numpy as np
 import numpy.typing as npt
 
-from sevendag_cli.d20.vector import VecFormula
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.limits import MAX_ROUND_CAP
 from sevendag_cli.sevendag.attack import landing
@@ -73,6 +72,7 @@ from sevendag_cli.sevendag.rules import (
     band_index,
     shifted_index,
 )
+from sevendag_cli.sim.vec_formula import VecFormula
 
 __all__ = [
     "EMPTY", "NO_ATTACK", "SHIELD", "WEAPON", "Allocation", "FighterModel", "SevendagBatch",

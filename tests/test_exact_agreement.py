@@ -7,8 +7,10 @@
   techniques); a few rounds pushed through the engine equal the chain's push to a
   round cap, draws included; "only the penalty difference matters" and "far out,
   it stops mattering" are checked on the engine and on the chain.
-* **``--runs``, statistically.**  1,000,000 vectorised fights
-  (:func:`sevendag_cli.sim.runner.simulate`) for the house pair and three others,
+* **``--runs``, statistically.**  1,000,000 vectorised fights, every die rolled
+  (:func:`sevendag_cli.sim.runner.simulate` in batches of :data:`EVERY_DIE`, where ``--runs``
+  rolls every die instead of drawing from the per-state tables, which
+  ``tests/test_sample.py`` checks against the same exact odds) for the house pair and three others,
   and the d20 D-14 pair from the start and from a mid-fight state: win and draw
   rates, rounds (mean and a chi-square on the histogram), first strikes, wounds per
   band / hit points left and damage dealt.  Each comparison is at the family-wise
@@ -199,6 +201,11 @@ def test_S19_round_cap_push_equals_the_engine_rounds(rs: SevendagRuleset, a: Sev
 
 # --- a million fights of --runs -------------------------------------------------------------
 
+EVERY_DIE = 1_000
+"""A batch small enough that ``--runs`` rolls every die (the vectorised simulators): the
+tables are used only from 25 fights a state of the chain (Sevendag: 40 states here) or
+15,000 fights a batch (d20)."""
+
 
 def _z_ok(observed: float, low: float, high: float, sd: float, n: int) -> bool:
     """``observed`` (a mean of n draws) within Z standard errors of the interval [low, high]."""
@@ -271,7 +278,7 @@ def test_S02_S19_exact_agrees_with_a_million_runs(name: str) -> None:
     of each band (a band's wounds never outnumber the rounds, which bounds their spread)."""
     rs, a, b = _sevendag_pairs()[name]
     exact = exact_fight(rs, a, b)
-    sim = simulate(rs, a, b, RUNS, seed=20260101)
+    sim = simulate(rs, a, b, RUNS, seed=20260101, batch_size=EVERY_DIE)
     _check_common(exact, sim)
     assert exact.sevendag is not None and sim.sevendag is not None
     spread = math.sqrt(exact.rounds.sd ** 2 + exact.rounds.mean ** 2)  # sd(W) <= sqrt(E[T^2])
@@ -291,7 +298,7 @@ def test_S19_round_cap_draws_agree_with_a_million_runs() -> None:
     brannoc, ysolde = bundled()
     exact = exact_fight(RS, brannoc, ysolde, cap=6)
     assert exact.stop == "complete" and exact.draw_probability > 0.5
-    sim = simulate(RS, brannoc, ysolde, RUNS, seed=7, cap=6)
+    sim = simulate(RS, brannoc, ysolde, RUNS, seed=7, cap=6, batch_size=EVERY_DIE)
     _check_common(exact, sim)
 
 
@@ -317,7 +324,7 @@ def test_D02_D12_exact_agrees_with_a_million_runs() -> None:
     """D-02 .. D-12 (D-14 pair): initiative every round, hits, saves, damage, the hit points
     left by the winner and the damage dealt, against 1,000,000 vectorised fights."""
     rs, a, b = d14_pair()
-    _check_d20(rs, a, b, exact_fight(rs, a, b), simulate(rs, a, b, RUNS, seed=11))
+    _check_d20(rs, a, b, exact_fight(rs, a, b), simulate(rs, a, b, RUNS, seed=11, batch_size=EVERY_DIE))
 
 
 @pytest.mark.slow
@@ -329,7 +336,7 @@ def test_D12_from_a_mid_fight_state_near_the_cap_agrees_with_a_million_runs() ->
                      None)
     odds = odds_at(rs, a, b, state)
     a2, b2 = replace(a, hp=20), replace(b, hp=31)
-    sim = simulate(rs, a2, b2, RUNS, seed=5, cap=4)
+    sim = simulate(rs, a2, b2, RUNS, seed=5, cap=4, batch_size=EVERY_DIE)
     assert odds.draw > 0.3
     for i, f in enumerate(sim.fighters):
         assert _binomial_ok(f.wins, RUNS, *odds.win_bounds[i])
@@ -339,4 +346,5 @@ def test_D12_from_a_mid_fight_state_near_the_cap_agrees_with_a_million_runs() ->
     odds_far = odds_at(rs, a, b, far)
     exact = exact_fight(rs, a2, b2, cap=rs.round_cap - 12)
     assert odds_far.win[0] == pytest.approx(exact.fighters[0].win_probability, abs=2e-12)
-    _check_d20(rs, a2, b2, exact, simulate(rs, a2, b2, RUNS, seed=6, cap=rs.round_cap - 12))
+    _check_d20(rs, a2, b2, exact, simulate(rs, a2, b2, RUNS, seed=6, cap=rs.round_cap - 12,
+                                               batch_size=EVERY_DIE))

@@ -253,9 +253,9 @@ def test_sevendag_chain_sizes_are_what_the_sampler_was_measured_on() -> None:
     brannoc, ysolde = bundled()
     chain = sev_chain.chain_for(RS, brannoc, ysolde)
     starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
-    order = sev_sampled.reachable(chain, starts, sev_sampled.state_budget(12_400))
+    order = chain.reachable(starts, sev_sampled.state_budget(12_400))
     assert order is not None and len(order) == 496
-    assert sev_sampled.reachable(chain, starts, 10) is None
+    assert chain.reachable(starts, 10) is None
 
 
 def test_successors_moves_add_up_to_targets_absorb_and_rewards() -> None:

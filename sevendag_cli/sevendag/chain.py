@@ -711,12 +711,19 @@ class SevendagChain:
 
     def closure(self, starts: Sequence[int]) -> list[int]:
         """Every state reachable from ``starts`` (their rounds built), in the order found."""
+        order = self.reachable(starts)
+        return order if order is not None else []  # no budget: never None
+
+    def reachable(self, starts: Sequence[int], budget: int | None = None) -> list[int] | None:
+        """As :meth:`closure`, or None once more than ``budget`` states are found."""
         order = list(dict.fromkeys(starts))
         seen = set(order)
         k = 0
         while k < len(order):
             for t in self.successors(order[k]).targets:
                 if t not in seen:
+                    if budget is not None and len(order) >= budget:
+                        return None
                     seen.add(t)
                     order.append(t)
             k += 1

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from sevendag_cli.errors import UsageError
 from sevendag_cli.formula import Formula
-from sevendag_cli.sevendag.chain import MAX_STATES, SevendagChain, chain_for
+from sevendag_cli.sevendag.chain import MAX_STATES, chain_for
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.sample import Sampler
 from sevendag_cli.sim.weights import Weights, convolve
@@ -58,22 +58,6 @@ class SevendagSample:
     @property
     def n(self) -> int:
         return int(self.winner.size)
-
-
-def reachable(chain: SevendagChain, starts: list[int], budget: int) -> list[int] | None:
-    """The states reachable from ``starts`` (their rounds built), or None past ``budget``."""
-    order = list(dict.fromkeys(starts))
-    seen = set(order)
-    k = 0
-    while k < len(order):
-        for t in chain.successors(order[k]).targets:
-            if t not in seen:
-                if len(order) >= budget:
-                    return None
-                seen.add(t)
-                order.append(t)
-        k += 1
-    return order
 
 
 MAX_PLAIN_FACES = 10_000
@@ -125,7 +109,7 @@ def chain_sampler(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFight
         chain = chain_for(ruleset, a, b)
         chain.keep_moves = True  # the sampler reads every state's moves once, just built
         starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
-        if reachable(chain, starts, budget) is None:
+        if chain.reachable(starts, budget) is None:
             return None
     except UsageError as exc:
         if exc.msg.key in ("exact.sev.faces", "exact.sev.states"):

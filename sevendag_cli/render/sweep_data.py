@@ -63,7 +63,14 @@ def sweep_document(result: Sweep | SweepGrid, names: Sequence[str],
 
     if isinstance(result, SweepGrid):
         return grid_document(result, names, changes, policies)
-    fair = result.fair
+    return _document(result, names, changes, policies, (result.field,), _fair(result.fair))
+
+
+def _document(result: Sweep | SweepGrid, names: Sequence[str], changes: Sequence[Change],
+              policies: Sequence[str], fields: tuple[str, ...],
+              fair: dict[str, Any] | None) -> dict[str, Any]:
+    """The keys every sweep document has, in their order (``fields``: what each point's
+    ``values`` name)."""
     return {
         **header("sweep", result.ruleset, result.seed),
         "engine": result.engine,
@@ -75,8 +82,8 @@ def sweep_document(result: Sweep | SweepGrid, names: Sequence[str],
         "fighters": list(names),
         "policies": policies_data(names, policies),
         "changes": changes_data(changes),
-        "points": [_point(p, (result.field,)) for p in result.points],
-        "fair": _fair(fair),
+        "points": [_point(p, fields) for p in result.points],
+        "fair": fair,
         "unchanged": result.unchanged,
     }
 
@@ -85,19 +92,7 @@ def grid_document(result: SweepGrid, names: Sequence[str], changes: Sequence[Cha
                   policies: Sequence[str] = PLAIN) -> dict[str, Any]:
     """Two ``--vary``: the one-field document's keys, and the grid's (see the module)."""
     return {
-        **header("sweep", result.ruleset, result.seed),
-        "engine": result.engine,
-        "field": result.field,
-        "method": result.method,
-        "cap": result.cap,
-        "tolerance": result.tolerance,
-        "runs": result.runs,
-        "fighters": list(names),
-        "policies": policies_data(names, policies),
-        "changes": changes_data(changes),
-        "points": [_point(p, result.fields) for p in result.points],
-        "fair": None,
-        "unchanged": result.unchanged,
+        **_document(result, names, changes, policies, result.fields, None),
         "fields": list(result.fields),
         "rows": list(result.rows),
         "columns": list(result.columns),

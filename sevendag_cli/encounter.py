@@ -398,13 +398,11 @@ class Encounter:
 def _policies(what: WhatIf, ruleset: Ruleset, names: tuple[str, str]) -> tuple[Policies, list[Msg]]:
     """The policies ``--tactic`` asks (``NAME=optimal``, ``optimal``), as the ruleset plays
     them; and the note to say when it has no choices to make."""
-    from sevendag_cli.backend import backend_for
+    from sevendag_cli.library import played_policies
     from sevendag_cli.policies import pair
 
-    asked = pair(what.policies(names))
-    if asked != PLAIN and not backend_for(ruleset).has_choices():
-        return PLAIN, [Msg("policy.no_choices", ruleset=ruleset.name)]
-    return asked, []
+    played, said = played_policies(ruleset, what.policies(names))
+    return pair(played), list(said)
 
 
 def _round_policies(what: WhatIf, ruleset: Ruleset, names: tuple[str, str],

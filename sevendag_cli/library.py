@@ -61,6 +61,7 @@ __all__ = [
     "choose_dice",
     "matchup",
     "matrix",
+    "played_policies",
     "ruleset",
     "with_policies",
 ]
@@ -188,6 +189,22 @@ def choose_dice(seed: int | None, dice: Dice, *, continue_after: bool) -> DiceCh
     return DiceChoice(generator, seed, None)
 
 
+def played_policies(ruleset: Ruleset,
+                    asked: Sequence[str]) -> tuple[tuple[str, ...], tuple[Msg, ...]]:
+    """The policies as the ruleset plays them — those asked, or every sheet where the rules
+    leave no choice (d20) — and the note to say once when optimal play was asked there.
+
+    >>> played_policies(ruleset("d20"), ("optimal", "sheet"))[0]
+    ('sheet', 'sheet')
+    """
+    from sevendag_cli.backend import backend_for
+    from sevendag_cli.policies import OPTIMAL, SHEET
+
+    if OPTIMAL not in asked or backend_for(ruleset).has_choices():
+        return tuple(asked), ()
+    return (SHEET,) * len(asked), (Msg("policy.no_choices", ruleset=ruleset.name),)
+
+
 def with_policies(doc: dict[str, object], names: Sequence[str], policies: Policies) -> Document:
     """The document with ``policies``: how each fighter played (after the fighters' data)."""
     from sevendag_cli.policies import policies_data
@@ -281,9 +298,7 @@ class Matchup(Struct, frozen=True):
         >>> matchup("A", "B", "d20", tactic="optimal").policies
         ('sheet', 'sheet')
         """
-        from sevendag_cli.backend import backend_for
-
-        return self.asked if backend_for(self.ruleset).has_choices() else PLAIN
+        return pair(played_policies(self.ruleset, self.asked)[0])
 
     def __repr__(self) -> str:
         return f"Matchup({self.a.name!r}, {self.b.name!r}, ruleset={self.ruleset.name!r})"
@@ -297,10 +312,8 @@ class Matchup(Struct, frozen=True):
         """What-ifs that cannot change this fight, and why (the CLI says them on stderr)."""
         from sevendag_cli.rules.whatif import inert_notes
 
-        notes = inert_notes(self.ruleset, (self.a, self.b), self.changes, self.policies)
-        if self.asked != self.policies:
-            notes.append(Msg("policy.no_choices", ruleset=self.ruleset.name))
-        return tuple(notes)
+        played, said = played_policies(self.ruleset, self.asked)
+        return (*inert_notes(self.ruleset, (self.a, self.b), self.changes, played), *said)
 
     def vary(self, field: str, value: str) -> Matchup:
         """This matchup with one more change, ``FIGHTER.FIELD`` (or the ruleset's
@@ -624,22 +637,14 @@ class Lineup(Struct, frozen=True):
         >>> Lineup.load(["A", "B"], "d20", tactic="optimal").policies
         ('sheet', 'sheet')
         """
-        from sevendag_cli.backend import backend_for
         from sevendag_cli.policies import SHEET
 
-        plain = (SHEET,) * len(self.fighters)
-        if not self.asked or not backend_for(self.ruleset).has_choices():
-            return plain
-        return tuple(self.asked)
+        return played_policies(self.ruleset, self.asked or (SHEET,) * len(self.fighters))[0]
 
     @property
     def policy_notes(self) -> tuple[Msg, ...]:
         """Optimal play asked of a ruleset with no choices: said once."""
-        from sevendag_cli.policies import OPTIMAL
-
-        if OPTIMAL in self.asked and OPTIMAL not in self.policies:
-            return (Msg("policy.no_choices", ruleset=self.ruleset.name),)
-        return ()
+        return played_policies(self.ruleset, self.asked)[1]
 
     @property
     def notes(self) -> tuple[Msg, ...]:

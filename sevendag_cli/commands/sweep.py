@@ -80,7 +80,7 @@ def sweep_cmd(
         out = make_output(json_, False, lang)
         check_table_options(out, csv_, plot)
         check_numbers(cap, None, seed)
-        from sevendag_cli.library import MAX_RUNS_PER_VALUE, Matchup
+        from sevendag_cli.library import MAX_RUNS_PER_VALUE, Matchup, played_policies
 
         if runs is not None:
             if tolerance is not None:
@@ -106,8 +106,8 @@ def sweep_cmd(
         for target, values in varied:
             first = first.vary(target, values[0])
         what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies)
-        if m.asked != m.policies:  # a ruleset with no choices: optimal is the sheet
-            note(f"sevendag: {Msg('policy.no_choices', ruleset=m.ruleset.name).render(out.lang)}")
+        for said in played_policies(m.ruleset, m.asked)[1]:  # no choices: optimal is the sheet
+            note(f"sevendag: {said.render(out.lang)}")
         for v in vary:
             stops = range_note(v)
             if stops is not None:

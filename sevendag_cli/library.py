@@ -652,7 +652,8 @@ class Lineup(Struct, frozen=True):
         choice to make."""
         from sevendag_cli.rules.whatif import inert_notes
 
-        return (*inert_notes(self.ruleset, self.fighters, self.changes), *self.policy_notes)
+        return (*inert_notes(self.ruleset, self.fighters, self.changes, self.policies),
+                *self.policy_notes)
 
     @property
     def most_jobs(self) -> int:

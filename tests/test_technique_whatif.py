@@ -290,3 +290,18 @@ def test_a_grid_over_a_technique_as_json_without_fair() -> None:
                     "--runs", "50", "--seed", "1", "--fair")
     valid("sweep", fair)
     assert [c["values"] for c in fair["fair_curve"]] == [{FEINT: 0}, {FEINT: 1}]
+
+
+def test_S05_a_technique_a_sheet_rule_starts_is_not_inert() -> None:
+    """A sheet's technique rule (S-05) uses the technique on its sheet's play: changing that
+    technique matters; changing another still changes nothing."""
+    m = sd.matchup(set={FEINT: 5, "techniques.guard.attack": 1},
+                   tactic="Brannoc=technique=feint@attacking")
+    assert [n.params["fields"] for n in m.notes] == ["techniques.guard.attack"]
+
+
+def test_S05_a_matrix_under_optimal_play_calls_no_technique_change_inert() -> None:
+    lineup = sd.Lineup.load(["Brannoc", "Ysolde"], set={FEINT: 5}, tactic="optimal")
+    assert [n.key for n in lineup.notes] == []
+    assert [n.key for n in sd.Lineup.load(["Brannoc", "Ysolde"], set={FEINT: 5}).notes] == [
+        "whatif.technique_inert"]

@@ -113,7 +113,7 @@ def matrix_cmd(
         if lineup.skipped:
             _note_skipped(list(lineup.skipped), lineup.ruleset.name, out.lang)
         changes = lineup.changes
-        what_if_notes(lineup.ruleset, lineup.fighters, changes, out)
+        what_if_notes(lineup.ruleset, lineup.fighters, changes, out, lineup.policies)
         for message in lineup.policy_notes:  # optimal asked where there is no choice: once
             note(f"sevendag: {message.render(out.lang)}")
         from sevendag_cli.backend import backend_for

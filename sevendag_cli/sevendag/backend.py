@@ -483,8 +483,9 @@ class SevendagBackend:
                     changes: Sequence[SheetChange], policies: Sequence[str] = ("sheet", "sheet"),
                     state: Any = None) -> list[Msg]:
         """A change of a technique when no fighter uses one: each plays its sheet's tactic
-        (:func:`technique_changes_inert`), and no technique is in effect in ``state`` whose
-        modifiers the change sets (the odds from a saved encounter run its course)."""
+        (:func:`technique_changes_inert`), no sheet's technique rule names it (S-05), and no
+        technique is in effect in ``state`` whose modifiers the change sets (the odds from a
+        saved encounter run its course)."""
         techniques = [c for c in changes if c.ruleset is not None and c.field.startswith("techniques.")]
         if not techniques or not technique_changes_inert(policies):
             return []
@@ -492,9 +493,12 @@ class SevendagBackend:
 
         in_effect = {f.technique.name for f in state.fighters if f.technique is not None} \
             if isinstance(state, SevendagState) else set()
+        ruled = {rule.technique for f in fighters
+                 if (rule := getattr(f, "technique_rule", None)) is not None}
         inert = [c.field for c in techniques
-                 if not (c.field.split(".")[1] in in_effect
-                         and c.field.rsplit(".", 1)[-1] in ("attack", "defence"))]
+                 if c.field.split(".")[1] not in ruled
+                 and not (c.field.split(".")[1] in in_effect
+                          and c.field.rsplit(".", 1)[-1] in ("attack", "defence"))]
         if not inert:
             return []
         return [Msg("whatif.technique_inert", fields=", ".join(dict.fromkeys(inert)))]

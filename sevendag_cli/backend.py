@@ -289,6 +289,10 @@ class Backend(Protocol):
     def pair_cost(self, a: Fighter, b: Fighter) -> int: ...
     def warm_modules(self) -> tuple[str, ...]: ...
 
+    def round_seconds(self, ruleset: Ruleset) -> int | None:
+        """The game time a round lasts, in seconds, or None when the ruleset does not say."""
+        ...
+
     # --- what-if ------------------------------------------------------------------------
 
     def tactics(self) -> tuple[str, ...] | None:

@@ -548,10 +548,12 @@ class Status(Struct, frozen=True):
         return self.loaded.state.fighters[1]  # type: ignore[attr-defined]
 
     def to_dict(self) -> Document:
+        from sevendag_cli.backend import backend_for
         from sevendag_cli.render.data import status_document
 
-        return status_document(self.loaded.state, self.loaded.ruleset, self.encounter,
-                               self.loaded.saved.log)
+        rs = self.loaded.ruleset
+        return status_document(self.loaded.state, rs, self.encounter, self.loaded.saved.log,
+                               backend_for(rs).round_seconds(rs))
 
 
 class Log(Struct, frozen=True):

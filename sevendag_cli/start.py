@@ -70,9 +70,17 @@ def _install() -> None:
 
 _install()
 
+_ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""numpy's linear-algebra library starts a thread per core when numpy is imported (some
+100 ms of CPU on a 2-core machine, for work the program does not ask of it: its arrays are
+worked element-wise, and ``matrix`` runs its solves in processes); the program asks for one,
+unless the user's environment says otherwise."""
+
 
 def main() -> None:
     """Run ``sevendag``: exit 130 on a Ctrl-C at any moment."""
+    for var in _ONE_THREAD:
+        os.environ.setdefault(var, "1")
     try:
         from sevendag_cli.cli import main as run  # Typer, Rich...: a Ctrl-C here is _early's
 

@@ -562,6 +562,7 @@ def table_session(ruleset: str) -> None:
 def test_status_log_and_the_encounter_file_write_the_expected_keys(ruleset: str) -> None:
     """status --json, log --json/--jsonl and the encounter file's states, against their views."""
     from sevendag_cli import store
+    from sevendag_cli.backend import backend_for
     from sevendag_cli.commands.table import open_encounter
     from sevendag_cli.history import replay
 
@@ -570,7 +571,7 @@ def test_status_log_and_the_encounter_file_write_the_expected_keys(ruleset: str)
     enc, rs, a, b, state = open_encounter(path)
     engine = engine_for(rs)
     status_view, file_view = CONTRACT[type(state)]
-    doc = render.status_document(state, rs, str(path), enc.log)
+    doc = render.status_document(state, rs, str(path), enc.log, backend_for(rs).round_seconds(rs))
     assert set(doc) == rendered_keys(type(state), status_view)
     for saved in (*enc.history, enc.state):
         written = engine.state_to_data(engine.state_from_data(saved))

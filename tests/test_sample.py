@@ -21,6 +21,7 @@ from sevendag_cli.sim.exact_fight import ExactFight, exact_fight
 from sevendag_cli.sim.runner import simulate
 from tests.exact_helpers import d14_pair
 from tests.records import replace
+from tests.sample_helpers import Su, Toy
 from tests.sevendag_helpers import (
     RS,
     TINY_RS,
@@ -55,36 +56,6 @@ def near_rate(count: int, n: int, low: float, high: float) -> bool:
 
 
 # --- the generic sampler on a chain small enough to solve by hand ------------------------------
-
-
-class Su:
-    def __init__(self, den: int, moves: list[tuple[int, int, tuple[int, ...]]],
-                 kinds: int) -> None:
-        self.den, self.moves, self.rewards = den, moves, (0,) * kinds
-
-
-class Toy:
-    """State 0: 1/4 to state 1 (reward 0), 1/4 a wins (reward 1 twice), 1/2 stays.
-    State 1: 1/2 b wins (reward 2), 1/2 back to 0.  P(a wins from 0) = 2/3, from 1: 1/3."""
-
-    def __init__(self, moves: dict[int, Su] | None = None) -> None:
-        self.moves = moves or {
-            0: Su(4, [(1, 1, (0,)), (sample.A_WINS, 1, (1, 1)), (0, 2, ())], 3),
-            1: Su(2, [(sample.B_WINS, 1, (2,)), (0, 1, ())], 3),
-        }
-        self.asked: list[int] = []
-
-    def closure(self, starts: list[int]) -> list[int]:
-        order = list(dict.fromkeys(starts))
-        for g in order:
-            for t, _, _ in self.moves[g].moves:
-                if t >= 0 and t not in order:
-                    order.append(t)
-        return order
-
-    def successors(self, i: int) -> Su:
-        self.asked.append(i)
-        return self.moves[i]
 
 
 def test_the_targets_that_end_a_fight_are_the_chains() -> None:
@@ -384,7 +355,7 @@ def test_C01_same_seed_same_result_and_batches_add_up(ruleset: str) -> None:
     assert one.fighters[0].first_strikes + one.fighters[1].first_strikes == 50_000
 
 
-PINNED = {"sevendag": (10_408, 9_592, 0, 225_880), "d20": (9_156, 10_844, 0, 864_725)}
+PINNED = {"sevendag": (10_485, 9_515, 0, 225_178), "d20": (9_156, 10_844, 0, 864_725)}
 """Seeded draws from the tables (C-01: same seed, same fights): 20,000 fights, seed 5 — each
 fighter's wins, the draws, the rounds played in all.  A deliberate change of the sampler
 changes them: review and update."""

@@ -365,6 +365,9 @@ class D20Backend:
 
     # --- what-if ------------------------------------------------------------------------
 
+    def round_seconds(self, ruleset: Ruleset) -> int | None:
+        return None  # the d20 source gives a round no length
+
     def tactics(self) -> tuple[str, ...] | None:
         return None
 

@@ -331,19 +331,20 @@ def roll_odds_document(call: Any) -> dict[str, Any]:
 
 
 def status_document(
-    state: Any, ruleset: Any, encounter: str, log: tuple[dict[str, Any], ...]
+    state: Any, ruleset: Any, encounter: str, log: tuple[dict[str, Any], ...],
+    seconds: int | None,
 ) -> dict[str, Any]:
     """``status``: the encounter's state as the table needs it (schema ``status``).
 
     The state record's own fields (the generic walk) — Sevendag ``round``,
     ``assaillant``, ``fighters``, ``over``, ``winner``, ``capped``; d20 the same
     with ``next_attacker`` for ``assaillant`` — and what both have in common
-    (the other ruleset's key is null).
+    (the other ruleset's key is null); ``seconds``: the game time of a round, if the
+    ruleset gives one.
     """
     from sevendag_cli.history import summary
 
     data: dict[str, Any] = to_data(state)
-    seconds = getattr(ruleset, "round_seconds", None)
     return {**header("status", ruleset.name, None), "encounter": encounter, "engine": ruleset.engine,
             "round": data["round"],
             "elapsed_seconds": state.round * seconds if seconds is not None else None,

@@ -465,6 +465,9 @@ class SevendagBackend:
 
     # --- what-if ------------------------------------------------------------------------
 
+    def round_seconds(self, ruleset: Ruleset) -> int | None:
+        return cast("SevendagRuleset", ruleset).round_seconds  # S-01
+
     def tactics(self) -> tuple[str, ...] | None:
         from sevendag_cli.sevendag.rules import TACTICS
 

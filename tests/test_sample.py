@@ -355,7 +355,7 @@ def test_C01_same_seed_same_result_and_batches_add_up(ruleset: str) -> None:
     assert one.fighters[0].first_strikes + one.fighters[1].first_strikes == 50_000
 
 
-PINNED = {"sevendag": (10_485, 9_515, 0, 225_178), "d20": (9_156, 10_844, 0, 864_725)}
+PINNED = {"sevendag": (10_331, 9_669, 0, 224_351), "d20": (9_156, 10_844, 0, 864_725)}
 """Seeded draws from the tables (C-01: same seed, same fights): 20,000 fights, seed 5 — each
 fighter's wins, the draws, the rounds played in all.  A deliberate change of the sampler
 changes them: review and update."""

@@ -79,7 +79,8 @@ def table_moves(sampler: sample.Sampler, table: object) -> dict[int, dict[Key, f
 
 
 def check(chain: sample.Chain, starts: list[tuple[int, int | Fraction]], cap: int,
-          rounds: int) -> None:
+          rounds: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sample, "MAX_STEP_ROUNDS", rounds)
     sampler = sample.Sampler(chain, starts, cap)
     table = sampler.many()
     assert table.rounds == rounds
@@ -93,28 +94,38 @@ def check(chain: sample.Chain, starts: list[tuple[int, int | Fraction]], cap: in
             assert got[state][key] == pytest.approx(float(p), rel=1e-12, abs=1e-15), (state, key)
 
 
-def test_three_rounds_of_the_toy_chain_are_its_rounds_composed() -> None:
-    check(Toy(), [(0, 1), (1, 3)], 50, 3)
+@pytest.mark.parametrize("rounds", [2, 3, 4])
+def test_rounds_of_the_toy_chain_drawn_at_once_are_its_rounds_composed(
+        rounds: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    check(Toy(), [(0, 1), (1, 3)], 50, rounds, monkeypatch)
 
 
-def test_a_cap_of_two_draws_two_rounds_at_once_at_most() -> None:
-    check(Toy(), [(0, 1)], 2, 2)
+def test_a_cap_of_two_draws_two_rounds_at_once_at_most(monkeypatch: pytest.MonkeyPatch) -> None:
+    sampler = sample.Sampler(Toy(), [(0, 1)], 2)
+    monkeypatch.setattr(sample, "MAX_STEP_ROUNDS", 5)
+    assert sampler.many().rounds == 2
 
 
-def test_S19_house_pair_three_rounds_are_its_rounds_composed() -> None:
-    """Brannoc and Ysolde (S-21's pair, sheet tactics): every state's table of 3 rounds, from
-    the chain's one-round moves (S-10..S-19 as the chain plays them)."""
+@pytest.mark.parametrize("rounds", [sample.MAX_STEP_ROUNDS, 3])
+def test_S19_house_pair_rounds_drawn_at_once_are_its_rounds_composed(
+        rounds: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Brannoc and Ysolde (S-21's pair, sheet tactics): every state's table of the rounds drawn
+    at once, from the chain's one-round moves (S-10..S-19 as the chain plays them)."""
     brannoc, ysolde = bundled()
     chain = sev_chain.chain_for(RS, brannoc, ysolde)
     starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
     p_a = initiative(RS, brannoc, ysolde)
-    check(chain, [(starts[0], p_a), (starts[1], 1 - p_a)], RS.round_cap, 3)
+    check(chain, [(starts[0], p_a), (starts[1], 1 - p_a)], RS.round_cap, rounds,
+          monkeypatch)
 
 
 @pytest.mark.parametrize("cap", [1, 2, 3, 4, 5, 7, 8])
-def test_S19_the_cap_is_played_to_its_round_whatever_rounds_a_draw(cap: int) -> None:
+@pytest.mark.parametrize("rounds", [2, 3])
+def test_S19_the_cap_is_played_to_its_round_whatever_rounds_a_draw(
+        cap: int, rounds: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """A fight that never ends (one state, a reward each round) stops at exactly ``cap``
-    rounds, with ``cap`` rewards, whether the draws took 3 rounds or 1."""
+    rounds, with ``cap`` rewards, whether the draws took several rounds or 1."""
+    monkeypatch.setattr(sample, "MAX_STEP_ROUNDS", rounds)
     kinds = 1
 
     class Loop:

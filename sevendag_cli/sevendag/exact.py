@@ -22,10 +22,10 @@ import math
 from collections import deque
 from fractions import Fraction
 
-from sevendag_cli.errors import Msg, RuleError, UsageError
+from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.rules.bounds import check_exact
 from sevendag_cli.sevendag.chain import chain_for
-from sevendag_cli.sevendag.model import check_fighters, check_plain
+from sevendag_cli.sevendag.model import check_fighters, check_plain, speed_odds
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.exact_records import ExactResult
 from sevendag_cli.sim.formula_dice import formula_dist
@@ -68,14 +68,9 @@ def check_finite(ruleset: SevendagRuleset) -> None:
 
 def initiative_probability(ruleset: SevendagRuleset, a: SevendagFighter,
                            b: SevendagFighter) -> Fraction:
-    """S-02: P(a is the assaillant) = P(a > b) / (1 - P(tie))."""
-    da = formula_dist(ruleset.speed_roll, a.env())
-    db = formula_dist(ruleset.speed_roll, b.env())
-    win = sum((pa * pb for x, pa in da.items() for y, pb in db.items() if x > y), Fraction(0))
-    tie = sum((p * db.get(x, Fraction(0)) for x, p in da.items()), Fraction(0))
-    if tie == 1:
-        raise RuleError(Msg("engine.sev.speed_ties", formula=ruleset.speed_roll.text))
-    return win / (1 - tie)
+    """S-02 (:func:`~sevendag_cli.sevendag.model.speed_odds`) for any speed roll."""
+    return speed_odds(ruleset, formula_dist(ruleset.speed_roll, a.env()),
+                      formula_dist(ruleset.speed_roll, b.env()))
 
 
 def _inverse(rows: list[dict[int, Fraction]]) -> list[list[Fraction]]:

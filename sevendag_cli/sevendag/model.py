@@ -18,9 +18,11 @@ Kept free of numpy so that the exact odds from a saved state start fast.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.sevendag.attack import read_attack_dice
 from sevendag_cli.sevendag.engine import (
     ATTACK,
@@ -31,6 +33,21 @@ from sevendag_cli.sevendag.engine import (
     plan_for,
 )
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+
+
+def speed_odds(ruleset: SevendagRuleset, wa: Mapping[int, int | Fraction],
+               wb: Mapping[int, int | Fraction]) -> Fraction:
+    """S-02: P(a is the assaillant) = P(a > b) / (1 - P(tie)), the speed rolls rolled again on
+    a tie, from each fighter's speed-roll distribution (weights of any positive total); a roll
+    that always ties is refused (the engine would roll for ever)."""
+    ta, tb = sum(wa.values()), sum(wb.values())
+    win = sum((pa * pb for x, pa in wa.items() for y, pb in wb.items() if x > y), Fraction(0))
+    tie = sum((pa * wb.get(x, 0) for x, pa in wa.items()), Fraction(0))
+    total = Fraction(ta) * tb
+    if tie == total:
+        raise RuleError(Msg("engine.sev.speed_ties", formula=ruleset.speed_roll.text))
+    return Fraction(win) / (total - tie)
+
 
 WEAPON = "weapon"
 SHIELD = "shield"

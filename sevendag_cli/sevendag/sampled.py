@@ -25,6 +25,7 @@ import numpy.typing as npt
 from sevendag_cli.errors import UsageError
 from sevendag_cli.formula import Formula
 from sevendag_cli.sevendag.chain import MAX_STATES, chain_for
+from sevendag_cli.sevendag.model import speed_odds
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.sample import Sampler
 from sevendag_cli.sim.weights import Weights, convolve
@@ -85,17 +86,12 @@ def _plain_weights(formula: Formula, env: dict[str, int]) -> Weights | None:
 
 
 def initiative(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> Fraction:
-    """S-02: P(a is the assaillant) = P(a > b) / (1 - P(tie)), as
-    :func:`~sevendag_cli.sevendag.exact.initiative_probability` (which this asks for any roll
-    but plain dice, and for rolls that always tie: it says so)."""
+    """S-02 (:func:`~sevendag_cli.sevendag.model.speed_odds`): plain dice convolved here, any
+    other roll by :func:`~sevendag_cli.sevendag.exact.initiative_probability` (icepool)."""
     wa = _plain_weights(ruleset.speed_roll, a.env())
     wb = _plain_weights(ruleset.speed_roll, b.env())
     if wa is not None and wb is not None:
-        total = sum(wa.values()) * sum(wb.values())
-        win = sum(pa * pb for x, pa in wa.items() for y, pb in wb.items() if x > y)
-        tie = sum(pa * wb.get(x, 0) for x, pa in wa.items())
-        if tie < total:
-            return Fraction(win, total - tie)
+        return speed_odds(ruleset, wa, wb)
     from sevendag_cli.sevendag.exact import initiative_probability
 
     return initiative_probability(ruleset, a, b)

@@ -84,3 +84,21 @@ def test_the_seeded_dice_are_random_random(seed: int) -> None:
 
     for sides in (20, 6, 10, 8, 12, 4, 100, 3, 2, 1000) * 40:
         assert ours.face(sides, "attack", "A") == face(sides)
+
+
+def test_folding_an_ascii_text_needs_no_unicodedata() -> None:
+    """``terms.fold``'s ASCII short cut (no unicodedata at start-up) folds as the full path:
+    every ASCII character alone, between letters, and mixed texts."""
+    import unicodedata
+
+    from sevendag_cli.terms import fold
+
+    def full(text: str) -> str:  # fold's path for any text
+        decomposed = unicodedata.normalize("NFKD", text.casefold())
+        return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+    texts = [chr(i) for i in range(128)] + [f"Ab{chr(i)}Cd" for i in range(128)]
+    texts += ["Sir Bob", "  sir   BOB ", "A\tB\x1fc", "", "Brannoc (2)", "x-Y_z.9"]
+    for text in texts:
+        assert text.isascii() and fold(text) == full(text), repr(text)
+    assert fold("Défense") == "defense" and fold("ÉLA") == fold("ela")

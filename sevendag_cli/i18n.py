@@ -11,9 +11,13 @@ plain outputs are in :mod:`sevendag_cli.messages`, ``--help`` in
 from __future__ import annotations
 
 import os
-import string
+from functools import cache
+from typing import TYPE_CHECKING
 
 from sevendag_cli.text import visible
+
+if TYPE_CHECKING:
+    import string
 
 LANGS = ("en", "fr")
 
@@ -363,19 +367,19 @@ def count(n: int, lang: str) -> str:
     return number(n, ",", lang)
 
 
-class _Numbers(string.Formatter):
-    """``str.format`` with each formatted number written the language's way (:func:`number`)."""
+@cache
+def formatter(lang: str) -> string.Formatter:
+    """``str.format`` with each formatted number written the ``lang`` way (:func:`number`), made
+    when a display word is first filled (:mod:`string` is not imported before: issue 16)."""
+    import string
 
-    def __init__(self, lang: str) -> None:
-        self.lang = lang
+    class Numbers(string.Formatter):
+        def format_field(self, value: object, format_spec: str) -> str:
+            if format_spec and isinstance(value, int | float) and not isinstance(value, bool):
+                return number(value, format_spec, lang)
+            return str(super().format_field(value, format_spec))
 
-    def format_field(self, value: object, format_spec: str) -> str:
-        if format_spec and isinstance(value, int | float) and not isinstance(value, bool):
-            return number(value, format_spec, self.lang)
-        return str(super().format_field(value, format_spec))
-
-
-FORMATTERS = {lang: _Numbers(lang) for lang in LANGS}
+    return Numbers()
 
 
 _chosen: list[str | None] = [None]  # the root's --lang (``sevendag --lang fr fight``)
@@ -403,7 +407,7 @@ def t(key: str, lang: str = "en", **kw: object) -> str:
     """A display word in ``lang``, filled with ``kw``; names in it have their control characters visible."""
     entry = MESSAGES[key]
     text = entry.get(lang) or entry["en"]
-    return visible(FORMATTERS.get(lang, FORMATTERS["en"]).vformat(text, (), kw)) if kw else text
+    return visible(formatter(lang if lang in LANGS else "en").vformat(text, (), kw)) if kw else text
 
 
 def label(labels: dict[str, str], lang: str) -> str:

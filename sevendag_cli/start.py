@@ -14,11 +14,22 @@ or numpy (the first 100 ms or so of a command) as well as later:
 
 Before this module runs, the Python interpreter starts itself (a few milliseconds): a
 Ctrl-C then gets Python's own behaviour.
+
+The garbage collector (issue 16): the imports make a hundred thousand objects or so (Typer,
+Click, msgspec, the program's modules) and free almost none, yet the collector would walk
+them, during the imports and again when the interpreter exits (its last collections).  So
+it is off while the program's modules are imported, and :func:`gc.freeze` sets the objects
+made so far aside (after the imports, and again once the command is over): about 12 ms of
+every command, a tenth of its start.  Nothing else changes: objects are freed as before
+(their counts), as the modules are cleared at exit; ``atexit`` runs and the standard streams
+are flushed as before; only garbage in cycles left at the very exit is not collected (Python
+does not promise to finalise it anyway; the commands close their files with ``with``).
 """
 
 from __future__ import annotations
 
 import _signal  # type: ignore[import-not-found]  # built in and already loaded: instant
+import gc
 import os
 import sys
 
@@ -82,7 +93,12 @@ def main() -> None:
     for var in _ONE_THREAD:
         os.environ.setdefault(var, "1")
     try:
-        from sevendag_cli.cli import main as run  # Typer, Rich...: a Ctrl-C here is _early's
+        gc.disable()  # the imports make objects and free none: no collection need walk them
+        try:
+            from sevendag_cli.cli import main as run  # Typer, Rich...: a Ctrl-C here is _early's
+        finally:
+            gc.freeze()  # ...nor any later one (issue 16: a few ms)
+            gc.enable()
 
         started()  # from here on a Ctrl-C is a KeyboardInterrupt, handled where it lands
         run()
@@ -90,6 +106,7 @@ def main() -> None:
         _interrupted()
     finally:
         _ignore_interrupts()  # the interpreter's exit is not interrupted either
+        gc.freeze()  # the exit's collections need not walk every object of the modules imported
 
 
 def _ignore_interrupts() -> None:

@@ -9,7 +9,6 @@ No dependency: the rules records and the command line both use it.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 
 COMMITMENT_WORDS: dict[str, tuple[str, ...]] = {
@@ -42,6 +41,10 @@ NONE_WORDS = ("none", "aucune", "aucun", "rien", "n", "no", "non", "-")
 
 def fold(text: str) -> str:
     """``Défense`` → ``defense``: lower case, accents dropped, spaces collapsed (for comparing only)."""
+    if text.isascii():  # the same, without unicodedata (a fight's two names: issue 16)
+        return " ".join(text.lower().split())
+    import unicodedata
+
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     bare = "".join(c for c in decomposed if not unicodedata.combining(c))
     return " ".join(bare.split())

@@ -33,11 +33,18 @@ JSON output keeps the raw strings: JSON escapes control characters itself.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any, TypeVar
 
-_UNSAFE = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
-)
+_UNSAFE_CHARS = "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+
+
+@cache
+def _unsafe() -> re.Pattern[str]:
+    """The characters :func:`visible` escapes, compiled when first used (half a millisecond, that a
+    command writing JSON never needs: issue 16)."""
+    return re.compile(_UNSAFE_CHARS)
+
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 T = TypeVar("T")
@@ -57,22 +64,24 @@ def visible(text: object) -> str:
     anything else (a number, a value of a what-if) as its text."""
     if not isinstance(text, str):
         text = str(text)
-    if _UNSAFE.search(text) is None:  # the common case: nothing to do, nothing copied
+    if _unsafe().search(text) is None:  # the common case: nothing to do, nothing copied
         return text
-    return _UNSAFE.sub(_escape, text)
+    return _unsafe().sub(_escape, text)
 
 
 def is_visible(text: str) -> bool:
     """True if :func:`visible` would leave ``text`` as it is."""
-    return _UNSAFE.search(text) is None
+    return _unsafe().search(text) is None
 
 
 # What :func:`visible` escapes, as msgspec's JSON writes it: a backslash (every C0 control is
 # escaped, as ``\n`` or ``\u001b``), DEL, and the UTF-8 of C1 controls, U+061C,
 # U+200E/F, U+2028-U+202E and U+2066-U+2069 (written as they are).
-_UNSAFE_JSON = re.compile(
-    rb"\\|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]"
-)
+@cache
+def _unsafe_json() -> re.Pattern[bytes]:
+    return re.compile(
+        rb"\\|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]"
+    )
 
 
 def visible_data(obj: T) -> T:
@@ -87,7 +96,7 @@ def visible_data(obj: T) -> T:
     try:
         import msgspec
 
-        if _UNSAFE_JSON.search(msgspec.json.encode(obj)) is None:
+        if _unsafe_json().search(msgspec.json.encode(obj)) is None:
             return obj
     except (TypeError, ValueError, UnicodeError, msgspec.EncodeError):  # not JSON-able: walk it
         pass

@@ -24,6 +24,7 @@ display wraps (:mod:`sevendag_cli.render.layout`).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.text import Text
@@ -43,9 +44,11 @@ from sevendag_cli.formula import (
 from sevendag_cli.i18n import number as shown_number
 from sevendag_cli.i18n import t
 from sevendag_cli.render.layout import GLUE, print_wrapped
-from sevendag_cli.roll_odds import OddsCall
-from sevendag_cli.roller import RollCall
 from sevendag_cli.text import visible
+
+if TYPE_CHECKING:  # the roll command's records: a fight's display imports neither (nor fractions)
+    from sevendag_cli.roll_odds import OddsCall
+    from sevendag_cli.roller import RollCall
 
 HIGHEST = "▲"
 LOWEST = "▼"

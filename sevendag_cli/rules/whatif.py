@@ -61,8 +61,10 @@ SET = "--set"
 TACTIC = "--tactic"
 VARY = "--vary"
 
-_SEGMENT = re.compile(r"([^.\[\]]+)((?:\[[0-9]+\])*)")
-_INT = re.compile(r"[+-]?[0-9]{1,20}")  # ASCII digits only: not ², ①, ١
+# Patterns as texts, compiled (and kept) by ``re`` when a what-if is first read: a command with
+# none never compiles them (issue 16).
+_SEGMENT = r"([^.\[\]]+)((?:\[[0-9]+\])*)"
+_INT = r"[+-]?[0-9]{1,20}"  # ASCII digits only: not ², ①, ١
 _MISSING: Any = object()
 
 
@@ -366,7 +368,7 @@ def _path(asg: Assignment, text: str) -> list[str | int]:
     """``weapon.damage`` → [weapon, damage]; ``hands[0].die`` and ``hands.0.die`` → [hands, 0, die]."""
     path: list[str | int] = []
     for part in text.split("."):
-        m = _SEGMENT.fullmatch(part.strip())
+        m = re.fullmatch(_SEGMENT, part.strip())
         if m is None:
             raise UsageError(Msg("whatif.bad_field", typed=asg.typed, field=text))
         key = m.group(1)
@@ -550,7 +552,7 @@ def typed_value(asg: Assignment, text: str, previous: Any = _MISSING) -> Any:
         return [part.strip() for part in text.split(",") if part.strip()]
     if isinstance(previous, str):
         return text
-    if _INT.fullmatch(text):
+    if re.fullmatch(_INT, text):
         number = int(text)
         if abs(number) > INT_LIMIT:
             raise UsageError(Msg("whatif.int_limit", typed=asg.typed, limit=INT_LIMIT))
@@ -667,7 +669,7 @@ def _plain_tactic(asg: Assignment, value: str, data: dict[str, Any], fighter: st
 
 # --- sweeps: the values of a field ----------------------------------------------------------
 
-_RANGE = re.compile(r"\s*([+-]?[0-9]{1,19})\s*\.\.\s*([+-]?[0-9]{1,19})\s*(?:/\s*([0-9]{1,19})\s*)?")
+_RANGE = r"\s*([+-]?[0-9]{1,19})\s*\.\.\s*([+-]?[0-9]{1,19})\s*(?:/\s*([0-9]{1,19})\s*)?"
 
 
 def vary_values(text: str, limit: int) -> tuple[str, list[str]]:
@@ -679,7 +681,7 @@ def vary_values(text: str, limit: int) -> tuple[str, list[str]]:
     asg = _split(text, VARY)
     if asg.value == "":
         raise UsageError(Msg("whatif.vary_empty", typed=asg.typed))
-    m = _RANGE.fullmatch(asg.value)
+    m = re.fullmatch(_RANGE, asg.value)
     if m is not None:
         lo, hi = int(m.group(1)), int(m.group(2))
         step = int(m.group(3)) if m.group(3) is not None else 1
@@ -701,7 +703,7 @@ def range_note(text: str) -> Msg | None:
     """``LO..HI/STEP`` whose steps do not land on HI (``1..20/5`` takes 1, 6, 11, 16): where the
     values stop, to say on stderr; None when they end at HI (or the range is a list)."""
     asg = _split(text, VARY)
-    m = _RANGE.fullmatch(asg.value)
+    m = re.fullmatch(_RANGE, asg.value)
     if m is None or m.group(3) is None:
         return None
     lo, hi, step = int(m.group(1)), int(m.group(2)), int(m.group(3))

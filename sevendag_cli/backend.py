@@ -266,6 +266,11 @@ class Backend(Protocol):
         ``sheet``: the odds of both on their sheets, when already solved."""
         ...
 
+    def exact_to_end(self) -> bool:
+        """Whether exact odds asked with no ``--cap`` are those of the fight played to the end
+        (d20: no round cap in them, as ``fight --exact`` says), not of the fight to the round cap."""
+        ...
+
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
         """A sweep's point faster than the whole fight's push: the names, the odds from the

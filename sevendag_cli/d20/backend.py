@@ -323,6 +323,9 @@ class D20Backend:
         return Exploitability((a.name, b.name), (0.0, 0.0), ((0.0, 0.0), (0.0, 0.0)),
                               (own[1], own[0]), own, tolerance)
 
+    def exact_to_end(self) -> bool:
+        return True  # the hit-point DAG, no time dimension (D-12): the cap only with --cap
+
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
         """From the start, as the odds from any moment (None: the cap matters, push instead)."""

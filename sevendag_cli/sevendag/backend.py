@@ -422,6 +422,9 @@ class SevendagBackend:
 
         return exploitability(*pair, cap=cap, tolerance=tolerance)
 
+    def exact_to_end(self) -> bool:
+        return False  # the fight pushed round by round to the round cap
+
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
         return None  # the whole fight's push

@@ -161,8 +161,9 @@ class Backend(Protocol):
         ...
 
     def sheet_template(self, ruleset: Ruleset, name: str,
-                       rolled: dict[str, list[int]] | None) -> str:
-        """``new``: the sheet's TOML, ``name`` already escaped for a TOML string."""
+                       rolled: dict[str, list[int]] | None, lang: str = "en") -> str:
+        """``new``: the sheet's TOML, ``name`` already escaped for a TOML string; the optional
+        fields it shows commented out are explained in ``lang``."""
         ...
 
     def classify(self, ruleset: Ruleset, amount: int) -> Any:

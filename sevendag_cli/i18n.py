@@ -265,6 +265,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "whatif.removed": {"en": "{field} removed (was {previous}): the default applies", "fr": "{field} retiré (au lieu de {previous}) : la valeur par défaut s'applique"},
     "sweep.title_exact": {"en": "Sweep of {field} · certified odds · round cap {cap} · tolerance {tol:g}", "fr": "Balayage de {field} · probabilités certifiées · plafond de {cap} rounds · tolérance {tol:g}"},
     "sweep.title_exact_end": {"en": "Sweep of {field} · certified odds · the fight played to the end · tolerance {tol:g}", "fr": "Balayage de {field} · probabilités certifiées · le combat mené à son terme · tolérance {tol:g}"},
+    "new.sev.technique": {"en": "Optional (S-05): start a technique ({techniques}) when none is in effect; when: attacking | defending | always", "fr": "Facultatif (S-05) : lancer une technique ({techniques}) quand aucune n'est en cours ; when : attacking | defending | always"},
+    "new.sev.yield": {"en": "Optional (S-03): with the initiative, yield the first attack: never (the default) | always | behind (more wounded)", "fr": "Facultatif (S-03) : avec l'initiative, céder la première attaque : never (par défaut) | always | behind (plus blessé)"},
     "sweep.title_runs": {"en": "Sweep of {field} · {runs} simulated fights per value · seed {seed} · round cap {cap}", "fr": "Balayage de {field} · {runs} combats simulés par valeur · graine {seed} · plafond de {cap} rounds"},
     "sweep.win": {"en": "{name} win %", "fr": "% victoire {name}"},
     "sweep.win_ci": {"en": "{name} win % ± 95% CI", "fr": "% victoire {name} ± IC à 95\u00a0%"},

@@ -164,7 +164,7 @@ class D20Backend:
         return rolled
 
     def sheet_template(self, ruleset: Ruleset, name: str,
-                       rolled: dict[str, list[int]] | None) -> str:
+                       rolled: dict[str, list[int]] | None, lang: str = "en") -> str:
         assert rolled is not None
         rolls = "\n".join(
             f"#   {k.upper()}: {' + '.join(map(str, v))} = {sum(v)}" for k, v in rolled.items()

@@ -70,3 +70,16 @@ def test_matrix_plot_title_is_two_lines(tmp_path: Path) -> None:
     lines = drawn(target)
     assert "Round-robin · 2 fighters, 2 matchups · d20" in lines
     assert any(line.startswith("Certified odds") for line in lines)
+
+
+def test_a_long_title_line_breaks_after_a_separator() -> None:
+    from sevendag_cli.render.plot import _title
+
+    title = ("Balayage de A.ac × B.ac · probabilités certifiées · le combat mené à son terme"
+             " · tolérance 1e-12")
+    assert _title(title, width=6).split("\n") == [
+        "Balayage de A.ac × B.ac · probabilités certifiées ·",
+        "le combat mené à son terme · tolérance 1e-12"]
+    assert _title(title, width=5).split("\n") == [  # no room for the " ·"
+        "Balayage de A.ac × B.ac · probabilités certifiées",
+        "le combat mené à son terme · tolérance 1e-12"]

@@ -65,8 +65,16 @@ def _title(text: str, width: float) -> str:
     room = max(20, int(width * TITLE_CHARS_PER_INCH))
     lines: list[str] = []
     for line in text.split("\n"):
-        shown = _short(line, MAX_TITLE)
-        lines += textwrap.wrap(shown, room, break_on_hyphens=False) or [""]
+        current = ""
+        for part in _short(line, MAX_TITLE).split(" · "):  # broken after a " ·" where it can be
+            if not current or len(current) + 3 + len(part) <= room:
+                current = f"{current} · {part}" if current else part
+                continue
+            tail = current + " ·"
+            lines += [tail] if len(tail) <= room else textwrap.wrap(current, room,
+                                                                    break_on_hyphens=False)
+            current = part
+        lines += textwrap.wrap(current, room, break_on_hyphens=False) or [""]
     return "\n".join(lines)
 
 

@@ -161,8 +161,9 @@ class Backend(Protocol):
         ...
 
     def sheet_template(self, ruleset: Ruleset, name: str,
-                       rolled: dict[str, list[int]] | None) -> str:
-        """``new``: the sheet's TOML, ``name`` already escaped for a TOML string."""
+                       rolled: dict[str, list[int]] | None, lang: str = "en") -> str:
+        """``new``: the sheet's TOML, ``name`` already escaped for a TOML string; the optional
+        fields it shows commented out are explained in ``lang``."""
         ...
 
     def classify(self, ruleset: Ruleset, amount: int) -> Any:
@@ -264,6 +265,11 @@ class Backend(Protocol):
                        tolerance: float, sheet: Odds | None = None) -> Exploitability:
         """What each sheet gives away against optimal play (see :class:`Exploitability`);
         ``sheet``: the odds of both on their sheets, when already solved."""
+        ...
+
+    def exact_to_end(self) -> bool:
+        """Whether exact odds asked with no ``--cap`` are those of the fight played to the end
+        (d20: no round cap in them, as ``fight --exact`` says), not of the fight to the round cap."""
         ...
 
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,

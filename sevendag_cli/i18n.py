@@ -146,6 +146,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     # rich_matrix.py
     "matrix.title": {"en": "Round-robin · {n} fighters, {pairs} matchups · {ruleset}", "fr": "Tournoi · {n} combattants, {pairs} affrontements · {ruleset}"},
     "matrix.exact": {"en": "Certified odds · round cap {cap} · tolerance {tol}", "fr": "Probabilités certifiées · plafond de {cap} rounds · tolérance {tol}"},
+    "matrix.exact_end": {"en": "Certified odds · the fight played to the end · tolerance {tol}", "fr": "Probabilités certifiées · le combat mené à son terme · tolérance {tol}"},
     "matrix.runs": {"en": "{runs} simulated fights per matchup · round cap {cap} · seed {seed}", "fr": "{runs} combats simulés par affrontement · plafond de {cap} rounds · graine {seed}"},
     "matrix.caption": {"en": "% chance that the row's fighter (named first) beats the column's; rows ranked by their mean over their opponents", "fr": "% de chances que le combattant de la ligne (nommé en premier) batte celui de la colonne ; lignes classées par leur moyenne sur leurs adversaires"},
     "matrix.mean": {"en": "mean", "fr": "moyenne"},
@@ -267,6 +268,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "whatif.new": {"en": "{field} {value} (not in the sheet)", "fr": "{field} {value} (absent de la fiche)"},
     "whatif.removed": {"en": "{field} removed (was {previous}): the default applies", "fr": "{field} retiré (au lieu de {previous}) : la valeur par défaut s'applique"},
     "sweep.title_exact": {"en": "Sweep of {field} · certified odds · round cap {cap} · tolerance {tol:g}", "fr": "Balayage de {field} · probabilités certifiées · plafond de {cap} rounds · tolérance {tol:g}"},
+    "sweep.title_exact_end": {"en": "Sweep of {field} · certified odds · the fight played to the end · tolerance {tol:g}", "fr": "Balayage de {field} · probabilités certifiées · le combat mené à son terme · tolérance {tol:g}"},
+    "new.sev.technique": {"en": "Optional (S-05): start a technique ({techniques}) when none is in effect; when: attacking | defending | always", "fr": "Facultatif (S-05) : lancer une technique ({techniques}) quand aucune n'est en cours ; when : attacking | defending | always"},
+    "new.sev.yield": {"en": "Optional (S-03): with the initiative, yield the first attack: never (the default) | always | behind (more wounded)", "fr": "Facultatif (S-03) : avec l'initiative, céder la première attaque : never (par défaut) | always | behind (plus blessé)"},
     "sweep.title_runs": {"en": "Sweep of {field} · {runs} simulated fights per value · seed {seed} · round cap {cap}", "fr": "Balayage de {field} · {runs} combats simulés par valeur · graine {seed} · plafond de {cap} rounds"},
     "sweep.win": {"en": "{name} win %", "fr": "% victoire {name}"},
     "sweep.win_ci": {"en": "{name} win % ± 95% CI", "fr": "% victoire {name} ± IC à 95\u00a0%"},

@@ -65,3 +65,11 @@ MAX_EXACT_HP = 5_000
 end are one pass over both fighters' hit points (:mod:`sevendag_cli.d20.solve`): the whole
 ``fight --exact`` at 5,000 each takes some 11 s of CPU (under 100 MB); a ``--cap`` that
 matters is played round by round (:mod:`sevendag_cli.sim.push`) within its own bounds."""
+
+MAX_CACHE_ENTRIES = 64
+"""Entries kept in each folder of the solver cache (``<cache>/odds``, ``<cache>/game``): after a
+write, the least recently used beyond it are removed (:mod:`sevendag_cli.solver_cache`)."""
+
+MAX_CACHE_BYTES = 256 << 20
+"""Bytes kept in each folder of the solver cache (256 MiB), likewise: the least recently used
+entries are removed until the folder is within it (never the entry just written)."""

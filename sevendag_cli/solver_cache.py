@@ -29,6 +29,15 @@ done again and the entry rewritten), never an error; writing is atomic (a tempor
 file beside the entry, then a rename) and a failure to write is silent.  Removing the
 folder only makes the next ``round --odds`` slower.  No encounter, no output of any
 command, depends on what is there.
+
+**Bounded.**  Each folder (``odds``, ``game``) holds at most
+:data:`~sevendag_cli.limits.MAX_CACHE_ENTRIES` entries and
+:data:`~sevendag_cli.limits.MAX_CACHE_BYTES` bytes: after a write, the least recently used
+entries (by modification time; an entry read is touched) are removed until it is within
+both, never the entry just written (:func:`bound_folder`).  Only the folder's own entries are
+counted or removed: regular files named exactly ``<64 hex digits>.bin``, never a symbolic link
+(nor what it points to), a sub-folder or any other file; an entry that vanished meanwhile or
+cannot be removed is skipped, never an error.
 """
 
 from __future__ import annotations
@@ -36,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -99,6 +109,8 @@ def load(key: str, *, folder: str = "odds", magic: bytes = MAGIC,
         return None
     if not raw.startswith(head):
         return None
+    with contextlib.suppress(OSError, NotImplementedError, ValueError):  # recently used
+        os.utime(path, follow_symlinks=False)
     return raw[len(head):]
 
 
@@ -122,6 +134,7 @@ def store(key: str, data: bytes, *, folder: str = "odds", magic: bytes = MAGIC) 
         os.replace(tmp, path)
         tmp = None
         _sweep_stale(path.parent)
+        bound_folder(path.parent, keep=path.name)
         return True
     except (OSError, ValueError):
         return False
@@ -150,6 +163,52 @@ def _sweep_stale(folder: Path) -> None:
                             os.unlink(entry.path)
     except OSError:
         pass
+
+
+ENTRY_NAME = re.compile(r"[0-9a-f]{64}\.bin")
+"""The name of a cache entry (its key, a hex SHA-256): nothing else in a folder is one."""
+
+
+def bound_folder(folder: Path, keep: str = "") -> int:
+    """Remove the least recently used entries of ``folder`` (oldest modification time first)
+    until it holds at most :data:`~sevendag_cli.limits.MAX_CACHE_ENTRIES` entries and
+    :data:`~sevendag_cli.limits.MAX_CACHE_BYTES` bytes; never ``keep`` (the entry just written),
+    never anything but a regular file named as an entry (:data:`ENTRY_NAME`; a symbolic link is
+    not one).  Returns how many were removed; every failure is skipped silently."""
+    import stat
+
+    from sevendag_cli import limits
+
+    entries: list[tuple[int, str, int]] = []  # (mtime, name, size)
+    try:
+        with os.scandir(folder) as found:
+            for entry in found:
+                if ENTRY_NAME.fullmatch(entry.name) is None:
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue  # vanished
+                if stat.S_ISREG(st.st_mode):
+                    entries.append((st.st_mtime_ns, entry.name, st.st_size))
+    except OSError:
+        return 0
+    count, size = len(entries), sum(e[2] for e in entries)
+    removed = 0
+    for _, name, bytes_ in sorted(entries):
+        if count <= limits.MAX_CACHE_ENTRIES and size <= limits.MAX_CACHE_BYTES:
+            break
+        if name == keep:
+            continue
+        try:
+            os.unlink(folder / name)  # a name in the folder: the link itself, were it one now
+            removed += 1
+        except FileNotFoundError:
+            pass  # removed meanwhile (another process): gone all the same
+        except OSError:
+            continue  # cannot be removed: skipped, the others still go
+        count, size = count - 1, size - bytes_
+    return removed
 
 
 def solver(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,

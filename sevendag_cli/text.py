@@ -172,3 +172,10 @@ def ascii_int(text: str) -> int:
 def is_ascii_int(text: str) -> bool:
     """``text`` is a whole number in ASCII digits (see :func:`ascii_int`), of any length."""
     return _ASCII_INT.fullmatch(text.strip()) is not None
+
+
+def toml_basic(text: str) -> str:
+    """``text`` inside a TOML basic string (``"..."``): backslashes, quotes and control
+    characters escaped, so that what is written reads back as ``text``."""
+    out = text.replace("\\", "\\\\").replace('"', '\\"')
+    return "".join(f"\\u{ord(c):04x}" if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 else c for c in out)

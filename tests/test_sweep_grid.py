@@ -106,7 +106,8 @@ def test_the_library_takes_the_grid_and_its_document_is_the_json() -> None:
 
 
 GRID_EN = """\
-Sweep of A.ac × B.ac · certified odds · round cap 1000 · tolerance 1e-12
+Sweep of A.ac × B.ac · certified odds · the fight played to the end · tolerance
+  1e-12
 A win %: A.ac down, B.ac across
 ac │    7     8     9
 ───┼──────────────────

@@ -51,7 +51,7 @@ def new_cmd(
         choice = make_dice(seed, None, False, out, continue_after=True)
         rolled = backend_for(rs).roll_sheet(choice.source)
         seed = choice.seed if rolled is not None else None  # Sevendag: nothing rolled, no seed
-        text = sheet_text(name, rs, rolled)
+        text = sheet_text(name, rs, rolled, out.lang)
         store.write_text_atomic(path, text)
         if out.json:
             from sevendag_cli.render.data import header
@@ -70,18 +70,21 @@ def new_cmd(
 # --- the sheet -----------------------------------------------------------------------------
 
 
-def sheet_text(name: str, rs: Ruleset, rolled: dict[str, list[int]] | None) -> str:
-    """The sheet's TOML: the template of the ruleset's engine, with the name (and d20 rolls) filled in."""
+def sheet_text(name: str, rs: Ruleset, rolled: dict[str, list[int]] | None,
+               lang: str = "en") -> str:
+    """The sheet's TOML: the template of the ruleset's engine, with the name (and d20 rolls)
+    filled in, its optional fields explained in ``lang``."""
     from sevendag_cli.backend import backend_for
 
-    return backend_for(rs).sheet_template(rs, toml_escape(name), rolled)
+    return backend_for(rs).sheet_template(rs, toml_escape(name), rolled, lang)
 
 
 def toml_escape(text: str) -> str:
     """``text`` inside a TOML basic string: backslashes, quotes and control characters
     escaped (a name typed with a newline still makes a sheet that reads back)."""
-    out = text.replace("\\", "\\\\").replace('"', '\\"')
-    return "".join(f"\\u{ord(c):04x}" if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 else c for c in out)
+    from sevendag_cli.text import toml_basic
+
+    return toml_basic(text)
 
 
 def sheet_path(name: str, output: str | None) -> Path:

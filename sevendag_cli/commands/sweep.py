@@ -167,7 +167,7 @@ def draw(path: str, result: Any, lang: str) -> None:
     """The P(win) curve of each fighter over the values, with its interval band."""
     from sevendag_cli.i18n import t
     from sevendag_cli.render import plot as plotting
-    from sevendag_cli.render.sweep_data import interval
+    from sevendag_cli.render.sweep_data import interval, sweep_title
     from sevendag_cli.text import visible
 
     points = result.points
@@ -177,9 +177,7 @@ def draw(path: str, result: Any, lang: str) -> None:
         lows, highs = zip(*(interval(p.fighters[i]) for p in points), strict=True)
         curves.append(plotting.Curve(name, [p.fighters[i].win_probability for p in points],
                                      list(lows), list(highs)))
-    title = t("sweep.title_exact" if result.method == "exact" else "sweep.title_runs", lang,
-              field=visible(result.field), cap=result.cap, tol=result.tolerance or 0.0,
-              runs=result.runs, seed=result.seed)
+    title = sweep_title(result, lang)
     fair = result.fair if not result.unchanged else None
     mark, mark_label = None, ""
     if fair is not None and fair.beyond is None:
@@ -211,14 +209,12 @@ def draw_grid(path: str, result: SweepGrid, lang: str) -> None:
     """The grid as a heat map of P(first fighter wins), with the fair curve where 50/50 is crossed."""
     from sevendag_cli.i18n import t
     from sevendag_cli.render import plot as plotting
-    from sevendag_cli.render.sweep_data import fair_curve
+    from sevendag_cli.render.sweep_data import fair_curve, sweep_title
     from sevendag_cli.text import visible
 
     name = visible(result.points[0].fighters[0].name)
     values = [[p.fighters[0].win_probability for p in result.row(i)] for i in range(len(result.rows))]
-    title = t("sweep.title_exact" if result.method == "exact" else "sweep.title_runs", lang,
-              field=visible(result.field), cap=result.cap, tol=result.tolerance or 0.0,
-              runs=result.runs, seed=result.seed)
+    title = sweep_title(result, lang)
     plotting.heat_map(path, [visible(str(v)) for v in result.rows], [visible(str(v)) for v in result.columns],
                       values, title=title, value_label=t("sweep.grid_value", lang, name=name),
                       x_label=visible(result.fields[1]), y_label=visible(result.fields[0]),

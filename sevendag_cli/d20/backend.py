@@ -164,7 +164,7 @@ class D20Backend:
         return rolled
 
     def sheet_template(self, ruleset: Ruleset, name: str,
-                       rolled: dict[str, list[int]] | None) -> str:
+                       rolled: dict[str, list[int]] | None, lang: str = "en") -> str:
         assert rolled is not None
         rolls = "\n".join(
             f"#   {k.upper()}: {' + '.join(map(str, v))} = {sum(v)}" for k, v in rolled.items()
@@ -322,6 +322,9 @@ class D20Backend:
         own = (value.win[0] + value.draw / 2, value.win[1] + value.draw / 2)
         return Exploitability((a.name, b.name), (0.0, 0.0), ((0.0, 0.0), (0.0, 0.0)),
                               (own[1], own[0]), own, tolerance)
+
+    def exact_to_end(self) -> bool:
+        return True  # the hit-point DAG, no time dimension (D-12): the cap only with --cap
 
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:

@@ -24,6 +24,28 @@ if TYPE_CHECKING:
     from sevendag_cli.sim.roster import GivesAway, Matchup, Roster
 
 
+def short_float(x: float) -> str:
+    """``1e-9`` rather than ``1e-09``."""
+    import re
+
+    return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{x:g}")
+
+
+def method_line(roster: Roster, lang: str) -> str:
+    """The line under the title: how the table was computed (the display's and the picture's).
+
+    Exact odds of fights played to the end (d20 with no ``--cap``) name no round cap: there is
+    none in them, as ``fight --exact`` says."""
+    from sevendag_cli.i18n import count, t
+    from sevendag_cli.sim.roster import RUNS
+
+    if roster.method == RUNS:
+        return t("matrix.runs", lang, runs=count(roster.runs or 0, lang), seed=roster.seed,
+                 cap=roster.cap)
+    return t("matrix.exact_end" if roster.to_end else "matrix.exact", lang, cap=roster.cap,
+             tol=short_float(roster.tolerance or 0.0))
+
+
 def matrix_notes(roster: Roster) -> list[Msg]:
     """What the display and the JSON say about how the table was computed."""
     from sevendag_cli.sim.roster import RUNS
@@ -31,7 +53,7 @@ def matrix_notes(roster: Roster) -> list[Msg]:
     if roster.method == RUNS:
         notes = [Msg("roster.note.runs", runs=roster.runs or 0)]
     else:
-        notes = [Msg("roster.note.exact")]
+        notes = [Msg("roster.note.exact_end" if roster.to_end else "roster.note.exact")]
         if roster.simulated:
             notes.append(Msg("roster.note.mixed", n=roster.simulated, runs=roster.runs or 0))
     return notes + policy_notes(roster)

@@ -12,8 +12,9 @@ or ``runs``, ``unresolved`` the interval's width (exact; 0 when simulated).  Wit
 ``--exploit``, three more columns: ``gives_away`` (what the row's sheet gives away against
 the column's optimal answer) and its certified ``gives_away_low``/``gives_away_high``.
 
-Picture (``--plot``): the N×N heat map of P(row beats column), red (0) through yellow
-to green (1), the diagonal blank, names as labels, a simulated cell marked ``~``.
+Picture (``--plot``): the N×N heat map of P(row beats column), red (0) through white (0.5)
+to blue (1) (``RdBu``, as the display's colours), the diagonal blank, names as labels, a
+simulated cell marked ``~``.
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ def plot_matrix(path: str, roster: Roster, lang: str) -> None:
     """The heat map of the table, its title the display's (what was computed, and how)."""
     from sevendag_cli.i18n import count, t
     from sevendag_cli.render import plot
+    from sevendag_cli.render.matrix_data import method_line
     from sevendag_cli.sim.roster import MIXED, RUNS
     from sevendag_cli.text import visible
 
@@ -62,11 +64,7 @@ def plot_matrix(path: str, roster: Roster, lang: str) -> None:
     n = len(names)
     lines = [t("matrix.title", lang, n=n, pairs=count(n * (n - 1), lang),
                ruleset=visible(roster.ruleset))]
-    if roster.method == RUNS:
-        lines.append(t("matrix.runs", lang, runs=count(roster.runs or 0, lang), seed=roster.seed,
-                       cap=roster.cap))
-    else:
-        lines.append(t("matrix.exact", lang, cap=roster.cap, tol=f"{roster.tolerance or 0.0:g}"))
+    lines.append(method_line(roster, lang))
     if roster.method == MIXED:
         lines.append(t("plot.matrix_simulated", lang, n=roster.simulated,
                        runs=count(roster.runs or 0, lang)))

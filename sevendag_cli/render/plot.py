@@ -40,6 +40,10 @@ MAX_TICKS = 25
 MAX_LABEL = 40
 """Longest label drawn (a name, a value); longer ones are cut with an ellipsis, as messages are."""
 MAX_TITLE = 120
+"""Longest line of a title or an axis label drawn (each line of a title on its own)."""
+TITLE_CHARS_PER_INCH = 10
+"""Characters of a title per inch of the picture's width (the 12-point title font, with room
+to spare): a longer line is wrapped at a space, so that no title is cut at the picture's edge."""
 
 
 def _short(text: object, limit: int = MAX_LABEL) -> str:
@@ -48,6 +52,30 @@ def _short(text: object, limit: int = MAX_LABEL) -> str:
 
     shown = visible(str(text))
     return shown if len(shown) <= limit else shown[:limit - 1] + "…"
+
+
+def _title(text: str, width: float) -> str:
+    """A title as drawn on a picture ``width`` inches wide: each of its lines (the caller's
+    ``\\n`` separate them) shortened on its own (control characters visible, at most
+    :data:`MAX_TITLE` characters), then wrapped at spaces to fit the width.  The newlines
+    are the only ones: what the lines hold (a name) is text, its control characters shown
+    as escapes."""
+    import textwrap
+
+    room = max(20, int(width * TITLE_CHARS_PER_INCH))
+    lines: list[str] = []
+    for line in text.split("\n"):
+        current = ""
+        for part in _short(line, MAX_TITLE).split(" · "):  # broken after a " ·" where it can be
+            if not current or len(current) + 3 + len(part) <= room:
+                current = f"{current} · {part}" if current else part
+                continue
+            tail = current + " ·"
+            lines += [tail] if len(tail) <= room else textwrap.wrap(current, room,
+                                                                    break_on_hyphens=False)
+            current = part
+        lines += textwrap.wrap(current, room, break_on_hyphens=False) or [""]
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -227,7 +255,7 @@ def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title
     if percent:
         ax.set_ylim(0, 1)
         _percent_axis(ax.yaxis)
-    ax.set_title(_short(title, MAX_TITLE))
+    ax.set_title(_title(title, fig.get_figwidth()))
     ax.set_xlabel(_short(x_label, MAX_TITLE))
     ax.set_ylabel(_short(y_label, MAX_TITLE))
     ax.grid(True, alpha=0.3)
@@ -247,7 +275,7 @@ def bars(path: str | Path, x: Sequence[Any], y: Sequence[float], *, title: str, 
         ax.set_xticks(positions, [_short(v) for v in x])
     if percent:
         _percent_axis(ax.yaxis)
-    ax.set_title(_short(title, MAX_TITLE))
+    ax.set_title(_title(title, fig.get_figwidth()))
     ax.set_xlabel(_short(x_label, MAX_TITLE))
     ax.set_ylabel(_short(y_label, MAX_TITLE))
     ax.grid(True, axis="y", alpha=0.3)
@@ -263,7 +291,7 @@ def rounds_and_winners(path: str | Path, x: Sequence[int], y: Sequence[float],
     plt = _pyplot()
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 4.2), layout="constrained",
                                       gridspec_kw={"width_ratios": [1, 2.6]})
-    names = [name.replace("$", r"\$") for name, *_ in winners]
+    names = [_short(name) for name, *_ in winners]
     p = [w[1] for w in winners]
     errors = [[max(0.0, w[1] - w[2]) for w in winners], [max(0.0, w[3] - w[1]) for w in winners]]
     positions = list(range(len(winners)))
@@ -274,7 +302,7 @@ def rounds_and_winners(path: str | Path, x: Sequence[int], y: Sequence[float],
     left.set_xticks(positions, names)
     left.set_ylim(0, 1.1)
     _percent_axis(left.yaxis)
-    left.set_ylabel(win_label)
+    left.set_ylabel(_short(win_label, MAX_TITLE))
     left.grid(True, axis="y", alpha=0.3)
     pairs = [(r, v) for r, v in zip(x, y, strict=True) if v > 0]
     total = sum(v for _, v in pairs)
@@ -285,10 +313,10 @@ def rounds_and_winners(path: str | Path, x: Sequence[int], y: Sequence[float],
         right.bar([r for r, _ in pairs], [v for _, v in pairs], width=0.9, color="tab:blue")
         right.set_xlim(pairs[0][0] - 0.6, pairs[-1][0] + 0.6)
     _percent_axis(right.yaxis)
-    right.set_xlabel(x_label)
-    right.set_ylabel(y_label)
+    right.set_xlabel(_short(x_label, MAX_TITLE))
+    right.set_ylabel(_short(y_label, MAX_TITLE))
     right.grid(True, axis="y", alpha=0.3)
-    fig.suptitle(title.replace("$", r"\$"))
+    fig.suptitle(_title(title, fig.get_figwidth()))
     _save(fig, path)
 
 
@@ -298,8 +326,8 @@ def distribution(path: str | Path, x: Sequence[int], equal: Sequence[float],
     """An exact distribution (``roll --odds``): a bar for P(= n), a step line for P(≥ n),
     a dashed line at the mean; both percentages, P(≥ n) on its own axis (0 to 100%).
     The texts are text, never mathtext (a ``$`` is drawn as it is)."""
-    title, x_label, equal_label, at_least_label = (
-        v.replace("$", r"\$") for v in (title, x_label, equal_label, at_least_label))
+    x_label, equal_label, at_least_label = (
+        _short(v, MAX_TITLE) for v in (x_label, equal_label, at_least_label))
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
     ax.bar(list(x), list(equal), width=0.9, color="tab:blue", label=equal_label)
@@ -307,7 +335,7 @@ def distribution(path: str | Path, x: Sequence[int], equal: Sequence[float],
     _percent_axis(ax.yaxis)
     ax.set_ylabel(equal_label, color="tab:blue")
     ax.set_xlabel(x_label)
-    ax.set_title(title)
+    ax.set_title(_title(title, fig.get_figwidth()))
     ax.grid(True, axis="y", alpha=0.3)
     right = ax.twinx()
     right.step(list(x), list(at_least), where="mid", color="tab:orange")
@@ -368,14 +396,14 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
                 linestyle="--", marker="o", markersize=3, label=curve_label)
         ax.legend(loc="upper left", bbox_to_anchor=(0, -0.12) if x_label else (0, -0.08))
     if x_label is not None:
-        ax.set_xlabel(x_label)
+        ax.set_xlabel(_short(x_label, MAX_TITLE))
     if y_label is not None:
-        ax.set_ylabel(y_label)
+        ax.set_ylabel(_short(y_label, MAX_TITLE))
     bar = fig.colorbar(image, ax=ax)
     bar.set_label(_short(value_label, MAX_TITLE))
     if percent:
         _percent_axis(bar.ax.yaxis)
-    ax.set_title(_short(title, MAX_TITLE))
+    fig.suptitle(_title(title, fig.get_figwidth()))  # centred on the picture, colour bar included
     _save(fig, path)
 
 

@@ -11,9 +11,9 @@ The table is laid out by hand so that it fits the console (80 columns in a pipe)
 * a roster too wide even so (beyond some 8–10 fighters at 80 columns) is shown
   in blocks of columns, the mean in the last one;
 * each cell is P(row beats column) in % (one decimal); with colour, its
-  background goes from red (the row loses) through pale yellow (even) to
-  green (the row wins) — without colour (``NO_COLOR``, a pipe) the number
-  alone says it.  A simulated cell in an exact table is marked ``~``;
+  background is the picture's diverging map (``RdBu``): red (the row loses), near
+  white (even), blue (the row wins), the number black or white for contrast —
+  without colour (``NO_COLOR``, a pipe) the number alone says it.  A simulated cell in an exact table is marked ``~``;
 * a fighter playing optimally (``--tactic NAME=optimal``) is said in a line under
   the title;
 * with ``--exploit``, a second table in the same layout: what the row's sheet gives
@@ -46,23 +46,36 @@ LABEL_MAX = 24
 LABEL_MIN = 10
 DIAGONAL = "·"
 
-_LOW, _MID, _HIGH = (215, 48, 39), (255, 255, 191), (26, 152, 80)
+RDBU = ((103, 0, 31), (178, 24, 43), (214, 96, 77), (244, 165, 130), (253, 219, 199),
+        (247, 247, 247), (209, 229, 240), (146, 197, 222), (67, 147, 195), (33, 102, 172),
+        (5, 48, 97))
+"""The picture's colour map (matplotlib's ``RdBu``, ColorBrewer's 11 colours at 0, 0.1 … 1):
+red below 50 %, near white at 50 %, blue above; colour-blind safe, unlike red–green."""
+
+
+def heat_rgb(p: float) -> tuple[int, int, int]:
+    """The colour of ``p`` (0 to 1) on :data:`RDBU`, as the picture draws it (linear between
+    the stops)."""
+    x = min(1.0, max(0.0, p)) * (len(RDBU) - 1)
+    k = min(int(x), len(RDBU) - 2)
+    a, b, f = RDBU[k], RDBU[k + 1], x - k
+    return (round(a[0] + (b[0] - a[0]) * f), round(a[1] + (b[1] - a[1]) * f),
+            round(a[2] + (b[2] - a[2]) * f))
 
 
 def _heat(p: float) -> Style:
-    """Red (0) through pale yellow (0.5) to green (1); dark text on light cells."""
-    x = min(1.0, max(0.0, p))
-    a, b, f = (_LOW, _MID, x * 2) if x < 0.5 else (_MID, _HIGH, (x - 0.5) * 2)
-    rgb = tuple(round(a[k] + (b[k] - a[k]) * f) for k in range(3))
-    text = "black" if abs(x - 0.5) < 0.3 else "white"
-    return Style(color=text, bgcolor=Color.from_rgb(*rgb))
+    """The cell's background from :func:`heat_rgb`, its text black or white, whichever reads
+    better on it (its luminance, as the picture's labels)."""
+    red, green, blue = heat_rgb(p)
+    light = 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5 * 255
+    return Style(color="black" if light else "white", bgcolor=Color.from_rgb(red, green, blue))
 
 
 def _short(x: float) -> str:
     """``1e-9`` rather than ``1e-09``."""
-    import re
+    from sevendag_cli.render.matrix_data import short_float
 
-    return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{x:g}")
+    return short_float(x)
 
 
 def _pct(p: float, lang: str = "en") -> str:
@@ -191,11 +204,9 @@ def render_matrix(console: Console, roster: Roster, lang: str) -> None:
     n = len(roster.standings)
     print_line(console, Text(t("matrix.title", lang, n=n, pairs=count(n * (n - 1), lang),
                           ruleset=visible(roster.ruleset)), "bold"))
-    if roster.method == RUNS:
-        print_line(console, t("matrix.runs", lang, runs=count(roster.runs or 0, lang), seed=roster.seed,
-                         cap=roster.cap))
-    else:
-        print_line(console, t("matrix.exact", lang, cap=roster.cap, tol=_short(roster.tolerance or 0.0)))
+    from sevendag_cli.render.matrix_data import method_line
+
+    print_line(console, method_line(roster, lang))
     _policies_line(console, roster, lang)
     print_line(console, t("matrix.caption", lang))
     grid = _Grid(roster, lang)

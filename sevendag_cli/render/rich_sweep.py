@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sevendag_cli.i18n import count, number, t
+from sevendag_cli.i18n import number, t
 from sevendag_cli.render.layout import print_line
 from sevendag_cli.render.whatif import print_changes
 from sevendag_cli.text import visible
@@ -37,13 +37,10 @@ def _cell(f: Any, lang: str = "en") -> str:
 
 
 def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None:
+    from sevendag_cli.render.sweep_data import sweep_title
+
     field = visible(result.field)
-    if result.method == "exact":
-        title = t("sweep.title_exact", lang, field=field, cap=result.cap, tol=result.tolerance)
-    else:
-        title = t("sweep.title_runs", lang, field=field, runs=count(result.runs, lang),
-                  seed=result.seed, cap=result.cap)
-    print_line(console, Text(title, "bold"))
+    print_line(console, Text(sweep_title(result, lang), "bold"))
     print_changes(console, changes, lang)
     points = result.points
     names = [visible(f.name) for f in points[0].fighters]
@@ -140,12 +137,9 @@ def render_grid(console: Console, result: Any, changes: Any, lang: str) -> None:
     down the side, the second's across (in blocks that fit the width, each repeating the side);
     ``*`` after the fairest cell of each row with ``--fair``; then, per row, where 50/50 lies."""
     f1, f2 = (visible(f) for f in result.fields)
-    if result.method == "exact":
-        title = t("sweep.title_exact", lang, field=visible(result.field), cap=result.cap, tol=result.tolerance)
-    else:
-        title = t("sweep.title_runs", lang, field=visible(result.field), runs=count(result.runs, lang),
-                  seed=result.seed, cap=result.cap)
-    print_line(console, Text(title, "bold"))
+    from sevendag_cli.render.sweep_data import sweep_title
+
+    print_line(console, Text(sweep_title(result, lang), "bold"))
     print_changes(console, changes, lang)
     names = [visible(f.name) for f in result.points[0].fighters]
     print_line(console, Text(t("sweep.grid_heading", lang, name=names[0], rows=f1, columns=f2), "bold"))

@@ -46,7 +46,7 @@ speed = 2      # speed roll = formulas.speed_roll of the ruleset (S-02)
 attack = 6     # attack constant (S-06)
 defence = 5    # defence constant (S-06)
 tactic = "weapons-attack"   # weapons-attack | all-out | full-defence | custom (+ allocation)
-
+{rules}
 [[hands]]
 die = 10
 holds = "weapon"
@@ -65,6 +65,21 @@ skill = 12         # drop check: d20 above this drops the weapon (S-10)
 kind = "shield"
 label = "shield"
 """
+
+
+def _optional_rules(rs: SevendagRuleset, lang: str) -> str:
+    """``new``'s commented-out ``technique`` (the ruleset's first technique; none when it has
+    none) and ``yield`` lines, each under a line saying what it does, in ``lang``."""
+    from sevendag_cli.i18n import t
+    from sevendag_cli.text import toml_basic
+
+    lines = []
+    techniques = list(rs.techniques)
+    if techniques:
+        lines += ["# " + t("new.sev.technique", lang, techniques=", ".join(techniques)),
+                  f'# technique = {{ name = "{toml_basic(techniques[0])}", when = "attacking" }}']
+    lines += ["# " + t("new.sev.yield", lang), '# yield = "behind"']
+    return "".join(line + "\n" for line in lines)
 
 
 def _pair(ruleset: Ruleset, a: Fighter,
@@ -174,10 +189,17 @@ class SevendagBackend:
         return None  # nothing rolled, no seed
 
     def sheet_template(self, ruleset: Ruleset, name: str,
-                       rolled: dict[str, list[int]] | None) -> str:
-        metals = list(cast("SevendagRuleset", ruleset).metals)
-        return SHEET_TEMPLATE.format(ruleset=ruleset.name, name=name, metal=metals[0],
-                                     metals=", ".join(metals))
+                       rolled: dict[str, list[int]] | None, lang: str = "en") -> str:
+        """The sheet's optional rules (S-03 ``yield``, S-05 ``technique``) shown commented out,
+        each with a line saying what it does in ``lang``: uncommented, the sheet still reads."""
+        from sevendag_cli.text import toml_basic, visible
+
+        rs = cast("SevendagRuleset", ruleset)
+        metals = list(rs.metals)
+        return SHEET_TEMPLATE.format(ruleset=toml_basic(ruleset.name), name=name,
+                                     metal=toml_basic(metals[0]),
+                                     metals=visible(", ".join(metals)),
+                                     rules=_optional_rules(rs, lang))
 
     def classify(self, ruleset: Ruleset, amount: int) -> Any:
         return cast("SevendagRuleset", ruleset).band_for(amount)
@@ -421,6 +443,9 @@ class SevendagBackend:
         from sevendag_cli.sevendag.policy import exploitability
 
         return exploitability(*pair, cap=cap, tolerance=tolerance)
+
+    def exact_to_end(self) -> bool:
+        return False  # the fight pushed round by round to the round cap
 
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:

@@ -167,6 +167,7 @@ class Roster(msgspec.Struct, frozen=True):
     order: tuple[int, ...]
     policies: tuple[str, ...] = ()  # each fighter's, in ranking order (empty: all sheet)
     exploit: bool = False  # --exploit: the cells and standings carry gives_away
+    to_end: bool = False  # the exact cells are the fights played to the end: no cap in them
 
     @property
     def optimal(self) -> bool:
@@ -606,6 +607,8 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     simulated = [c for row in table for c in row if c is not None and c.method == RUNS]
     method = RUNS if runs is not None else MIXED if simulated else EXACT
     src = list(sources) if sources is not None else [getattr(f, "path", "") for f in fighters]
+    from sevendag_cli.backend import backend_for
+
     return Roster(
         ruleset=ruleset.name, engine=ruleset.engine, method=method, cap=cap,
         tolerance=None if runs is not None else setup.tolerance,
@@ -614,4 +617,5 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
         standings=tuple(Standing(names[i], src[i], means[i], bounds[i],
                                  _mean_given([cells[(i, j)] for j in range(n) if j != i]))
                         for i in order),
-        cells=table, order=tuple(order), policies=tuple(pols[i] for i in order), exploit=exploit)
+        cells=table, order=tuple(order), policies=tuple(pols[i] for i in order), exploit=exploit,
+        to_end=played_to_end and runs is None and backend_for(ruleset).exact_to_end())

@@ -91,6 +91,7 @@ class Sweep(Struct, frozen=True):
     points: tuple[SweepPoint, ...]
     fair: Fair | None
     unchanged: bool  # every value gave the same odds: the field plays no part
+    to_end: bool = False  # exact odds of the fights played to the end: no round cap in them
 
 
 Loader = Callable[[str], tuple[Any, ...]]
@@ -125,10 +126,13 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
         if progress is not None:
             progress(done)
     unchanged = len(points) > 1 and all(_same(p, points[0]) for p in points[1:])
+    from sevendag_cli.backend import backend_for
+
+    to_end = method == EXACT and given_cap is None and backend_for(ruleset).exact_to_end()
     return Sweep(ruleset.name, ruleset.engine, field, method, cap,
                  tolerance if method == EXACT else None, runs if method == RUNS else None,
                  seed if method == RUNS else None, tuple(points),
-                 fairest(points) if fair else None, unchanged)
+                 fairest(points) if fair else None, unchanged, to_end)
 
 
 def _same(p: SweepPoint, q: SweepPoint) -> bool:
@@ -188,6 +192,7 @@ class SweepGrid(Struct, frozen=True):
     points: tuple[SweepPoint, ...]
     fair: tuple[Fair | None, ...]
     unchanged: bool
+    to_end: bool = False  # as Sweep.to_end
 
     @property
     def field(self) -> str:
@@ -227,7 +232,7 @@ def sweep_grid(ruleset: Any, fields: tuple[str, str], values: tuple[Sequence[str
     columns = tuple(p.values[1] for p in points[:n])
     fairs = tuple(fairest(points[i * n:(i + 1) * n]) for i in range(len(rows))) if fair else ()
     return SweepGrid(line.ruleset, line.engine, fields, line.method, line.cap, line.tolerance, line.runs,
-                     line.seed, rows, columns, points, fairs, line.unchanged)
+                     line.seed, rows, columns, points, fairs, line.unchanged, line.to_end)
 
 
 # --- one point ---------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ def exact_document(ruleset: str, result: ExactFight, lang: str = "en") -> dict[s
         "mode": "exact",
         "engine": result.engine,
         "cap": result.cap,
+        "played_to_end": result.solver == "end",
         "tolerance": result.tolerance,
         "stop": result.stop,
         "fighters": fighters,

@@ -91,6 +91,7 @@ def _document(result: Sweep | SweepGrid, names: Sequence[str], changes: Sequence
         "field": result.field,
         "method": result.method,
         "cap": result.cap,
+        "played_to_end": result.to_end,
         "tolerance": result.tolerance,
         "runs": result.runs,
         "fighters": list(names),

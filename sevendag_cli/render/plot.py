@@ -240,9 +240,14 @@ def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title
     if not _numeric(x):
         step = -(-len(x) // MAX_TICKS)  # a label every ``step`` values: at most MAX_TICKS
         ticks = sorted({*range(0, len(x), step), *(i for i in keep_ticks if 0 <= i < len(x))})
-        if step > 1:  # a kept tick's neighbours in the regular sequence would crowd it
-            ticks = [i for i in ticks if i in keep_ticks or all(abs(i - k) >= step or i == k
-                                                               for k in keep_ticks)]
+        if step > 1:  # a kept tick's neighbours in the regular sequence would crowd it, and
+            # so would a kept tick closer to another (the swing's start and initiative: the
+            # first is labelled)
+            kept: list[int] = []
+            for k in sorted(i for i in keep_ticks if 0 <= i < len(x)):
+                if not kept or k - kept[-1] >= step:
+                    kept.append(k)
+            ticks = [i for i in ticks if i in kept or all(abs(i - k) >= step for k in kept)]
         ax.set_xticks([positions[i] for i in ticks], [_short(x[i]) for i in ticks],
                       rotation=45 if len(x) > 8 else 0)
     if mark is not None:

@@ -346,7 +346,7 @@ class SevendagBackend:
         aggregator = SevendagAggregator((a.name, b.name), bands)
         pair = _pair(ruleset, a, b)
         if pair is not None:
-            from sevendag_cli.sevendag.policy import needs_game
+            from sevendag_cli.sevendag.rules import needs_game
 
             if needs_game(pair[1], pair[2], policies):
                 from sevendag_cli.sevendag.policy import PolicyBatch
@@ -362,7 +362,7 @@ class SevendagBackend:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
-        from sevendag_cli.sevendag.policy import needs_game
+        from sevendag_cli.sevendag.rules import needs_game
 
         if needs_game(pair[1], pair[2], policies):
             from sevendag_cli.sevendag.policy import policy_exact
@@ -381,7 +381,8 @@ class SevendagBackend:
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
                     tolerance: float, policies: Policies = PLAIN) -> MomentOdds:
         from sevendag_cli.sevendag.chain import OddsTable, chain_for
-        from sevendag_cli.sevendag.policy import PolicyMomentOdds, needs_game
+        from sevendag_cli.sevendag.policy import PolicyMomentOdds
+        from sevendag_cli.sevendag.rules import needs_game
         from sevendag_cli.sim.moment import decode
 
         rs, fa, fb = cast("tuple[SevendagRuleset, SevendagFighter, SevendagFighter]", (ruleset, a, b))
@@ -466,7 +467,8 @@ class SevendagBackend:
             return found
 
         rs, cap, tolerance = setup.ruleset, setup.cap, setup.tolerance
-        from sevendag_cli.sevendag.policy import needs_game, policy_odds
+        from sevendag_cli.sevendag.policy import policy_odds
+        from sevendag_cli.sevendag.rules import needs_game
 
         def solve(x: int, y: int) -> Callable[[], Odds]:
             fx, fy = setup.fighters[x], setup.fighters[y]

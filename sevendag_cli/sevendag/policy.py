@@ -30,7 +30,7 @@ from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
 from sevendag_cli.sevendag.chain import StateKey
 from sevendag_cli.sevendag.engine import Choices, SevendagState
 from sevendag_cli.sevendag.game import Option, SevendagGame, Solution, game_for, merge
-from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, needs_game
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
 if TYPE_CHECKING:
@@ -47,13 +47,6 @@ if TYPE_CHECKING:
 GAME_TOLERANCE = 1e-6
 """Width of the game's certified interval (its value, and the exploitability figures); the
 odds of the fight the declarations play are certified to the command's own tolerance."""
-
-
-def needs_game(a: SevendagFighter, b: SevendagFighter, policies: Sequence[str]) -> bool:
-    """Whether this pair under these policies is played through the game: a fighter plays
-    optimally, or a sheet states a yield or technique rule (S-03, S-05) — the plain chain
-    and the vectorised simulator play the sheets' tactics alone."""
-    return tuple(policies) != PLAIN or not (a.plays_plain and b.plays_plain)
 
 
 class PolicyChain:

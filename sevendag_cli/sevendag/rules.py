@@ -20,6 +20,7 @@ from sevendag_cli.engine.arith import between, reached
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
 from sevendag_cli.limits import MAX_ROUND_CAP
+from sevendag_cli.policies import PLAIN
 from sevendag_cli.terms import WHEN_WORDS, YIELD_WORDS
 
 if TYPE_CHECKING:
@@ -434,3 +435,10 @@ def _technique_rule(r: Reader, ruleset: SevendagRuleset | None) -> TechniqueRule
             return None
         name = key
     return TechniqueRule(name, when)
+
+
+def needs_game(a: SevendagFighter, b: SevendagFighter, policies: Sequence[str]) -> bool:
+    """Whether this pair under these policies is played through the game: a fighter plays
+    optimally, or a sheet states a yield or technique rule (S-03, S-05) — the plain chain
+    and the vectorised simulator play the sheets' tactics alone."""
+    return tuple(policies) != PLAIN or not (a.plays_plain and b.plays_plain)

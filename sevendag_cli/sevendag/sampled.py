@@ -126,8 +126,6 @@ class SevendagBatches:
 
     def __call__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, n: int,
                  rng: np.random.Generator, cap: int | None = None) -> object:
-        from sevendag_cli.sevendag.vector import simulate_sevendag_batch
-
         cap = ruleset.round_cap if cap is None else cap
         key = (id(ruleset), id(a), id(b), cap)
         if key != self._key:
@@ -142,6 +140,8 @@ class SevendagBatches:
                 if self._sampler is not None:
                     self.method = CHAIN
         if self._sampler is None:
+            from sevendag_cli.sevendag.vector import simulate_sevendag_batch  # every die rolled
+
             return simulate_sevendag_batch(ruleset, a, b, n, rng, cap)
         s = self._sampler.sample(n, rng)
         return SevendagSample(s.winner, s.rounds, s.first_striker,

@@ -44,6 +44,7 @@ engine's ``fight`` (the chain's game when both play plain).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import product
 from typing import TYPE_CHECKING
@@ -188,6 +189,14 @@ class SevendagGame:
         self._rec_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
         self._near_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
                                tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
+        self._flat_kernels: _Kernels | None = None
+
+    def _flat(self) -> _Kernels:
+        """The game's rounds flattened for solving (see :class:`_Kernels`), built once."""
+        got = self._flat_kernels
+        if got is None:
+            got = self._flat_kernels = _Kernels(self)
+        return got
 
     # --- states
 
@@ -281,17 +290,18 @@ class SevendagGame:
         (``KEEP``, resolved by the caller): a yield shares the rounds of the other
         fighter's initiative.
         """
-        key = (first, d, near, ids, granted, mods)
-        kept = self._kernels.get(key)
-        if kept is not None:
-            return kept
         ch = self.chain
-        second = 1 - first
-        den1 = ch._den(first, ids[first], ids[second])
-        den2 = ch._den(second, ids[second], ids[first])
         (aa, ad), (ba, bd) = ch.constants
         attack_a, defence_a = aa + mods[0], ad + mods[1]
         attack_b, defence_b = ba + mods[2], bd + mods[3]
+        # D and the modifiers count only through both attacks' offsets at D: one kernel
+        key = (first, attack_a - defence_b - d, attack_b - defence_a + d, near, ids, granted)
+        kept = self._kernels.get(key)
+        if kept is not None:
+            return kept
+        second = 1 - first
+        den1 = ch._den(first, ids[first], ids[second])
+        den2 = ch._den(second, ids[second], ids[first])
         pen = ch.penalty
         out: dict[tuple[int, ...], int] = {}
 
@@ -469,6 +479,155 @@ class SevendagGame:
         return got
 
 
+class _Kernels:
+    """The game's rounds flattened for :class:`Solution` (built once per game, grown as
+    solves need more): each kernel (:meth:`SevendagGame._kernel`) as a slice of flat arrays
+    of its outcomes that lead to a state (the kernel's order, winners left out), and the
+    pieces of a state interned to small ints, with what a round does to each (a wound
+    counted, weapons picked up, a technique's rounds), so that a round's targets are
+    computed for many rows at once and a state is looked up by one int instead of its
+    nested tuple.  The weights are the kernel's own, divided in Python as before (the
+    same floats)."""
+
+    def __init__(self, game: SevendagGame) -> None:
+        self.game = game
+        self.ids: dict[tuple[int, ...], int] = {}  # (first, offsets, near, ids, granted) -> kernel
+        self.near_ids: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        self.nears: list[tuple[tuple[bool, ...], tuple[bool, ...]]] = []
+        # per kernel: where its outcomes to a state start, how many, all outcomes, P(a wins),
+        # P(b wins)
+        self.off: list[int] = []
+        self.length: list[int] = []
+        self.n_all: list[int] = []
+        self.pa: list[float] = []
+        self.pb: list[float] = []
+        # per outcome to a state: the keep-or-give initiative, D's change, the tracked slot of
+        # a's wound and of b's (-1: none), the masks dropped, the granted criticals (2a + b)
+        self.cols: tuple[list[int], ...] = tuple([] for _ in range(7))
+        self.p: list[float] = []
+        self._arrays: tuple[np.ndarray, ...] | None = None  # None: kernels added since
+        self._kept: tuple[np.ndarray, ...] | None = None
+        self._done = (0, 0)  # kernels, outcomes in _kept
+        # interned pieces: counted wounds (both fighters), weapons picked up (per fighter),
+        # techniques in effect
+        self.count_ids: dict[tuple[int, ...], int] = {}
+        self.counts: list[tuple[int, ...]] = []
+        self.bump: list[list[int]] = []  # per counts: after no wound (0), a wound in slot s (s+1)
+        self.rec_ids: tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]] = ({}, {})
+        self.recs: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
+        self.recover: tuple[list[list[int]], list[list[int]]] = ([], [])  # per rec, per mask
+        self.tech_ids: dict[Tech, int] = {}
+        self.techs: list[Tech] = []
+        self.tech_next: list[int] = []  # the technique in effect the next round
+        self.started: dict[str, Tech] = {}
+        for name, t in game.ruleset.techniques.items():
+            self.started[name] = (t.attack, t.defence, t.duration)
+            self.tech(self.started[name])
+        self.tech(None)
+
+    # --- interned pieces (each closed under what a round does to it)
+
+    def tech(self, t: Tech) -> int:
+        got = self.tech_ids.get(t)
+        if got is None:
+            got = self.tech_ids[t] = len(self.techs)
+            self.techs.append(t)
+            self.tech_next.append(-1)
+            nxt: Tech = (t[0], t[1], t[2] - 1) if t and t[2] > 1 else None
+            self.tech_next[got] = self.tech(nxt)
+        return got
+
+    def count(self, c: tuple[int, ...]) -> int:
+        got = self.count_ids.get(c)
+        if got is None:
+            got = self.count_ids[c] = len(self.counts)
+            self.counts.append(c)
+            row = [got]
+            self.bump.append(row)
+            lim = self.game.chain.limit
+            for s in range(len(c)):  # a wound that does not take the fighter out (S-19)
+                row.append(self.count(_bump(c, s)) if c[s] + 1 < lim[s] else -1)
+        return got
+
+    def rec(self, f: int, r: tuple[int, ...]) -> int:
+        ids = self.rec_ids[f]
+        got = ids.get(r)
+        if got is None:
+            got = ids[r] = len(self.recs[f])
+            self.recs[f].append(r)
+            row: list[int] = []
+            self.recover[f].append(row)
+            r0 = self.game.chain.recovery
+            for m in range(1 << len(r)):  # S-18
+                row.append(self.rec(f, tuple(r0 if m >> u & 1 else max(0, x - 1)
+                                             for u, x in enumerate(r))))
+        return got
+
+    def near(self, ca: tuple[int, ...], cb: tuple[int, ...]) -> int:
+        got = self.near_ids.get((ca, cb))
+        if got is None:
+            got = self.near_ids[(ca, cb)] = len(self.nears)
+            self.nears.append(self.game._near(ca, cb))
+        return got
+
+    # --- kernels
+
+    def kernel(self, first: int, x: int, y: int, near: int, ida: int, idb: int, granted: int,
+               d: int, mods: tuple[int, int, int, int]) -> int:
+        """The id of the kernel at attack offsets ``x`` (a's at D = ``d``) and ``y`` (b's)."""
+        key = (first, x, y, near, ida, idb, granted)
+        got = self.ids.get(key)
+        if got is not None:
+            return got
+        den, outcomes = self.game._kernel(first, d, self.nears[near], (ida, idb),
+                                          (granted >> 1 == 1, granted & 1 == 1), mods)
+        got = self.ids[key] = len(self.off)
+        self.off.append(len(self.p))
+        self.n_all.append(len(outcomes))
+        win = loss = 0
+        cols = self.cols
+        for winner, delta, sa, sb, assail2, da, db, ga2, gb2, w, _ha, _hb in outcomes:
+            if winner >= 0:
+                if winner == 0:
+                    win += w
+                else:
+                    loss += w
+                continue
+            cols[0].append(assail2)
+            cols[1].append(delta)
+            cols[2].append(sa + 1)
+            cols[3].append(sb + 1)
+            cols[4].append(da)
+            cols[5].append(db)
+            cols[6].append(2 * (ga2 > 0) + (gb2 > 0))
+            self.p.append(w / den)
+        self.length.append(len(self.p) - self.off[got])
+        self.pa.append(win / den)
+        self.pb.append(loss / den)
+        self._arrays = None
+        return got
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """(off, length, n_all, pa, pb, p, *cols) as arrays (the kernels added since the last
+        call appended)."""
+        got = self._arrays
+        if got is None:
+            import numpy as np
+
+            i64 = np.int64
+            k0, e0 = self._done
+            new = (np.array(self.off[k0:], dtype=i64), np.array(self.length[k0:], dtype=i64),
+                   np.array(self.n_all[k0:], dtype=i64), np.array(self.pa[k0:]),
+                   np.array(self.pb[k0:]), np.array(self.p[e0:]),
+                   *(np.array(c[e0:], dtype=i64) for c in self.cols))
+            old = self._kept
+            got = self._arrays = new if old is None else tuple(
+                np.concatenate((a, b)) for a, b in zip(old, new, strict=True))
+            self._kept = got
+            self._done = (len(self.off), len(self.p))
+        return got
+
+
 class Solution:
     """A solved game from one state (see :meth:`SevendagGame.solve`).
 
@@ -487,60 +646,150 @@ class Solution:
         states: list[StateKey] = list(dict.fromkeys((start, *also)))
         index: dict[StateKey, int] = {k: i for i, k in enumerate(states)}
         seeds = len(states)  # the states whose interval must be within the tolerance
-        # per state: the assaillant's options, the défenseur's, and its first row
+        # per state: the assaillant's options, the défenseur's
         self.opts: list[tuple[list[Option], list[Option]]] = []
-        row_state: list[int] = []
-        row_i: list[int] = []
-        pa: list[float] = []
-        pb: list[float] = []  # each row's chance that b wins in the round
-        ent_row: list[int] = []
-        ent_col: list[int] = []
-        ent_p: list[float] = []
+        kern = game._flat()
+        for key in states:  # the seeds' pieces (closed under a round: no new piece below)
+            kern.count(key[2])
+            kern.count(key[3])
+            kern.rec(0, key[4])
+            kern.rec(1, key[5])
+            kern.tech(key[8])
+            kern.tech(key[9])
+        # A state as one int: its pieces in mixed radix
+        lo, hi = game.lo, game.hi
+        d_lo = min(lo, *(k[1] for k in states))
+        n_d = max(hi, *(k[1] for k in states)) - d_lo + 1
+        n_c, n_ra, n_rb, n_t = len(kern.counts), len(kern.recs[0]), len(kern.recs[1]), len(kern.techs)
+        radix = (2, n_d, n_c, n_c, n_ra, n_rb, 4, n_t * n_t)
+        wide = math.prod(radix) >= 1 << 62  # beyond int64: Python ints in object arrays
+        bump = np.array(kern.bump, dtype=np.int64)
+        recover = (np.array(kern.recover[0], dtype=np.int64),
+                   np.array(kern.recover[1], dtype=np.int64))
+        tech_ids, tech_next, started = kern.tech_ids, kern.tech_next, kern.started
+
+        def encode(key: StateKey) -> int:
+            assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
+            code = 0
+            for part, r in zip((assail, d - d_lo, kern.count_ids[ca], kern.count_ids[cb],
+                                kern.rec_ids[0][ra], kern.rec_ids[1][rb], 2 * bool(ga) + bool(gb),
+                                tech_ids[ta] * n_t + tech_ids[tb]), radix, strict=True):
+                code = code * r + part
+            return code
+
+        codes: dict[int, int] = {encode(key): i for i, key in enumerate(states)}
+        (aa, ad), (ba, bd) = game.chain.constants
+        alloc_index = game.alloc_index
+        kernel_id = kern.ids.get
+        parts: list[tuple[np.ndarray, ...]] = []  # per batch: rows, then entries
+        n_rows = 0
         longest = 1
         k = 0
+        # Breadth first, a batch at a time: every state known and not yet expanded, in order
+        # (the order in which they are found, as when expanded one by one)
         while k < len(states):
-            key = states[k]
-            assail = key[0]
-            first = game.options(key, assail, policies[assail])
-            second = game.options(key, 1 - assail, policies[1 - assail])
-            self.opts.append((first, second))
-            for i, o1 in enumerate(first):
-                for o2 in second:
-                    oa, ob = (o1, o2) if assail == 0 else (o2, o1)
-                    den, targets, _ = game._targets(key, oa, ob)
-                    row = len(pa)
-                    if row >= MAX_GAME_ROWS:
-                        raise UsageError(Msg("game.size", a=game.names[0], b=game.names[1],
-                                             max=MAX_GAME_ROWS))
-                    row_state.append(k)
-                    row_i.append(i)
-                    win = loss = 0
-                    longest = max(longest, len(targets))
-                    for t, w in targets:
-                        if isinstance(t, int):
-                            if t == 0:
-                                win += w
-                            else:
-                                loss += w
-                            continue
-                        j = index.get(t)
-                        if j is None:
-                            if len(states) >= MAX_GAME_STATES:
-                                raise UsageError(Msg("game.states", a=game.names[0],
-                                                     b=game.names[1], max=MAX_GAME_STATES))
-                            j = index[t] = len(states)
-                            states.append(t)
-                        ent_row.append(row)
-                        ent_col.append(j)
-                        ent_p.append(w / den)
-                    pa.append(win / den)
-                    pb.append(loss / den)
-            k += 1
+            batch = states[k:]
+            row_kid: list[int] = []
+            row_tech: list[int] = []  # a's technique next round, and b's
+            row_state: list[int] = []
+            row_i: list[int] = []
+            pieces: list[int] = []  # per state: assaillant, D, counted, picking up (a, b)
+            for s, key in enumerate(batch):
+                assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
+                first = game.options(key, assail, policies[assail])
+                second = game.options(key, 1 - assail, policies[1 - assail])
+                self.opts.append((first, second))
+                if n_rows + len(row_kid) + len(first) * len(second) > MAX_GAME_ROWS:
+                    raise UsageError(Msg("game.size", a=game.names[0], b=game.names[1],
+                                         max=MAX_GAME_ROWS))
+                pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb],
+                           kern.rec_ids[0][ra], kern.rec_ids[1][rb])
+                near = kern.near(ca, cb)
+                granted = 2 * bool(ga) + bool(gb)
+                # per option (S-05): (yield, allocation id, attack and defence modifiers, the
+                # technique in effect next round)
+                info: list[list[tuple[bool, int, int, int, int]]] = []
+                for f, opts in ((assail, first), (1 - assail, second)):
+                    held = ta if f == 0 else tb
+                    ids = alloc_index[f]
+                    got: list[tuple[bool, int, int, int, int]] = []
+                    for o in opts:
+                        tech = started[o.technique] if o.technique is not None else held
+                        got.append((o.yield_initiative, ids[o.allocation],
+                                    tech[0] if tech else 0, tech[1] if tech else 0,
+                                    tech_next[tech_ids[tech]]))
+                    info.append(got)
+                base_x, base_y = aa - bd - d, ba - ad + d  # a's and b's attack offsets
+                for i, o1 in enumerate(info[0]):
+                    att = 1 - assail if o1[0] else assail  # S-03: a yield
+                    for o2 in info[1]:
+                        ia, ib = (o1, o2) if assail == 0 else (o2, o1)
+                        x, y = base_x + ia[2] - ib[3], base_y + ib[2] - ia[3]
+                        kid = kernel_id((att, x, y, near, ia[1], ib[1], granted))
+                        if kid is None:
+                            kid = kern.kernel(att, x, y, near, ia[1], ib[1], granted, d,
+                                              (ia[2], ia[3], ib[2], ib[3]))
+                        row_kid.append(kid)
+                        row_tech.append(ia[4] * n_t + ib[4])
+                        row_state.append(s)
+                        row_i.append(i)
+            (k_off, k_len, k_all, k_pa, k_pb, k_p, c_assail, c_delta, c_sa, c_sb, c_da, c_db,
+             c_g) = kern.arrays()
+            kid_arr = np.array(row_kid, dtype=np.int64)
+            lens = k_len[kid_arr]
+            ent = np.repeat(k_off[kid_arr] - np.cumsum(lens) + lens, lens) + np.arange(
+                int(lens.sum()), dtype=np.int64)
+            piece = np.array(pieces, dtype=np.int64).reshape(-1, 6)[
+                np.repeat(np.array(row_state, dtype=np.int64), lens)].T
+            # each entry's target: the pieces after the round
+            to_assail = c_assail[ent]
+            to_assail = np.where(to_assail == KEEP, piece[0], to_assail)
+            to_d = np.clip(piece[1] + c_delta[ent], lo, hi) - d_lo
+            to_ca, to_cb = bump[piece[2], c_sa[ent]], bump[piece[3], c_sb[ent]]
+            to_ra, to_rb = recover[0][piece[4], c_da[ent]], recover[1][piece[5], c_db[ent]]
+            to_g = c_g[ent]
+            to_t = np.repeat(np.array(row_tech, dtype=np.int64), lens)
+            if ent.size and min(int(to_ca.min()), int(to_cb.min())) < 0:
+                raise RuntimeError("a wound counted past the fighter's last")  # never: S-19
+            code = to_assail.astype(object) if wide else to_assail
+            for part, r in zip((to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t), radix[1:],
+                               strict=True):
+                code = code * r + part
+            uniq, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
+            col_of = np.array([codes.get(c, -1) for c in uniq.tolist()], dtype=np.int64)
+            new = np.flatnonzero(col_of < 0)
+            if new.size:
+                new = new[np.argsort(first_at[new], kind="stable")]  # in the order found
+                if len(states) + new.size > MAX_GAME_STATES:
+                    raise UsageError(Msg("game.states", a=game.names[0], b=game.names[1],
+                                         max=MAX_GAME_STATES))
+                col_of[new] = np.arange(len(states), len(states) + new.size)
+                at = first_at[new]
+                for c, a2, d2, ca2, cb2, ra2, rb2, g2, t2 in zip(
+                        uniq[new].tolist(), *(x[at].tolist() for x in (
+                            to_assail, to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t)),
+                        strict=True):
+                    t_a, t_b = divmod(t2, n_t)
+                    key = (a2, d2 + d_lo, kern.counts[ca2], kern.counts[cb2], kern.recs[0][ra2],
+                           kern.recs[1][rb2], g2 >> 1 == 1, g2 & 1 == 1, kern.techs[t_a],
+                           kern.techs[t_b])
+                    codes[c] = index[key] = len(states)
+                    states.append(key)
+            n_batch = len(row_kid)
+            if n_batch:
+                longest = max(longest, int(k_all[kid_arr].max()))
+            parts.append((np.array(row_state, dtype=np.int64) + k,
+                          np.array(row_i, dtype=np.int64), k_pa[kid_arr], k_pb[kid_arr],
+                          np.repeat(np.arange(n_rows, n_rows + n_batch, dtype=np.int64), lens),
+                          col_of[inverse], k_p[ent], k_all[kid_arr]))
+            n_rows += n_batch
+            k += len(batch)
+        rs_arr, ri_arr, pa_arr, pb_arr, ent_row, ent_col, ent_p, outcomes = (
+            np.concatenate([p[i] for p in parts]) for i in range(8))
+        self.row_outcomes: np.ndarray = outcomes
+        """Each row's outcomes (the winners' included): its rounding allowance counts them."""
         self.states = states
         self.index = index
-        n_rows = len(pa)
-        rs_arr = np.array(row_state, dtype=np.int64)
-        ri_arr = np.array(row_i, dtype=np.int64)
         # groups: (state, first option) blocks, then state blocks (rows are in order)
         new_si = np.ones(n_rows, dtype=bool)
         new_si[1:] = (rs_arr[1:] != rs_arr[:-1]) | (ri_arr[1:] != ri_arr[:-1])
@@ -551,11 +800,11 @@ class Solution:
         s_starts = np.flatnonzero(new_s)
         a_first = np.array([s[0] == 0 for s in states], dtype=bool)
         self._np = np
-        self._pa = np.array(pa)
-        self._pb = np.array(pb)
-        self._row = np.array(ent_row, dtype=np.int64)
-        self._col = np.array(ent_col, dtype=np.int64)
-        self._p = np.array(ent_p)
+        self._pa = pa_arr
+        self._pb = pb_arr
+        self._row = ent_row
+        self._col = ent_col
+        self._p = ent_p
         self._n_rows = n_rows
         self._si_starts, self._s_starts = si_starts, s_starts
         self._si_a_first = a_first[si_state]  # a declares first: the answer (b) minimises

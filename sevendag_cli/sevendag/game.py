@@ -190,6 +190,8 @@ class SevendagGame:
         self._near_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
                                tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
         self._flat_kernels: _Kernels | None = None
+        self._offset_bounds: dict[tuple[int, tuple[int, int]],
+                                  tuple[tuple[int, int], tuple[int, int]]] = {}
 
     def _flat(self) -> _Kernels:
         """The game's rounds flattened for solving (see :class:`_Kernels`), built once."""
@@ -294,8 +296,8 @@ class SevendagGame:
         (aa, ad), (ba, bd) = ch.constants
         attack_a, defence_a = aa + mods[0], ad + mods[1]
         attack_b, defence_b = ba + mods[2], bd + mods[3]
-        # D and the modifiers count only through both attacks' offsets at D: one kernel
-        key = (first, attack_a - defence_b - d, attack_b - defence_a + d, near, ids, granted)
+        key = self._kernel_key(first, attack_a - defence_b - d, attack_b - defence_a + d, near,
+                               ids, granted)
         kept = self._kernels.get(key)
         if kept is not None:
             return kept
@@ -360,6 +362,31 @@ class SevendagGame:
         got = (den1 * den2, reduced)
         self._kernels[key] = got
         return got
+
+    def _kernel_key(self, first: int, x: int, y: int, near: object, ids: tuple[int, int],
+                    granted: tuple[bool, bool]) -> tuple[object, ...]:
+        """What :meth:`_kernel` depends on, with a's attack offset ``x`` at D and b's ``y``.
+
+        D and the modifiers count only through the offsets each exchange is rolled at: the
+        first attacker's, and the second's less the penalty of the wound exchange 1 dealt
+        (none, or a band's).  Each exchange clamps its offset to its own range
+        (:meth:`SevendagChain._exchange`): the offsets are clamped here to where they still
+        change something, so kernels that roll the same exchanges are one."""
+        bounds = self._offset_bounds.get((first, ids))
+        if bounds is None:
+            ch = self.chain
+            second = 1 - first
+            ch._den(first, ids[first], ids[second])  # both exchanges' tables built
+            ch._den(second, ids[second], ids[first])
+            t1 = ch._exchanges[(first, ids[first], ids[second])]
+            t2 = ch._exchanges[(second, ids[second], ids[first])]
+            pens = [0, *ch.penalty]
+            bounds = self._offset_bounds[(first, ids)] = (
+                (t1.o_min, t1.o_max) if t1.landing else (0, 0),
+                (t2.o_min + min(pens), t2.o_max + max(pens)) if t2.landing else (0, 0))
+        (lo1, hi1), (lo2, hi2) = bounds
+        w, z = (x, y) if first == 0 else (y, x)
+        return (first, min(hi1, max(lo1, w)), min(hi2, max(lo2, z)), near, ids, granted)
 
     def _targets(self, key: StateKey, oa: Option, ob: Option,
                  ) -> tuple[int, list[tuple[Target, int]], list[tuple[int, ...]]]:
@@ -492,6 +519,7 @@ class _Kernels:
     def __init__(self, game: SevendagGame) -> None:
         self.game = game
         self.ids: dict[tuple[int, ...], int] = {}  # (first, offsets, near, ids, granted) -> kernel
+        self.same: dict[tuple[object, ...], int] = {}  # the same by what it depends on
         self.near_ids: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
         self.nears: list[tuple[tuple[bool, ...], tuple[bool, ...]]] = []
         # per kernel: where its outcomes to a state start, how many, all outcomes, P(a wins),
@@ -579,9 +607,15 @@ class _Kernels:
         got = self.ids.get(key)
         if got is not None:
             return got
-        den, outcomes = self.game._kernel(first, d, self.nears[near], (ida, idb),
-                                          (granted >> 1 == 1, granted & 1 == 1), mods)
-        got = self.ids[key] = len(self.off)
+        game = self.game
+        g = (granted >> 1 == 1, granted & 1 == 1)
+        same = game._kernel_key(first, x, y, near, (ida, idb), g)
+        got = self.same.get(same)
+        if got is not None:
+            self.ids[key] = got
+            return got
+        den, outcomes = game._kernel(first, d, self.nears[near], (ida, idb), g, mods)
+        got = self.ids[key] = self.same[same] = len(self.off)
         self.off.append(len(self.p))
         self.n_all.append(len(outcomes))
         win = loss = 0

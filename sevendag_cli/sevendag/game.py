@@ -844,6 +844,12 @@ class Solution:
         self._si_a_first = a_first[si_state]  # a declares first: the answer (b) minimises
         self._a_first = a_first
         self._row_state, self._row_i = rs_arr, ri_arr
+        # +1 where the side choosing maximises (a), -1 where it minimises (b): per row and
+        # per group the answer's, per group and per state the first declarer's
+        sign_group = np.where(self._si_a_first, -1.0, 1.0)
+        sign_state = np.where(a_first, 1.0, -1.0)
+        self._signs = (np.repeat(sign_group, np.diff(np.append(si_starts, n_rows))), sign_group,
+                       sign_state[si_state], sign_state)
         start_rows = np.flatnonzero(rs_arr < seeds)
         n = len(states)
         # L from 0, U from 1, M from 1/2 (the draw at the cap): V with t rounds to go
@@ -888,11 +894,12 @@ class Solution:
         return q
 
     def _reduce(self, q: np.ndarray) -> np.ndarray:
+        """Each state's value from its rows' (the answer's best, then the first declarer's):
+        a minimum taken as the maximum of the values negated, then negated back (exact)."""
         xp = self._np
-        inner = xp.where(self._si_a_first, xp.minimum.reduceat(q, self._si_starts),
-                         xp.maximum.reduceat(q, self._si_starts))
-        v: np.ndarray = xp.where(self._a_first, xp.maximum.reduceat(inner, self._s_starts),
-                                 xp.minimum.reduceat(inner, self._s_starts))
+        sign_row, sign_group, sign_first, sign_state = self._signs
+        inner = sign_group * xp.maximum.reduceat(sign_row * q, self._si_starts)
+        v: np.ndarray = sign_state * xp.maximum.reduceat(sign_first * inner, self._s_starts)
         return v
 
     def _step(self, v: np.ndarray) -> np.ndarray:
@@ -949,32 +956,34 @@ class Solution:
         n, rounds = len(self.states), self.rounds
         out = np.empty((min(rounds, MAX_DECISIONS // max(1, n)), n), dtype=np.int32)
         big = self._n_rows
-        pos = np.arange(big, dtype=np.int64)
         si_starts, s_starts = self._si_starts, self._s_starts
         group_len = np.diff(np.append(si_starts, big))
         n_groups = len(si_starts)
+        state_len = np.diff(np.append(s_starts, n_groups))
+        groups = np.arange(n_groups)
         # +1 where a maximises (a declares first in the state, or answers b), per row / group
-        a_answers = np.repeat(~self._si_a_first, group_len)
-        sign_answer = np.where(a_answers, 1.0, -1.0)
-        sign_first = np.where(self._a_first, 1.0, -1.0)
+        sign_answer, _, sign_first, _ = self._signs
+        a_answers = sign_answer > 0
         # who ends the fight this round in the chooser's favour: a's win, or b's
         progress_answer = np.where(a_answers, self._pa, self._pb)
+        progress_first = np.where(self._a_first[self._row_state], self._pa, self._pb)
+        # each group's rows in the order an answer is preferred among those within TIE of the
+        # best: the most likely to win this very round first, then the first listed
+        order = np.lexsort((np.arange(big), -progress_answer, np.repeat(groups, group_len)))
+        sign_order = sign_answer[order]
+        at = np.arange(big, dtype=np.int64)
         v = np.full(n, 0.5)
         same = 0
         for t in range(rounds):
             q = self._q(v)
             # the answer to each first option: its best, the fastest win among equals
-            x = sign_answer * q
-            best = np.repeat(np.maximum.reduceat(x, si_starts), group_len)
-            answer = _first_best(x >= best - TIE, progress_answer, pos, si_starts, big)
+            x = sign_order * q[order]
+            low = np.repeat(np.maximum.reduceat(x, si_starts) - TIE, group_len)
+            answer = order[np.minimum.reduceat(np.where(x >= low, at, big), si_starts)]
             # the first declarer's option: the same, over the answered options
-            y = sign_first[self._row_state[answer]] * q[answer]
-            state_len = np.diff(np.append(s_starts, n_groups))
-            top = np.repeat(np.maximum.reduceat(y, s_starts), state_len)
-            first_progress = np.where(self._a_first[self._row_state[answer]],
-                                      self._pa[answer], self._pb[answer])
-            group = _first_best(y >= top - TIE, first_progress, np.arange(n_groups), s_starts,
-                                n_groups)
+            y = sign_first * q[answer]
+            top = np.repeat(np.maximum.reduceat(y, s_starts) - TIE, state_len)
+            group = _first_best(y >= top, progress_first[answer], groups, s_starts, n_groups)
             rows = answer[group]
             new_v = q[rows]
             if t > 0 and np.array_equal(rows, out[t - 1]) and \

@@ -844,6 +844,8 @@ class Solution:
         self._si_a_first = a_first[si_state]  # a declares first: the answer (b) minimises
         self._a_first = a_first
         self._row_state, self._row_i = rs_arr, ri_arr
+        self._ptr: np.ndarray | None = None
+        self._columns: tuple[np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]] | None = None
         # +1 where the side choosing maximises (a), -1 where it minimises (b): per row and
         # per group the answer's, per group and per state the first declarer's
         sign_group = np.where(self._si_a_first, -1.0, 1.0)
@@ -885,13 +887,38 @@ class Solution:
         self.high = min(1.0, float(v_high[0]) + e)
         self.n_rows = n_rows
         self._decisions: np.ndarray | None = None
-        self._ptr: np.ndarray | None = None
 
     def _q(self, v: np.ndarray) -> np.ndarray:
-        xp = self._np
-        q: np.ndarray = self._pa + xp.bincount(self._row, weights=self._p * v[self._col],
-                                               minlength=self._n_rows)
+        """Each row's value with ``v`` after it: P(a wins now) + Σ p v(target), the entries
+        summed in their order from 0 (as ``bincount`` would): column ``j`` holds each row's
+        ``j``-th entry, the rows longest first, so that column is added to a prefix."""
+        cols = self._columns
+        if cols is None:
+            cols = self._columns = self._by_column()
+        rank, columns = cols
+        acc = self._np.zeros(self._n_rows)
+        for k, col, p in columns:
+            acc[:k] += p * v[col]
+        q: np.ndarray = self._pa + acc[rank]
         return q
+
+    def _by_column(self) -> tuple[np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]]:
+        """The entries by column (see :meth:`_q`): each row's place, longest first, and per
+        column the rows that have one, its targets and its probabilities."""
+        xp = self._np
+        ptr = self.row_entries()
+        lens = xp.diff(ptr)
+        order = xp.argsort(-lens, kind="stable")
+        rank = xp.empty(self._n_rows, dtype=xp.int64)
+        rank[order] = xp.arange(self._n_rows)
+        longest = -lens[order]  # ascending
+        first = ptr[order]
+        columns: list[tuple[int, np.ndarray, np.ndarray]] = []
+        for j in range(int(lens.max()) if lens.size else 0):
+            k = int(xp.searchsorted(longest, -j, side="left"))  # rows with more than j
+            e = first[:k] + j
+            columns.append((k, self._col[e], self._p[e]))
+        return rank, columns
 
     def _reduce(self, q: np.ndarray) -> np.ndarray:
         """Each state's value from its rows' (the answer's best, then the first declarer's):

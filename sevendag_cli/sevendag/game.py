@@ -190,8 +190,7 @@ class SevendagGame:
         self._near_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
                                tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
         self._flat_kernels: _Kernels | None = None
-        self._offset_bounds: dict[tuple[int, tuple[int, int]],
-                                  tuple[tuple[int, int], tuple[int, int]]] = {}
+        self._offset_bounds: dict[tuple[int, tuple[int, int]], tuple[int, int, int, int]] = {}
 
     def _flat(self) -> _Kernels:
         """The game's rounds flattened for solving (see :class:`_Kernels`), built once."""
@@ -372,6 +371,13 @@ class SevendagGame:
         (none, or a band's).  Each exchange clamps its offset to its own range
         (:meth:`SevendagChain._exchange`): the offsets are clamped here to where they still
         change something, so kernels that roll the same exchanges are one."""
+        (lo1, hi1, lo2, hi2) = self._bounds(first, ids)
+        w, z = (x, y) if first == 0 else (y, x)
+        return (first, min(hi1, max(lo1, w)), min(hi2, max(lo2, z)), near, ids, granted)
+
+    def _bounds(self, first: int, ids: tuple[int, int]) -> tuple[int, int, int, int]:
+        """Where the first attacker's offset, and the second's before a penalty, still change
+        something (see :meth:`_kernel_key`)."""
         bounds = self._offset_bounds.get((first, ids))
         if bounds is None:
             ch = self.chain
@@ -382,11 +388,9 @@ class SevendagGame:
             t2 = ch._exchanges[(second, ids[second], ids[first])]
             pens = [0, *ch.penalty]
             bounds = self._offset_bounds[(first, ids)] = (
-                (t1.o_min, t1.o_max) if t1.landing else (0, 0),
-                (t2.o_min + min(pens), t2.o_max + max(pens)) if t2.landing else (0, 0))
-        (lo1, hi1), (lo2, hi2) = bounds
-        w, z = (x, y) if first == 0 else (y, x)
-        return (first, min(hi1, max(lo1, w)), min(hi2, max(lo2, z)), near, ids, granted)
+                *((t1.o_min, t1.o_max) if t1.landing else (0, 0)),
+                *((t2.o_min + min(pens), t2.o_max + max(pens)) if t2.landing else (0, 0)))
+        return bounds
 
     def _targets(self, key: StateKey, oa: Option, ob: Option,
                  ) -> tuple[int, list[tuple[Target, int]], list[tuple[int, ...]]]:
@@ -601,8 +605,9 @@ class _Kernels:
     # --- kernels
 
     def kernel(self, first: int, x: int, y: int, near: int, ida: int, idb: int, granted: int,
-               d: int, mods: tuple[int, int, int, int]) -> int:
-        """The id of the kernel at attack offsets ``x`` (a's at D = ``d``) and ``y`` (b's)."""
+               d: int, *mods: int) -> int:
+        """The id of the kernel at attack offsets ``x`` (a's at D = ``d``, with modifiers
+        ``mods``: a's attack, defence, b's) and ``y`` (b's)."""
         key = (first, x, y, near, ida, idb, granted)
         got = self.ids.get(key)
         if got is not None:
@@ -614,7 +619,8 @@ class _Kernels:
         if got is not None:
             self.ids[key] = got
             return got
-        den, outcomes = game._kernel(first, d, self.nears[near], (ida, idb), g, mods)
+        den, outcomes = game._kernel(first, d, self.nears[near], (ida, idb), g,
+                                     (mods[0], mods[1], mods[2], mods[3]))
         got = self.ids[key] = self.same[same] = len(self.off)
         self.off.append(len(self.p))
         self.n_all.append(len(outcomes))
@@ -714,7 +720,7 @@ class Solution:
         codes: dict[int, int] = {encode(key): i for i, key in enumerate(states)}
         (aa, ad), (ba, bd) = game.chain.constants
         alloc_index = game.alloc_index
-        kernel_id = kern.ids.get
+        n_alloc_b = len(game.allocs[1])
         parts: list[tuple[np.ndarray, ...]] = []  # per batch: rows, then entries
         n_rows = 0
         longest = 1
@@ -723,58 +729,82 @@ class Solution:
         # (the order in which they are found, as when expanded one by one)
         while k < len(states):
             batch = states[k:]
-            row_kid: list[int] = []
-            row_tech: list[int] = []  # a's technique next round, and b's
-            row_state: list[int] = []
-            row_i: list[int] = []
-            pieces: list[int] = []  # per state: assaillant, D, counted, picking up (a, b)
-            for s, key in enumerate(batch):
+            # per option, first declarer's then answer's (S-05): yield, allocation id, attack
+            # and defence modifiers, the technique in effect next round
+            opt: tuple[list[int], ...] = ([], [], [], [], [])
+            # per state: assaillant, D, counted, picking up (a, b), near, granted, options
+            pieces: list[int] = []
+            batch_rows = 0
+            for key in batch:
                 assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
                 first = game.options(key, assail, policies[assail])
                 second = game.options(key, 1 - assail, policies[1 - assail])
                 self.opts.append((first, second))
-                if n_rows + len(row_kid) + len(first) * len(second) > MAX_GAME_ROWS:
+                batch_rows += len(first) * len(second)
+                if n_rows + batch_rows > MAX_GAME_ROWS:
                     raise UsageError(Msg("game.size", a=game.names[0], b=game.names[1],
                                          max=MAX_GAME_ROWS))
                 pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb],
-                           kern.rec_ids[0][ra], kern.rec_ids[1][rb])
-                near = kern.near(ca, cb)
-                granted = 2 * bool(ga) + bool(gb)
-                # per option (S-05): (yield, allocation id, attack and defence modifiers, the
-                # technique in effect next round)
-                info: list[list[tuple[bool, int, int, int, int]]] = []
+                           kern.rec_ids[0][ra], kern.rec_ids[1][rb], kern.near(ca, cb),
+                           2 * bool(ga) + bool(gb), len(first), len(second))
                 for f, opts in ((assail, first), (1 - assail, second)):
                     held = ta if f == 0 else tb
                     ids = alloc_index[f]
-                    got: list[tuple[bool, int, int, int, int]] = []
                     for o in opts:
                         tech = started[o.technique] if o.technique is not None else held
-                        got.append((o.yield_initiative, ids[o.allocation],
-                                    tech[0] if tech else 0, tech[1] if tech else 0,
-                                    tech_next[tech_ids[tech]]))
-                    info.append(got)
-                base_x, base_y = aa - bd - d, ba - ad + d  # a's and b's attack offsets
-                for i, o1 in enumerate(info[0]):
-                    att = 1 - assail if o1[0] else assail  # S-03: a yield
-                    for o2 in info[1]:
-                        ia, ib = (o1, o2) if assail == 0 else (o2, o1)
-                        x, y = base_x + ia[2] - ib[3], base_y + ib[2] - ia[3]
-                        kid = kernel_id((att, x, y, near, ia[1], ib[1], granted))
-                        if kid is None:
-                            kid = kern.kernel(att, x, y, near, ia[1], ib[1], granted, d,
-                                              (ia[2], ia[3], ib[2], ib[3]))
-                        row_kid.append(kid)
-                        row_tech.append(ia[4] * n_t + ib[4])
-                        row_state.append(s)
-                        row_i.append(i)
+                        opt[0].append(o.yield_initiative)
+                        opt[1].append(ids[o.allocation])
+                        opt[2].append(tech[0] if tech else 0)
+                        opt[3].append(tech[1] if tech else 0)
+                        opt[4].append(tech_next[tech_ids[tech]])
+            state = np.array(pieces, dtype=np.int64).reshape(-1, 10).T
+            n1, n2 = state[8], state[9]
+            o_yield, o_alloc, o_att, o_def, o_next = (np.array(x, dtype=np.int64) for x in opt)
+            # each row: its state, first option i and answer j (rows: i, then j)
+            per_state = n1 * n2
+            row_state = np.repeat(np.arange(len(batch), dtype=np.int64), per_state)
+            r = np.arange(batch_rows, dtype=np.int64) - np.repeat(
+                np.cumsum(per_state) - per_state, per_state)
+            row_i = r // n2[row_state]
+            f_opt = np.repeat(np.cumsum(n1 + n2) - n1 - n2, per_state) + row_i
+            s_opt = f_opt - row_i + n1[row_state] + r % n2[row_state]
+            assail_r = state[0][row_state]
+            a_first = assail_r == 0
+            a_opt, b_opt = np.where(a_first, f_opt, s_opt), np.where(a_first, s_opt, f_opt)
+            ida, idb = o_alloc[a_opt], o_alloc[b_opt]
+            att = np.where(o_yield[f_opt] == 1, 1 - assail_r, assail_r)  # S-03: a yield
+            d_r = state[1][row_state]
+            x = (aa - bd) - d_r + o_att[a_opt] - o_def[b_opt]  # a's attack offset
+            y = (ba - ad) + d_r + o_att[b_opt] - o_def[a_opt]  # b's
+            # the kernel: by what it depends on (SevendagGame._kernel_key), as one int
+            pair = (att * len(game.allocs[0]) + ida) * n_alloc_b + idb
+            pairs, pair_at = np.unique(pair, return_inverse=True)
+            bounds = np.array([game._bounds(int(p) // (len(game.allocs[0]) * n_alloc_b), (
+                int(p) // n_alloc_b % len(game.allocs[0]), int(p) % n_alloc_b))
+                for p in pairs.tolist()], dtype=np.int64).reshape(-1, 4)[pair_at].T
+            w = np.clip(np.where(att == 0, x, y), bounds[0], bounds[1])
+            z = np.clip(np.where(att == 0, y, x), bounds[2], bounds[3])
+            kernel_parts = (w - int(w.min()), z - int(z.min()), state[6][row_state],
+                            state[7][row_state])
+            sizes = [int(part.max()) + 1 for part in kernel_parts]
+            code: np.ndarray = pair.astype(object) if math.prod(
+                sizes, start=int(pair.max()) + 1) >= 1 << 62 else pair
+            for part, size in zip(kernel_parts, sizes, strict=True):
+                code = code * size + part
+            _, same_at, same_inverse = np.unique(code, return_index=True, return_inverse=True)
+            kid_same = np.array([kern.kernel(*args) for args in zip(*(
+                v[same_at].tolist() for v in (att, x, y, state[6][row_state], ida, idb,
+                                              state[7][row_state], d_r, o_att[a_opt],
+                                              o_def[a_opt], o_att[b_opt], o_def[b_opt])),
+                strict=True)], dtype=np.int64)
+            kid_arr = kid_same[same_inverse]
+            row_tech = o_next[a_opt] * n_t + o_next[b_opt]  # a's technique next round, b's
             (k_off, k_len, k_all, k_pa, k_pb, k_p, c_assail, c_delta, c_sa, c_sb, c_da, c_db,
              c_g) = kern.arrays()
-            kid_arr = np.array(row_kid, dtype=np.int64)
             lens = k_len[kid_arr]
             ent = np.repeat(k_off[kid_arr] - np.cumsum(lens) + lens, lens) + np.arange(
                 int(lens.sum()), dtype=np.int64)
-            piece = np.array(pieces, dtype=np.int64).reshape(-1, 6)[
-                np.repeat(np.array(row_state, dtype=np.int64), lens)].T
+            piece = state[:6, np.repeat(row_state, lens)]
             # each entry's target: the pieces after the round
             to_assail = c_assail[ent]
             to_assail = np.where(to_assail == KEEP, piece[0], to_assail)
@@ -782,7 +812,7 @@ class Solution:
             to_ca, to_cb = bump[piece[2], c_sa[ent]], bump[piece[3], c_sb[ent]]
             to_ra, to_rb = recover[0][piece[4], c_da[ent]], recover[1][piece[5], c_db[ent]]
             to_g = c_g[ent]
-            to_t = np.repeat(np.array(row_tech, dtype=np.int64), lens)
+            to_t = np.repeat(row_tech, lens)
             if ent.size and min(int(to_ca.min()), int(to_cb.min())) < 0:
                 raise RuntimeError("a wound counted past the fighter's last")  # never: S-19
             code = to_assail.astype(object) if wide else to_assail
@@ -809,11 +839,10 @@ class Solution:
                            kern.techs[t_b])
                     codes[c] = index[key] = len(states)
                     states.append(key)
-            n_batch = len(row_kid)
+            n_batch = batch_rows
             if n_batch:
                 longest = max(longest, int(k_all[kid_arr].max()))
-            parts.append((np.array(row_state, dtype=np.int64) + k,
-                          np.array(row_i, dtype=np.int64), k_pa[kid_arr], k_pb[kid_arr],
+            parts.append((row_state + k, row_i, k_pa[kid_arr], k_pb[kid_arr],
                           np.repeat(np.arange(n_rows, n_rows + n_batch, dtype=np.int64), lens),
                           col_of[inverse], k_p[ent], k_all[kid_arr]))
             n_rows += n_batch

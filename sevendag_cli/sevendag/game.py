@@ -397,14 +397,9 @@ class SevendagGame:
         """One round's targets and weights, not merged (see :meth:`transitions`); and the
         kernel's outcomes they come from, in the same order (the last two of each: the band
         of the wound a took, of the wound b took, -1 for none)."""
-        assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
-        yielded = (oa if assail == 0 else ob).yield_initiative
-        t0, t1, mods = self._techs(ta, tb, oa, ob)
-        near = self._near(ca, cb)
-        ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
-        first = 1 - assail if yielded else assail
-        den, outcomes = self._kernel(first, d, near, ids, (ga, gb),
-                                     (mods[0], mods[1], mods[2], mods[3]))
+        assail, d, ca, cb, ra, rb, _ga, _gb, ta, tb = key
+        t0, t1, _ = self._techs(ta, tb, oa, ob)
+        den, outcomes = self.round_outcomes(key, oa, ob)
         ta2: Tech = (t0[0], t0[1], t0[2] - 1) if t0 and t0[2] > 1 else None
         tb2: Tech = (t1[0], t1[1], t1[2] - 1) if t1 and t1[2] > 1 else None
         bump_a, bump_b = self._bumps(ca), self._bumps(cb)
@@ -420,6 +415,18 @@ class SevendagGame:
             out.append(((assail if assail2 == KEEP else assail2, d2, bump_a[sa], bump_b[sb],
                          rec_a[da], rec_b[db], ga2 > 0, gb2 > 0, ta2, tb2), w))
         return den, out, outcomes
+
+    def round_outcomes(self, key: StateKey, oa: Option, ob: Option,
+                       ) -> tuple[int, list[tuple[int, ...]]]:
+        """One round's kernel (:meth:`_kernel`) from ``key`` with these declarations: its
+        denominator and its outcomes."""
+        assail, d, ca, cb, _ra, _rb, ga, gb, ta, tb = key
+        yielded = (oa if assail == 0 else ob).yield_initiative
+        mods = self._techs(ta, tb, oa, ob)[2]
+        near = self._near(ca, cb)
+        ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
+        first = 1 - assail if yielded else assail
+        return self._kernel(first, d, near, ids, (ga, gb), mods)
 
     def _near(self, ca: tuple[int, ...], cb: tuple[int, ...],
               ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
@@ -480,7 +487,7 @@ class SevendagGame:
         """One round's wounds from ``key`` with these declarations: the weight (over the
         denominator of :meth:`transitions`) of each fighter taking a wound of each band,
         a's bands then b's (the wound that takes a fighter out included)."""
-        outcomes = self._targets(key, oa, ob)[2]
+        outcomes = self.round_outcomes(key, oa, ob)[1]
         nb = len(self.chain.penalty)
         out = [0] * (2 * nb)
         for *_, w, ha, hb in outcomes:

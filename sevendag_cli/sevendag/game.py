@@ -95,6 +95,10 @@ MAX_DECISIONS = 40_000_000
 MAX_GAME_ROWS = 2_000_000
 """Most (state, assaillant's option, défenseur's option) rounds one game builds."""
 
+WIDE = 1 << 62
+"""Codes (a state, a kernel, as one int in mixed radix) this large or larger are Python ints
+in object arrays instead of int64."""
+
 KEEP = 2
 """A round's outcome that leaves the initiative where it was."""
 
@@ -709,7 +713,7 @@ class Solution:
         n_d = max(hi, *(k[1] for k in states)) - d_lo + 1
         n_c, n_ra, n_rb, n_t = len(kern.counts), len(kern.recs[0]), len(kern.recs[1]), len(kern.techs)
         radix = (2, n_d, n_c, n_c, n_ra, n_rb, 4, n_t * n_t)
-        wide = math.prod(radix) >= 1 << 62  # beyond int64: Python ints in object arrays
+        wide = math.prod(radix) >= WIDE  # beyond int64: Python ints in object arrays
         bump = np.array(kern.bump, dtype=np.int64)
         recover = (np.array(kern.recover[0], dtype=np.int64),
                    np.array(kern.recover[1], dtype=np.int64))
@@ -795,7 +799,7 @@ class Solution:
                             state[7][row_state])
             sizes = [int(part.max()) + 1 for part in kernel_parts]
             code: np.ndarray = pair.astype(object) if math.prod(
-                sizes, start=int(pair.max()) + 1) >= 1 << 62 else pair
+                sizes, start=int(pair.max()) + 1) >= WIDE else pair
             for part, size in zip(kernel_parts, sizes, strict=True):
                 code = code * size + part
             _, same_at, same_inverse = np.unique(code, return_index=True, return_inverse=True)

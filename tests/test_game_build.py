@@ -19,10 +19,19 @@ import pytest
 from sevendag_cli.sevendag import game as game_module
 from sevendag_cli.sevendag.chain import StateKey
 from sevendag_cli.sevendag.game import OPTIMAL, SHEET, TIE, SevendagGame, Solution
-from tests.sevendag_helpers import RS, bundled
-from tests.test_optimal import tiny_game
+from sevendag_cli.sevendag.rules import SevendagRuleset
+from tests.records import replace
+from tests.sevendag_helpers import RS, TINY_RS, TINY_X, TINY_Y, bundled
 
 POLICIES = ((OPTIMAL, OPTIMAL), (OPTIMAL, SHEET), (SHEET, OPTIMAL), (SHEET, SHEET))
+
+
+def tiny_game(cap: int = 40) -> tuple[SevendagGame, SevendagRuleset]:
+    """Light wounds counted (two take a fighter out), a dropped weapon picked up in two
+    rounds, a fumble granting a critical, two techniques."""
+    rs = replace(TINY_RS, round_cap=cap, techniques={k: RS.techniques[k]
+                                                     for k in ("feint", "guard")})
+    return SevendagGame(rs, TINY_X, TINY_Y), rs
 
 
 def uncached(game: SevendagGame) -> SevendagGame:
@@ -171,7 +180,7 @@ def check_solution(sol: Solution, seed: int = 0) -> None:
 @pytest.mark.parametrize("policies", POLICIES)
 def test_S03_S04_S05_S08_batched_rows_are_the_plain_builds_bit_for_bit(
         assaillant: int, policies: tuple[str, str]) -> None:
-    """A tiny game (two wound bands counted, a dropped weapon picked up, two techniques):
+    """A tiny game (light wounds counted, a dropped weapon picked up, two techniques):
     the rows built a batch at a time equal the plain build's with every kernel computed
     afresh; values and decisions equal the plain algorithm's."""
     game, _ = tiny_game(cap=30)

@@ -841,7 +841,7 @@ class Solution:
                 col_of[new] = np.arange(len(states), len(states) + new.size)
                 at = first_at[new]
                 for c, a2, d2, ca2, cb2, ra2, rb2, g2, t2 in zip(
-                        uniq[new].tolist(), *(x[at].tolist() for x in (
+                        uniq[new].tolist(), *(arr[at].tolist() for arr in (
                             to_assail, to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t)),
                         strict=True):
                     t_a, t_b = divmod(t2, n_t)

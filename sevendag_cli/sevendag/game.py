@@ -44,6 +44,7 @@ engine's ``fight`` (the chain's game when both play plain).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import product
 from typing import TYPE_CHECKING
@@ -93,6 +94,10 @@ MAX_DECISIONS = 40_000_000
 """Most (state, rounds to go) declarations one solved game keeps for play (160 MB)."""
 MAX_GAME_ROWS = 2_000_000
 """Most (state, assaillant's option, défenseur's option) rounds one game builds."""
+
+WIDE = 1 << 62
+"""Codes (a state, a kernel, as one int in mixed radix) this large or larger are Python ints
+in object arrays instead of int64."""
 
 KEEP = 2
 """A round's outcome that leaves the initiative where it was."""
@@ -188,6 +193,15 @@ class SevendagGame:
         self._rec_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
         self._near_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
                                tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
+        self._flat_kernels: _Kernels | None = None
+        self._offset_bounds: dict[tuple[int, tuple[int, int]], tuple[int, int, int, int]] = {}
+
+    def _flat(self) -> _Kernels:
+        """The game's rounds flattened for solving (see :class:`_Kernels`), built once."""
+        got = self._flat_kernels
+        if got is None:
+            got = self._flat_kernels = _Kernels(self)
+        return got
 
     # --- states
 
@@ -281,17 +295,18 @@ class SevendagGame:
         (``KEEP``, resolved by the caller): a yield shares the rounds of the other
         fighter's initiative.
         """
-        key = (first, d, near, ids, granted, mods)
-        kept = self._kernels.get(key)
-        if kept is not None:
-            return kept
         ch = self.chain
-        second = 1 - first
-        den1 = ch._den(first, ids[first], ids[second])
-        den2 = ch._den(second, ids[second], ids[first])
         (aa, ad), (ba, bd) = ch.constants
         attack_a, defence_a = aa + mods[0], ad + mods[1]
         attack_b, defence_b = ba + mods[2], bd + mods[3]
+        key = self._kernel_key(first, attack_a - defence_b - d, attack_b - defence_a + d, near,
+                               ids, granted)
+        kept = self._kernels.get(key)
+        if kept is not None:
+            return kept
+        second = 1 - first
+        den1 = ch._den(first, ids[first], ids[second])
+        den2 = ch._den(second, ids[second], ids[first])
         pen = ch.penalty
         out: dict[tuple[int, ...], int] = {}
 
@@ -351,19 +366,44 @@ class SevendagGame:
         self._kernels[key] = got
         return got
 
+    def _kernel_key(self, first: int, x: int, y: int, near: object, ids: tuple[int, int],
+                    granted: tuple[bool, bool]) -> tuple[object, ...]:
+        """What :meth:`_kernel` depends on, with a's attack offset ``x`` at D and b's ``y``.
+
+        D and the modifiers count only through the offsets each exchange is rolled at: the
+        first attacker's, and the second's less the penalty of the wound exchange 1 dealt
+        (none, or a band's).  Each exchange clamps its offset to its own range
+        (:meth:`SevendagChain._exchange`): the offsets are clamped here to where they still
+        change something, so kernels that roll the same exchanges are one."""
+        (lo1, hi1, lo2, hi2) = self._bounds(first, ids)
+        w, z = (x, y) if first == 0 else (y, x)
+        return (first, min(hi1, max(lo1, w)), min(hi2, max(lo2, z)), near, ids, granted)
+
+    def _bounds(self, first: int, ids: tuple[int, int]) -> tuple[int, int, int, int]:
+        """Where the first attacker's offset, and the second's before a penalty, still change
+        something (see :meth:`_kernel_key`)."""
+        bounds = self._offset_bounds.get((first, ids))
+        if bounds is None:
+            ch = self.chain
+            second = 1 - first
+            ch._den(first, ids[first], ids[second])  # both exchanges' tables built
+            ch._den(second, ids[second], ids[first])
+            t1 = ch._exchanges[(first, ids[first], ids[second])]
+            t2 = ch._exchanges[(second, ids[second], ids[first])]
+            pens = [0, *ch.penalty]
+            bounds = self._offset_bounds[(first, ids)] = (
+                *((t1.o_min, t1.o_max) if t1.landing else (0, 0)),
+                *((t2.o_min + min(pens), t2.o_max + max(pens)) if t2.landing else (0, 0)))
+        return bounds
+
     def _targets(self, key: StateKey, oa: Option, ob: Option,
                  ) -> tuple[int, list[tuple[Target, int]], list[tuple[int, ...]]]:
         """One round's targets and weights, not merged (see :meth:`transitions`); and the
         kernel's outcomes they come from, in the same order (the last two of each: the band
         of the wound a took, of the wound b took, -1 for none)."""
-        assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
-        yielded = (oa if assail == 0 else ob).yield_initiative
-        t0, t1, mods = self._techs(ta, tb, oa, ob)
-        near = self._near(ca, cb)
-        ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
-        first = 1 - assail if yielded else assail
-        den, outcomes = self._kernel(first, d, near, ids, (ga, gb),
-                                     (mods[0], mods[1], mods[2], mods[3]))
+        assail, d, ca, cb, ra, rb, _ga, _gb, ta, tb = key
+        t0, t1, _ = self._techs(ta, tb, oa, ob)
+        den, outcomes = self.round_outcomes(key, oa, ob)
         ta2: Tech = (t0[0], t0[1], t0[2] - 1) if t0 and t0[2] > 1 else None
         tb2: Tech = (t1[0], t1[1], t1[2] - 1) if t1 and t1[2] > 1 else None
         bump_a, bump_b = self._bumps(ca), self._bumps(cb)
@@ -379,6 +419,18 @@ class SevendagGame:
             out.append(((assail if assail2 == KEEP else assail2, d2, bump_a[sa], bump_b[sb],
                          rec_a[da], rec_b[db], ga2 > 0, gb2 > 0, ta2, tb2), w))
         return den, out, outcomes
+
+    def round_outcomes(self, key: StateKey, oa: Option, ob: Option,
+                       ) -> tuple[int, list[tuple[int, ...]]]:
+        """One round's kernel (:meth:`_kernel`) from ``key`` with these declarations: its
+        denominator and its outcomes."""
+        assail, d, ca, cb, _ra, _rb, ga, gb, ta, tb = key
+        yielded = (oa if assail == 0 else ob).yield_initiative
+        mods = self._techs(ta, tb, oa, ob)[2]
+        near = self._near(ca, cb)
+        ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
+        first = 1 - assail if yielded else assail
+        return self._kernel(first, d, near, ids, (ga, gb), mods)
 
     def _near(self, ca: tuple[int, ...], cb: tuple[int, ...],
               ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
@@ -439,7 +491,7 @@ class SevendagGame:
         """One round's wounds from ``key`` with these declarations: the weight (over the
         denominator of :meth:`transitions`) of each fighter taking a wound of each band,
         a's bands then b's (the wound that takes a fighter out included)."""
-        outcomes = self._targets(key, oa, ob)[2]
+        outcomes = self.round_outcomes(key, oa, ob)[1]
         nb = len(self.chain.penalty)
         out = [0] * (2 * nb)
         for *_, w, ha, hb in outcomes:
@@ -469,6 +521,164 @@ class SevendagGame:
         return got
 
 
+class _Kernels:
+    """The game's rounds flattened for :class:`Solution` (built once per game, grown as
+    solves need more): each kernel (:meth:`SevendagGame._kernel`) as a slice of flat arrays
+    of its outcomes that lead to a state (the kernel's order, winners left out), and the
+    pieces of a state interned to small ints, with what a round does to each (a wound
+    counted, weapons picked up, a technique's rounds), so that a round's targets are
+    computed for many rows at once and a state is looked up by one int instead of its
+    nested tuple.  The weights are the kernel's own, divided in Python as before (the
+    same floats)."""
+
+    def __init__(self, game: SevendagGame) -> None:
+        self.game = game
+        self.ids: dict[tuple[int, ...], int] = {}  # (first, offsets, near, ids, granted) -> kernel
+        self.same: dict[tuple[object, ...], int] = {}  # the same by what it depends on
+        self.near_ids: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        self.nears: list[tuple[tuple[bool, ...], tuple[bool, ...]]] = []
+        # per kernel: where its outcomes to a state start, how many, all outcomes, P(a wins),
+        # P(b wins)
+        self.off: list[int] = []
+        self.length: list[int] = []
+        self.n_all: list[int] = []
+        self.pa: list[float] = []
+        self.pb: list[float] = []
+        # per outcome to a state: the keep-or-give initiative, D's change, the tracked slot of
+        # a's wound and of b's (-1: none), the masks dropped, the granted criticals (2a + b)
+        self.cols: tuple[list[int], ...] = tuple([] for _ in range(7))
+        self.p: list[float] = []
+        self._arrays: tuple[np.ndarray, ...] | None = None  # None: kernels added since
+        self._kept: tuple[np.ndarray, ...] | None = None
+        self._done = (0, 0)  # kernels, outcomes in _kept
+        # interned pieces: counted wounds (both fighters), weapons picked up (per fighter),
+        # techniques in effect
+        self.count_ids: dict[tuple[int, ...], int] = {}
+        self.counts: list[tuple[int, ...]] = []
+        self.bump: list[list[int]] = []  # per counts: after no wound (0), a wound in slot s (s+1)
+        self.rec_ids: tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]] = ({}, {})
+        self.recs: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
+        self.recover: tuple[list[list[int]], list[list[int]]] = ([], [])  # per rec, per mask
+        self.tech_ids: dict[Tech, int] = {}
+        self.techs: list[Tech] = []
+        self.tech_next: list[int] = []  # the technique in effect the next round
+        self.started: dict[str, Tech] = {}
+        for name, t in game.ruleset.techniques.items():
+            self.started[name] = (t.attack, t.defence, t.duration)
+            self.tech(self.started[name])
+        self.tech(None)
+
+    # --- interned pieces (each closed under what a round does to it)
+
+    def tech(self, t: Tech) -> int:
+        got = self.tech_ids.get(t)
+        if got is None:
+            got = self.tech_ids[t] = len(self.techs)
+            self.techs.append(t)
+            self.tech_next.append(-1)
+            nxt: Tech = (t[0], t[1], t[2] - 1) if t and t[2] > 1 else None
+            self.tech_next[got] = self.tech(nxt)
+        return got
+
+    def count(self, c: tuple[int, ...]) -> int:
+        got = self.count_ids.get(c)
+        if got is None:
+            got = self.count_ids[c] = len(self.counts)
+            self.counts.append(c)
+            row = [got]
+            self.bump.append(row)
+            lim = self.game.chain.limit
+            for s in range(len(c)):  # a wound that does not take the fighter out (S-19)
+                row.append(self.count(_bump(c, s)) if c[s] + 1 < lim[s] else -1)
+        return got
+
+    def rec(self, f: int, r: tuple[int, ...]) -> int:
+        ids = self.rec_ids[f]
+        got = ids.get(r)
+        if got is None:
+            got = ids[r] = len(self.recs[f])
+            self.recs[f].append(r)
+            row: list[int] = []
+            self.recover[f].append(row)
+            r0 = self.game.chain.recovery
+            for m in range(1 << len(r)):  # S-18
+                row.append(self.rec(f, tuple(r0 if m >> u & 1 else max(0, x - 1)
+                                             for u, x in enumerate(r))))
+        return got
+
+    def near(self, ca: tuple[int, ...], cb: tuple[int, ...]) -> int:
+        got = self.near_ids.get((ca, cb))
+        if got is None:
+            got = self.near_ids[(ca, cb)] = len(self.nears)
+            self.nears.append(self.game._near(ca, cb))
+        return got
+
+    # --- kernels
+
+    def kernel(self, first: int, x: int, y: int, near: int, ida: int, idb: int, granted: int,
+               d: int, *mods: int) -> int:
+        """The id of the kernel at attack offsets ``x`` (a's at D = ``d``, with modifiers
+        ``mods``: a's attack, defence, b's) and ``y`` (b's)."""
+        key = (first, x, y, near, ida, idb, granted)
+        got = self.ids.get(key)
+        if got is not None:
+            return got
+        game = self.game
+        g = (granted >> 1 == 1, granted & 1 == 1)
+        same = game._kernel_key(first, x, y, near, (ida, idb), g)
+        got = self.same.get(same)
+        if got is not None:
+            self.ids[key] = got
+            return got
+        den, outcomes = game._kernel(first, d, self.nears[near], (ida, idb), g,
+                                     (mods[0], mods[1], mods[2], mods[3]))
+        got = self.ids[key] = self.same[same] = len(self.off)
+        self.off.append(len(self.p))
+        self.n_all.append(len(outcomes))
+        win = loss = 0
+        cols = self.cols
+        for winner, delta, sa, sb, assail2, da, db, ga2, gb2, w, _ha, _hb in outcomes:
+            if winner >= 0:
+                if winner == 0:
+                    win += w
+                else:
+                    loss += w
+                continue
+            cols[0].append(assail2)
+            cols[1].append(delta)
+            cols[2].append(sa + 1)
+            cols[3].append(sb + 1)
+            cols[4].append(da)
+            cols[5].append(db)
+            cols[6].append(2 * (ga2 > 0) + (gb2 > 0))
+            self.p.append(w / den)
+        self.length.append(len(self.p) - self.off[got])
+        self.pa.append(win / den)
+        self.pb.append(loss / den)
+        self._arrays = None
+        return got
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """(off, length, n_all, pa, pb, p, *cols) as arrays (the kernels added since the last
+        call appended)."""
+        got = self._arrays
+        if got is None:
+            import numpy as np
+
+            i64 = np.int64
+            k0, e0 = self._done
+            new = (np.array(self.off[k0:], dtype=i64), np.array(self.length[k0:], dtype=i64),
+                   np.array(self.n_all[k0:], dtype=i64), np.array(self.pa[k0:]),
+                   np.array(self.pb[k0:]), np.array(self.p[e0:]),
+                   *(np.array(c[e0:], dtype=i64) for c in self.cols))
+            old = self._kept
+            got = self._arrays = new if old is None else tuple(
+                np.concatenate((a, b)) for a, b in zip(old, new, strict=True))
+            self._kept = got
+            self._done = (len(self.off), len(self.p))
+        return got
+
+
 class Solution:
     """A solved game from one state (see :meth:`SevendagGame.solve`).
 
@@ -487,60 +697,173 @@ class Solution:
         states: list[StateKey] = list(dict.fromkeys((start, *also)))
         index: dict[StateKey, int] = {k: i for i, k in enumerate(states)}
         seeds = len(states)  # the states whose interval must be within the tolerance
-        # per state: the assaillant's options, the défenseur's, and its first row
+        # per state: the assaillant's options, the défenseur's
         self.opts: list[tuple[list[Option], list[Option]]] = []
-        row_state: list[int] = []
-        row_i: list[int] = []
-        pa: list[float] = []
-        pb: list[float] = []  # each row's chance that b wins in the round
-        ent_row: list[int] = []
-        ent_col: list[int] = []
-        ent_p: list[float] = []
+        kern = game._flat()
+        for key in states:  # the seeds' pieces (closed under a round: no new piece below)
+            kern.count(key[2])
+            kern.count(key[3])
+            kern.rec(0, key[4])
+            kern.rec(1, key[5])
+            kern.tech(key[8])
+            kern.tech(key[9])
+        # A state as one int: its pieces in mixed radix
+        lo, hi = game.lo, game.hi
+        d_lo = min(lo, *(k[1] for k in states))
+        n_d = max(hi, *(k[1] for k in states)) - d_lo + 1
+        n_c, n_ra, n_rb, n_t = len(kern.counts), len(kern.recs[0]), len(kern.recs[1]), len(kern.techs)
+        radix = (2, n_d, n_c, n_c, n_ra, n_rb, 4, n_t * n_t)
+        wide = math.prod(radix) >= WIDE  # beyond int64: Python ints in object arrays
+        bump = np.array(kern.bump, dtype=np.int64)
+        recover = (np.array(kern.recover[0], dtype=np.int64),
+                   np.array(kern.recover[1], dtype=np.int64))
+        tech_ids, tech_next, started = kern.tech_ids, kern.tech_next, kern.started
+
+        def encode(key: StateKey) -> int:
+            assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
+            code = 0
+            for part, r in zip((assail, d - d_lo, kern.count_ids[ca], kern.count_ids[cb],
+                                kern.rec_ids[0][ra], kern.rec_ids[1][rb], 2 * bool(ga) + bool(gb),
+                                tech_ids[ta] * n_t + tech_ids[tb]), radix, strict=True):
+                code = code * r + part
+            return code
+
+        codes: dict[int, int] = {encode(key): i for i, key in enumerate(states)}
+        (aa, ad), (ba, bd) = game.chain.constants
+        alloc_index = game.alloc_index
+        n_alloc_b = len(game.allocs[1])
+        parts: list[tuple[np.ndarray, ...]] = []  # per batch: rows, then entries
+        n_rows = 0
         longest = 1
         k = 0
+        # Breadth first, a batch at a time: every state known and not yet expanded, in order
+        # (the order in which they are found, as when expanded one by one)
         while k < len(states):
-            key = states[k]
-            assail = key[0]
-            first = game.options(key, assail, policies[assail])
-            second = game.options(key, 1 - assail, policies[1 - assail])
-            self.opts.append((first, second))
-            for i, o1 in enumerate(first):
-                for o2 in second:
-                    oa, ob = (o1, o2) if assail == 0 else (o2, o1)
-                    den, targets, _ = game._targets(key, oa, ob)
-                    row = len(pa)
-                    if row >= MAX_GAME_ROWS:
-                        raise UsageError(Msg("game.size", a=game.names[0], b=game.names[1],
-                                             max=MAX_GAME_ROWS))
-                    row_state.append(k)
-                    row_i.append(i)
-                    win = loss = 0
-                    longest = max(longest, len(targets))
-                    for t, w in targets:
-                        if isinstance(t, int):
-                            if t == 0:
-                                win += w
-                            else:
-                                loss += w
-                            continue
-                        j = index.get(t)
-                        if j is None:
-                            if len(states) >= MAX_GAME_STATES:
-                                raise UsageError(Msg("game.states", a=game.names[0],
-                                                     b=game.names[1], max=MAX_GAME_STATES))
-                            j = index[t] = len(states)
-                            states.append(t)
-                        ent_row.append(row)
-                        ent_col.append(j)
-                        ent_p.append(w / den)
-                    pa.append(win / den)
-                    pb.append(loss / den)
-            k += 1
+            batch = states[k:]
+            # per option, first declarer's then answer's (S-05): yield, allocation id, attack
+            # and defence modifiers, the technique in effect next round
+            opt: tuple[list[int], ...] = ([], [], [], [], [])
+            # per state: assaillant, D, counted, picking up (a, b), near, granted, options
+            pieces: list[int] = []
+            batch_rows = 0
+            for key in batch:
+                assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
+                first = game.options(key, assail, policies[assail])
+                second = game.options(key, 1 - assail, policies[1 - assail])
+                self.opts.append((first, second))
+                batch_rows += len(first) * len(second)
+                if n_rows + batch_rows > MAX_GAME_ROWS:
+                    raise UsageError(Msg("game.size", a=game.names[0], b=game.names[1],
+                                         max=MAX_GAME_ROWS))
+                pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb],
+                           kern.rec_ids[0][ra], kern.rec_ids[1][rb], kern.near(ca, cb),
+                           2 * bool(ga) + bool(gb), len(first), len(second))
+                for f, opts in ((assail, first), (1 - assail, second)):
+                    held = ta if f == 0 else tb
+                    ids = alloc_index[f]
+                    for o in opts:
+                        tech = started[o.technique] if o.technique is not None else held
+                        opt[0].append(o.yield_initiative)
+                        opt[1].append(ids[o.allocation])
+                        opt[2].append(tech[0] if tech else 0)
+                        opt[3].append(tech[1] if tech else 0)
+                        opt[4].append(tech_next[tech_ids[tech]])
+            state = np.array(pieces, dtype=np.int64).reshape(-1, 10).T
+            n1, n2 = state[8], state[9]
+            o_yield, o_alloc, o_att, o_def, o_next = (np.array(x, dtype=np.int64) for x in opt)
+            # each row: its state, first option i and answer j (rows: i, then j)
+            per_state = n1 * n2
+            row_state = np.repeat(np.arange(len(batch), dtype=np.int64), per_state)
+            r = np.arange(batch_rows, dtype=np.int64) - np.repeat(
+                np.cumsum(per_state) - per_state, per_state)
+            row_i = r // n2[row_state]
+            f_opt = np.repeat(np.cumsum(n1 + n2) - n1 - n2, per_state) + row_i
+            s_opt = f_opt - row_i + n1[row_state] + r % n2[row_state]
+            assail_r = state[0][row_state]
+            a_first = assail_r == 0
+            a_opt, b_opt = np.where(a_first, f_opt, s_opt), np.where(a_first, s_opt, f_opt)
+            ida, idb = o_alloc[a_opt], o_alloc[b_opt]
+            att = np.where(o_yield[f_opt] == 1, 1 - assail_r, assail_r)  # S-03: a yield
+            d_r = state[1][row_state]
+            x = (aa - bd) - d_r + o_att[a_opt] - o_def[b_opt]  # a's attack offset
+            y = (ba - ad) + d_r + o_att[b_opt] - o_def[a_opt]  # b's
+            # the kernel: by what it depends on (SevendagGame._kernel_key), as one int
+            pair = (att * len(game.allocs[0]) + ida) * n_alloc_b + idb
+            pairs, pair_at = np.unique(pair, return_inverse=True)
+            bounds = np.array([game._bounds(int(p) // (len(game.allocs[0]) * n_alloc_b), (
+                int(p) // n_alloc_b % len(game.allocs[0]), int(p) % n_alloc_b))
+                for p in pairs.tolist()], dtype=np.int64).reshape(-1, 4)[pair_at].T
+            w = np.clip(np.where(att == 0, x, y), bounds[0], bounds[1])
+            z = np.clip(np.where(att == 0, y, x), bounds[2], bounds[3])
+            kernel_parts = (w - int(w.min()), z - int(z.min()), state[6][row_state],
+                            state[7][row_state])
+            sizes = [int(part.max()) + 1 for part in kernel_parts]
+            code: np.ndarray = pair.astype(object) if math.prod(
+                sizes, start=int(pair.max()) + 1) >= WIDE else pair
+            for part, size in zip(kernel_parts, sizes, strict=True):
+                code = code * size + part
+            _, same_at, same_inverse = np.unique(code, return_index=True, return_inverse=True)
+            kid_same = np.array([kern.kernel(*args) for args in zip(*(
+                v[same_at].tolist() for v in (att, x, y, state[6][row_state], ida, idb,
+                                              state[7][row_state], d_r, o_att[a_opt],
+                                              o_def[a_opt], o_att[b_opt], o_def[b_opt])),
+                strict=True)], dtype=np.int64)
+            kid_arr = kid_same[same_inverse]
+            row_tech = o_next[a_opt] * n_t + o_next[b_opt]  # a's technique next round, b's
+            (k_off, k_len, k_all, k_pa, k_pb, k_p, c_assail, c_delta, c_sa, c_sb, c_da, c_db,
+             c_g) = kern.arrays()
+            lens = k_len[kid_arr]
+            ent = np.repeat(k_off[kid_arr] - np.cumsum(lens) + lens, lens) + np.arange(
+                int(lens.sum()), dtype=np.int64)
+            piece = state[:6, np.repeat(row_state, lens)]
+            # each entry's target: the pieces after the round
+            to_assail = c_assail[ent]
+            to_assail = np.where(to_assail == KEEP, piece[0], to_assail)
+            to_d = np.clip(piece[1] + c_delta[ent], lo, hi) - d_lo
+            to_ca, to_cb = bump[piece[2], c_sa[ent]], bump[piece[3], c_sb[ent]]
+            to_ra, to_rb = recover[0][piece[4], c_da[ent]], recover[1][piece[5], c_db[ent]]
+            to_g = c_g[ent]
+            to_t = np.repeat(row_tech, lens)
+            if ent.size and min(int(to_ca.min()), int(to_cb.min())) < 0:
+                raise RuntimeError("a wound counted past the fighter's last")  # never: S-19
+            code = to_assail.astype(object) if wide else to_assail
+            for part, r in zip((to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t), radix[1:],
+                               strict=True):
+                code = code * r + part
+            uniq, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
+            col_of = np.array([codes.get(c, -1) for c in uniq.tolist()], dtype=np.int64)
+            new = np.flatnonzero(col_of < 0)
+            if new.size:
+                new = new[np.argsort(first_at[new], kind="stable")]  # in the order found
+                if len(states) + new.size > MAX_GAME_STATES:
+                    raise UsageError(Msg("game.states", a=game.names[0], b=game.names[1],
+                                         max=MAX_GAME_STATES))
+                col_of[new] = np.arange(len(states), len(states) + new.size)
+                at = first_at[new]
+                for c, a2, d2, ca2, cb2, ra2, rb2, g2, t2 in zip(
+                        uniq[new].tolist(), *(arr[at].tolist() for arr in (
+                            to_assail, to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t)),
+                        strict=True):
+                    t_a, t_b = divmod(t2, n_t)
+                    key = (a2, d2 + d_lo, kern.counts[ca2], kern.counts[cb2], kern.recs[0][ra2],
+                           kern.recs[1][rb2], g2 >> 1 == 1, g2 & 1 == 1, kern.techs[t_a],
+                           kern.techs[t_b])
+                    codes[c] = index[key] = len(states)
+                    states.append(key)
+            n_batch = batch_rows
+            if n_batch:
+                longest = max(longest, int(k_all[kid_arr].max()))
+            parts.append((row_state + k, row_i, k_pa[kid_arr], k_pb[kid_arr],
+                          np.repeat(np.arange(n_rows, n_rows + n_batch, dtype=np.int64), lens),
+                          col_of[inverse], k_p[ent], k_all[kid_arr]))
+            n_rows += n_batch
+            k += len(batch)
+        rs_arr, ri_arr, pa_arr, pb_arr, ent_row, ent_col, ent_p, outcomes = (
+            np.concatenate([p[i] for p in parts]) for i in range(8))
+        self.row_outcomes: np.ndarray = outcomes
+        """Each row's outcomes (the winners' included): its rounding allowance counts them."""
         self.states = states
         self.index = index
-        n_rows = len(pa)
-        rs_arr = np.array(row_state, dtype=np.int64)
-        ri_arr = np.array(row_i, dtype=np.int64)
         # groups: (state, first option) blocks, then state blocks (rows are in order)
         new_si = np.ones(n_rows, dtype=bool)
         new_si[1:] = (rs_arr[1:] != rs_arr[:-1]) | (ri_arr[1:] != ri_arr[:-1])
@@ -551,16 +874,24 @@ class Solution:
         s_starts = np.flatnonzero(new_s)
         a_first = np.array([s[0] == 0 for s in states], dtype=bool)
         self._np = np
-        self._pa = np.array(pa)
-        self._pb = np.array(pb)
-        self._row = np.array(ent_row, dtype=np.int64)
-        self._col = np.array(ent_col, dtype=np.int64)
-        self._p = np.array(ent_p)
+        self._pa = pa_arr
+        self._pb = pb_arr
+        self._row = ent_row
+        self._col = ent_col
+        self._p = ent_p
         self._n_rows = n_rows
         self._si_starts, self._s_starts = si_starts, s_starts
         self._si_a_first = a_first[si_state]  # a declares first: the answer (b) minimises
         self._a_first = a_first
         self._row_state, self._row_i = rs_arr, ri_arr
+        self._ptr: np.ndarray | None = None
+        self._columns: tuple[np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]] | None = None
+        # +1 where the side choosing maximises (a), -1 where it minimises (b): per row and
+        # per group the answer's, per group and per state the first declarer's
+        sign_group = np.where(self._si_a_first, -1.0, 1.0)
+        sign_state = np.where(a_first, 1.0, -1.0)
+        self._signs = (np.repeat(sign_group, np.diff(np.append(si_starts, n_rows))), sign_group,
+                       sign_state[si_state], sign_state)
         start_rows = np.flatnonzero(rs_arr < seeds)
         n = len(states)
         # L from 0, U from 1, M from 1/2 (the draw at the cap): V with t rounds to go
@@ -596,20 +927,46 @@ class Solution:
         self.high = min(1.0, float(v_high[0]) + e)
         self.n_rows = n_rows
         self._decisions: np.ndarray | None = None
-        self._ptr: np.ndarray | None = None
 
     def _q(self, v: np.ndarray) -> np.ndarray:
-        xp = self._np
-        q: np.ndarray = self._pa + xp.bincount(self._row, weights=self._p * v[self._col],
-                                               minlength=self._n_rows)
+        """Each row's value with ``v`` after it: P(a wins now) + Σ p v(target), the entries
+        summed in their order from 0 (as ``bincount`` would): column ``j`` holds each row's
+        ``j``-th entry, the rows longest first, so that column is added to a prefix."""
+        cols = self._columns
+        if cols is None:
+            cols = self._columns = self._by_column()
+        rank, columns = cols
+        acc = self._np.zeros(self._n_rows)
+        for k, col, p in columns:
+            acc[:k] += p * v[col]
+        q: np.ndarray = self._pa + acc[rank]
         return q
 
-    def _reduce(self, q: np.ndarray) -> np.ndarray:
+    def _by_column(self) -> tuple[np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]]:
+        """The entries by column (see :meth:`_q`): each row's place, longest first, and per
+        column the rows that have one, its targets and its probabilities."""
         xp = self._np
-        inner = xp.where(self._si_a_first, xp.minimum.reduceat(q, self._si_starts),
-                         xp.maximum.reduceat(q, self._si_starts))
-        v: np.ndarray = xp.where(self._a_first, xp.maximum.reduceat(inner, self._s_starts),
-                                 xp.minimum.reduceat(inner, self._s_starts))
+        ptr = self.row_entries()
+        lens = xp.diff(ptr)
+        order = xp.argsort(-lens, kind="stable")
+        rank = xp.empty(self._n_rows, dtype=xp.int64)
+        rank[order] = xp.arange(self._n_rows)
+        longest = -lens[order]  # ascending
+        first = ptr[order]
+        columns: list[tuple[int, np.ndarray, np.ndarray]] = []
+        for j in range(int(lens.max()) if lens.size else 0):
+            k = int(xp.searchsorted(longest, -j, side="left"))  # rows with more than j
+            e = first[:k] + j
+            columns.append((k, self._col[e], self._p[e]))
+        return rank, columns
+
+    def _reduce(self, q: np.ndarray) -> np.ndarray:
+        """Each state's value from its rows' (the answer's best, then the first declarer's):
+        a minimum taken as the maximum of the values negated, then negated back (exact)."""
+        xp = self._np
+        sign_row, sign_group, sign_first, sign_state = self._signs
+        inner = sign_group * xp.maximum.reduceat(sign_row * q, self._si_starts)
+        v: np.ndarray = sign_state * xp.maximum.reduceat(sign_first * inner, self._s_starts)
         return v
 
     def _step(self, v: np.ndarray) -> np.ndarray:
@@ -666,32 +1023,34 @@ class Solution:
         n, rounds = len(self.states), self.rounds
         out = np.empty((min(rounds, MAX_DECISIONS // max(1, n)), n), dtype=np.int32)
         big = self._n_rows
-        pos = np.arange(big, dtype=np.int64)
         si_starts, s_starts = self._si_starts, self._s_starts
         group_len = np.diff(np.append(si_starts, big))
         n_groups = len(si_starts)
+        state_len = np.diff(np.append(s_starts, n_groups))
+        groups = np.arange(n_groups)
         # +1 where a maximises (a declares first in the state, or answers b), per row / group
-        a_answers = np.repeat(~self._si_a_first, group_len)
-        sign_answer = np.where(a_answers, 1.0, -1.0)
-        sign_first = np.where(self._a_first, 1.0, -1.0)
+        sign_answer, _, sign_first, _ = self._signs
+        a_answers = sign_answer > 0
         # who ends the fight this round in the chooser's favour: a's win, or b's
         progress_answer = np.where(a_answers, self._pa, self._pb)
+        progress_first = np.where(self._a_first[self._row_state], self._pa, self._pb)
+        # each group's rows in the order an answer is preferred among those within TIE of the
+        # best: the most likely to win this very round first, then the first listed
+        order = np.lexsort((np.arange(big), -progress_answer, np.repeat(groups, group_len)))
+        sign_order = sign_answer[order]
+        at = np.arange(big, dtype=np.int64)
         v = np.full(n, 0.5)
         same = 0
         for t in range(rounds):
             q = self._q(v)
             # the answer to each first option: its best, the fastest win among equals
-            x = sign_answer * q
-            best = np.repeat(np.maximum.reduceat(x, si_starts), group_len)
-            answer = _first_best(x >= best - TIE, progress_answer, pos, si_starts, big)
+            x = sign_order * q[order]
+            low = np.repeat(np.maximum.reduceat(x, si_starts) - TIE, group_len)
+            answer = order[np.minimum.reduceat(np.where(x >= low, at, big), si_starts)]
             # the first declarer's option: the same, over the answered options
-            y = sign_first[self._row_state[answer]] * q[answer]
-            state_len = np.diff(np.append(s_starts, n_groups))
-            top = np.repeat(np.maximum.reduceat(y, s_starts), state_len)
-            first_progress = np.where(self._a_first[self._row_state[answer]],
-                                      self._pa[answer], self._pb[answer])
-            group = _first_best(y >= top - TIE, first_progress, np.arange(n_groups), s_starts,
-                                n_groups)
+            y = sign_first * q[answer]
+            top = np.repeat(np.maximum.reduceat(y, s_starts) - TIE, state_len)
+            group = _first_best(y >= top, progress_first[answer], groups, s_starts, n_groups)
             rows = answer[group]
             new_v = q[rows]
             if t > 0 and np.array_equal(rows, out[t - 1]) and \

@@ -48,7 +48,7 @@ import hashlib
 import struct
 import sys
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 
@@ -60,7 +60,6 @@ from sevendag_cli.sevendag.game import (
     OptionValue,
     SevendagGame,
     Solution,
-    Target,
 )
 from sevendag_cli.sim.odds import gamma
 
@@ -152,24 +151,6 @@ class KeptGame:
 # --- solving the closure -----------------------------------------------------------------
 
 
-class _Counting:
-    """The game, counting the outcomes of each round :class:`Solution` builds (its rounding
-    allowance depends on the most of them)."""
-
-    def __init__(self, game: SevendagGame) -> None:
-        self._game = game
-        self.lens: list[int] = []
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
-
-    def _targets(self, key: StateKey, oa: Option, ob: Option) -> Any:
-        got = self._game._targets(key, oa, ob)  # (denominator, targets, ...)
-        targets: list[tuple[Target, int]] = got[1]
-        self.lens.append(len(targets))
-        return got
-
-
 def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
                cap: int) -> tuple[KeptGame, bytes] | None:
     """The game from both start keys, each state answered once within ``tolerance`` (see the
@@ -189,19 +170,19 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
     for start in (game.start_key(0), game.start_key(1)):
         if start in seen:
             continue
-        counting = _Counting(game)
         # the closure and its rows; its own iteration stops at once (tolerance 1: any interval
         # fits), the one below goes on until every state's fits
-        sol = Solution(cast(SevendagGame, counting), start, rounds, policies, 1.0)
+        sol = Solution(game, start, rounds, policies, 1.0)
         n, n_rows = len(sol.states), sol.n_rows
         rs = sol._row_state
-        if len(counting.lens) != n_rows or n_rows == 0:
+        lens = sol.row_outcomes  # each round's outcomes
+        if len(lens) != n_rows or n_rows == 0:
             return None
         starts = np.flatnonzero(np.r_[True, rs[1:] != rs[:-1]])
         if len(starts) != n:
             return None
         # most outcomes of a round reachable from each state (a fixed point over the graph)
-        own = np.maximum(np.maximum.reduceat(np.array(counting.lens, dtype=np.int64), starts), 1)
+        own = np.maximum(np.maximum.reduceat(lens, starts), 1)
         ent_state = rs[sol._row]
         has, first_ent = np.unique(ent_state, return_index=True)
         reach = own

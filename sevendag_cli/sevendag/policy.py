@@ -125,7 +125,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
         if got is None:
             oa, ob = sol.row_options(row)
             key = sol.states[int(sol._row_state[row])]
-            den = game.transitions(key, oa, ob)[0]
+            den = game.round_outcomes(key, oa, ob)[0]
             got = wounds_of[row] = tuple(w / den for w in game.wounds(key, oa, ob))
         return got
 

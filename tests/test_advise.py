@@ -46,6 +46,7 @@ def test_S03_S04_S05_advise_json_lists_every_option_and_matches_its_schema_and_t
     assert Encounter(ENCOUNTER).advise().to_dict() == doc
 
 
+@pytest.mark.slow
 def test_S03_advise_after_gives_the_defenseurs_answers() -> None:
     _init()
     first = run_json("advise")

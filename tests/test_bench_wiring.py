@@ -395,6 +395,7 @@ def test_a_matrix_with_simulated_cells_marks_them_in_the_picture(monkeypatch: py
     assert any("Leviathan" in x for x in texts) and any("simulated" in x for x in texts)
 
 
+@pytest.mark.slow
 def test_without_matplotlib_matrix_and_swing_plots_are_one_line_before_any_work(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # ``import matplotlib`` fails

@@ -176,6 +176,7 @@ def test_D12_the_cap_bound_lets_a_lopsided_fight_be_solved() -> None:
     assert result.fighters[0].win_probability > 1 - 1e-12
 
 
+@pytest.mark.slow
 def test_sweep_at_200_hit_points_gives_the_odds_and_the_fair_value() -> None:
     """The sweep of the issue: A.ac 8..14 at 200 hit points each runs from 59% to 96%, every
     point certified; the fairest value is the one closest to 50/50 (A.ac = 8)."""

@@ -207,6 +207,7 @@ def test_S03_S04_S05_S08_S19_house_pair_rows_values_and_decisions_are_the_plain_
     check_solution(best, seed=1)
 
 
+@pytest.mark.slow
 def test_S08_kernels_sharing_a_key_roll_the_same_round() -> None:
     """Rounds whose kernels share a key (the offsets clamped) give the same kernel computed
     afresh from each one's own D and modifiers."""

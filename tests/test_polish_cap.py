@@ -72,6 +72,7 @@ def test_library_records_say_whether_played_to_the_end_D12() -> None:
     assert not sd.matrix(["brannoc", "ysolde"], jobs=1).roster.to_end
 
 
+@pytest.mark.slow
 def test_pictures_titles_say_it_too_D12(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     for args in (("matrix", "A", "B", "-r", "d20", "--jobs", "1"),

@@ -46,6 +46,7 @@ def test_title_helper_shortens_each_line_on_its_own() -> None:
     assert len(first) == MAX_TITLE and first.endswith("…") and second == "short"
 
 
+@pytest.mark.slow
 def test_names_in_fight_and_roll_pictures_are_drawn_as_typed(tmp_path: Path) -> None:
     """Every text is text (mathtext is off): a ``$`` is not escaped to ``\\$``."""
     from sevendag_cli.render import plot

@@ -518,6 +518,7 @@ def test_S03_S05_the_log_keeps_what_was_left_to_the_sheet() -> None:
     assert run("log").exit_code == 0  # replayed from the log
 
 
+@pytest.mark.slow
 def test_S03_S05_outputs_with_sheet_rules_match_their_schemas() -> None:
     """fight --json / --jsonl, round --json, log --json and the encounter file, with a sheet
     that yields and one that starts a technique by rule (``sheet-rule`` events, null yields)."""

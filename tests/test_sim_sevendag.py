@@ -305,6 +305,7 @@ def test_comparison_detects_a_real_difference() -> None:
         _same_mean(ref.winner == 0, vec.winner == 0, "P(Brannoc wins)")
 
 
+@pytest.mark.slow
 def test_S02_first_striker_is_the_assaillant_with_exact_odds() -> None:
     """S-02: first_striker is the initiative winner; ties roll again, as in the exact
     P(a) = P(a > b) / (1 - P(tie))."""

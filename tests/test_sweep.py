@@ -39,6 +39,7 @@ def test_d20_points_equal_fight_exact_with_the_same_set() -> None:
         assert point["draw_probability"] == exact["draw_probability"]
 
 
+@pytest.mark.slow
 def test_sevendag_points_are_fight_exact_s_figures() -> None:
     """S-21 pair: the same push as fight --exact, so the same numbers."""
     doc = run_json("sweep", "--vary", "Ysolde.attack=8,10", "--tactic", "Brannoc=all-out")

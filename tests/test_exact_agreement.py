@@ -168,17 +168,23 @@ def test_S07_S17_S19_far_out_the_difference_stops_mattering(pair: str) -> None:
                 "tiny": (TINY_HOUSE, TINY_Z, TINY_Y)}[pair]
     chain = SevendagChain(rs, a, b)
     near = ((False,) * len(chain.tracked), (True,) * len(chain.tracked))
+    form = chain.form
+
+    def outcomes(assail: int, d: int, granted: tuple[bool, bool]) -> list[Any]:
+        # the round computed afresh (not looked up by its clamped offsets)
+        x, y = form.offsets(d, (0, 0, 0, 0))
+        w, z = (x, y) if assail == 0 else (y, x)
+        return form._round(assail, w, z, near, (0, 0), granted).outcomes
+
     for assail in (0, 1):
         for granted in ((False, False), (True, True)):
             for edge, step in ((chain.hi, 1), (chain.lo, -1)):
-                at_edge = chain.kernel(assail, edge, near, (0, 0), granted, (0, 0, 0, 0))
+                at_edge = outcomes(assail, edge, granted)
                 for k in (1, 5, 40):
-                    beyond = chain.kernel(assail, edge + step * k, near, (0, 0), granted,
-                                          (0, 0, 0, 0))
-                    assert beyond == at_edge
+                    assert outcomes(assail, edge + step * k, granted) == at_edge
     # And inside the thresholds D does matter (the lumping is not vacuous).
-    mid = chain.kernel(0, 0, near, (0, 0), (False, False), (0, 0, 0, 0))
-    assert mid != chain.kernel(0, chain.hi, near, (0, 0), (False, False), (0, 0, 0, 0))
+    mid = outcomes(0, 0, (False, False))
+    assert mid != outcomes(0, chain.hi, (False, False))
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ import pytest
 from sevendag_cli.sevendag import game as game_module
 from sevendag_cli.sevendag.chain import StateKey
 from sevendag_cli.sevendag.game import OPTIMAL, SHEET, TIE, SevendagGame, Solution
+from sevendag_cli.sevendag.rounds import Kernel
 from sevendag_cli.sevendag.rules import SevendagRuleset
 from tests.records import replace
 from tests.sevendag_helpers import RS, TINY_RS, TINY_X, TINY_Y, bundled
@@ -38,7 +39,7 @@ def uncached(game: SevendagGame) -> SevendagGame:
     """The game with every kernel computed afresh from its own D and modifiers (no key
     shared between two rounds: what the kernel depends on is not assumed)."""
     count = iter(range(1 << 62))
-    game._kernel_key = lambda *_args: (next(count),)  # type: ignore[method-assign]
+    game.form.kernel_key = lambda *_args: (next(count),)  # type: ignore[method-assign]
     return game
 
 
@@ -215,7 +216,7 @@ def test_S08_kernels_sharing_a_key_roll_the_same_round() -> None:
     sol = game.solve(game.start_key(0), 40, (OPTIMAL, OPTIMAL), 1e-9)
     fresh, _ = tiny_game()
     fresh = uncached(fresh)
-    seen: dict[tuple[object, ...], tuple[int, list[tuple[int, ...]]]] = {}
+    seen: dict[tuple[object, ...], Kernel] = {}
     shared = 0
     for key, (first, second) in zip(sol.states, sol.opts, strict=True):
         for o1 in first:
@@ -224,14 +225,11 @@ def test_S08_kernels_sharing_a_key_roll_the_same_round() -> None:
                 got = fresh.round_outcomes(key, oa, ob)
                 assert got == game.round_outcomes(key, oa, ob)
                 mods = game._techs(key[8], key[9], oa, ob)[2]
-                ch = game.chain
-                (aa, ad), (ba, bd) = ch.constants
                 ids = (game.alloc_index[0][oa.allocation], game.alloc_index[1][ob.allocation])
                 first_att = (1 - key[0]) if (oa if key[0] == 0 else ob).yield_initiative \
                     else key[0]
-                k = game._kernel_key(first_att, aa + mods[0] - bd - mods[3] - key[1],
-                                     ba + mods[2] - ad - mods[1] + key[1],
-                                     game._near(key[2], key[3]), ids, (key[6], key[7]))
+                k = game.form.kernel_key(first_att, *game.form.offsets(key[1], mods),
+                                         game.pieces.near(key[2], key[3]), ids, (key[6], key[7]))
                 if k in seen:
                     shared += 1
                     assert seen[k] == got

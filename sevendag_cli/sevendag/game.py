@@ -53,7 +53,7 @@ from msgspec import Struct
 
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.policies import OPTIMAL, POLICIES, SHEET
-from sevendag_cli.sevendag.chain import SevendagChain, StateKey, Tech, _bump
+from sevendag_cli.sevendag.chain import SevendagChain, StateKey
 from sevendag_cli.sevendag.engine import (
     ATTACK,
     DEFENCE,
@@ -71,6 +71,7 @@ from sevendag_cli.sevendag.model import (
     check_fighters,
     fighter_model,
 )
+from sevendag_cli.sevendag.rounds import KEEP, Kernel, RoundOutcome, Tech, wound_weights
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sevendag.rules import yields as rule_yields
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance, gamma
@@ -98,9 +99,6 @@ MAX_GAME_ROWS = 2_000_000
 WIDE = 1 << 62
 """Codes (a state, a kernel, as one int in mixed radix) this large or larger are Python ints
 in object arrays instead of int64."""
-
-KEEP = 2
-"""A round's outcome that leaves the initiative where it was."""
 
 Target = StateKey | int
 """Where a round leads: a state, or the winner (0 = a, 1 = b)."""
@@ -183,18 +181,14 @@ class SevendagGame:
                                        tuple(_allocation(model, al) for al in allocs)))
         self.alloc_index = [{al: i for i, al in enumerate(x)} for x in self.allocs]
         self.models = (models[0], models[1])
-        # The chain's exchange tables, indexed by allocation id instead of dropped mask.
+        # The chain (its states' keys) and its exact round, the allocations indexed by id.
         self.chain = SevendagChain(ruleset, a, b, self.models)
+        self.form = self.chain.form
+        self.pieces = self.chain.pieces
         self.techniques = tuple(ruleset.techniques)
         self.lo, self.hi = self._thresholds()
-        self._kernels: dict[tuple[object, ...], tuple[int, list[tuple[int, ...]]]] = {}
         self._solved: dict[tuple[object, ...], Solution] = {}
-        self._bump_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
-        self._rec_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
-        self._near_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
-                               tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
         self._flat_kernels: _Kernels | None = None
-        self._offset_bounds: dict[tuple[int, tuple[int, int]], tuple[int, int, int, int]] = {}
 
     def _flat(self) -> _Kernels:
         """The game's rounds flattened for solving (see :class:`_Kernels`), built once."""
@@ -283,182 +277,35 @@ class SevendagGame:
 
     # --- one round
 
-    def _kernel(self, first: int, d: int,
-                near: tuple[tuple[bool, ...], tuple[bool, ...]], ids: tuple[int, int],
-                granted: tuple[bool, bool], mods: tuple[int, int, int, int],
-                ) -> tuple[int, list[tuple[int, ...]]]:
-        """S-03, S-08, S-14: the chain's round (:meth:`SevendagChain.kernel`) with a yield.
-
-        ``first`` attacks first: the assaillant, or the défenseur when the assaillant
-        yields (S-03).  A critical defence in exchange 1 gives the initiative to its
-        defender, in exchange 2 to ``first``; without one the assaillant keeps it
-        (``KEEP``, resolved by the caller): a yield shares the rounds of the other
-        fighter's initiative.
-        """
-        ch = self.chain
-        (aa, ad), (ba, bd) = ch.constants
-        attack_a, defence_a = aa + mods[0], ad + mods[1]
-        attack_b, defence_b = ba + mods[2], bd + mods[3]
-        key = self._kernel_key(first, attack_a - defence_b - d, attack_b - defence_a + d, near,
-                               ids, granted)
-        kept = self._kernels.get(key)
-        if kept is not None:
-            return kept
-        second = 1 - first
-        den1 = ch._den(first, ids[first], ids[second])
-        den2 = ch._den(second, ids[second], ids[first])
-        pen = ch.penalty
-        out: dict[tuple[int, ...], int] = {}
-
-        def offset(att: int, dd: int) -> int:
-            return attack_a - defence_b - dd if att == 0 else attack_b - defence_a + dd
-
-        def out_now(fighter: int, band: int) -> bool:
-            i = ch.slot.get(band)
-            return i is not None and near[fighter][i]
-
-        for (band, fumble, used, dropped, top), w1 in ch._exchange(
-                first, ids[first], ids[second], offset(first, d), granted[first]):
-            g = [granted[0], granted[1]]
-            if used:
-                g[first] = False
-            if fumble and ch.grants:
-                g[second] = True
-            hits = [-1, -1]
-            drops = [0, 0]
-            drops[first] = dropped
-            if band >= 0:
-                hits[second] = band
-                if out_now(second, band):  # S-19: out, the fight ends mid-round
-                    r: tuple[int, ...] = (first, hits[0], hits[1], 0, 0, 0, 0, 0)
-                    out[r] = out.get(r, 0) + w1 * den2
-                    continue
-            if top:  # S-14: the round ends; exchange 1's defender holds the initiative
-                r = (-1, hits[0], hits[1], second, drops[0], drops[1], g[0], g[1])
-                out[r] = out.get(r, 0) + w1 * den2
-                continue
-            d2 = d + (pen[hits[0]] if hits[0] >= 0 else 0) - (pen[hits[1]] if hits[1] >= 0 else 0)
-            for (band2, fumble2, used2, dropped2, top2), w2 in ch._exchange(
-                    second, ids[second], ids[first], offset(second, d2), g[second]):
-                h = [hits[0], hits[1]]
-                gg = [g[0], g[1]]
-                if used2:
-                    gg[second] = False
-                if fumble2 and ch.grants:
-                    gg[first] = True
-                if band2 >= 0:
-                    h[first] = band2
-                    if out_now(first, band2):
-                        r = (second, h[0], h[1], 0, 0, 0, 0, 0)
-                        out[r] = out.get(r, 0) + w1 * w2
-                        continue
-                dr = [drops[0], drops[1]]
-                dr[second] = dropped2
-                r = (-1, h[0], h[1], first if top2 else KEEP, dr[0], dr[1], gg[0], gg[1])
-                out[r] = out.get(r, 0) + w1 * w2
-        reduced: list[tuple[int, ...]] = []
-        slot = ch.slot
-        for (winner, ha, hb, assail2, da, db, ga2, gb2), w in out.items():
-            delta = (pen[ha] if ha >= 0 else 0) - (pen[hb] if hb >= 0 else 0)
-            reduced.append((winner, delta, slot.get(ha, -1), slot.get(hb, -1), assail2, da, db,
-                            ga2, gb2, w, ha, hb))
-        got = (den1 * den2, reduced)
-        self._kernels[key] = got
-        return got
-
-    def _kernel_key(self, first: int, x: int, y: int, near: object, ids: tuple[int, int],
-                    granted: tuple[bool, bool]) -> tuple[object, ...]:
-        """What :meth:`_kernel` depends on, with a's attack offset ``x`` at D and b's ``y``.
-
-        D and the modifiers count only through the offsets each exchange is rolled at: the
-        first attacker's, and the second's less the penalty of the wound exchange 1 dealt
-        (none, or a band's).  Each exchange clamps its offset to its own range
-        (:meth:`SevendagChain._exchange`): the offsets are clamped here to where they still
-        change something, so kernels that roll the same exchanges are one."""
-        (lo1, hi1, lo2, hi2) = self._bounds(first, ids)
-        w, z = (x, y) if first == 0 else (y, x)
-        return (first, min(hi1, max(lo1, w)), min(hi2, max(lo2, z)), near, ids, granted)
-
-    def _bounds(self, first: int, ids: tuple[int, int]) -> tuple[int, int, int, int]:
-        """Where the first attacker's offset, and the second's before a penalty, still change
-        something (see :meth:`_kernel_key`)."""
-        bounds = self._offset_bounds.get((first, ids))
-        if bounds is None:
-            ch = self.chain
-            second = 1 - first
-            ch._den(first, ids[first], ids[second])  # both exchanges' tables built
-            ch._den(second, ids[second], ids[first])
-            t1 = ch._exchanges[(first, ids[first], ids[second])]
-            t2 = ch._exchanges[(second, ids[second], ids[first])]
-            pens = [0, *ch.penalty]
-            bounds = self._offset_bounds[(first, ids)] = (
-                *((t1.o_min, t1.o_max) if t1.landing else (0, 0)),
-                *((t2.o_min + min(pens), t2.o_max + max(pens)) if t2.landing else (0, 0)))
-        return bounds
-
     def _targets(self, key: StateKey, oa: Option, ob: Option,
-                 ) -> tuple[int, list[tuple[Target, int]], list[tuple[int, ...]]]:
+                 ) -> tuple[int, list[tuple[Target, int]], list[RoundOutcome]]:
         """One round's targets and weights, not merged (see :meth:`transitions`); and the
-        kernel's outcomes they come from, in the same order (the last two of each: the band
-        of the wound a took, of the wound b took, -1 for none)."""
+        round's outcomes they come from, in the same order."""
         assail, d, ca, cb, ra, rb, _ga, _gb, ta, tb = key
         t0, t1, _ = self._techs(ta, tb, oa, ob)
-        den, outcomes = self.round_outcomes(key, oa, ob)
-        ta2: Tech = (t0[0], t0[1], t0[2] - 1) if t0 and t0[2] > 1 else None
-        tb2: Tech = (t1[0], t1[1], t1[2] - 1) if t1 and t1[2] > 1 else None
-        bump_a, bump_b = self._bumps(ca), self._bumps(cb)
-        rec_a, rec_b = self._recover(ra), self._recover(rb)
-        lo, hi = self.lo, self.hi
+        kernel = self.round_outcomes(key, oa, ob)
+        pieces = self.pieces
+        ta2, tb2 = pieces.tech_next(t0), pieces.tech_next(t1)
         out: list[tuple[Target, int]] = []
-        for winner, delta, sa, sb, assail2, da, db, ga2, gb2, w, _ha, _hb in outcomes:
+        for winner, ha, hb, assail2, da, db, ga2, gb2, w in kernel.outcomes:
             if winner >= 0:
                 out.append((winner, w))
                 continue
-            d2 = d + delta
-            d2 = hi if d2 >= hi else lo if d2 <= lo else d2
-            out.append(((assail if assail2 == KEEP else assail2, d2, bump_a[sa], bump_b[sb],
-                         rec_a[da], rec_b[db], ga2 > 0, gb2 > 0, ta2, tb2), w))
-        return den, out, outcomes
+            d2 = self.clamp(d + pieces.delta(ha, hb))
+            out.append(((assail if assail2 == KEEP else assail2, d2, pieces.bump(ca, ha),
+                         pieces.bump(cb, hb), pieces.recover(ra, da), pieces.recover(rb, db),
+                         ga2, gb2, ta2, tb2), w))
+        return kernel.den, out, kernel.outcomes
 
-    def round_outcomes(self, key: StateKey, oa: Option, ob: Option,
-                       ) -> tuple[int, list[tuple[int, ...]]]:
-        """One round's kernel (:meth:`_kernel`) from ``key`` with these declarations: its
-        denominator and its outcomes."""
+    def round_outcomes(self, key: StateKey, oa: Option, ob: Option) -> Kernel:
+        """One round from ``key`` with these declarations, from the exact round form (S-03:
+        the défenseur attacks first when the assaillant yields)."""
         assail, d, ca, cb, _ra, _rb, ga, gb, ta, tb = key
         yielded = (oa if assail == 0 else ob).yield_initiative
-        mods = self._techs(ta, tb, oa, ob)[2]
-        near = self._near(ca, cb)
+        x, y = self.form.offsets(d, self._techs(ta, tb, oa, ob)[2])
         ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
         first = 1 - assail if yielded else assail
-        return self._kernel(first, d, near, ids, (ga, gb), mods)
-
-    def _near(self, ca: tuple[int, ...], cb: tuple[int, ...],
-              ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-        got = self._near_cache.get((ca, cb))
-        if got is None:
-            lim = self.chain.limit
-            got = self._near_cache[(ca, cb)] = (
-                tuple(c + 1 >= n for c, n in zip(ca, lim, strict=True)),
-                tuple(c + 1 >= n for c, n in zip(cb, lim, strict=True)))
-        return got
-
-    def _bumps(self, counts: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
-        """Counted wounds after a wound in tracked slot s (-1: none counted)."""
-        got = self._bump_cache.get(counts)
-        if got is None:
-            got = {-1: counts, **{s: _bump(counts, s) for s in range(len(counts))}}
-            self._bump_cache[counts] = got
-        return got
-
-    def _recover(self, rec: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
-        """S-18: rounds left picking each unit up after a round dropping the units in a mask."""
-        got = self._rec_cache.get(rec)
-        if got is None:
-            r0 = self.chain.recovery
-            got = {m: tuple(r0 if m >> u & 1 else max(0, r - 1) for u, r in enumerate(rec))
-                   for m in range(1 << len(rec))}
-            self._rec_cache[rec] = got
-        return got
+        return self.form.kernel(first, x, y, self.pieces.near(ca, cb), ids, (ga, gb))
 
     def transitions(self, key: StateKey, oa: Option, ob: Option,
                     ) -> tuple[int, list[tuple[Target, int]]]:
@@ -484,22 +331,13 @@ class SevendagGame:
         if ob.technique is not None:
             t = self.ruleset.techniques[ob.technique]
             t1 = (t.attack, t.defence, t.duration)
-        m0, m1 = (t0[0], t0[1]) if t0 else (0, 0), (t1[0], t1[1]) if t1 else (0, 0)
-        return t0, t1, (m0[0], m0[1], m1[0], m1[1])
+        return t0, t1, self.pieces.mods(t0, t1)
 
     def wounds(self, key: StateKey, oa: Option, ob: Option) -> tuple[int, ...]:
         """One round's wounds from ``key`` with these declarations: the weight (over the
         denominator of :meth:`transitions`) of each fighter taking a wound of each band,
         a's bands then b's (the wound that takes a fighter out included)."""
-        outcomes = self.round_outcomes(key, oa, ob)[1]
-        nb = len(self.chain.penalty)
-        out = [0] * (2 * nb)
-        for *_, w, ha, hb in outcomes:
-            if ha >= 0:
-                out[ha] += w
-            if hb >= 0:
-                out[nb + hb] += w
-        return tuple(out)
+        return wound_weights(self.round_outcomes(key, oa, ob), len(self.form.penalty))
 
     # --- solving
 
@@ -576,8 +414,7 @@ class _Kernels:
             got = self.tech_ids[t] = len(self.techs)
             self.techs.append(t)
             self.tech_next.append(-1)
-            nxt: Tech = (t[0], t[1], t[2] - 1) if t and t[2] > 1 else None
-            self.tech_next[got] = self.tech(nxt)
+            self.tech_next[got] = self.tech(self.game.pieces.tech_next(t))
         return got
 
     def count(self, c: tuple[int, ...]) -> int:
@@ -587,9 +424,10 @@ class _Kernels:
             self.counts.append(c)
             row = [got]
             self.bump.append(row)
-            lim = self.game.chain.limit
-            for s in range(len(c)):  # a wound that does not take the fighter out (S-19)
-                row.append(self.count(_bump(c, s)) if c[s] + 1 < lim[s] else -1)
+            form = self.game.form
+            for band, s in form.slot.items():  # a wound that does not take the fighter out (S-19)
+                ok = c[s] + 1 < form.limit[s]
+                row.append(self.count(self.game.pieces.bump(c, band)) if ok else -1)
         return got
 
     def rec(self, f: int, r: tuple[int, ...]) -> int:
@@ -600,44 +438,43 @@ class _Kernels:
             self.recs[f].append(r)
             row: list[int] = []
             self.recover[f].append(row)
-            r0 = self.game.chain.recovery
             for m in range(1 << len(r)):  # S-18
-                row.append(self.rec(f, tuple(r0 if m >> u & 1 else max(0, x - 1)
-                                             for u, x in enumerate(r))))
+                row.append(self.rec(f, self.game.pieces.recover(r, m)))
         return got
 
     def near(self, ca: tuple[int, ...], cb: tuple[int, ...]) -> int:
         got = self.near_ids.get((ca, cb))
         if got is None:
             got = self.near_ids[(ca, cb)] = len(self.nears)
-            self.nears.append(self.game._near(ca, cb))
+            self.nears.append(self.game.pieces.near(ca, cb))
         return got
 
     # --- kernels
 
-    def kernel(self, first: int, x: int, y: int, near: int, ida: int, idb: int, granted: int,
-               d: int, *mods: int) -> int:
-        """The id of the kernel at attack offsets ``x`` (a's at D = ``d``, with modifiers
-        ``mods``: a's attack, defence, b's) and ``y`` (b's)."""
+    def kernel(self, first: int, x: int, y: int, near: int, ida: int, idb: int,
+               granted: int) -> int:
+        """The id of the kernel at attack offsets ``x`` (a's) and ``y`` (b's)."""
         key = (first, x, y, near, ida, idb, granted)
         got = self.ids.get(key)
         if got is not None:
             return got
-        game = self.game
+        form = self.game.form
         g = (granted >> 1 == 1, granted & 1 == 1)
-        same = game._kernel_key(first, x, y, near, (ida, idb), g)
+        same = form.kernel_key(first, x, y, self.nears[near], (ida, idb), g)
         got = self.same.get(same)
         if got is not None:
             self.ids[key] = got
             return got
-        den, outcomes = game._kernel(first, d, self.nears[near], (ida, idb), g,
-                                     (mods[0], mods[1], mods[2], mods[3]))
+        kernel = form.kernel(first, x, y, self.nears[near], (ida, idb), g)
+        den, outcomes = kernel.den, kernel.outcomes
+        slot = form.slot
         got = self.ids[key] = self.same[same] = len(self.off)
         self.off.append(len(self.p))
         self.n_all.append(len(outcomes))
         win = loss = 0
         cols = self.cols
-        for winner, delta, sa, sb, assail2, da, db, ga2, gb2, w, _ha, _hb in outcomes:
+        delta = self.game.pieces.delta
+        for winner, ha, hb, assail2, da, db, ga2, gb2, w in outcomes:
             if winner >= 0:
                 if winner == 0:
                     win += w
@@ -645,9 +482,9 @@ class _Kernels:
                     loss += w
                 continue
             cols[0].append(assail2)
-            cols[1].append(delta)
-            cols[2].append(sa + 1)
-            cols[3].append(sb + 1)
+            cols[1].append(delta(ha, hb))
+            cols[2].append(slot.get(ha, -1) + 1)
+            cols[3].append(slot.get(hb, -1) + 1)
             cols[4].append(da)
             cols[5].append(db)
             cols[6].append(2 * (ga2 > 0) + (gb2 > 0))
@@ -787,10 +624,10 @@ class Solution:
             d_r = state[1][row_state]
             x = (aa - bd) - d_r + o_att[a_opt] - o_def[b_opt]  # a's attack offset
             y = (ba - ad) + d_r + o_att[b_opt] - o_def[a_opt]  # b's
-            # the kernel: by what it depends on (SevendagGame._kernel_key), as one int
+            # the kernel: by what it depends on (RoundForm.kernel_key), as one int
             pair = (att * len(game.allocs[0]) + ida) * n_alloc_b + idb
             pairs, pair_at = np.unique(pair, return_inverse=True)
-            bounds = np.array([game._bounds(int(p) // (len(game.allocs[0]) * n_alloc_b), (
+            bounds = np.array([game.form.bounds(int(p) // (len(game.allocs[0]) * n_alloc_b), (
                 int(p) // n_alloc_b % len(game.allocs[0]), int(p) % n_alloc_b))
                 for p in pairs.tolist()], dtype=np.int64).reshape(-1, 4)[pair_at].T
             w = np.clip(np.where(att == 0, x, y), bounds[0], bounds[1])
@@ -805,8 +642,7 @@ class Solution:
             _, same_at, same_inverse = np.unique(code, return_index=True, return_inverse=True)
             kid_same = np.array([kern.kernel(*args) for args in zip(*(
                 v[same_at].tolist() for v in (att, x, y, state[6][row_state], ida, idb,
-                                              state[7][row_state], d_r, o_att[a_opt],
-                                              o_def[a_opt], o_att[b_opt], o_def[b_opt])),
+                                              state[7][row_state])),
                 strict=True)], dtype=np.int64)
             kid_arr = kid_same[same_inverse]
             row_tech = o_next[a_opt] * n_t + o_next[b_opt]  # a's technique next round, b's

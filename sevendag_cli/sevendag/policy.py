@@ -125,7 +125,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
         if got is None:
             oa, ob = sol.row_options(row)
             key = sol.states[int(sol._row_state[row])]
-            den = game.round_outcomes(key, oa, ob)[0]
+            den = game.round_outcomes(key, oa, ob).den
             got = wounds_of[row] = tuple(w / den for w in game.wounds(key, oa, ob))
         return got
 
@@ -417,8 +417,8 @@ class _Tables:
                 acc += w
                 cum.append(p + acc / den)
                 target.append(-1 - to if isinstance(to, int) else sol.index[to])
-                ha.append(oc[-2])
-                hb.append(oc[-1])
+                ha.append(oc[1])
+                hb.append(oc[2])
             cum[-1] = p + 1.0  # the row's weights sum to its denominator: no gap at the end
         self.cum = np.array(cum)
         self.target = np.array(target, dtype=np.int64)

@@ -115,34 +115,11 @@ def sevendag_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds:
     loc = {g: k for k, g in enumerate(order)}
     n = len(order)
     nb = len(chain.penalty)
-    src: list[int] = []
-    tgt: list[int] = []
-    prob: list[float] = []
-    pa = np.zeros(n)
-    pb = np.zeros(n)
-    rew = np.zeros((n, 2 * nb))
-    for k, g in enumerate(order):
-        s = chain.successors(g)
-        src.extend([k] * len(s.targets))
-        tgt.extend(loc[t] for t in s.targets)
-        prob.extend(s.probs)
-        pa[k], pb[k] = s.pa, s.pb
-        rew[k] = [w / s.den for w in s.rewards]
-    src_a = np.array(src, dtype=np.int64)
-    tgt_a = np.array(tgt, dtype=np.int64)
-    prob_a = np.array(prob)
+    src_a, tgt_a, prob_a, pa, pb, rew = chain_matrix(chain, order)
     indegree = int(np.bincount(tgt_a, minlength=n).max()) if n and tgt_a.size else 0
     # States that can never end (neither fighter can take the other out from them): their
     # mass is a draw at the cap.  Resolved at once when they hold no wound to count.
-    can_end = (pa + pb) > 0
-    changed = True
-    while changed:
-        reach = np.zeros(n, dtype=np.bool_)
-        np.logical_or.at(reach, src_a, can_end[tgt_a])
-        new = can_end | reach
-        changed = bool((new != can_end).any())
-        can_end = new
-    doomed = ~can_end
+    doomed = ~can_end(pa, pb, src_a, tgt_a)
     shortcut = bool(doomed.any()) and not rew[doomed].any()
 
     columns = len(starts)
@@ -176,6 +153,43 @@ def sevendag_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds:
         work += prob_a.size * columns
     end_push(push, m, t == rounds, final)
     return push, wounds.reshape(2, nb, columns)
+
+
+def chain_matrix(chain: SevendagChain, order: list[int],
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray, FloatArray,
+                            FloatArray, FloatArray]:
+    """The rounds of the states ``order`` (a closure) as a sparse matrix over their positions:
+    each entry's source, target and probability; per state P(a wins now), P(b wins now) and
+    the weight of each wound taken (a's bands, then b's, over the round's denominator)."""
+    n = len(order)
+    pos = np.full(len(chain.states), -1, dtype=np.int64)
+    pos[np.array(order, dtype=np.int64)] = np.arange(n, dtype=np.int64)
+    succ = [chain.successors(g) for g in order]
+    counts = np.array([len(s.targets) for s in succ], dtype=np.int64)
+    src = np.repeat(np.arange(n, dtype=np.int64), counts)
+    tgt = pos[np.concatenate([np.frombuffer(s.targets, dtype=np.int64) for s in succ])
+              if n else np.zeros(0, dtype=np.int64)]
+    prob = (np.concatenate([np.frombuffer(s.probs, dtype=np.float64) for s in succ])
+            if n else np.zeros(0))
+    pa = np.array([s.pa for s in succ], dtype=np.float64)
+    pb = np.array([s.pb for s in succ], dtype=np.float64)
+    rew = np.array([[w / s.den for w in s.rewards] for s in succ],
+                   dtype=np.float64).reshape(n, 2 * len(chain.penalty))
+    return src, tgt, prob, pa, pb, rew
+
+
+def can_end(pa: FloatArray, pb: FloatArray, src: npt.NDArray[np.int64],
+            tgt: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """The states from which the fight can end (someone can still be taken out): those that
+    can end it now, and every state that leads to one (a fixed point over the entries)."""
+    ends = (pa + pb) > 0
+    while True:
+        reach = np.zeros(ends.size, dtype=np.bool_)
+        np.logical_or.at(reach, src, ends[tgt])
+        grown = ends | reach
+        if bool((grown == ends).all()):
+            return grown
+        ends = grown
 
 
 def in_play(push: Push, m: FloatArray, tolerance: float, work: int,
@@ -339,39 +353,17 @@ def sevendag_table(chain: SevendagChain, starts: list[int],
     from sevendag_cli.sevendag.chain import OddsTable as Table
 
     order = chain.closure(starts)
-    loc = {g: k for k, g in enumerate(order)}
     n = len(order)
-    src: list[int] = []
-    tgt: list[int] = []
-    prob: list[float] = []
-    pa = np.zeros(n)
-    pb = np.zeros(n)
-    outdegree = 0
-    for k, g in enumerate(order):
-        s = chain.successors(g)
-        src.extend([k] * len(s.targets))
-        tgt.extend(loc[t] for t in s.targets)
-        prob.extend(s.probs)
-        pa[k], pb[k] = s.pa, s.pb
-        outdegree = max(outdegree, len(s.targets))
-    src_a = np.array(src, dtype=np.int64)
-    tgt_a = np.array(tgt, dtype=np.int64)
-    prob_a = np.array(prob)
-    can_end = (pa + pb) > 0
-    while True:
-        reach = np.zeros(n, dtype=np.bool_)
-        np.logical_or.at(reach, src_a, can_end[tgt_a])
-        grown = can_end | reach
-        if bool((grown == can_end).all()):
-            break
-        can_end = grown
-    doomed = ~can_end
+    src_a, tgt_a, prob_a, pa, pb, _rew = chain_matrix(chain, order)
+    outdegree = int(np.bincount(src_a, minlength=n).max()) if src_a.size else 0
+    ends = can_end(pa, pb, src_a, tgt_a)
+    doomed = ~ends
     # Doomed states absorb as draws: edges into them become the draw vector.
     into = doomed[tgt_a]
     pd: FloatArray = np.bincount(src_a[into], weights=prob_a[into], minlength=n).astype(np.float64)
     keep = ~into & ~doomed[src_a]
     src_k, tgt_k, prob_k = src_a[keep], tgt_a[keep], prob_a[keep]
-    pa, pb, pd = pa * can_end, pb * can_end, pd * can_end
+    pa, pb, pd = pa * ends, pb * ends, pd * ends
 
     def step(w: FloatArray) -> FloatArray:
         out: FloatArray = np.bincount(src_k, weights=prob_k * w[tgt_k],
@@ -390,10 +382,10 @@ def sevendag_table(chain: SevendagChain, starts: list[int],
         horizon += 1
         error += rel * float(wa.max() + wb.max() + wd.max()) + 3 * UNIT_ROUNDOFF
         unresolved = 1.0 - va - vb - vd + 3 * error
-        if float(unresolved[can_end].max(initial=0.0)) <= tolerance or horizon >= 100_000:
+        if float(unresolved[ends].max(initial=0.0)) <= tolerance or horizon >= 100_000:
             break
         wa, wb, wd = step(wa), step(wb), step(wd)
-    lows = [np.clip(v - error * can_end, 0.0, 1.0) for v in (va, vb, vd)]
+    lows = [np.clip(v - error * ends, 0.0, 1.0) for v in (va, vb, vd)]
     rest = np.clip(1.0 - (lows[0] + lows[1] + lows[2]), 0.0, 1.0)
     return Table(
         fingerprint=chain.fingerprint, names=chain.names, tolerance=tolerance, horizon=horizon,

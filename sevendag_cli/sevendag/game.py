@@ -80,8 +80,22 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-MAX_GAME_STATES = 20_000
-"""Most states one game holds."""
+MAX_GAME_BYTES = 420 << 20
+"""Most memory one solved game may take: its states, declared rounds and their outcomes,
+estimated before it is built (:meth:`SevendagGame.size`) and counted as it is built (with
+numpy loaded, the process stays under 500 MB)."""
+ROW_BYTES = 150
+"""Memory per declared round of a solved game (measured): its state, option, chances to win
+now, outcome count, and its values through value iteration and the declarations."""
+ENTRY_BYTES = 90
+"""Memory per outcome of a declared round that leads to a state (measured): its round, its
+target and probability, their copies by column for the values, and the build's own."""
+KERNEL_BYTES = 450
+"""Memory per outcome of a distinct round kept for the build (measured: Python lists)."""
+STATE_BYTES = 600
+"""Memory per state of a solved game: its key, its index, its options and values."""
+MAX_BATCH_ROWS = 200_000
+"""Most declared rounds built at once (the memory a build holds at a time)."""
 MAX_STEPS = 5_000
 """Most rounds of value iteration (a fight that can go on for ever stops there, its interval
 left open)."""
@@ -93,8 +107,6 @@ SETTLED = 32
 are taken as settled for every further round to go."""
 MAX_DECISIONS = 40_000_000
 """Most (state, rounds to go) declarations one solved game keeps for play (160 MB)."""
-MAX_GAME_ROWS = 2_000_000
-"""Most (state, assaillant's option, défenseur's option) rounds one game builds."""
 
 WIDE = 1 << 62
 """Codes (a state, a kernel, as one int in mixed radix) this large or larger are Python ints
@@ -102,6 +114,19 @@ in object arrays instead of int64."""
 
 Target = StateKey | int
 """Where a round leads: a state, or the winner (0 = a, 1 = b)."""
+
+
+class GameSize(Struct, frozen=True, gc=False):
+    """A game's size at most (:meth:`SevendagGame.size`): its states and declared rounds."""
+
+    states: int
+    rows: int
+
+    def bytes(self, entries: int, kernel_outcomes: int = 0) -> int:
+        """Memory of a solved game of this size with ``entries`` outcomes leading to a state,
+        built from rounds of ``kernel_outcomes`` outcomes in all."""
+        return (self.states * STATE_BYTES + self.rows * ROW_BYTES + entries * ENTRY_BYTES
+                + kernel_outcomes * KERNEL_BYTES)
 
 
 class Option(Struct, frozen=True, gc=False):
@@ -274,6 +299,68 @@ class SevendagGame:
         yields = (False, True) if assail == fighter else (False,)
         return [Option(y, allocs[i], t) for y in yields
                 for i in self.valid[fighter][mask] for t in techs]
+
+    # --- size
+
+    def size(self, policies: tuple[str, str], seeds: Sequence[StateKey] = ()) -> GameSize:
+        """How large the game is at most, from the sheets and the ruleset alone, before
+        anything is built: its states (every assaillant, penalty difference within the
+        clamp, wounds counted, weapons being picked up, granted criticals and techniques in
+        effect that the policies can reach, and the ``seeds``'), and its declared rounds (each
+        state's options, first declarer's times the answer's, summed over those states)."""
+        rs = self.ruleset
+        # D moves with the penalties; where every band with a penalty is counted, the wounds
+        # counted fix it (a seed's aside)
+        free = any(band.penalty and not band.out_after for band in rs.wounds)
+        n_d = self.hi - self.lo + 1 if free else 1 + len(seeds)
+        counts = math.prod(rs.wounds[j].out_after for j in self.chain.tracked)
+        granted = 2 if rs.fumble_grants_crit else 1
+        per_state = [0, 0]  # per assaillant: the product over the fighters of their sums
+        pieces = []
+        for f, fighter in enumerate(self.fighters):
+            model = self.models[f]
+            recs = [k[4] if f == 0 else k[5] for k in seeds]
+            held = [k[8] if f == 0 else k[9] for k in seeds]
+            rec_max = max([rs.drop_recovery_rounds, *(max(r, default=0) for r in recs)])
+            weapons = [u for u, unit in enumerate(model.units) if unit.is_weapon]
+            # techniques in effect: every (modifiers, rounds left) the fighter can start, or a
+            # seed holds
+            if policies[f] == OPTIMAL:
+                started = list(rs.techniques.values())
+            else:
+                rule = fighter.technique_rule
+                started = [rs.techniques[rule.technique]] if rule is not None else []
+            busy = sum(max(0, t.duration - 1) for t in started)
+            busy += sum(t[2] for t in held if t is not None)
+            n_rec = (rec_max + 1) ** len(weapons)
+            pieces.append(n_rec * (1 + busy))
+            for assail in (0, 1):
+                total = 0
+                for mask in range(1 << len(weapons)):
+                    unit_mask = sum(1 << weapons[i] for i in range(len(weapons)) if mask >> i & 1)
+                    ways = rec_max ** bin(mask).count("1")  # rec tuples with that mask
+                    if policies[f] == OPTIMAL:
+                        allocs = len(self.valid[f][unit_mask])
+                        ys = 2 if assail == f else 1
+                        opts = ys * allocs * (1 + len(self.techniques)) + ys * allocs * busy
+                    else:
+                        opts = 1 + busy
+                    total += ways * opts
+                per_state[assail] = total if f == 0 else per_state[assail] * total
+        base = n_d * (counts * granted) ** 2
+        states = 2 * base * pieces[0] * pieces[1] + len(seeds)
+        rows = base * (per_state[0] + per_state[1]) + len(seeds)
+        return GameSize(states, rows)
+
+    def check_size(self, policies: tuple[str, str], seeds: Sequence[StateKey] = ()) -> GameSize:
+        """:meth:`size`, refused in one line when it may take more than :data:`MAX_GAME_BYTES`
+        (the outcomes, not known before the rounds are built, counted as one a round)."""
+        size = self.size(policies, seeds)
+        if size.bytes(size.rows) > MAX_GAME_BYTES:
+            raise UsageError(Msg("game.size", a=self.names[0], b=self.names[1],
+                                 states=size.states, rows=size.rows,
+                                 mb=size.bytes(size.rows) >> 20, max=MAX_GAME_BYTES >> 20))
+        return size
 
     # --- one round
 
@@ -449,6 +536,11 @@ class _Kernels:
             self.nears.append(self.game.pieces.near(ca, cb))
         return got
 
+    @property
+    def outcomes(self) -> int:
+        """The outcomes leading to a state of every kernel built."""
+        return len(self.p)
+
     # --- kernels
 
     def kernel(self, first: int, x: int, y: int, near: int, ida: int, idb: int,
@@ -532,6 +624,7 @@ class Solution:
         self.game, self.start, self.rounds, self.policies = game, start, rounds, policies
         self.tolerance = tolerance
         states: list[StateKey] = list(dict.fromkeys((start, *also)))
+        game.check_size(policies, states)  # bounded before anything is built
         index: dict[StateKey, int] = {k: i for i, k in enumerate(states)}
         seeds = len(states)  # the states whose interval must be within the tolerance
         # per state: the assaillant's options, the défenseur's
@@ -575,23 +668,24 @@ class Solution:
         k = 0
         # Breadth first, a batch at a time: every state known and not yet expanded, in order
         # (the order in which they are found, as when expanded one by one)
+        n_entries = 0
         while k < len(states):
-            batch = states[k:]
+            batch: list[StateKey] = []
             # per option, first declarer's then answer's (S-05): yield, allocation id, attack
             # and defence modifiers, the technique in effect next round
             opt: tuple[list[int], ...] = ([], [], [], [], [])
             # per state: assaillant, D, counted, picking up (a, b), near, granted, options
             pieces: list[int] = []
             batch_rows = 0
-            for key in batch:
+            for key in states[k:]:
+                if batch_rows >= MAX_BATCH_ROWS:
+                    break
+                batch.append(key)
                 assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
                 first = game.options(key, assail, policies[assail])
                 second = game.options(key, 1 - assail, policies[1 - assail])
                 self.opts.append((first, second))
                 batch_rows += len(first) * len(second)
-                if n_rows + batch_rows > MAX_GAME_ROWS:
-                    raise UsageError(Msg("game.size", a=game.names[0], b=game.names[1],
-                                         max=MAX_GAME_ROWS))
                 pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb],
                            kern.rec_ids[0][ra], kern.rec_ids[1][rb], kern.near(ca, cb),
                            2 * bool(ga) + bool(gb), len(first), len(second))
@@ -649,6 +743,8 @@ class Solution:
             (k_off, k_len, k_all, k_pa, k_pb, k_p, c_assail, c_delta, c_sa, c_sb, c_da, c_db,
              c_g) = kern.arrays()
             lens = k_len[kid_arr]
+            n_entries += int(lens.sum())
+            _check_bytes(game, len(states), n_rows + batch_rows, n_entries)
             ent = np.repeat(k_off[kid_arr] - np.cumsum(lens) + lens, lens) + np.arange(
                 int(lens.sum()), dtype=np.int64)
             piece = state[:6, np.repeat(row_state, lens)]
@@ -671,9 +767,7 @@ class Solution:
             new = np.flatnonzero(col_of < 0)
             if new.size:
                 new = new[np.argsort(first_at[new], kind="stable")]  # in the order found
-                if len(states) + new.size > MAX_GAME_STATES:
-                    raise UsageError(Msg("game.states", a=game.names[0], b=game.names[1],
-                                         max=MAX_GAME_STATES))
+                _check_bytes(game, len(states) + new.size, n_rows + batch_rows, n_entries)
                 col_of[new] = np.arange(len(states), len(states) + new.size)
                 at = first_at[new]
                 for c, a2, d2, ca2, cb2, ra2, rb2, g2, t2 in zip(
@@ -961,6 +1055,15 @@ class Solution:
         return [OptionValue(o, float(q_mid[r]), max(0.0, float(q_low[r]) - e),
                             min(1.0, float(q_high[r]) + e), None)
                 for o, r in zip(second, rows[i * n2:(i + 1) * n2], strict=True)]
+
+
+def _check_bytes(game: SevendagGame, states: int, rows: int, entries: int) -> None:
+    """Refuse, in one line, a game whose build has grown past :data:`MAX_GAME_BYTES`."""
+    size = GameSize(states, rows)
+    used = size.bytes(entries, game._flat().outcomes)
+    if used > MAX_GAME_BYTES:
+        raise UsageError(Msg("game.grown", a=game.names[0], b=game.names[1], states=states,
+                             rows=rows, mb=used >> 20, max=MAX_GAME_BYTES >> 20))
 
 
 def _first_best(tied: np.ndarray, progress: np.ndarray, pos: np.ndarray, starts: np.ndarray,

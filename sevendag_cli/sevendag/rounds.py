@@ -78,8 +78,8 @@ the fight keeps only the winner and the wounds."""
 
 LOW, MID, HIGH = 0, 1, 2
 
-MAX_KEPT_OUTCOMES = 500_000
-"""Most outcomes of the rounds (:meth:`RoundForm.kernel`) one form keeps built (some 80 MB);
+MAX_KEPT_OUTCOMES = 200_000
+"""Most outcomes of the rounds (:meth:`RoundForm.kernel`) one form keeps built (some 30 MB);
 the least recently used are built again when asked."""
 
 

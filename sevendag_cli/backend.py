@@ -234,7 +234,8 @@ class Backend(Protocol):
         ...
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight: ...
+                    tolerance: float, fractions: bool | None,
+                    policies: Policies = PLAIN) -> ExactFight: ...
 
     def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
         """``fight --exact --json``: what the ruleset adds to the odds (its field of
@@ -262,9 +263,12 @@ class Backend(Protocol):
         ...
 
     def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+                       tolerance: float, sheet: Odds | None = None,
+                       asked: bool = True) -> Exploitability | Msg:
         """What each sheet gives away against optimal play (see :class:`Exploitability`);
-        ``sheet``: the odds of both on their sheets, when already solved."""
+        ``sheet``: the odds of both on their sheets, when already solved.  Not ``asked`` (an
+        addition to plain exact odds): only when it is cheap, else a note saying why not and
+        how to ask for it; asked: refused in one line beyond the solver's bounds."""
         ...
 
     def exact_to_end(self) -> bool:

@@ -399,8 +399,18 @@ class Matchup(Struct, frozen=True):
                           policies=self.policies)
         return Simulation(result, self.ruleset.name, seed, self.changes, self.policies)
 
-    def exact(self, *, tolerance: float | None = None, cap: int | None = None) -> Exact:
+    def exact(self, *, tolerance: float | None = None, cap: int | None = None,
+              exploit: bool | None = None, fractions: bool | None = None) -> Exact:
         """The exact odds, certified within ``tolerance`` (``sevendag fight --exact``).
+
+        ``fractions``: the exact fractions of the fight played to the end, where the rules
+        allow them — None where they cost little beside the odds (else a note says how to ask
+        for them), True whatever they cost, False never.
+
+        ``exploit``: what each sheet gives away against optimal play (both on their sheets
+        only): None computes it when it is cheap and says why not otherwise
+        (:attr:`Exact.exploitability_skipped`), True asks for it (refused in one line beyond
+        the game's bounds), False leaves it out.
 
         >>> e = matchup("A", "B", "d20").exact(tolerance=1e-9)
         >>> round(sum(f.win_probability for f in e.result.fighters) + e.result.draw_probability, 6)
@@ -410,18 +420,25 @@ class Matchup(Struct, frozen=True):
         from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
         check_numbers(cap, None, None)
+        if exploit and self.policies != PLAIN:
+            raise UsageError(Msg("exact.exploit_policies"))
         self.check_ends()
         tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
         result = exact_fight(self.ruleset, self.a, self.b, cap=cap, tolerance=tol,
-                             policies=self.policies)
-        given = None
-        if self.policies == PLAIN:  # what the sheets give away (asked optimal: shown as played)
+                             fractions=fractions, policies=self.policies)
+        given: Exploitability | None = None
+        skipped: Msg | None = None
+        if self.policies == PLAIN and exploit is not False:
             from sevendag_cli.backend import backend_for
 
-            given = backend_for(self.ruleset).exploitability(self.ruleset, self.a, self.b,
-                                                              cap=cap, tolerance=tol,
-                                                              sheet=result.odds)
-        return Exact(result, self.ruleset.name, self.changes, self.policies, given)
+            got = backend_for(self.ruleset).exploitability(
+                self.ruleset, self.a, self.b, cap=cap, tolerance=tol, sheet=result.odds,
+                asked=bool(exploit))
+            if isinstance(got, Msg):
+                skipped = got
+            else:
+                given = got
+        return Exact(result, self.ruleset.name, self.changes, self.policies, given, skipped)
 
     def sweep(self, field: str, values: str | Sequence[str | int], *, fair: bool = False,
               runs: int | None = None, seed: int | None = None, cap: int | None = None,
@@ -570,6 +587,9 @@ class Exact(Struct, frozen=True):
     policies: Policies = PLAIN
     exploitability: Exploitability | None = None
     """What each sheet gives away against optimal play (both on their sheets only)."""
+    exploitability_skipped: Msg | None = None
+    """Why :attr:`exploitability` was not computed when it was not asked for (too large a
+    game for an addition to plain exact odds), and how to ask for it."""
 
     def to_dict(self, lang: str = "en") -> Document:
         from sevendag_cli.render.sim_data import exact_document, exploitability_data
@@ -579,6 +599,8 @@ class Exact(Struct, frozen=True):
                              self.policies)
         doc["exploitability"] = (exploitability_data(self.exploitability)
                                  if self.exploitability is not None else None)
+        doc["exploitability_skipped"] = (self.exploitability_skipped.render(lang)
+                                         if self.exploitability_skipped is not None else None)
         return _with_changes(doc, self.changes)
 
 

@@ -75,6 +75,18 @@ def fight_cmd(
         bool, typer.Option("--odds", help="Show how each fighter's chance to win swung, round by "
                            "round (a chart; a list in the JSON).")
     ] = False,
+    exploit: Annotated[
+        bool | None, typer.Option("--exploit/--no-exploit",
+                                  help="With --exact: what each sheet gives away against optimal "
+                                  "play, however long it takes (default: only when quick).",
+                                  show_default=False)
+    ] = None,
+    fractions: Annotated[
+        bool | None, typer.Option("--fractions/--no-fractions",
+                                  help="With --exact: the exact fractions of the fight played to "
+                                  "the end, however long they take (default: only when quick).",
+                                  show_default=False)
+    ] = None,
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,
     lang: LangOpt = None,
@@ -87,7 +99,7 @@ def fight_cmd(
 
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
     ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
-    ·  sevendag fight --exact --tactic Brannoc=all-out --csv
+    ·  sevendag fight --exact --tactic Brannoc=all-out --csv  ·  sevendag fight --exact --exploit
     ·  sevendag fight --seed 7 --odds
     """
     with handled(lang):
@@ -101,6 +113,10 @@ def fight_cmd(
         check_numbers(cap, runs, seed)
         if tolerance is not None and not (exact or odds):
             raise UsageError(Msg("cli.tolerance_exact"))
+        if exploit is not None and not exact:
+            raise UsageError(Msg("cli.exploit_exact"))
+        if fractions is not None and not exact:
+            raise UsageError(Msg("cli.fractions_exact"))
         check_table_options(out, csv_, plot, runs is not None or exact or odds)
         from sevendag_cli.library import Matchup
 
@@ -111,7 +127,8 @@ def fight_cmd(
             run_simulation(m, runs, seed, cap, out, csv_=csv_, plot=plot)
             return
         if exact:
-            run_exact(m, out, cap, tolerance, csv_=csv_, plot=plot)
+            run_exact(m, out, cap, tolerance, csv_=csv_, plot=plot, exploit=exploit,
+                      fractions=fractions)
             return
         if odds:
             play_fight_with_odds(m, seed, dice, cap, tolerance, out, csv_=csv_, plot=plot)
@@ -246,9 +263,10 @@ def run_simulation(
 
 
 def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float | None = None, *,
-              csv_: bool = False, plot: str | None = None) -> None:
+              csv_: bool = False, plot: str | None = None, exploit: bool | None = None,
+              fractions: bool | None = None) -> None:
     """``--exact``: the fight's chain pushed round by round to the cap, within ``tolerance``."""
-    done = m.exact(tolerance=tolerance, cap=cap)
+    done = m.exact(tolerance=tolerance, cap=cap, exploit=exploit, fractions=fractions)
     result, rs, changes = done.result, m.ruleset, m.changes
     if out.json:
         out.data(done.to_dict(out.lang))
@@ -262,7 +280,8 @@ def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float 
 
         console = out.console()
         print_changes(console, changes, out.lang)
-        render_exact(console, result, out.lang, rs, m.policies, done.exploitability)
+        render_exact(console, result, out.lang, rs, m.policies,
+                     done.exploitability or done.exploitability_skipped)
     if plot is not None:
         from sevendag_cli.render.fight_out import plot_rounds
 

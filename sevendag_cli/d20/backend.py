@@ -262,13 +262,14 @@ class D20Backend:
         return D20Batches(), D20Aggregator((a.name, b.name))
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight:
+                    tolerance: float, fractions: bool | None,
+                    policies: Policies = PLAIN) -> ExactFight:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
         from sevendag_cli.d20.exact_fight import d20_fight
 
-        return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions)
+        return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions is not False)
 
     def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
         """Each fighter's hit points left when winning (a distribution) and damage dealt."""
@@ -313,7 +314,8 @@ class D20Backend:
         return fight_play(*pair, dice, cap)
 
     def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+                       tolerance: float, sheet: Odds | None = None,
+                       asked: bool = True) -> Exploitability | Msg:
         """Nothing to give away: with no choices, the best response is the sheet."""
         from sevendag_cli.sim.exact_records import Exploitability
 

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from sevendag_cli.errors import Msg
 from sevendag_cli.i18n import count, number, percent_sign, t
 from sevendag_cli.policies import SHEET
 from sevendag_cli.render.layout import print_line
@@ -142,7 +143,11 @@ def policies_line(console: Console, names: Sequence[str], policies: Sequence[str
 
 
 def exploitability_lines(console: Console, e: Any, lang: str) -> None:
-    """``fight --exact``: what each sheet gives away against optimal play."""
+    """``fight --exact``: what each sheet gives away against optimal play (or why it was not
+    computed: a :class:`~sevendag_cli.errors.Msg`)."""
+    if isinstance(e, Msg):
+        print_line(console, Text(e.render(lang), "dim"))
+        return
     if e is None or not any(g > 0 for g in e.gives_away):
         return
     print_line(console, w(lang, "exploit_title"))

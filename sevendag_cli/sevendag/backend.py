@@ -358,7 +358,8 @@ class SevendagBackend:
         return fn, aggregator
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight:
+                    tolerance: float, fractions: bool | None,
+                    policies: Policies = PLAIN) -> ExactFight:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
@@ -437,13 +438,14 @@ class SevendagBackend:
         return fight_play(*pair, dice, cap)
 
     def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+                       tolerance: float, sheet: Odds | None = None,
+                       asked: bool = True) -> Exploitability | Msg:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
         from sevendag_cli.sevendag.policy import exploitability
 
-        return exploitability(*pair, cap=cap, tolerance=tolerance)
+        return exploitability(*pair, cap=cap, tolerance=tolerance, asked=asked)
 
     def exact_to_end(self) -> bool:
         return False  # the fight pushed round by round to the round cap

@@ -26,6 +26,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from sevendag_cli.errors import Msg
 from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
 from sevendag_cli.sevendag.chain import StateKey
 from sevendag_cli.sevendag.engine import Choices, SevendagState
@@ -263,7 +264,6 @@ def policy_exact(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighte
                  tolerance: float = DEFAULT_TOLERANCE) -> ExactFight:
     """``fight --exact`` under the policies: the fight their declarations play, pushed round
     by round (certified to ``tolerance``); no fractions."""
-    from sevendag_cli.errors import Msg
     from sevendag_cli.sim.exact_fight import (
         BandExact,
         SevendagFighterExact,
@@ -288,7 +288,7 @@ def policy_exact(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighte
 def policy_odds(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
                 policies: Sequence[str], cap: int, tolerance: float) -> Odds:
     """The odds of :func:`policy_exact` alone (a roster's cell)."""
-    from sevendag_cli.errors import Msg, UsageError
+    from sevendag_cli.errors import UsageError
     from sevendag_cli.sim.odds import WORK
 
     chain = PolicyChain(ruleset, a, b, policies, cap=cap)
@@ -440,24 +440,38 @@ def _value(game: SevendagGame, starts: list[tuple[StateKey, float]], rounds: int
     return value, max(0.0, low), min(1.0, high)
 
 
+UNASKED_ROWS = 150_000
+"""Most declared rounds (the three games together, estimated before any is built) for what
+each sheet gives away when it was not asked for (plain ``fight --exact``: a few seconds);
+beyond, it is skipped with a note saying how to ask for it."""
+
+
 def exploitability(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, *,
                    cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE,
-                   ) -> Exploitability:
+                   asked: bool = True) -> Exploitability | Msg:
     """What each sheet gives away against optimal play (see
     :class:`~sevendag_cli.policies.Exploitability`): the game solved three times from the
     fight's start (S-02: both initiatives, weighted) — sheet against sheet, and each
-    fighter's best response to the other's sheet — each within ``max(tolerance, 1e-6)``."""
+    fighter's best response to the other's sheet — each within ``max(tolerance, 1e-6)``.
+
+    Not ``asked`` (plain ``fight --exact``): computed only when the three games are small
+    (:data:`UNASKED_ROWS`), else the note saying why it was skipped.  Asked: the game's own
+    bounds refuse it in one line."""
     from sevendag_cli.sevendag.exact import initiative_probability
     from sevendag_cli.sim.exact_records import Exploitability
 
     game = game_for(ruleset, a, b)
+    starts0 = [game.start_key(0), game.start_key(1)]
+    asks = (PLAIN, (OPTIMAL, SHEET), (SHEET, OPTIMAL))
+    if not asked:
+        rows = sum(game.size(pols, starts0).rows for pols in asks)
+        if rows > UNASKED_ROWS:
+            return Msg("exact.exploit_skipped", rows=rows, max=UNASKED_ROWS)
     rounds = ruleset.round_cap if cap is None else cap
     tol = max(tolerance, GAME_TOLERANCE)
     p_a = float(initiative_probability(ruleset, a, b))
-    starts = [(game.start_key(0), p_a), (game.start_key(1), 1.0 - p_a)]
-    sheet = _value(game, starts, rounds, PLAIN, tol)
-    a_best = _value(game, starts, rounds, (OPTIMAL, SHEET), tol)  # a against b's sheet
-    b_best = _value(game, starts, rounds, (SHEET, OPTIMAL), tol)  # b against a's sheet
+    starts = [(starts0[0], p_a), (starts0[1], 1.0 - p_a)]
+    sheet, a_best, b_best = (_value(game, starts, rounds, pols, tol) for pols in asks)
     # b's sheet gives away what a gains by answering it; a's, what b gains (b's side: 1 - a's)
     away_b = (a_best[0] - sheet[0], (a_best[1] - sheet[2], a_best[2] - sheet[1]))
     away_a = (sheet[0] - b_best[0], (sheet[1] - b_best[2], sheet[2] - b_best[1]))

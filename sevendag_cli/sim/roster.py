@@ -283,6 +283,8 @@ def _with_exploit(setup: Setup, i: int, j: int, ij: Matchup,
         (a.name, b.name), (ij.win, ij.loss), ij.draw, ij.unresolved, 0, ij.stop or "")
     e = backend.exploitability(setup.ruleset, a, b, cap=setup.cap, tolerance=setup.tolerance,
                                sheet=sheet)
+    if isinstance(e, Msg):  # never when asked: the solver's bounds refuse instead
+        raise UsageError(e)
     return (msgspec.structs.replace(ij, gives_away=GivesAway(e.gives_away[0], e.bounds[0],
                                                              e.tolerance)),
             msgspec.structs.replace(ji, gives_away=GivesAway(e.gives_away[1], e.bounds[1],

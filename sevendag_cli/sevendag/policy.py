@@ -30,7 +30,7 @@ from sevendag_cli.errors import Msg
 from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
 from sevendag_cli.sevendag.chain import StateKey
 from sevendag_cli.sevendag.engine import Choices, SevendagState
-from sevendag_cli.sevendag.game import Option, SevendagGame, Solution, game_for, merge
+from sevendag_cli.sevendag.game import TIE, Option, SevendagGame, Solution, game_for, merge
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, needs_game
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
@@ -162,7 +162,20 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
         m = push_round(push, m, alive_cols, pa, pb, (src, tgt, prob), step * alive)
         work += prob.size * columns
     end_push(push, m, t == togo, final)
+    push.error += tie_allowance(chain.policies, push)
     return push, wounds.reshape(2, nb, columns)
+
+
+def tie_allowance(policies: Policies, push: Push) -> float:
+    """How far the value of the fight the declarations play may lie from the game's own:
+    among declarations within :data:`~sevendag_cli.sevendag.game.TIE` of the best the
+    quicker win is played, so an optimal fighter may give up ``TIE`` a round — ``TIE`` times
+    the rounds the fight is expected to last (the mass in play, summed over the rounds).
+    Added to the push's error bound, the certified intervals hold the game's value too."""
+    if OPTIMAL not in policies:
+        return 0.0
+    rounds = math.fsum(float(x.sum()) for x in push.alive) + push.rounds_extra + push.tail
+    return TIE * rounds
 
 
 def _moves(sol: Solution, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -217,7 +230,9 @@ class OddsTable:
         from sevendag_cli.sim.odds import COMPLETE, certified
 
         s = self.sol.index[key]
-        error = 2 * self.step * float(self.played[togo, s])
+        # rounding, and the ties (see tie_allowance)
+        tie = TIE if OPTIMAL in self.sol.policies else 0.0
+        error = (2 * self.step + tie) * float(self.played[togo, s])
         return certified(names, float(self.a[togo, s]), float(self.b[togo, s]),
                          float(self.going[togo, s]), error, togo, COMPLETE)
 

@@ -43,7 +43,7 @@ FloatArray = npt.NDArray[np.float64]
 
 MAX_CELLS = MAX_D20_PUSH_CELLS
 """Most (hit points of a) x (hit points of b) the d20 push holds (memory: ~16 MB a grid)."""
-MAX_PUSH_WORK = 400_000_000
+MAX_PUSH_WORK = 2_000_000_000
 """Most multiply-adds one push makes (a few seconds); then it stops, unresolved."""
 
 

@@ -46,7 +46,7 @@ def uncached(game: SevendagGame) -> SevendagGame:
 def reference_rows(game: SevendagGame, start: StateKey, policies: tuple[str, str],
                    also: tuple[StateKey, ...] = ()) -> dict[str, Any]:
     """The rows as they were built before: one state, one pair of declarations, one target
-    at a time through :meth:`SevendagGame._targets`."""
+    at a time through :meth:`SevendagGame.round_targets`."""
     states: list[StateKey] = list(dict.fromkeys((start, *also)))
     index = {k: i for i, k in enumerate(states)}
     got: dict[str, list[Any]] = {k: [] for k in ("row_state", "row_i", "pa", "pb", "row", "col",
@@ -60,7 +60,7 @@ def reference_rows(game: SevendagGame, start: StateKey, policies: tuple[str, str
         for i, o1 in enumerate(first):
             for o2 in second:
                 oa, ob = (o1, o2) if assail == 0 else (o2, o1)
-                den, targets, _ = game._targets(key, oa, ob)
+                den, targets, _ = game.round_targets(key, oa, ob)
                 row = len(got["pa"])
                 got["row_state"].append(k)
                 got["row_i"].append(i)
@@ -97,14 +97,20 @@ def check_rows(sol: Solution, ref: dict[str, Any]) -> None:
     assert same_bits(sol._row_state, ref["row_state"])
     assert same_bits(sol._row_i, ref["row_i"])
     assert same_bits(sol.row_outcomes, ref["outcomes"])
-    for name, have in (("pa", sol._pa), ("pb", sol._pb), ("row", sol._row), ("col", sol._col),
-                       ("p", sol._p)):
+    row, col, p = row_entries(sol)
+    for name, have in (("pa", sol._pa), ("pb", sol._pb), ("row", row), ("col", col), ("p", p)):
         assert same_bits(have, ref[name]), name
 
 
+def row_entries(sol: Solution) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The entries row by row (each row its unit's): the row, the target, the probability."""
+    ent, row = sol.entries_of(np.arange(sol.n_rows))
+    return row, sol.targets[ent], sol.probs[ent]
+
+
 def reference_q(sol: Solution, v: np.ndarray) -> np.ndarray:
-    out: np.ndarray = sol._pa + np.bincount(sol._row, weights=sol._p * v[sol._col],
-                                            minlength=sol.n_rows)
+    row, col, p = row_entries(sol)
+    out: np.ndarray = sol._pa + np.bincount(row, weights=p * v[col], minlength=sol.n_rows)
     return out
 
 
@@ -169,7 +175,7 @@ def reference_decisions(sol: Solution) -> np.ndarray:
 def check_solution(sol: Solution, seed: int = 0) -> None:
     """Its row values, state values and decisions are the plain algorithm's, bit for bit."""
     rng = np.random.default_rng(seed)
-    for v in (np.zeros(len(sol.states)), np.ones(len(sol.states)), *sol._v,
+    for v in (np.zeros(len(sol.states)), np.ones(len(sol.states)), *sol._iterated().v,
               rng.random(len(sol.states))):
         q = sol._q(v)
         assert same_bits(q, reference_q(sol, v))

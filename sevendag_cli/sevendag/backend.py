@@ -471,6 +471,7 @@ class SevendagBackend:
         rs, cap, tolerance = setup.ruleset, setup.cap, setup.tolerance
         from sevendag_cli.sevendag.policy import policy_odds
         from sevendag_cli.sevendag.rules import needs_game
+        from sevendag_cli.sim.odds import Odds
 
         def solve(x: int, y: int) -> Callable[[], Odds]:
             fx, fy = setup.fighters[x], setup.fighters[y]
@@ -480,7 +481,23 @@ class SevendagBackend:
             mx, my = model(x), model(y)
             return lambda: exact_odds(rs, fx, fy, cap, tolerance, (mx, my))
 
-        return solved(i, j, solve(i, j)), solved(j, i, solve(j, i))
+        # One solve a pair: the other order is the same fight, each fighter's odds swapped
+        # (S-02's initiative, the rounds and the declarations do not depend on who is named
+        # first)
+        kept: list[Odds] = []
+
+        def first() -> Odds:
+            kept.append(solve(i, j)())
+            return kept[0]
+
+        def mirrored() -> Odds:
+            if not kept:  # the first order fell: solved on its own
+                return solve(j, i)()
+            o = kept[0]
+            return Odds((o.names[1], o.names[0]), (o.win[1], o.win[0]), o.draw, o.unresolved,
+                        o.rounds, o.stop)
+
+        return solved(i, j, first), solved(j, i, mirrored)
 
     def solver_limits(self) -> frozenset[str]:
         return frozenset({"exact.sev.faces", "exact.sev.states"})

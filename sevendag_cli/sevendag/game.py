@@ -45,6 +45,7 @@ engine's ``fight`` (the chain's game when both play plain).
 from __future__ import annotations
 
 import math
+from array import array
 from collections.abc import Sequence
 from itertools import product
 from typing import TYPE_CHECKING
@@ -80,18 +81,20 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-MAX_GAME_BYTES = 420 << 20
+MAX_GAME_BYTES = 380 << 20
 """Most memory one solved game may take: its states, declared rounds and their outcomes,
 estimated before it is built (:meth:`SevendagGame.size`) and counted as it is built (with
-numpy loaded, the process stays under 500 MB)."""
-ROW_BYTES = 150
+numpy loaded and the declarations played kept, :data:`MAX_DECISIONS`, the process stays
+under 500 MB)."""
+ROW_BYTES = 120
 """Memory per declared round of a solved game (measured): its state, option, chances to win
 now, outcome count, and its values through value iteration and the declarations."""
-ENTRY_BYTES = 90
+ENTRY_BYTES = 60
 """Memory per outcome of a declared round that leads to a state (measured): its round, its
 target and probability, their copies by column for the values, and the build's own."""
-KERNEL_BYTES = 450
-"""Memory per outcome of a distinct round kept for the build (measured: Python lists)."""
+KERNEL_BYTES = 160
+"""Memory per outcome of a distinct round kept for the build (compact arrays, and their
+arrays for numpy)."""
 STATE_BYTES = 600
 """Memory per state of a solved game: its key, its index, its options and values."""
 MAX_BATCH_ROWS = 200_000
@@ -105,8 +108,8 @@ is played (the game's value moves by at most this much a round)."""
 SETTLED = 32
 """Rounds with the same declarations everywhere (and values within ``TIE``) after which they
 are taken as settled for every further round to go."""
-MAX_DECISIONS = 40_000_000
-"""Most (state, rounds to go) declarations one solved game keeps for play (160 MB)."""
+MAX_DECISIONS = 20_000_000
+"""Most (state, rounds to go) declarations one solved game keeps for play (80 MB)."""
 
 WIDE = 1 << 62
 """Codes (a state, a kernel, as one int in mixed radix) this large or larger are Python ints
@@ -214,6 +217,7 @@ class SevendagGame:
         self.lo, self.hi = self._thresholds()
         self._solved: dict[tuple[object, ...], Solution] = {}
         self._flat_kernels: _Kernels | None = None
+        self._options: dict[tuple[int, bool, int, bool], list[Option]] = {}
 
     def _flat(self) -> _Kernels:
         """The game's rounds flattened for solving (see :class:`_Kernels`), built once."""
@@ -280,9 +284,22 @@ class SevendagGame:
         return sum(1 << u for u, r in enumerate(rec) if r > 0)
 
     def options(self, key: StateKey, fighter: int, policy: str = OPTIMAL) -> list[Option]:
-        """Fighter ``fighter``'s declarations in state ``key`` (its sheet's alone for ``sheet``)."""
+        """Fighter ``fighter``'s declarations in state ``key`` (its sheet's alone for ``sheet``).
+        Optimal play's depend on the state only through who holds the initiative, the weapons
+        being picked up and whether a technique is in effect: one list, shared."""
         assail, _d, _ca, _cb, ra, rb, _ga, _gb, ta, tb = key
         mask = self._mask(ra if fighter == 0 else rb)
+        if policy != SHEET:
+            free = (ta if fighter == 0 else tb) is None
+            shared = (fighter, assail == fighter, mask, free)
+            got = self._options.get(shared)
+            if got is None:
+                got = self._options[shared] = self._options_for(key, fighter, policy, mask)
+            return got
+        return self._options_for(key, fighter, policy, mask)
+
+    def _options_for(self, key: StateKey, fighter: int, policy: str, mask: int) -> list[Option]:
+        assail, _d, _ca, _cb, _ra, _rb, _ga, _gb, ta, tb = key
         allocs = self.allocs[fighter]
         if policy == SHEET:  # S-03, S-05: the sheet's yield and technique rules
             f = self.fighters[fighter]
@@ -364,7 +381,7 @@ class SevendagGame:
 
     # --- one round
 
-    def _targets(self, key: StateKey, oa: Option, ob: Option,
+    def round_targets(self, key: StateKey, oa: Option, ob: Option,
                  ) -> tuple[int, list[tuple[Target, int]], list[RoundOutcome]]:
         """One round's targets and weights, not merged (see :meth:`transitions`); and the
         round's outcomes they come from, in the same order."""
@@ -401,7 +418,7 @@ class SevendagGame:
         A target is the next state, or the winner (0, 1).  Exactly the step engine's
         ``play_round`` with :func:`merge` of the declarations (the exhaustive test).
         """
-        den, targets, _ = self._targets(key, oa, ob)
+        den, targets, _ = self.round_targets(key, oa, ob)
         out: dict[Target, int] = {}
         for t, w in targets:
             out[t] = out.get(t, 0) + w
@@ -441,6 +458,10 @@ class SevendagGame:
         ask = (start, rounds, policies, tolerance, tuple(also))
         got = self._solved.get(ask)
         if got is None:
+            # one solved game kept at a time in the process: each may take most of the memory
+            # a game is allowed (MAX_GAME_BYTES)
+            for game in (*_GAMES.values(), self):
+                game._solved.clear()
             got = self._solved[ask] = Solution(self, start, max(1, rounds), policies, tolerance,
                                                tuple(also))
         return got
@@ -471,8 +492,8 @@ class _Kernels:
         self.pb: list[float] = []
         # per outcome to a state: the keep-or-give initiative, D's change, the tracked slot of
         # a's wound and of b's (-1: none), the masks dropped, the granted criticals (2a + b)
-        self.cols: tuple[list[int], ...] = tuple([] for _ in range(7))
-        self.p: list[float] = []
+        self.cols: tuple[array[int], ...] = tuple(array("i") for _ in range(7))
+        self.p: array[float] = array("d")
         self._arrays: tuple[np.ndarray, ...] | None = None  # None: kernels added since
         self._kept: tuple[np.ndarray, ...] | None = None
         self._done = (0, 0)  # kernels, outcomes in _kept
@@ -598,8 +619,8 @@ class _Kernels:
             k0, e0 = self._done
             new = (np.array(self.off[k0:], dtype=i64), np.array(self.length[k0:], dtype=i64),
                    np.array(self.n_all[k0:], dtype=i64), np.array(self.pa[k0:]),
-                   np.array(self.pb[k0:]), np.array(self.p[e0:]),
-                   *(np.array(c[e0:], dtype=i64) for c in self.cols))
+                   np.array(self.pb[k0:]), np.frombuffer(self.p, dtype=np.float64)[e0:].copy(),
+                   *(np.frombuffer(c, dtype=np.int32)[e0:].copy() for c in self.cols))
             old = self._kept
             got = self._arrays = new if old is None else tuple(
                 np.concatenate((a, b)) for a, b in zip(old, new, strict=True))
@@ -669,6 +690,7 @@ class Solution:
         # Breadth first, a batch at a time: every state known and not yet expanded, in order
         # (the order in which they are found, as when expanded one by one)
         n_entries = 0
+        n_units = 0
         while k < len(states):
             batch: list[StateKey] = []
             # per option, first declarer's then answer's (S-05): yield, allocation id, attack
@@ -742,12 +764,24 @@ class Solution:
             row_tech = o_next[a_opt] * n_t + o_next[b_opt]  # a's technique next round, b's
             (k_off, k_len, k_all, k_pa, k_pb, k_p, c_assail, c_delta, c_sa, c_sb, c_da, c_db,
              c_g) = kern.arrays()
-            lens = k_len[kid_arr]
+            # Rows of a state with the same round and the same techniques next round lead to the
+            # same places with the same chances: one *unit* each, in the order first found
+            unit_code = row_state.astype(object) if len(batch) * (len(k_off) + 1) * (
+                n_t * n_t) >= WIDE else row_state
+            unit_code = (unit_code * (len(k_off) + 1) + kid_arr) * (n_t * n_t) + row_tech
+            _, u_first, u_inverse = np.unique(unit_code, return_index=True, return_inverse=True)
+            u_order = np.argsort(u_first, kind="stable")
+            u_rank = np.empty_like(u_order)
+            u_rank[u_order] = np.arange(u_order.size)
+            u_rows = u_first[u_order]  # each unit's first row
+            row_unit = u_rank[u_inverse.reshape(-1)]
+            u_kid, u_state = kid_arr[u_rows], row_state[u_rows]
+            lens = k_len[u_kid]
             n_entries += int(lens.sum())
             _check_bytes(game, len(states), n_rows + batch_rows, n_entries)
-            ent = np.repeat(k_off[kid_arr] - np.cumsum(lens) + lens, lens) + np.arange(
+            ent = np.repeat(k_off[u_kid] - np.cumsum(lens) + lens, lens) + np.arange(
                 int(lens.sum()), dtype=np.int64)
-            piece = state[:6, np.repeat(row_state, lens)]
+            piece = state[:6, np.repeat(u_state, lens)]
             # each entry's target: the pieces after the round
             to_assail = c_assail[ent]
             to_assail = np.where(to_assail == KEEP, piece[0], to_assail)
@@ -755,7 +789,7 @@ class Solution:
             to_ca, to_cb = bump[piece[2], c_sa[ent]], bump[piece[3], c_sb[ent]]
             to_ra, to_rb = recover[0][piece[4], c_da[ent]], recover[1][piece[5], c_db[ent]]
             to_g = c_g[ent]
-            to_t = np.repeat(row_tech, lens)
+            to_t = np.repeat(row_tech[u_rows], lens)
             if ent.size and min(int(to_ca.min()), int(to_cb.min())) < 0:
                 raise RuntimeError("a wound counted past the fighter's last")  # never: S-19
             code = to_assail.astype(object) if wide else to_assail
@@ -783,13 +817,17 @@ class Solution:
             n_batch = batch_rows
             if n_batch:
                 longest = max(longest, int(k_all[kid_arr].max()))
-            parts.append((row_state + k, row_i, k_pa[kid_arr], k_pb[kid_arr],
-                          np.repeat(np.arange(n_rows, n_rows + n_batch, dtype=np.int64), lens),
-                          col_of[inverse], k_p[ent], k_all[kid_arr]))
+            i32 = np.int32  # states, rows, units and outcomes counted well within 2**31
+            parts.append(((row_state + k).astype(i32), row_i.astype(i32), k_pa[kid_arr],
+                          k_pb[kid_arr], (row_unit + n_units).astype(i32),
+                          k_all[kid_arr].astype(i32), (u_state + k).astype(i32),
+                          np.repeat(np.arange(n_units, n_units + u_rows.size, dtype=i32), lens),
+                          col_of[inverse].astype(i32), k_p[ent]))
             n_rows += n_batch
+            n_units += u_rows.size
             k += len(batch)
-        rs_arr, ri_arr, pa_arr, pb_arr, ent_row, ent_col, ent_p, outcomes = (
-            np.concatenate([p[i] for p in parts]) for i in range(8))
+        (rs_arr, ri_arr, pa_arr, pb_arr, row_unit_arr, outcomes, unit_state, ent_unit, ent_col,
+         ent_p) = (np.concatenate([p[i] for p in parts]) for i in range(10))
         self.row_outcomes: np.ndarray = outcomes
         """Each row's outcomes (the winners' included): its rounding allowance counts them."""
         self.states = states
@@ -806,10 +844,13 @@ class Solution:
         self._np = np
         self._pa = pa_arr
         self._pb = pb_arr
-        self._row = ent_row
+        self._unit = row_unit_arr  # each row's unit: the rows of a unit have the same entries
+        self._unit_state = unit_state
+        self._row = ent_unit  # each entry's unit
         self._col = ent_col
         self._p = ent_p
         self._n_rows = n_rows
+        self._n_units = n_units
         self._si_starts, self._s_starts = si_starts, s_starts
         self._si_a_first = a_first[si_state]  # a declares first: the answer (b) minimises
         self._a_first = a_first
@@ -822,25 +863,39 @@ class Solution:
         sign_state = np.where(a_first, 1.0, -1.0)
         self._signs = (np.repeat(sign_group, np.diff(np.append(si_starts, n_rows))), sign_group,
                        sign_state[si_state], sign_state)
-        start_rows = np.flatnonzero(rs_arr < seeds)
-        n = len(states)
-        # L from 0, U from 1, M from 1/2 (the draw at the cap): V with t rounds to go
+        self._start_rows = np.flatnonzero(rs_arr < seeds)
+        self._longest = longest
+        self.n_rows = n_rows
+        self._decisions: np.ndarray | None = None
+        self._values: _Values | None = None
+
+    # --- the game's value (value iteration), computed when first asked
+
+    def _iterated(self) -> _Values:
+        """Value iteration from ``V = 0`` and ``V = 1`` at once (each row's value, t rounds to go
+        after it), until the start's interval is within the tolerance or every round to the cap
+        is counted (then the draw at the cap, exactly, from ``V = ½``).  Not needed to play the
+        declarations (:meth:`decisions`): done when a value is first asked for."""
+        got = self._values
+        if got is not None:
+            return got
+        np = self._np
+        n, rounds, start_rows = len(self.states), self.rounds, self._start_rows
         low, high = np.zeros(n), np.ones(n)
-        q_low, q_high = self._q(low), self._q(high)  # each row's value, t rounds to go after it
+        q_low, q_high = self._q(low), self._q(high)
         t = 0
         last = min(rounds - 1, MAX_STEPS)
         while t < last:
             width = float(np.max(q_high[start_rows] - q_low[start_rows]))
-            if width <= tolerance:
+            if width <= self.tolerance:
                 break
             low, high = self._reduce(q_low), self._reduce(q_high)
             q_low, q_high = self._q(low), self._q(high)
             t += 1
-        self.steps = t
         # rounding: each step sums at most ``longest`` + 1 rounded products per row
-        self.error = (t + 1) * gamma(longest + 4)
-        self.complete = t >= rounds - 1
-        if self.complete:  # every round to the cap counted: the draw at the cap, exactly
+        error = (t + 1) * gamma(self._longest + 4)
+        complete = t >= rounds - 1
+        if complete:  # every round to the cap counted: the draw at the cap, exactly
             mid = np.full(n, 0.5)
             for _ in range(t):
                 mid = self._step(mid)
@@ -848,47 +903,73 @@ class Solution:
             q_low = q_high = q_mid
         else:
             q_mid = (q_low + q_high) / 2
-        self._q_rows = (q_low, q_high, q_mid)
-        v_low, v_high, v_mid = (self._reduce(q) for q in self._q_rows)
-        self._v = (v_low, v_high, v_mid)
-        e = self.error
-        self.value = float(v_mid[0])
-        self.low = max(0.0, float(v_low[0]) - e)
-        self.high = min(1.0, float(v_high[0]) + e)
-        self.n_rows = n_rows
-        self._decisions: np.ndarray | None = None
+        q_rows = (q_low, q_high, q_mid)
+        v_low, v_high, v_mid = (self._reduce(q) for q in q_rows)
+        got = self._values = _Values(t, error, complete, q_rows, (v_low, v_high, v_mid))
+        return got
+
+    @property
+    def steps(self) -> int:
+        """Rounds of value iteration until the start's interval fit the tolerance."""
+        return self._iterated().steps
+
+    @property
+    def error(self) -> float:
+        """The values' rounding allowance."""
+        return self._iterated().error
+
+    @property
+    def complete(self) -> bool:
+        """Whether every round to the cap was counted (the values exact but for rounding)."""
+        return self._iterated().complete
+
+    @property
+    def value(self) -> float:
+        """a's value from the start: P(a wins) + ½ P(draw)."""
+        return float(self._iterated().v[2][0])
+
+    @property
+    def low(self) -> float:
+        got = self._iterated()
+        return max(0.0, float(got.v[0][0]) - got.error)
+
+    @property
+    def high(self) -> float:
+        got = self._iterated()
+        return min(1.0, float(got.v[1][0]) + got.error)
 
     def _q(self, v: np.ndarray) -> np.ndarray:
         """Each row's value with ``v`` after it: P(a wins now) + Σ p v(target), the entries
-        summed in their order from 0 (as ``bincount`` would): column ``j`` holds each row's
-        ``j``-th entry, the rows longest first, so that column is added to a prefix."""
+        summed in their order from 0 (as ``bincount`` would), once per unit (the rows of a
+        unit share their entries): column ``j`` holds each unit's ``j``-th entry, the units
+        longest first, so that column is added to a prefix."""
         cols = self._columns
         if cols is None:
             cols = self._columns = self._by_column()
         rank, columns = cols
-        acc = self._np.zeros(self._n_rows)
+        acc = self._np.zeros(self._n_units)
         for k, col, p in columns:
             acc[:k] += p * v[col]
         q: np.ndarray = self._pa + acc[rank]
         return q
 
     def _by_column(self) -> tuple[np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]]:
-        """The entries by column (see :meth:`_q`): each row's place, longest first, and per
-        column the rows that have one, its targets and its probabilities."""
+        """The entries by column (see :meth:`_q`): each row's place (its unit's, longest
+        first), and per column the units that have one, its targets and its probabilities."""
         xp = self._np
-        ptr = self.row_entries()
+        ptr = self.unit_entries()
         lens = xp.diff(ptr)
         order = xp.argsort(-lens, kind="stable")
-        rank = xp.empty(self._n_rows, dtype=xp.int64)
-        rank[order] = xp.arange(self._n_rows)
+        rank = xp.empty(self._n_units, dtype=xp.int64)
+        rank[order] = xp.arange(self._n_units)
         longest = -lens[order]  # ascending
         first = ptr[order]
         columns: list[tuple[int, np.ndarray, np.ndarray]] = []
         for j in range(int(lens.max()) if lens.size else 0):
-            k = int(xp.searchsorted(longest, -j, side="left"))  # rows with more than j
+            k = int(xp.searchsorted(longest, -j, side="left"))  # units with more than j
             e = first[:k] + j
             columns.append((k, self._col[e], self._p[e]))
-        return rank, columns
+        return rank[self._unit], columns
 
     def _reduce(self, q: np.ndarray) -> np.ndarray:
         """Each state's value from its rows' (the answer's best, then the first declarer's):
@@ -911,7 +992,7 @@ class Solution:
         s = self.index[key]
         rows = xp.flatnonzero(self._row_state == s)
         first, second = self.opts[s]
-        q = self._q_rows[2][rows].reshape(len(first), len(second))
+        q = self._iterated().q_rows[2][rows].reshape(len(first), len(second))
         a_first = key[0] == 0
         if declared is None:
             inner = q.min(axis=1) if a_first else q.max(axis=1)
@@ -922,7 +1003,7 @@ class Solution:
     def value_at(self, key: StateKey) -> tuple[float, float, float]:
         """a's value from ``key`` (of this solution's closure), and its certified bounds
         (within the tolerance for the start and the states solved ``also``)."""
-        v_low, v_high, v_mid = self._v
+        v_low, v_high, v_mid = self._iterated().v
         s = self.index[key]
         e = self.error
         return (float(v_mid[s]), max(0.0, float(v_low[s]) - e),
@@ -1005,13 +1086,58 @@ class Solution:
         rows: np.ndarray = d[min(togo, len(d)) - 1]
         return rows
 
-    def row_entries(self) -> np.ndarray:
-        """Where each row's entries start (and, last, where they end), in the entry arrays."""
+    def unit_entries(self) -> np.ndarray:
+        """Where each unit's entries start (and, last, where they end), in the entry arrays."""
         kept = self._ptr
         if kept is None:
             np = self._np
-            kept = self._ptr = np.searchsorted(self._row, np.arange(self._n_rows + 1))
+            kept = self._ptr = np.searchsorted(self._row, np.arange(self._n_units + 1))
         return kept
+
+    @property
+    def row_states(self) -> np.ndarray:
+        """Each row's state (rows: a state's first declarer's options, each with every answer)."""
+        return self._row_state
+
+    @property
+    def wins_now(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's chance that a wins in that very round, and that b does."""
+        return self._pa, self._pb
+
+    def row_values(self, v: np.ndarray) -> np.ndarray:
+        """Each row's value with the states' values ``v`` after its round (see :meth:`_q`)."""
+        return self._q(v)
+
+    def state_values(self, q: np.ndarray) -> np.ndarray:
+        """Each state's value from its rows' (see :meth:`_reduce`)."""
+        return self._reduce(q)
+
+    @property
+    def targets(self) -> np.ndarray:
+        """Each entry's target state (entries: the outcomes of a unit's round that lead to a
+        state, the units' in order)."""
+        return self._col
+
+    @property
+    def probs(self) -> np.ndarray:
+        """Each entry's probability."""
+        return self._p
+
+    def entry_states(self) -> np.ndarray:
+        """Each entry's state (non-decreasing)."""
+        got: np.ndarray = self._unit_state[self._row]
+        return got
+
+    def entries_of(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The entries of ``rows`` (their units'): each entry's index in the entry arrays, and
+        the position in ``rows`` of the row it belongs to."""
+        np = self._np
+        ptr = self.unit_entries()
+        units = self._unit[rows]
+        lengths = ptr[units + 1] - ptr[units]
+        ent = np.repeat(ptr[units] - np.cumsum(lengths) + lengths, lengths) + np.arange(
+            int(lengths.sum()))
+        return ent, np.repeat(np.arange(len(rows)), lengths)
 
     def row_options(self, row: int) -> tuple[Option, Option]:
         """The declarations (a's, b's) of one row."""
@@ -1026,7 +1152,7 @@ class Solution:
         opponent answering optimally within the round, both playing their policies after),
         its bounds, and the answer."""
         np = self._np
-        q_low, q_high, q_mid = self._q_rows
+        q_low, q_high, q_mid = self._iterated().q_rows
         rows = np.flatnonzero(self._row_state == 0)
         first, second = self.opts[0]
         a_first = self.start[0] == 0
@@ -1046,7 +1172,7 @@ class Solution:
     def answers(self, declared: Option) -> list[OptionValue]:
         """Each answer of the fighter declaring second once the first declared ``declared``."""
         np = self._np
-        q_low, q_high, q_mid = self._q_rows
+        q_low, q_high, q_mid = self._iterated().q_rows
         rows = np.flatnonzero(self._row_state == 0)
         first, second = self.opts[0]
         i = first.index(declared)
@@ -1079,6 +1205,17 @@ def _first_best(tied: np.ndarray, progress: np.ndarray, pos: np.ndarray, starts:
     return found
 
 
+class _Values(Struct, frozen=True, gc=False):
+    """A solved game's values (:meth:`Solution._iterated`): the steps, the rounding allowance,
+    whether every round to the cap was counted, each row's (low, high, mid) and each state's."""
+
+    steps: int
+    error: float
+    complete: bool
+    q_rows: tuple[np.ndarray, np.ndarray, np.ndarray]
+    v: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
 class OptionValue(Struct, frozen=True, gc=False):
     """One declaration with the game's value for a if taken (P(a wins) + ½ P(draw)), its
     certified bounds, and the opponent's best answer (None for an answer itself)."""
@@ -1100,7 +1237,7 @@ def value_for(fighter: int, v: OptionValue) -> tuple[float, float, float]:
 # --- one game per (ruleset, pair) --------------------------------------------------------
 
 _GAMES: dict[tuple[object, ...], SevendagGame] = {}
-_GAMES_SIZE = 4
+_GAMES_SIZE = 2
 
 
 def game_for(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> SevendagGame:

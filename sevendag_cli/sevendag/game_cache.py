@@ -174,7 +174,7 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
         # fits), the one below goes on until every state's fits
         sol = Solution(game, start, rounds, policies, 1.0)
         n, n_rows = len(sol.states), sol.n_rows
-        rs = sol._row_state
+        rs = sol.row_states
         lens = sol.row_outcomes  # each round's outcomes
         if len(lens) != n_rows or n_rows == 0:
             return None
@@ -183,12 +183,12 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
             return None
         # most outcomes of a round reachable from each state (a fixed point over the graph)
         own = np.maximum(np.maximum.reduceat(lens, starts), 1)
-        ent_state = rs[sol._row]
+        ent_state = sol.entry_states()
         has, first_ent = np.unique(ent_state, return_index=True)
         reach = own
         while len(has):
             succ = np.zeros(n, dtype=np.int64)
-            succ[has] = np.maximum.reduceat(reach[sol._col], first_ent)
+            succ[has] = np.maximum.reduceat(reach[sol.targets], first_ent)
             nxt = np.maximum(reach, succ)
             if np.array_equal(nxt, reach):
                 break
@@ -197,7 +197,7 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
         last = min(rounds - 1, MAX_STEPS)
         t_of = np.full(n, -1, dtype=np.int64)
         keep_low, keep_high = np.zeros(n_rows), np.zeros(n_rows)
-        q_low, q_high = sol._q(np.zeros(n)), sol._q(np.ones(n))
+        q_low, q_high = sol.row_values(np.zeros(n)), sol.row_values(np.ones(n))
         t = 0
         while True:
             width = np.maximum.reduceat(q_high - q_low, starts)
@@ -208,7 +208,8 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
                 keep_low[at], keep_high[at] = q_low[at], q_high[at]
             if t >= last or bool((t_of >= 0).all()):
                 break
-            q_low, q_high = sol._q(sol._reduce(q_low)), sol._q(sol._reduce(q_high))
+            q_low = sol.row_values(sol.state_values(q_low))
+            q_high = sol.row_values(sol.state_values(q_high))
             t += 1
         ends = np.r_[starts[1:], n_rows]
         for s, key in enumerate(sol.states):

@@ -125,7 +125,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
         got = wounds_of.get(row)
         if got is None:
             oa, ob = sol.row_options(row)
-            key = sol.states[int(sol._row_state[row])]
+            key = sol.states[int(sol.row_states[row])]
             den = game.round_outcomes(key, oa, ob).den
             got = wounds_of[row] = tuple(w / den for w in game.wounds(key, oa, ob))
         return got
@@ -153,8 +153,8 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
                 rew[s] = rewards(int(rows[s]))
             last = rows
             src, tgt, prob = _moves(sol, rows)
-            pa = sol._pa[rows].astype(np.longdouble)
-            pb = sol._pb[rows].astype(np.longdouble)
+            pa = sol.wins_now[0][rows].astype(np.longdouble)
+            pb = sol.wins_now[1][rows].astype(np.longdouble)
             indegree = int(np.bincount(tgt, minlength=n).max()) if tgt.size else 0
             step = gamma(indegree + 2)
         t += 1
@@ -181,15 +181,8 @@ def tie_allowance(policies: Policies, push: Push) -> float:
 def _moves(sol: Solution, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where the mass of each state goes when it plays ``rows`` (one a state): the source
     state, the target state and the probability of each entry of those rows."""
-    import numpy as np
-
-    ptr = sol.row_entries()
-    lengths = ptr[rows + 1] - ptr[rows]
-    n = len(rows)
-    src = np.repeat(np.arange(n), lengths)
-    ent = np.repeat(ptr[rows] - np.cumsum(lengths) + lengths, lengths) + np.arange(
-        int(lengths.sum()))
-    return src, sol._col[ent], sol._p[ent]
+    ent, src = sol.entries_of(rows)
+    return src, sol.targets[ent], sol.probs[ent]
 
 
 class OddsTable:
@@ -219,7 +212,7 @@ class OddsTable:
             rows = sol.rows_for(t)
             src, tgt, prob = _moves(sol, rows)
             longest = max(longest, int(np.bincount(src, minlength=n).max()) if src.size else 0)
-            for have, start in ((self.a, sol._pa[rows]), (self.b, sol._pb[rows])):
+            for have, start in ((self.a, sol.wins_now[0][rows]), (self.b, sol.wins_now[1][rows])):
                 have[t] = start + np.bincount(src, weights=prob * have[t - 1][tgt], minlength=n)
             self.going[t] = np.bincount(src, weights=prob * self.going[t - 1][tgt], minlength=n)
         self.sol = sol
@@ -425,8 +418,8 @@ class _Tables:
         hb: list[int] = []
         for p, row in enumerate(used.tolist()):
             oa, ob = sol.row_options(row)
-            key = sol.states[int(sol._row_state[row])]
-            den, out, outcomes = chain.game._targets(key, oa, ob)
+            key = sol.states[int(sol.row_states[row])]
+            den, out, outcomes = chain.game.round_targets(key, oa, ob)
             acc = 0
             for (to, w), oc in zip(out, outcomes, strict=True):
                 acc += w

@@ -243,7 +243,8 @@ class Backend(Protocol):
         ...
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds: ...
+                    tolerance: float, policies: Policies = PLAIN,
+                    cap: int | None = None) -> MomentOdds: ...
 
     def assumptions(self, policies: Policies = PLAIN,
                     fighters: Sequence[Fighter] = ()) -> tuple[str, ...]:

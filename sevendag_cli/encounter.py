@@ -379,6 +379,10 @@ class Encounter:
         notes += said
         # the kept work is keyed by the pair: a changed pair has its own
         solver = solver_for(loaded.saved, rs, a, b, cap=cap, tolerance=tol, policies=policies)
+        if policies != PLAIN:  # the game solved for the whole fight, kept for the next call
+            from sevendag_cli.table_odds import keep_work
+
+            keep_work(solver)
         odds = solver(state)
         return OddsAt(state, rs, str(self.path), odds, point(odds, state.round),  # type: ignore[attr-defined]
                       solver.cap, tol, changes, tuple(notes), not free, policies, (a, b))

@@ -282,7 +282,8 @@ class D20Backend:
             for x in extras]}
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds:
+                    tolerance: float, policies: Policies = PLAIN,
+                    cap: int | None = None) -> MomentOdds:
         from sevendag_cli.d20.chain import D20Chain, D20Tables, chain_for, pair_fingerprint
         from sevendag_cli.sim.moment import decode
 

@@ -380,7 +380,8 @@ class SevendagBackend:
             for x in extras]}
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds:
+                    tolerance: float, policies: Policies = PLAIN,
+                    cap: int | None = None) -> MomentOdds:
         from sevendag_cli.sevendag.chain import OddsTable, chain_for
         from sevendag_cli.sevendag.policy import PolicyMomentOdds
         from sevendag_cli.sevendag.rules import needs_game
@@ -388,7 +389,7 @@ class SevendagBackend:
 
         rs, fa, fb = cast("tuple[SevendagRuleset, SevendagFighter, SevendagFighter]", (ruleset, a, b))
         if needs_game(fa, fb, policies):
-            return PolicyMomentOdds(rs, fa, fb, policies)
+            return PolicyMomentOdds(rs, fa, fb, policies, kept, cap)
         chain = chain_for(rs, fa, fb)
         table = decode(OddsTable, kept)
         lookup = chain.lookup(table) if table is not None and table.tolerance <= tolerance else None

@@ -26,6 +26,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from sevendag_cli.errors import Msg
 from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
 from sevendag_cli.sevendag.chain import StateKey
@@ -229,6 +231,11 @@ class OddsTable:
         return certified(names, float(self.a[togo, s]), float(self.b[togo, s]),
                          float(self.going[togo, s]), error, togo, COMPLETE)
 
+    def floor(self, key: StateKey, togo: int) -> float:
+        """The part of :meth:`odds`' unresolved mass no further work removes: the ties'."""
+        tie = TIE if OPTIMAL in self.sol.policies else 0.0
+        return 3 * tie * float(self.played[togo, self.sol.index[key]])
+
 
 MAX_TABLE = 8_000_000
 """Most (state, rounds to go) odds an :class:`OddsTable` holds (three arrays of doubles,
@@ -307,16 +314,111 @@ def policy_odds(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter
     return odds
 
 
+class KeptHeader(msgspec.Struct, array_like=True, frozen=True):
+    """What a kept odds table of a fight under policies is for, and its shape."""
+
+    fingerprint: str  # the pair's (:attr:`SevendagChain.fingerprint`), the policies, the cap
+    names: tuple[str, str]
+    rounds: int  # rows: 0 .. rounds rounds to go
+    step: float  # the rounding allowance per round of the fight's expected length
+    tie: float  # the ties' allowance per round (optimal play)
+    states: list[StateKey]
+
+
+class KeptOdds:
+    """An :class:`OddsTable` read back from the user's cache: each state's odds with ``t``
+    rounds to go, looked up without numpy (the raw doubles of the three tables)."""
+
+    def __init__(self, header: KeptHeader, values: Sequence[float]) -> None:
+        self.header = header
+        self.values = values  # P(a wins), then P(b wins), then P(still going): (rounds + 1) x n
+        self.index = {k: i for i, k in enumerate(header.states)}
+        self.floor = 0.0  # the last odds' unresolved mass that is the ties' allowance
+
+    @staticmethod
+    def fingerprint(chain: PolicyChain, cap: int) -> str:
+        return f"{chain.game.chain.fingerprint}:{chain.policies[0]}:{chain.policies[1]}:{cap}"
+
+    def odds(self, key: StateKey, togo: int) -> Odds | None:
+        """The certified odds of ``key`` with ``togo`` rounds to go, or None: not kept."""
+        from sevendag_cli.sim.odds import COMPLETE, certified
+
+        h = self.header
+        s = self.index.get(key)
+        if s is None or not 1 <= togo <= h.rounds:
+            return None
+        n, v = len(h.states), self.values
+        block = (h.rounds + 1) * n
+        going = [v[2 * block + t * n + s] for t in range(togo + 1)]
+        a, b = v[togo * n + s], v[block + togo * n + s]
+        # what the kept bytes say is checked where it is used: probabilities (NaN fails), the
+        # three outcomes summing to one
+        if not (all(0.0 <= x <= 1.0 for x in (a, b, *going))
+                and abs(a + b + going[-1] - 1.0) <= 1e-9):
+            return None
+        played = math.fsum(going[:togo])
+        odds = certified(h.names, a, b, going[-1], (2 * h.step + h.tie) * played, togo, COMPLETE)
+        self.floor = 3 * h.tie * played  # what no further work removes: the ties'
+        return odds
+
+    @classmethod
+    def of(cls, table: OddsTable, chain: PolicyChain, cap: int) -> bytes:
+        """A table's bytes to keep: a SHA-256 of the rest, the header, the doubles."""
+        import hashlib
+        import struct
+
+        import numpy as np
+
+        sol = table.sol
+        header = KeptHeader(cls.fingerprint(chain, cap), chain.names, sol.rounds, table.step,
+                            TIE if OPTIMAL in sol.policies else 0.0, list(sol.states))
+        head = msgspec.msgpack.encode(header)
+        blob = np.concatenate([table.a.ravel(), table.b.ravel(), table.going.ravel()]).astype(
+            "<f8").tobytes()
+        body = struct.pack("<Q", len(head)) + head + blob
+        return hashlib.sha256(body).digest() + body
+
+    @classmethod
+    def read(cls, raw: bytes | None, chain: PolicyChain, cap: int) -> KeptOdds | None:
+        """The table kept in ``raw`` for exactly this pair, policies and cap; None otherwise
+        (another pair's, damaged, or values no solver writes: the work is done again)."""
+        import hashlib
+        import struct
+        import sys
+
+        if raw is None or len(raw) < 40 or sys.byteorder != "little":
+            return None
+        digest, body = raw[:32], raw[32:]
+        if hashlib.sha256(body).digest() != digest:
+            return None
+        (size,) = struct.unpack_from("<Q", body)
+        if size > len(body) - 8:
+            return None
+        try:
+            h = msgspec.msgpack.decode(body[8:8 + size], type=KeptHeader)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        blob = body[8 + size:]
+        if h.fingerprint != cls.fingerprint(chain, cap) or tuple(h.names) != chain.names \
+                or h.rounds != cap or len(blob) != 24 * (h.rounds + 1) * len(h.states) \
+                or not (0.0 <= h.step < 1e-9 and 0.0 <= h.tie <= TIE):
+            return None
+        return cls(h, memoryview(blob).cast("d"))
+
+
 class PolicyMomentOdds:
     """The odds from any state of one pair's fight under the policies (``odds``,
-    ``round --odds``, ``fight --odds``): the push from that state; nothing kept."""
-
-    used_kept = False
+    ``round --odds``, ``fight --odds``): looked up in the table of the whole fight (built
+    once, kept in the user's cache, :meth:`keep`), else pushed from that state."""
 
     def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
-                 policies: Sequence[str]) -> None:
+                 policies: Sequence[str], kept: bytes | None = None,
+                 cap: int | None = None) -> None:
         self.chain = PolicyChain(ruleset, a, b, policies)
         self._tables: dict[int, OddsTable] = {}
+        self.cap = ruleset.round_cap if cap is None else cap
+        self.kept = KeptOdds.read(kept, self.chain, self.cap) if kept is not None else None
+        self.used_kept = self.kept is not None
 
     def odds(self, state: SevendagState, cap: int, tolerance: float) -> Odds:
         from sevendag_cli.sim.odds import COMPLETE, certified
@@ -329,19 +431,39 @@ class PolicyMomentOdds:
             return certified(chain.names, won[0], won[1], 1.0 if key == -1 else 0.0, 0.0, 0,
                              COMPLETE)
         togo = max(1, cap - state.round)
+        if self.kept is not None and cap == self.cap:
+            got = self.kept.odds(key, togo)
+            if got is not None and got.unresolved <= tolerance + self.kept.floor:
+                return got
         sol = chain.solution(key, togo)
         if len(sol.states) * (sol.rounds + 1) <= MAX_TABLE:
             table = self._tables.get(id(sol))
             if table is None:
                 table = self._tables[id(sol)] = OddsTable(sol)
             odds = table.odds(chain.names, key, togo)
-            if odds.unresolved <= tolerance:
+            if odds.unresolved <= tolerance + table.floor(key, togo):
                 return odds
         push, _ = chain.push([(key, 1.0)], togo, tolerance)
         return push.odds(chain.names, togo, len(push.alive))
 
     def keep(self, tolerance: float) -> bytes:
-        return b""
+        """The odds of every state of the whole fight (both initiatives' closure, every round
+        to go up to the cap), to keep: b"" when the table is too large to keep."""
+        chain = self.chain
+        chain.cap = self.cap
+        starts = _starts(chain)
+        sol = chain.solution(starts[0][0], self.cap, [k for k, _ in starts])
+        if len(sol.states) * (sol.rounds + 1) > MAX_KEPT_TABLE:
+            return b""
+        table = self._tables.get(id(sol))
+        if table is None:
+            table = self._tables[id(sol)] = OddsTable(sol)
+        return KeptOdds.of(table, chain, self.cap)
+
+
+MAX_KEPT_TABLE = 2_000_000
+"""Most (state, rounds to go) odds a kept table holds (48 MB in the cache: the house pair's
+3,200 states and 200 rounds are 640,000)."""
 
 
 class PolicyBatch:

@@ -107,16 +107,19 @@ HELP_FR: dict[str, str] = {
     # advise
     "Show every option of the Sevendag fighter who declares now, with its chance to win.":
         "Montrer chaque option du combattant Sevendag qui déclare maintenant, avec sa chance de victoire.",
-    "Each option (yield or not, allocation, technique if one is free) comes with the chance to win if taken, both fighters playing optimally afterwards and the opponent answering optimally, and the opponent's best answer. Reads the encounter, changes nothing.":
+    "Each option (yield or not, allocation, technique if one is free) comes with the chance to win if taken, both fighters playing optimally afterwards and the opponent answering optimally, and the opponent's best answer. Options that change neither the chance nor the answer share a line. Reads the encounter, changes nothing.":
         "Chaque option (céder ou non, répartition, technique si aucune n'est en cours) vient avec la "
         "chance de victoire si elle est prise, les deux jouant ensuite au mieux et l'adversaire répondant "
-        "au mieux, et la meilleure réponse de l'adversaire. Lit la rencontre, ne change rien.",
-    "What the assaillant declared, for the défenseur's advice: 'yield=no;allocation=attack,attack;technique=feint'.":
+        "au mieux, et la meilleure réponse de l'adversaire. Les options qui ne changent ni la chance "
+        "ni la réponse partagent une ligne. Lit la rencontre, ne change rien.",
+    "Show only the N best lines (with --json: the N best options).":
+        "Ne montrer que les N meilleures lignes (avec --json : les N meilleures options).",
+    "What the assailant declared, for the defender's advice: 'yield=no;allocation=attack,attack;technique=feint'.":
         "Ce que l'assaillant a déclaré, pour conseiller le défenseur : "
         "'yield=non;allocation=attaque,attaque;technique=feinte'.",
     "Widest interval of each option's chance (default 1e-6).":
         "Intervalle le plus large de la chance de chaque option (par défaut 1e-6).",
-    "Sevendag: before the round, show every option of the assaillant with its chance to win (as the advise command).":
+    "Sevendag: before the round, show every option of the assailant with its chance to win (as the advise command).":
         "Sevendag : avant le round, montrer chaque option de l'assaillant avec sa chance de victoire "
         "(comme la commande advise).",
     # fight

@@ -166,7 +166,7 @@ def round_cmd(
     ] = False,
     advise: Annotated[
         bool, typer.Option("--advise", help="Sevendag: before the round, show every option of the "
-                           "assaillant with its chance to win (as the advise command).")
+                           "assailant with its chance to win (as the advise command).")
     ] = False,
     tactic: Annotated[
         list[str] | None,

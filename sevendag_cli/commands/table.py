@@ -235,7 +235,7 @@ def round_cmd(
             if played.odds is not None:
                 from sevendag_cli.render.rich_odds import odds_line
 
-                odds_line(r.c, out.lang, played.odds[1], played.odds[0])
+                odds_line(r.c, out.lang, played.odds[1], played.odds[0], played.policies)
             report_seed(out, choice[0])
             if played.result.over:
                 note(t("fight_over", out.lang))

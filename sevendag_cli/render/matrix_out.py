@@ -68,12 +68,11 @@ def plot_matrix(path: str, roster: Roster, lang: str) -> None:
     if roster.method == MIXED:
         lines.append(t("plot.matrix_simulated", lang, n=roster.simulated,
                        runs=count(roster.runs or 0, lang)))
-    from sevendag_cli.policies import OPTIMAL
+    from sevendag_cli.render.matrix_data import policies_text
 
-    optimal = [x for x, p in zip(names, roster.policies, strict=False) if p == OPTIMAL]
-    if optimal:  # who plays optimally (nothing when every fighter plays its sheet)
-        lines.append(t("matrix.optimal_all", lang) if len(optimal) == n else
-                     t("matrix.optimal_some", lang, who=", ".join(optimal)))
+    said = policies_text(roster, names, lang)  # who plays how
+    if said is not None:
+        lines.append(said)
     values = [[None if c is None else c.win for c in row] for row in roster.cells]
     marked = [[roster.method == MIXED and c is not None and c.method == RUNS for c in row]
               for row in roster.cells]

@@ -141,7 +141,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sim.holding_out": {"en": "why so late: optimal play values a win whenever it comes, and a draw at the cap half; while many rounds remain a side may hold out on defence in safety, waiting for a better moment, and must strike as the cap nears (a side that is losing may hold out for the draw)",
                         "fr": "pourquoi si tard : le jeu optimal compte une victoire quel que soit son moment, et un nul au plafond pour moitié ; tant qu'il reste beaucoup de rounds, un camp peut tenir en défense sans risque, attendre un meilleur moment, et doit frapper à l'approche du plafond (un camp qui perd peut tenir pour le nul)"},
     "sim.exploit_title": {"en": "what each sheet gives away against optimal play (the opponent's best answer):", "fr": "ce que chaque fiche concède face au jeu optimal (la meilleure réponse de l'adversaire) :"},
-    "sim.exploit_line": {"en": "  {name}: {p:.2%} · {other} wins {br:.1%} instead of {sv:.1%}", "fr": "  {name} : {p:.2%} · {other} gagne {br:.1%} au lieu de {sv:.1%}"},
+    "sim.exploit_line": {"en": "  {name}: {pts:.1f} points · {other} wins {br:.1%} instead of {sv:.1%}", "fr": "  {name} : {pts:.1f} points · {other} gagne {br:.1%} au lieu de {sv:.1%}"},
     "sim.exploit_value": {"en": "  (a win counting 1, a draw ½; within {tol:g})", "fr": "  (une victoire comptant 1, un nul ½ ; à {tol:g} près)"},
     "sim.after": {"en": "after round {n}: {p:.1e}", "fr": "après le round {n} : {p:.1e}"},
     "sim.tail": {"en": "fights still going after round {n} (unresolved): {p:.1e}", "fr": "combats encore en cours après le round {n} (non résolus) : {p:.1e}"},
@@ -333,10 +333,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                    "fr": "{mark} {n} lignes indiscernables : toutes dans {interval}"},
     "advise.more": {"en": "… and {n} more, down to {low:.1%} (without --top: every line)",
                     "fr": "… et {n} de plus, jusqu'à {low:.1%} (sans --top : toutes les lignes)"},
-    "advise.open": {"en": "(certified within {tol:g}; {n} rounds to the cap)",
-                    "fr": "(certifié à {tol:g} près ; {n} rounds jusqu'au plafond)"},
-    "advise.open_one": {"en": "(certified within {tol:g}; {n} round to the cap)",
-                        "fr": "(certifié à {tol:g} près ; {n} round jusqu'au plafond)"},
+    "advise.open": {"en": "(certified within {tol:g}; {n:plural|round|rounds} to the cap)",
+                    "fr": "(certifié à {tol:g} près ; {n:plural|round|rounds} jusqu'au plafond)"},
     "odds.title": {"en": "Odds from here · {path} · {ruleset}", "fr": "Chances à partir d'ici · {path} · {ruleset}"},
     "odds.draw": {"en": "draw", "fr": "nul"},
     "odds.exact": {"en": "certified {interval}", "fr": "certifié {interval}"},
@@ -386,6 +384,15 @@ def number(value: float, spec: str, lang: str) -> str:
     return french_digits(text) if lang == "fr" else text
 
 
+def plural(n: float, spec: str, lang: str) -> str:
+    """A count and its noun from ``plural|ONE|MANY`` (``{n:plural|entry|entries}`` in a
+    template): ``1 entry``, ``3 entries``; in French 0 and 1 take the singular (``0 entrée``,
+    ``1 entrée``, ``2 entrées``)."""
+    _, one, many = spec.split("|", 2)
+    singular = abs(n) < 2 if lang == "fr" else n == 1
+    return f"{number(n, 'g', lang)} {one if singular else many}"
+
+
 def percent_sign(lang: str) -> str:
     """``%`` after a number written by hand (``12.50–13.10%``): `` %`` in French."""
     return NBSP + "%" if lang == "fr" else "%"
@@ -405,6 +412,8 @@ def formatter(lang: str) -> string.Formatter:
     class Numbers(string.Formatter):
         def format_field(self, value: object, format_spec: str) -> str:
             if format_spec and isinstance(value, int | float) and not isinstance(value, bool):
+                if format_spec.startswith("plural|"):  # ``{n:plural|round|rounds}``
+                    return plural(value, format_spec, lang)
                 return number(value, format_spec, lang)
             return str(super().format_field(value, format_spec))
 

@@ -98,6 +98,8 @@ def fight_cmd(
             raise UsageError(Msg("cli.odds_one_fight"))
         if (runs is not None or exact) and dice is not None:
             raise UsageError(Msg("cli.dice_one_fight"))
+        if exact and seed is not None:  # refused as --dice is: nothing to seed
+            raise UsageError(Msg("cli.seed_exact", seed=seed))
         check_numbers(cap, runs, seed)
         if tolerance is not None and not (exact or odds):
             raise UsageError(Msg("cli.tolerance_exact"))

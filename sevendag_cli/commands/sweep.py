@@ -103,8 +103,8 @@ def sweep_cmd(
         WhatIf.parse(set_, tactic)  # the what-ifs' syntax too
         m = Matchup.load(check_fighter_count(fighters), ruleset, set=set_, tactic=tactic)
         first = m
-        for target, values in varied:
-            first = first.vary(target, values[0])
+        for (target, values), typed in zip(varied, vary, strict=True):
+            first = first.vary(target, values[0], f"--vary {typed}")
         what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies)
         for said in played_policies(m.ruleset, m.asked)[1]:  # no choices: optimal is the sheet
             note(f"sevendag: {said.render(out.lang)}")

@@ -99,6 +99,8 @@ def init_cmd(
         from sevendag_cli.encounter import Encounter as Table
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
+        if manual and fighters and len(fighters) % 2:  # init --manual Brannoc: one player's dice?
+            raise UsageError(Msg("cli.init_manual_name", name=fighters[-1]))
         given = check_fighter_count(fighters)
         a, b = (given[0], given[1]) if given else (None, None)
         asked: tuple[str, ...] = ()

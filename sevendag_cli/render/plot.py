@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg, UsageError, install_command
 
 FORMATS = ("png", "svg")
 MAX_TICKS = 25
@@ -180,7 +180,7 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise UsageError(Msg("plot.needs_matplotlib")) from None
+        raise UsageError(Msg("plot.needs_matplotlib", install=install_command("plot"))) from None
     if first:
         matplotlib.rcdefaults()  # matplotlib's own defaults: nothing from a file in the folder
     matplotlib.use("Agg", force=True)

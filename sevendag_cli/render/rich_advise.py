@@ -143,5 +143,5 @@ def advise_lines(console: Console, lang: str, at: Any, title: bool = True,
         print_line(console, Text("  " + t("advise.tie", lang, mark="*" if c == 0 else "=",
                                           n=len(members), interval=interval(low, high, lang)),
                                  "dim"), hang=4)
-    key = "advise.open_one" if advice.rounds_left == 1 else "advise.open"
-    print_line(console, Text("  " + t(key, lang, tol=at.tolerance, n=advice.rounds_left), "dim"))
+    print_line(console, Text("  " + t("advise.open", lang, tol=at.tolerance, n=advice.rounds_left),
+                             "dim"))

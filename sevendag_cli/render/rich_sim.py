@@ -185,7 +185,7 @@ def exploitability_lines(console: Console, e: Any, lang: str) -> None:
         return
     print_line(console, w(lang, "exploit_title"))
     for i in (0, 1):
-        print_line(console, w(lang, "exploit_line", name=visible(e.names[i]), p=e.gives_away[i],
+        print_line(console, w(lang, "exploit_line", name=visible(e.names[i]), pts=100 * e.gives_away[i],
                               other=visible(e.names[1 - i]), br=e.best_response[i],
                               sv=e.sheet_value[1 - i]))
     print_line(console, Text(w(lang, "exploit_value", tol=e.tolerance), "dim"))

@@ -93,16 +93,38 @@ def _pair(ruleset: Ruleset, a: Fighter,
     return None
 
 
-def technique_key(rs: SevendagRuleset, text: str) -> str:
-    """A technique as typed: its key, a label in either language, or an unambiguous short form
-    of them (``garde``); an ambiguous one is refused naming the candidates (S-05)."""
+def technique_key(rs: SevendagRuleset, text: str, name: str = "") -> str:
+    """A technique as typed (``--technique NAME=TEXT``): its key, a label in either language,
+    or an unambiguous short form of them (``garde``); an ambiguous one is refused naming the
+    candidates, one that matches none is refused naming the closest (``fient``: did you mean
+    feint?) and every technique, both usage mistakes (exit 2; S-05)."""
     from sevendag_cli.errors import joined
+    from sevendag_cli.sevendag.planning import technique_names
 
     found: list[str] = rs.technique_candidates(text)
     if len(found) > 1:
         raise UsageError(Msg("cli.ambiguous_technique", value=text, candidates=joined(
             (Msg.label(rs.techniques[k].label, k) for k in found), "or")))
-    return found[0] if found else text  # what matches nothing is refused by the engine, as typed
+    if found:
+        return found[0]
+    close = closest_technique(rs, text)
+    known = technique_names(rs)
+    if close is None:
+        raise UsageError(Msg("cli.unknown_technique", name=name, value=text, known=known))
+    raise UsageError(Msg("cli.unknown_technique_close", name=name, value=text, known=known,
+                         close=Msg.label(rs.techniques[close].label, close)))
+
+
+def closest_technique(rs: SevendagRuleset, text: str) -> str | None:
+    """The technique most like ``text`` (a typo of its key or of a label in either language)."""
+    import difflib
+
+    from sevendag_cli.terms import fold
+
+    spellings = {fold(word): key for key, tech in rs.techniques.items()
+                 for word in (key, *tech.label.values())}
+    found = difflib.get_close_matches(fold(text), list(spellings), n=1)
+    return spellings[found[0]] if found else None
 
 
 class _MomentOdds:
@@ -264,7 +286,7 @@ class SevendagBackend:
         hands = {n: commitments(v) for n, v in per_fighter(allocate, "--allocate", who).items()}
         # ``none`` (in either language): no technique this round, whatever the sheet's rule
         tech: dict[str, str | None] = {
-            n: None if fold(v) in NONE_WORDS else technique_key(rs, v)
+            n: None if fold(v) in NONE_WORDS else technique_key(rs, v, n)
             for n, v in per_fighter(technique, "--technique", who).items()}
         if ask is not None:
             return ask(rs, a, b, state, yield_, hands, tech)

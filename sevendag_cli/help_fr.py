@@ -136,8 +136,8 @@ HELP_FR: dict[str, str] = {
         "Changer un champ d'une fiche pour cette fois seulement : COMBATTANT.CHAMP=VALEUR, par exemple B.armour=7, "
         "A.weapon.damage=1d8 (VALEUR vide : la valeur par défaut de la fiche) ; ou une technique de Sevendag : "
         "techniques.feint.attack=4. À répéter pour plusieurs.",
-    "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence; then its rules after ';': Brannoc=all-out;technique=feint@attacking;yield=behind; FIGHTER=optimal: the best declaration every round (yield, allocation, technique), or --tactic optimal for every fighter.":
-        "Sevendag : la tactique d'un combattant pour cette fois : COMBATTANT=TACTIQUE, par exemple Brannoc=all-out, "
+    "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=full-defence, or one commitment per hand: Brannoc=attack,defence; then its rules after ';': Brannoc=all-out;technique=feint@attacking;yield=behind; FIGHTER=optimal: the best declaration every round (yield, allocation, technique), or --tactic optimal for every fighter.":
+        "Sevendag : la tactique d'un combattant pour cette fois : COMBATTANT=TACTIQUE, par exemple Brannoc=full-defence, "
         "ou un engagement par main : Brannoc=attaque,défense ; puis ses règles après ';' : "
         "Brannoc=all-out;technique=feinte@en attaque;yield=mené ; COMBATTANT=optimal : la meilleure "
         "déclaration à chaque round (cession, répartition, technique), ou --tactic optimal pour chaque "

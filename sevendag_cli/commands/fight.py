@@ -87,7 +87,7 @@ def fight_cmd(
 
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
     ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
-    ·  sevendag fight --exact --tactic Brannoc=all-out --csv
+    ·  sevendag fight --exact --tactic Brannoc=full-defence --csv
     ·  sevendag fight --seed 7 --odds
     """
     with handled(lang):

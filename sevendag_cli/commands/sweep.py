@@ -72,7 +72,7 @@ def sweep_cmd(
     """Odds of a fight for each value of one sheet field, exact where possible: find the fair value.
 
     Examples: sevendag sweep A B --ruleset d20 --vary A.ac=5..12 --fair
-    ·  sevendag sweep --vary Ysolde.attack=6..12 --tactic Brannoc=all-out
+    ·  sevendag sweep --vary Ysolde.attack=6..12 --tactic Brannoc=full-defence
     ·  sevendag sweep A B -r d20 --vary A.weapon.damage=1d6,1d8,2d4 --csv
     ·  sevendag sweep A B -r d20 --vary A.ac=8..14 --vary B.ac=8..14 --fair --plot grid.png
     """

@@ -115,7 +115,7 @@ def _split(text: str, option: str) -> Assignment:
     target, sep, value = text.partition("=")
     target = target.strip()
     if not sep or not target:
-        example = "B.armour=7" if option != TACTIC else "Brannoc=all-out"
+        example = "B.armour=7" if option != TACTIC else "Brannoc=full-defence"
         raise UsageError(Msg("whatif.syntax", option=option, text=text, example=example))
     return Assignment(option, target, value.strip())
 

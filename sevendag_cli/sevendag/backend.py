@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg, SevendagError, UsageError
 from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
 
 if TYPE_CHECKING:
@@ -538,9 +538,10 @@ class SevendagBackend:
         (:func:`technique_changes_inert`), no sheet's technique rule names it (S-05), and no
         technique is in effect in ``state`` whose modifiers the change sets (the odds from a
         saved encounter run its course)."""
+        notes = tactic_notes(cast("SevendagRuleset", ruleset), fighters, changes, policies)
         techniques = [c for c in changes if c.ruleset is not None and c.field.startswith("techniques.")]
         if not techniques or not technique_changes_inert(policies):
-            return []
+            return notes
         from sevendag_cli.sevendag.state import SevendagState
 
         in_effect = {f.technique.name for f in state.fighters if f.technique is not None} \
@@ -552,8 +553,8 @@ class SevendagBackend:
                  and not (c.field.split(".")[1] in in_effect
                           and c.field.rsplit(".", 1)[-1] in ("attack", "defence"))]
         if not inert:
-            return []
-        return [Msg("whatif.technique_inert", fields=", ".join(dict.fromkeys(inert)))]
+            return notes
+        return [*notes, Msg("whatif.technique_inert", fields=", ".join(dict.fromkeys(inert)))]
 
     def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]:
         """A field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
@@ -568,6 +569,51 @@ class SevendagBackend:
         from sevendag_cli.sevendag.display import DISPLAY
 
         return DISPLAY
+
+
+SHEET_PLAY = ("tactic", "allocation", "technique", "technique.name", "technique.when", "yield")
+"""A sheet's fields that say how it plays (``--tactic``: its tactic and rules, S-03..S-05)."""
+
+
+def tactic_notes(ruleset: SevendagRuleset, fighters: Sequence[Fighter],
+                 changes: Sequence[SheetChange], policies: Sequence[str]) -> list[Msg]:
+    """``--tactic`` changes that change nothing: a fighter that plays optimally does not play
+    its sheet's tactic and rules at all; a new tactic that commits every hand as the old one
+    did, with every set of dropped weapons (``all-out`` for a sword and a shield: a shield
+    only defends, S-04), plays the same fight (the fighter's model, the allocations the
+    engines read, is the same)."""
+    import msgspec
+
+    from sevendag_cli.sevendag.game import OPTIMAL
+    from sevendag_cli.sevendag.model import fighter_model
+
+    notes: list[Msg] = []
+    for i, f in enumerate(fighters):
+        mine = [c for c in changes if c.ruleset is None and c.fighter == f.name
+                and c.field in SHEET_PLAY]
+        if not mine:
+            continue
+        fields = ", ".join(dict.fromkeys(f"{f.name}.{c.field}" for c in mine))
+        if i < len(policies) and policies[i] == OPTIMAL:
+            notes.append(Msg("whatif.tactic_optimal", fields=fields, name=f.name))
+            continue
+        if any(c.field not in ("tactic", "allocation") for c in mine):
+            continue  # a yield or technique rule: played when its moment comes
+        sheet = cast("SevendagFighter", f)
+        tactic = next((getattr(c, "previous", None) for c in mine if c.field == "tactic"),
+                      sheet.tactic)
+        allocation = next((getattr(c, "previous", None) for c in mine if c.field == "allocation"),
+                          sheet.allocation)
+        before = msgspec.structs.replace(
+            sheet, tactic="custom" if allocation else (tactic or ruleset.default_tactic),
+            allocation=tuple(allocation) if allocation else None)
+        try:
+            same = fighter_model(ruleset, before) == fighter_model(ruleset, sheet)
+        except SevendagError:  # the sheet's own allocation refused: its fight never ran
+            continue
+        if same:
+            notes.append(Msg("whatif.tactic_inert", fields=fields, name=f.name))
+    return notes
 
 
 def technique_changes_inert(policies: Sequence[str] = ("sheet", "sheet")) -> bool:

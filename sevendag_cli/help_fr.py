@@ -60,6 +60,10 @@ HELP_FR: dict[str, str] = {
     "Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte), or NAME=none (no technique, whatever the sheet's rule).":
         "Sevendag : NOM=TECHNIQUE (la clé ou le nom d'une technique martiale, par exemple feinte ou feint), "
         "ou NOM=aucune (pas de technique, quelle que soit la règle de la fiche).",
+    "Sevendag, at a terminal: ask only this fighter's choices (its yield when it is the assailant, its hands, its technique; repeat for each player); the others play their sheets' tactics and rules.":
+        "Sevendag, au terminal : ne demander que les choix de ce combattant (sa cession quand il est "
+        "l'assaillant, ses mains, sa technique ; à répéter pour chaque joueur) ; les autres suivent la "
+        "tactique et les règles de leur fiche.",
     "Never ask: use the sheets' tactics and rules.": "Ne rien demander : appliquer les tactiques et les règles des fiches.",
     # wound
     "Apply a game master's judgement by hand (S-16), or name a wound band.":

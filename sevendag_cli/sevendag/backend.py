@@ -296,11 +296,12 @@ class SevendagBackend:
         return engine.Choices(yield_initiative=yield_, allocation=hands, technique=tech)
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
+                       only: Sequence[str] | None = None) -> Any:
         from sevendag_cli.sevendag.prompts import ask_sevendag_choices
 
         return ask_sevendag_choices(cast("SevendagRuleset", ruleset), a, b, state, yield_,
-                                    allocation, technique, lang)
+                                    allocation, technique, lang, only=only)
 
     def seed_replays_round(self) -> bool:
         return False  # the choices of a round are not in its seed

@@ -300,6 +300,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "plot.p_win": {"en": "P(win)", "fr": "P(victoire)"},
     "plot.p_rounds": {"en": "probability", "fr": "probabilité"},
     "plot.rounds": {"en": "rounds", "fr": "rounds"},
+    "plot.exploit_points": {"en": "points the row's sheet gives away", "fr": "points que la fiche de la ligne concède"},
     "plot.p_row": {"en": "P(row beats column)", "fr": "P(la ligne bat la colonne)"},
     "plot.matrix_simulated": {"en": "~ {n} matchup(s) simulated ({runs} fights each)", "fr": "~ {n} affrontement(s) simulé(s) ({runs} combats chacun)"},
     "plot.moment": {"en": "round (start: before the initiative; init: after it)", "fr": "round (début : avant l'initiative ; init : après)"},

@@ -186,9 +186,11 @@ def draw(path: str, result: Any, lang: str, play: str | None = None) -> None:
     mark, mark_label = None, ""
     if fair is not None and fair.beyond is None:
         mark, mark_label = fair.value, t("sweep.fair_plot", lang, value=visible(str(fair.value)))
-    plotting.curves(path, [p.value for p in points], curves, title=title,
-                    x_label=visible(result.field), y_label=t("plot.p_win", lang),
-                    x_mark=mark, x_mark_label=mark_label)
+    x = [p.value for p in points]
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in x)
+    plotting.curves(path, x, curves, title=title, x_label=visible(result.field),
+                    y_label=t("plot.p_win", lang), x_mark=mark, x_mark_label=mark_label,
+                    joined=numbers)  # values that are not a scale (1d6, 2d4): points
     plotting.report(path, lang)
 
 

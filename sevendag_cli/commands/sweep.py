@@ -105,7 +105,8 @@ def sweep_cmd(
         first = m
         for (target, values), typed in zip(varied, vary, strict=True):
             first = first.vary(target, values[0], f"--vary {typed}")
-        what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies)
+        what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies,
+                      [target for target, _ in varied])
         for said in played_policies(m.ruleset, m.asked)[1]:  # no choices: optimal is the sheet
             note(f"sevendag: {said.render(out.lang)}")
         for v in vary:

@@ -199,8 +199,10 @@ class Backend(Protocol):
         ...
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
-        """Ask at a terminal what the arguments left out (the command's ``ask``)."""
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
+                       only: Sequence[str] | None = None) -> Any:
+        """Ask at a terminal what the arguments left out (the command's ``ask``); ``only``:
+        ask only these fighters' choices (``round --ask NAME``), the others' are their sheets'."""
         ...
 
     def seed_replays_round(self) -> bool:

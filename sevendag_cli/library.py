@@ -315,16 +315,17 @@ class Matchup(Struct, frozen=True):
         played, said = played_policies(self.ruleset, self.asked)
         return (*inert_notes(self.ruleset, (self.a, self.b), self.changes, played), *said)
 
-    def vary(self, field: str, value: str) -> Matchup:
+    def vary(self, field: str, value: str, typed: str = "") -> Matchup:
         """This matchup with one more change, ``FIGHTER.FIELD`` (or the ruleset's
-        ``techniques.NAME.FIELD``) set to ``value`` (as a sweep's point).
+        ``techniques.NAME.FIELD``) set to ``value`` (as a sweep's point); ``typed``: what
+        a message quotes (the whole ``--vary A.ac=5..9``; by default ``--vary A.ac=VALUE``).
 
         >>> matchup("A", "B", "d20").vary("A.ac", "14").a.ac_override
         14
         """
         from sevendag_cli.rules.whatif import VARY
 
-        what = self.what.plus(field, value, VARY)
+        what = self.what.plus(field, value, VARY, typed)
         # a change of the ruleset is applied to the file's data again, all of them in order
         rs, a, b, changes = what.load(self.ruleset, list(self.docs), self.ruleset_doc)
         return Matchup(rs, a, b, changes, self.docs, what, self.asked, self.ruleset_doc)
@@ -472,15 +473,17 @@ class Matchup(Struct, frozen=True):
                 raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
         listed = values if isinstance(values, str) else ",".join(str(v) for v in values)
         target, texts = vary_values(f"{field}={listed}", MAX_SWEEP_POINTS)
+        typed = f"--vary {field}={listed}"
         grid = None
         if by is not None:
             from sevendag_cli.limits import MAX_GRID_POINTS
 
             listed2 = by[1] if isinstance(by[1], str) else ",".join(str(v) for v in by[1])
             grid = vary_values(f"{by[0]}={listed2}", MAX_SWEEP_POINTS)
+            typed2 = f"--vary {by[0]}={listed2}"
             if grid[0] == target:
                 raise UsageError(Msg("sweep.grid_same_field", field=target))
-            both = self.vary(target, texts[0]).vary(grid[0], grid[1][0]).changes[-2:]
+            both = self.vary(target, texts[0], typed).vary(grid[0], grid[1][0], typed2).changes[-2:]
             if (both[0].fighter, both[0].field, both[0].ruleset) == \
                     (both[1].fighter, both[1].field, both[1].ruleset):  # one field spelt two ways
                 raise UsageError(Msg("sweep.grid_same_field", field=target))
@@ -496,7 +499,7 @@ class Matchup(Struct, frozen=True):
             target2 = grid[0]
 
             def load2(x: str, y: str) -> tuple[Fighter, Fighter, object, object, Ruleset]:
-                point = self.vary(target, x).vary(target2, y)
+                point = self.vary(target, x, typed).vary(target2, y, typed2)
                 return point.a, point.b, point.changes[-2].value, point.changes[-1].value, point.ruleset
 
             result2 = sweep_grid(self.ruleset, (target, target2), (texts, grid[1]), load2,
@@ -507,7 +510,7 @@ class Matchup(Struct, frozen=True):
             return SweepResult(result2, self.names, self.changes, self.policies)
 
         def load(text: str) -> tuple[Fighter, Fighter, object, Ruleset]:
-            point = self.vary(target, text)
+            point = self.vary(target, text, typed)
             return point.a, point.b, point.changes[-1].value, point.ruleset
 
         result = sweep(self.ruleset, target, texts, load, method=RUNS if runs is not None else EXACT,

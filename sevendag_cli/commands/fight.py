@@ -99,7 +99,8 @@ def fight_cmd(
 
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
     ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
-    ·  sevendag fight --exact --tactic Brannoc=all-out --csv  ·  sevendag fight --exact --exploit
+    ·  sevendag fight --exact --tactic Brannoc=full-defence --csv
+    ·  sevendag fight --exact --exploit
     ·  sevendag fight --seed 7 --odds
     """
     with handled(lang):
@@ -110,6 +111,8 @@ def fight_cmd(
             raise UsageError(Msg("cli.odds_one_fight"))
         if (runs is not None or exact) and dice is not None:
             raise UsageError(Msg("cli.dice_one_fight"))
+        if exact and seed is not None:  # refused as --dice is: nothing to seed
+            raise UsageError(Msg("cli.seed_exact", seed=seed))
         check_numbers(cap, runs, seed)
         if tolerance is not None and not (exact or odds):
             raise UsageError(Msg("cli.tolerance_exact"))
@@ -204,7 +207,7 @@ def play_fight_with_odds(
 
         r = renderer(out, rs, (m.a, m.b))
         print_changes(r.c, changes, out.lang)
-        policies_line(r.c, m.names, m.policies, out.lang)
+        policies_line(r.c, m.names, m.policies, out.lang)  # the sheets: the chart's notes say so
         r.fight(result)
         r.c.print()
         swing_chart(r.c, swing, out.lang, rs.engine, m.policies, (m.a, m.b))
@@ -212,8 +215,9 @@ def play_fight_with_odds(
             note_seed(done.seed, out.lang)
     if plot is not None:
         from sevendag_cli.render.odds_out import plot_swing
+        from sevendag_cli.render.whatif import play_words
 
-        plot_swing(plot, swing, out.lang)
+        plot_swing(plot, swing, out.lang, play_words(rs.engine, m.names, m.policies, out.lang))
 
 
 # --- --runs and --exact -------------------------------------------------------------------
@@ -249,12 +253,14 @@ def run_simulation(
 
         console = out.console()
         print_changes(console, changes, out.lang)
-        policies_line(console, m.names, m.policies, out.lang)
-        render_simulation(console, result, out.lang, rs)
+        policies_line(console, m.names, m.policies, out.lang, rs.engine)
+        render_simulation(console, result, out.lang, rs, m.policies)
     if plot is not None:
         from sevendag_cli.render.fight_out import plot_rounds
+        from sevendag_cli.render.whatif import play_words, titled
 
-        title = t("sim.runs", out.lang, runs=count(result.runs, out.lang), seed=result.seed)
+        title = titled(t("sim.runs", out.lang, runs=count(result.runs, out.lang), seed=result.seed),
+                       play_words(rs.engine, m.names, m.policies, out.lang))
         plot_rounds(plot, result.rounds.histogram, result.runs, title, out.lang, result.fighters)
     if result.interrupted:
         message = Msg("cli.interrupted_runs", done=result.runs, requested=result.requested_runs)
@@ -284,7 +290,9 @@ def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float 
                      done.exploitability or done.exploitability_skipped)
     if plot is not None:
         from sevendag_cli.render.fight_out import plot_rounds
+        from sevendag_cli.render.whatif import play_words, titled
 
         key = "sim.exact_title_end" if result.solver == "end" else "sim.exact_title"
-        title = t(key, out.lang, cap=result.cap, tol=result.tolerance)
+        title = titled(t(key, out.lang, cap=result.cap, tol=result.tolerance),
+                       play_words(rs.engine, m.names, m.policies, out.lang))
         plot_rounds(plot, result.rounds.histogram, 1.0, title, out.lang, result.fighters)

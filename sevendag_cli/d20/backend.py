@@ -208,7 +208,8 @@ class D20Backend:
         return None
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
+                       only: Sequence[str] | None = None) -> Any:
         return None  # nobody chooses anything in Le combat (D-02)
 
     def seed_replays_round(self) -> bool:

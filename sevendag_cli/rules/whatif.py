@@ -74,10 +74,12 @@ class Assignment(Struct, frozen=True):
     option: str
     target: str  # FIGHTER.FIELD (--set, --vary) or FIGHTER (--tactic)
     value: str
+    as_typed: str = ""  # a --vary's whole text (``--vary A.ac=5..9``) for one of its values
 
     @property
     def typed(self) -> str:
-        return f"{self.option} {self.target}={self.value}"
+        """The option as the user typed it, for a message."""
+        return self.as_typed or f"{self.option} {self.target}={self.value}"
 
 
 class Change(Struct, frozen=True):
@@ -113,7 +115,7 @@ def _split(text: str, option: str) -> Assignment:
     target, sep, value = text.partition("=")
     target = target.strip()
     if not sep or not target:
-        example = "B.armour=7" if option != TACTIC else "Brannoc=all-out"
+        example = "B.armour=7" if option != TACTIC else "Brannoc=full-defence"
         raise UsageError(Msg("whatif.syntax", option=option, text=text, example=example))
     return Assignment(option, target, value.strip())
 
@@ -134,13 +136,30 @@ def policy_word(value: str) -> str | None:
     return None
 
 
+POLICY_WORDS = ("optimal", "sheet", "optimale", "fiche")
+"""The policies as typed, in either language (for "Did you mean …?")."""
+
+
+def with_policy_suggestion(message: Msg, value: str) -> Msg:
+    """``message`` with the policy ``value`` was a typo of (``optimall``: optimal), if any."""
+    from sevendag_cli.terms import fold
+
+    return _suggest(message, fold(value.strip()), list(POLICY_WORDS))
+
+
 def _split_tactic(text: str) -> Assignment:
-    """``FIGHTER=TACTIC``, or ``optimal`` / ``sheet`` alone: every fighter's policy."""
+    """``FIGHTER=TACTIC``, or ``optimal`` / ``sheet`` alone: every fighter's policy (a typo of
+    one of them alone is refused saying which)."""
     if "=" not in text and policy_word(text.strip()) is not None:
         if len(text) > MAX_WHAT_IF_TEXT:
             raise UsageError(Msg("whatif.too_long", option=TACTIC, n=len(text), max=MAX_WHAT_IF_TEXT))
         return Assignment(TACTIC, EVERY_FIGHTER, text.strip())
-    return _split(text, TACTIC)
+    try:
+        return _split(text, TACTIC)
+    except UsageError as exc:
+        if "=" in text or len(text) > MAX_WHAT_IF_TEXT:
+            raise
+        raise UsageError(with_policy_suggestion(exc.msg, text)) from None
 
 
 class WhatIf(Struct, frozen=True):
@@ -174,9 +193,10 @@ class WhatIf(Struct, frozen=True):
     def __bool__(self) -> bool:
         return bool(self.assignments)
 
-    def plus(self, target: str, value: str, option: str = VARY) -> WhatIf:
-        """This what-if and one more assignment (applied last)."""
-        return WhatIf((*self.assignments, Assignment(option, target, value)))
+    def plus(self, target: str, value: str, option: str = VARY, typed: str = "") -> WhatIf:
+        """This what-if and one more assignment (applied last); ``typed``: the option as the
+        user typed it, when it was not ``OPTION TARGET=VALUE`` (a sweep's range)."""
+        return WhatIf((*self.assignments, Assignment(option, target, value, typed)))
 
     def apply(self, docs: Docs, engine: str) -> tuple[Docs, tuple[Change, ...]]:
         """The sheets' data with the changes applied (copies), and the changes (the sheets'
@@ -580,7 +600,7 @@ def _tactic(asg: Assignment, data: dict[str, Any], fighter: str,
     rules = [p for p in parts if "=" in p]
     plain = [p for p in parts if "=" not in p]
     if len(plain) > 1 or not parts:
-        raise UsageError(Msg("whatif.unknown_tactic", typed=asg.typed, tactics=", ".join(tactics)))
+        raise UsageError(_unknown_tactic(asg, asg.value, tactics))
     changes = _plain_tactic(asg, plain[0], data, fighter, tactics) if plain else []
     for part in rules:
         key, _, value = part.partition("=")
@@ -642,6 +662,14 @@ def _yield_rule(asg: Assignment, data: dict[str, Any], fighter: str, value: str)
     return [Change(fighter, "yield", found, previous)]
 
 
+def _unknown_tactic(asg: Assignment, value: str, tactics: tuple[str, ...]) -> Msg:
+    """A tactic that is none, with the tactic or policy it was a typo of (``all-outt``)."""
+    from sevendag_cli.terms import fold
+
+    message = Msg("whatif.unknown_tactic", typed=asg.typed, tactics=", ".join(tactics))
+    return _suggest(message, fold(value.strip()), [*tactics, *POLICY_WORDS])
+
+
 def _plain_tactic(asg: Assignment, value: str, data: dict[str, Any], fighter: str,
                   tactics: tuple[str, ...]) -> list[Change]:
     """The tactic part of ``--tactic``: a tactic's key or one commitment per hand."""
@@ -653,7 +681,7 @@ def _plain_tactic(asg: Assignment, value: str, data: dict[str, Any], fighter: st
         body = value.split(":", 1)[1] if fold(value).startswith("custom:") else value
         parts = list(commitments(body))
         if not parts or any(p not in COMMITMENT_WORDS for p in parts):
-            raise UsageError(Msg("whatif.unknown_tactic", typed=asg.typed, tactics=", ".join(tactics)))
+            raise UsageError(_unknown_tactic(asg, value, tactics))
         tactic, allocation = "custom", parts
     changes = [Change(fighter, "tactic", tactic, data.get("tactic"))]
     previous = data.get("allocation")

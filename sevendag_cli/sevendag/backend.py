@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg, SevendagError, UsageError
 from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
 
 if TYPE_CHECKING:
@@ -93,16 +93,38 @@ def _pair(ruleset: Ruleset, a: Fighter,
     return None
 
 
-def technique_key(rs: SevendagRuleset, text: str) -> str:
-    """A technique as typed: its key, a label in either language, or an unambiguous short form
-    of them (``garde``); an ambiguous one is refused naming the candidates (S-05)."""
+def technique_key(rs: SevendagRuleset, text: str, name: str = "") -> str:
+    """A technique as typed (``--technique NAME=TEXT``): its key, a label in either language,
+    or an unambiguous short form of them (``garde``); an ambiguous one is refused naming the
+    candidates, one that matches none is refused naming the closest (``fient``: did you mean
+    feint?) and every technique, both usage mistakes (exit 2; S-05)."""
     from sevendag_cli.errors import joined
+    from sevendag_cli.sevendag.planning import technique_names
 
     found: list[str] = rs.technique_candidates(text)
     if len(found) > 1:
         raise UsageError(Msg("cli.ambiguous_technique", value=text, candidates=joined(
             (Msg.label(rs.techniques[k].label, k) for k in found), "or")))
-    return found[0] if found else text  # what matches nothing is refused by the engine, as typed
+    if found:
+        return found[0]
+    close = closest_technique(rs, text)
+    known = technique_names(rs)
+    if close is None:
+        raise UsageError(Msg("cli.unknown_technique", name=name, value=text, known=known))
+    raise UsageError(Msg("cli.unknown_technique_close", name=name, value=text, known=known,
+                         close=Msg.label(rs.techniques[close].label, close)))
+
+
+def closest_technique(rs: SevendagRuleset, text: str) -> str | None:
+    """The technique most like ``text`` (a typo of its key or of a label in either language)."""
+    import difflib
+
+    from sevendag_cli.terms import fold
+
+    spellings = {fold(word): key for key, tech in rs.techniques.items()
+                 for word in (key, *tech.label.values())}
+    found = difflib.get_close_matches(fold(text), list(spellings), n=1)
+    return spellings[found[0]] if found else None
 
 
 class _MomentOdds:
@@ -264,7 +286,7 @@ class SevendagBackend:
         hands = {n: commitments(v) for n, v in per_fighter(allocate, "--allocate", who).items()}
         # ``none`` (in either language): no technique this round, whatever the sheet's rule
         tech: dict[str, str | None] = {
-            n: None if fold(v) in NONE_WORDS else technique_key(rs, v)
+            n: None if fold(v) in NONE_WORDS else technique_key(rs, v, n)
             for n, v in per_fighter(technique, "--technique", who).items()}
         if ask is not None:
             return ask(rs, a, b, state, yield_, hands, tech)
@@ -274,11 +296,12 @@ class SevendagBackend:
         return engine.Choices(yield_initiative=yield_, allocation=hands, technique=tech)
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
+                       only: Sequence[str] | None = None) -> Any:
         from sevendag_cli.sevendag.prompts import ask_sevendag_choices
 
         return ask_sevendag_choices(cast("SevendagRuleset", ruleset), a, b, state, yield_,
-                                    allocation, technique, lang)
+                                    allocation, technique, lang, only=only)
 
     def seed_replays_round(self) -> bool:
         return False  # the choices of a round are not in its seed
@@ -536,9 +559,10 @@ class SevendagBackend:
         (:func:`technique_changes_inert`), no sheet's technique rule names it (S-05), and no
         technique is in effect in ``state`` whose modifiers the change sets (the odds from a
         saved encounter run its course)."""
+        notes = tactic_notes(cast("SevendagRuleset", ruleset), fighters, changes, policies)
         techniques = [c for c in changes if c.ruleset is not None and c.field.startswith("techniques.")]
         if not techniques or not technique_changes_inert(policies):
-            return []
+            return notes
         from sevendag_cli.sevendag.state import SevendagState
 
         in_effect = {f.technique.name for f in state.fighters if f.technique is not None} \
@@ -550,8 +574,8 @@ class SevendagBackend:
                  and not (c.field.split(".")[1] in in_effect
                           and c.field.rsplit(".", 1)[-1] in ("attack", "defence"))]
         if not inert:
-            return []
-        return [Msg("whatif.technique_inert", fields=", ".join(dict.fromkeys(inert)))]
+            return notes
+        return [*notes, Msg("whatif.technique_inert", fields=", ".join(dict.fromkeys(inert)))]
 
     def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]:
         """A field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
@@ -566,6 +590,51 @@ class SevendagBackend:
         from sevendag_cli.sevendag.display import DISPLAY
 
         return DISPLAY
+
+
+SHEET_PLAY = ("tactic", "allocation", "technique", "technique.name", "technique.when", "yield")
+"""A sheet's fields that say how it plays (``--tactic``: its tactic and rules, S-03..S-05)."""
+
+
+def tactic_notes(ruleset: SevendagRuleset, fighters: Sequence[Fighter],
+                 changes: Sequence[SheetChange], policies: Sequence[str]) -> list[Msg]:
+    """``--tactic`` changes that change nothing: a fighter that plays optimally does not play
+    its sheet's tactic and rules at all; a new tactic that commits every hand as the old one
+    did, with every set of dropped weapons (``all-out`` for a sword and a shield: a shield
+    only defends, S-04), plays the same fight (the fighter's model, the allocations the
+    engines read, is the same)."""
+    import msgspec
+
+    from sevendag_cli.sevendag.game import OPTIMAL
+    from sevendag_cli.sevendag.model import fighter_model
+
+    notes: list[Msg] = []
+    for i, f in enumerate(fighters):
+        mine = [c for c in changes if c.ruleset is None and c.fighter == f.name
+                and c.field in SHEET_PLAY]
+        if not mine:
+            continue
+        fields = ", ".join(dict.fromkeys(f"{f.name}.{c.field}" for c in mine))
+        if i < len(policies) and policies[i] == OPTIMAL:
+            notes.append(Msg("whatif.tactic_optimal", fields=fields, name=f.name))
+            continue
+        if any(c.field not in ("tactic", "allocation") for c in mine):
+            continue  # a yield or technique rule: played when its moment comes
+        sheet = cast("SevendagFighter", f)
+        tactic = next((getattr(c, "previous", None) for c in mine if c.field == "tactic"),
+                      sheet.tactic)
+        allocation = next((getattr(c, "previous", None) for c in mine if c.field == "allocation"),
+                          sheet.allocation)
+        before = msgspec.structs.replace(
+            sheet, tactic="custom" if allocation else (tactic or ruleset.default_tactic),
+            allocation=tuple(allocation) if allocation else None)
+        try:
+            same = fighter_model(ruleset, before) == fighter_model(ruleset, sheet)
+        except SevendagError:  # the sheet's own allocation refused: its fight never ran
+            continue
+        if same:
+            notes.append(Msg("whatif.tactic_inert", fields=fields, name=f.name))
+    return notes
 
 
 def technique_changes_inert(policies: Sequence[str] = ("sheet", "sheet")) -> bool:

@@ -524,7 +524,7 @@ class SevendagBackend:
         return solved(i, j, first), solved(j, i, mirrored)
 
     def solver_limits(self) -> frozenset[str]:
-        return frozenset({"exact.sev.faces", "exact.sev.states"})
+        return frozenset({"exact.sev.faces", "exact.sev.states", "game.size", "game.grown"})
 
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         fa, fb = cast("tuple[SevendagFighter, SevendagFighter]", (a, b))

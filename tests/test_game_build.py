@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from sevendag_cli.sevendag import game as game_module
+from sevendag_cli.sevendag import rows as rows_module
 from sevendag_cli.sevendag.chain import StateKey
 from sevendag_cli.sevendag.game import OPTIMAL, SHEET, TIE, SevendagGame, Solution
 from sevendag_cli.sevendag.rounds import Kernel
@@ -249,7 +250,7 @@ def test_wide_codes_as_python_ints_give_the_same_solution(monkeypatch: pytest.Mo
     game, _ = tiny_game(cap=30)
     key = game.start_key(1)
     sol = game.solve(key, 30, (OPTIMAL, OPTIMAL), 1e-12)
-    monkeypatch.setattr(game_module, "WIDE", 0)
+    monkeypatch.setattr(rows_module, "WIDE", 0)
     wide, _ = tiny_game(cap=30)
     other = wide.solve(key, 30, (OPTIMAL, OPTIMAL), 1e-12)
     assert other.states == sol.states

@@ -28,15 +28,13 @@ clamped to ``[lo, hi]`` and the chain is finite, exactly (no approximation).
 Techniques change the constants, so a state under a technique is not clamped; it
 lasts a few rounds.
 
-**One round** (:meth:`SevendagChain.successors`): every exchange's outcome comes
-from an exact enumeration of the dice — each hand's die split into lowest /
-in-between / highest faces (all S-10 .. S-15 look at), the in-between faces only
-adding to the totals — with the verdicts (S-10 .. S-13) and allocations (S-04,
-S-18) of the shared fighter model (:mod:`sevendag_cli.sevendag.model`, built
-on the step-by-step engine's planning code).  Exchange 2 sees exchange 1's wound
-penalty, granted critical and the end of the round by critical defence (S-08,
-S-14); drops and techniques count down at the end of the round.  Probabilities
-are exact integers over a common denominator; floats are taken from them.
+**One round** (:meth:`SevendagChain.successors`): the exact round form's
+(:mod:`sevendag_cli.sevendag.rounds`, the one place a round's sequencing is written: the
+exchanges, S-08's penalty on the second, S-14, S-19 mid-round, granted criticals, drops) with
+the sheets' declarations (the allocations of the shared fighter model,
+:mod:`sevendag_cli.sevendag.model`, no yield, no new technique), its outcomes taken to the
+next states (:class:`~sevendag_cli.sevendag.rounds.Pieces`).  Probabilities are exact integers
+over a common denominator; floats are taken from them.
 
 **Solving** (:meth:`SevendagChain.solve`): the mass of the starting state is pushed
 round by round — round by round because the round cap is a number of rounds: the

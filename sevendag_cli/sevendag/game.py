@@ -45,7 +45,6 @@ engine's ``fight`` (the chain's game when both play plain).
 from __future__ import annotations
 
 import math
-from array import array
 from collections.abc import Sequence
 from itertools import product
 from typing import TYPE_CHECKING
@@ -72,7 +71,16 @@ from sevendag_cli.sevendag.model import (
     check_fighters,
     fighter_model,
 )
-from sevendag_cli.sevendag.rounds import KEEP, Kernel, RoundOutcome, Tech, wound_weights
+from sevendag_cli.sevendag.rounds import (
+    KEEP,
+    Kernel,
+    Option,
+    RoundOutcome,
+    Tech,
+    merge,
+    wound_weights,
+)
+from sevendag_cli.sevendag.rows import MAX_GAME_BYTES, GameSize
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sevendag.rules import yields as rule_yields
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance, gamma
@@ -80,25 +88,9 @@ from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance, gamma
 if TYPE_CHECKING:
     import numpy as np
 
+    from sevendag_cli.sevendag.rows import Kernels
 
-MAX_GAME_BYTES = 380 << 20
-"""Most memory one solved game may take: its states, declared rounds and their outcomes,
-estimated before it is built (:meth:`SevendagGame.size`) and counted as it is built (with
-numpy loaded and the declarations played kept, :data:`MAX_DECISIONS`, the process stays
-under 500 MB)."""
-ROW_BYTES = 120
-"""Memory per declared round of a solved game (measured): its state, option, chances to win
-now, outcome count, and its values through value iteration and the declarations."""
-ENTRY_BYTES = 60
-"""Memory per outcome of a declared round that leads to a state (measured): its round, its
-target and probability, their copies by column for the values, and the build's own."""
-KERNEL_BYTES = 160
-"""Memory per outcome of a distinct round kept for the build (compact arrays, and their
-arrays for numpy)."""
-STATE_BYTES = 600
-"""Memory per state of a solved game: its key, its index, its options and values."""
-MAX_BATCH_ROWS = 200_000
-"""Most declared rounds built at once (the memory a build holds at a time)."""
+
 MAX_STEPS = 5_000
 """Most rounds of value iteration (a fight that can go on for ever stops there, its interval
 left open)."""
@@ -111,44 +103,9 @@ are taken as settled for every further round to go."""
 MAX_DECISIONS = 20_000_000
 """Most (state, rounds to go) declarations one solved game keeps for play (80 MB)."""
 
-WIDE = 1 << 62
-"""Codes (a state, a kernel, as one int in mixed radix) this large or larger are Python ints
-in object arrays instead of int64."""
 
 Target = StateKey | int
 """Where a round leads: a state, or the winner (0 = a, 1 = b)."""
-
-
-class GameSize(Struct, frozen=True, gc=False):
-    """A game's size at most (:meth:`SevendagGame.size`): its states and declared rounds."""
-
-    states: int
-    rows: int
-
-    def bytes(self, entries: int, kernel_outcomes: int = 0) -> int:
-        """Memory of a solved game of this size with ``entries`` outcomes leading to a state,
-        built from rounds of ``kernel_outcomes`` outcomes in all."""
-        return (self.states * STATE_BYTES + self.rows * ROW_BYTES + entries * ENTRY_BYTES
-                + kernel_outcomes * KERNEL_BYTES)
-
-
-class Option(Struct, frozen=True, gc=False):
-    """One fighter's declaration for a round (S-03, S-04, S-05)."""
-
-    yield_initiative: bool
-    allocation: tuple[str, ...]  # per hand: attack / defence / none
-    technique: str | None  # started this round
-
-    def choices(self, name: str) -> Choices:
-        """This declaration as the step engine's choices for fighter ``name``."""
-        return Choices(self.yield_initiative, {name: self.allocation}, {name: self.technique})
-
-
-def merge(a_name: str, a: Option, b_name: str, b: Option, assaillant: str) -> Choices:
-    """Both fighters' declarations as the engine's :class:`Choices` (the assaillant's yield)."""
-    yielded = a.yield_initiative if assaillant == a_name else b.yield_initiative
-    tech = {a_name: a.technique, b_name: b.technique}  # None: no technique, whatever the sheet
-    return Choices(yielded, {a_name: a.allocation, b_name: b.allocation}, tech)
 
 
 def _dropped(fighter: SevendagFighter, model: FighterModel, mask: int) -> tuple[DroppedWeapon, ...]:
@@ -216,14 +173,16 @@ class SevendagGame:
         self.techniques = tuple(ruleset.techniques)
         self.lo, self.hi = self._thresholds()
         self._solved: dict[tuple[object, ...], Solution] = {}
-        self._flat_kernels: _Kernels | None = None
+        self._kernels: Kernels | None = None
         self._options: dict[tuple[int, bool, int, bool], list[Option]] = {}
 
-    def _flat(self) -> _Kernels:
-        """The game's rounds flattened for solving (see :class:`_Kernels`), built once."""
-        got = self._flat_kernels
+    def kernels(self) -> Kernels:
+        """The game's rounds flattened for solving (see :class:`~.rows.Kernels`), built once."""
+        got = self._kernels
         if got is None:
-            got = self._flat_kernels = _Kernels(self)
+            from sevendag_cli.sevendag.rows import Kernels
+
+            got = self._kernels = Kernels(self)
         return got
 
     # --- states
@@ -467,168 +426,6 @@ class SevendagGame:
         return got
 
 
-class _Kernels:
-    """The game's rounds flattened for :class:`Solution` (built once per game, grown as
-    solves need more): each kernel (:meth:`SevendagGame._kernel`) as a slice of flat arrays
-    of its outcomes that lead to a state (the kernel's order, winners left out), and the
-    pieces of a state interned to small ints, with what a round does to each (a wound
-    counted, weapons picked up, a technique's rounds), so that a round's targets are
-    computed for many rows at once and a state is looked up by one int instead of its
-    nested tuple.  The weights are the kernel's own, divided in Python as before (the
-    same floats)."""
-
-    def __init__(self, game: SevendagGame) -> None:
-        self.game = game
-        self.ids: dict[tuple[int, ...], int] = {}  # (first, offsets, near, ids, granted) -> kernel
-        self.same: dict[tuple[object, ...], int] = {}  # the same by what it depends on
-        self.near_ids: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-        self.nears: list[tuple[tuple[bool, ...], tuple[bool, ...]]] = []
-        # per kernel: where its outcomes to a state start, how many, all outcomes, P(a wins),
-        # P(b wins)
-        self.off: list[int] = []
-        self.length: list[int] = []
-        self.n_all: list[int] = []
-        self.pa: list[float] = []
-        self.pb: list[float] = []
-        # per outcome to a state: the keep-or-give initiative, D's change, the tracked slot of
-        # a's wound and of b's (-1: none), the masks dropped, the granted criticals (2a + b)
-        self.cols: tuple[array[int], ...] = tuple(array("i") for _ in range(7))
-        self.p: array[float] = array("d")
-        self._arrays: tuple[np.ndarray, ...] | None = None  # None: kernels added since
-        self._kept: tuple[np.ndarray, ...] | None = None
-        self._done = (0, 0)  # kernels, outcomes in _kept
-        # interned pieces: counted wounds (both fighters), weapons picked up (per fighter),
-        # techniques in effect
-        self.count_ids: dict[tuple[int, ...], int] = {}
-        self.counts: list[tuple[int, ...]] = []
-        self.bump: list[list[int]] = []  # per counts: after no wound (0), a wound in slot s (s+1)
-        self.rec_ids: tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]] = ({}, {})
-        self.recs: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
-        self.recover: tuple[list[list[int]], list[list[int]]] = ([], [])  # per rec, per mask
-        self.tech_ids: dict[Tech, int] = {}
-        self.techs: list[Tech] = []
-        self.tech_next: list[int] = []  # the technique in effect the next round
-        self.started: dict[str, Tech] = {}
-        for name, t in game.ruleset.techniques.items():
-            self.started[name] = (t.attack, t.defence, t.duration)
-            self.tech(self.started[name])
-        self.tech(None)
-
-    # --- interned pieces (each closed under what a round does to it)
-
-    def tech(self, t: Tech) -> int:
-        got = self.tech_ids.get(t)
-        if got is None:
-            got = self.tech_ids[t] = len(self.techs)
-            self.techs.append(t)
-            self.tech_next.append(-1)
-            self.tech_next[got] = self.tech(self.game.pieces.tech_next(t))
-        return got
-
-    def count(self, c: tuple[int, ...]) -> int:
-        got = self.count_ids.get(c)
-        if got is None:
-            got = self.count_ids[c] = len(self.counts)
-            self.counts.append(c)
-            row = [got]
-            self.bump.append(row)
-            form = self.game.form
-            for band, s in form.slot.items():  # a wound that does not take the fighter out (S-19)
-                ok = c[s] + 1 < form.limit[s]
-                row.append(self.count(self.game.pieces.bump(c, band)) if ok else -1)
-        return got
-
-    def rec(self, f: int, r: tuple[int, ...]) -> int:
-        ids = self.rec_ids[f]
-        got = ids.get(r)
-        if got is None:
-            got = ids[r] = len(self.recs[f])
-            self.recs[f].append(r)
-            row: list[int] = []
-            self.recover[f].append(row)
-            for m in range(1 << len(r)):  # S-18
-                row.append(self.rec(f, self.game.pieces.recover(r, m)))
-        return got
-
-    def near(self, ca: tuple[int, ...], cb: tuple[int, ...]) -> int:
-        got = self.near_ids.get((ca, cb))
-        if got is None:
-            got = self.near_ids[(ca, cb)] = len(self.nears)
-            self.nears.append(self.game.pieces.near(ca, cb))
-        return got
-
-    @property
-    def outcomes(self) -> int:
-        """The outcomes leading to a state of every kernel built."""
-        return len(self.p)
-
-    # --- kernels
-
-    def kernel(self, first: int, x: int, y: int, near: int, ida: int, idb: int,
-               granted: int) -> int:
-        """The id of the kernel at attack offsets ``x`` (a's) and ``y`` (b's)."""
-        key = (first, x, y, near, ida, idb, granted)
-        got = self.ids.get(key)
-        if got is not None:
-            return got
-        form = self.game.form
-        g = (granted >> 1 == 1, granted & 1 == 1)
-        same = form.kernel_key(first, x, y, self.nears[near], (ida, idb), g)
-        got = self.same.get(same)
-        if got is not None:
-            self.ids[key] = got
-            return got
-        kernel = form.kernel(first, x, y, self.nears[near], (ida, idb), g)
-        den, outcomes = kernel.den, kernel.outcomes
-        slot = form.slot
-        got = self.ids[key] = self.same[same] = len(self.off)
-        self.off.append(len(self.p))
-        self.n_all.append(len(outcomes))
-        win = loss = 0
-        cols = self.cols
-        delta = self.game.pieces.delta
-        for winner, ha, hb, assail2, da, db, ga2, gb2, w in outcomes:
-            if winner >= 0:
-                if winner == 0:
-                    win += w
-                else:
-                    loss += w
-                continue
-            cols[0].append(assail2)
-            cols[1].append(delta(ha, hb))
-            cols[2].append(slot.get(ha, -1) + 1)
-            cols[3].append(slot.get(hb, -1) + 1)
-            cols[4].append(da)
-            cols[5].append(db)
-            cols[6].append(2 * (ga2 > 0) + (gb2 > 0))
-            self.p.append(w / den)
-        self.length.append(len(self.p) - self.off[got])
-        self.pa.append(win / den)
-        self.pb.append(loss / den)
-        self._arrays = None
-        return got
-
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """(off, length, n_all, pa, pb, p, *cols) as arrays (the kernels added since the last
-        call appended)."""
-        got = self._arrays
-        if got is None:
-            import numpy as np
-
-            i64 = np.int64
-            k0, e0 = self._done
-            new = (np.array(self.off[k0:], dtype=i64), np.array(self.length[k0:], dtype=i64),
-                   np.array(self.n_all[k0:], dtype=i64), np.array(self.pa[k0:]),
-                   np.array(self.pb[k0:]), np.frombuffer(self.p, dtype=np.float64)[e0:].copy(),
-                   *(np.frombuffer(c, dtype=np.int32)[e0:].copy() for c in self.cols))
-            old = self._kept
-            got = self._arrays = new if old is None else tuple(
-                np.concatenate((a, b)) for a, b in zip(old, new, strict=True))
-            self._kept = got
-            self._done = (len(self.off), len(self.p))
-        return got
-
-
 class Solution:
     """A solved game from one state (see :meth:`SevendagGame.solve`).
 
@@ -646,188 +443,15 @@ class Solution:
         self.tolerance = tolerance
         states: list[StateKey] = list(dict.fromkeys((start, *also)))
         game.check_size(policies, states)  # bounded before anything is built
-        index: dict[StateKey, int] = {k: i for i, k in enumerate(states)}
         seeds = len(states)  # the states whose interval must be within the tolerance
+        from sevendag_cli.sevendag.rows import Rows
+
+        built = Rows(game, states, policies).build()
         # per state: the assaillant's options, the défenseur's
-        self.opts: list[tuple[list[Option], list[Option]]] = []
-        kern = game._flat()
-        for key in states:  # the seeds' pieces (closed under a round: no new piece below)
-            kern.count(key[2])
-            kern.count(key[3])
-            kern.rec(0, key[4])
-            kern.rec(1, key[5])
-            kern.tech(key[8])
-            kern.tech(key[9])
-        # A state as one int: its pieces in mixed radix
-        lo, hi = game.lo, game.hi
-        d_lo = min(lo, *(k[1] for k in states))
-        n_d = max(hi, *(k[1] for k in states)) - d_lo + 1
-        n_c, n_ra, n_rb, n_t = len(kern.counts), len(kern.recs[0]), len(kern.recs[1]), len(kern.techs)
-        radix = (2, n_d, n_c, n_c, n_ra, n_rb, 4, n_t * n_t)
-        wide = math.prod(radix) >= WIDE  # beyond int64: Python ints in object arrays
-        bump = np.array(kern.bump, dtype=np.int64)
-        recover = (np.array(kern.recover[0], dtype=np.int64),
-                   np.array(kern.recover[1], dtype=np.int64))
-        tech_ids, tech_next, started = kern.tech_ids, kern.tech_next, kern.started
-
-        def encode(key: StateKey) -> int:
-            assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
-            code = 0
-            for part, r in zip((assail, d - d_lo, kern.count_ids[ca], kern.count_ids[cb],
-                                kern.rec_ids[0][ra], kern.rec_ids[1][rb], 2 * bool(ga) + bool(gb),
-                                tech_ids[ta] * n_t + tech_ids[tb]), radix, strict=True):
-                code = code * r + part
-            return code
-
-        codes: dict[int, int] = {encode(key): i for i, key in enumerate(states)}
-        (aa, ad), (ba, bd) = game.chain.constants
-        alloc_index = game.alloc_index
-        n_alloc_b = len(game.allocs[1])
-        parts: list[tuple[np.ndarray, ...]] = []  # per batch: rows, then entries
-        n_rows = 0
-        longest = 1
-        k = 0
-        # Breadth first, a batch at a time: every state known and not yet expanded, in order
-        # (the order in which they are found, as when expanded one by one)
-        n_entries = 0
-        n_units = 0
-        while k < len(states):
-            batch: list[StateKey] = []
-            # per option, first declarer's then answer's (S-05): yield, allocation id, attack
-            # and defence modifiers, the technique in effect next round
-            opt: tuple[list[int], ...] = ([], [], [], [], [])
-            # per state: assaillant, D, counted, picking up (a, b), near, granted, options
-            pieces: list[int] = []
-            batch_rows = 0
-            for key in states[k:]:
-                if batch_rows >= MAX_BATCH_ROWS:
-                    break
-                batch.append(key)
-                assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
-                first = game.options(key, assail, policies[assail])
-                second = game.options(key, 1 - assail, policies[1 - assail])
-                self.opts.append((first, second))
-                batch_rows += len(first) * len(second)
-                pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb],
-                           kern.rec_ids[0][ra], kern.rec_ids[1][rb], kern.near(ca, cb),
-                           2 * bool(ga) + bool(gb), len(first), len(second))
-                for f, opts in ((assail, first), (1 - assail, second)):
-                    held = ta if f == 0 else tb
-                    ids = alloc_index[f]
-                    for o in opts:
-                        tech = started[o.technique] if o.technique is not None else held
-                        opt[0].append(o.yield_initiative)
-                        opt[1].append(ids[o.allocation])
-                        opt[2].append(tech[0] if tech else 0)
-                        opt[3].append(tech[1] if tech else 0)
-                        opt[4].append(tech_next[tech_ids[tech]])
-            state = np.array(pieces, dtype=np.int64).reshape(-1, 10).T
-            n1, n2 = state[8], state[9]
-            o_yield, o_alloc, o_att, o_def, o_next = (np.array(x, dtype=np.int64) for x in opt)
-            # each row: its state, first option i and answer j (rows: i, then j)
-            per_state = n1 * n2
-            row_state = np.repeat(np.arange(len(batch), dtype=np.int64), per_state)
-            r = np.arange(batch_rows, dtype=np.int64) - np.repeat(
-                np.cumsum(per_state) - per_state, per_state)
-            row_i = r // n2[row_state]
-            f_opt = np.repeat(np.cumsum(n1 + n2) - n1 - n2, per_state) + row_i
-            s_opt = f_opt - row_i + n1[row_state] + r % n2[row_state]
-            assail_r = state[0][row_state]
-            a_first = assail_r == 0
-            a_opt, b_opt = np.where(a_first, f_opt, s_opt), np.where(a_first, s_opt, f_opt)
-            ida, idb = o_alloc[a_opt], o_alloc[b_opt]
-            att = np.where(o_yield[f_opt] == 1, 1 - assail_r, assail_r)  # S-03: a yield
-            d_r = state[1][row_state]
-            x = (aa - bd) - d_r + o_att[a_opt] - o_def[b_opt]  # a's attack offset
-            y = (ba - ad) + d_r + o_att[b_opt] - o_def[a_opt]  # b's
-            # the kernel: by what it depends on (RoundForm.kernel_key), as one int
-            pair = (att * len(game.allocs[0]) + ida) * n_alloc_b + idb
-            pairs, pair_at = np.unique(pair, return_inverse=True)
-            bounds = np.array([game.form.bounds(int(p) // (len(game.allocs[0]) * n_alloc_b), (
-                int(p) // n_alloc_b % len(game.allocs[0]), int(p) % n_alloc_b))
-                for p in pairs.tolist()], dtype=np.int64).reshape(-1, 4)[pair_at].T
-            w = np.clip(np.where(att == 0, x, y), bounds[0], bounds[1])
-            z = np.clip(np.where(att == 0, y, x), bounds[2], bounds[3])
-            kernel_parts = (w - int(w.min()), z - int(z.min()), state[6][row_state],
-                            state[7][row_state])
-            sizes = [int(part.max()) + 1 for part in kernel_parts]
-            code: np.ndarray = pair.astype(object) if math.prod(
-                sizes, start=int(pair.max()) + 1) >= WIDE else pair
-            for part, size in zip(kernel_parts, sizes, strict=True):
-                code = code * size + part
-            _, same_at, same_inverse = np.unique(code, return_index=True, return_inverse=True)
-            kid_same = np.array([kern.kernel(*args) for args in zip(*(
-                v[same_at].tolist() for v in (att, x, y, state[6][row_state], ida, idb,
-                                              state[7][row_state])),
-                strict=True)], dtype=np.int64)
-            kid_arr = kid_same[same_inverse]
-            row_tech = o_next[a_opt] * n_t + o_next[b_opt]  # a's technique next round, b's
-            (k_off, k_len, k_all, k_pa, k_pb, k_p, c_assail, c_delta, c_sa, c_sb, c_da, c_db,
-             c_g) = kern.arrays()
-            # Rows of a state with the same round and the same techniques next round lead to the
-            # same places with the same chances: one *unit* each, in the order first found
-            unit_code = row_state.astype(object) if len(batch) * (len(k_off) + 1) * (
-                n_t * n_t) >= WIDE else row_state
-            unit_code = (unit_code * (len(k_off) + 1) + kid_arr) * (n_t * n_t) + row_tech
-            _, u_first, u_inverse = np.unique(unit_code, return_index=True, return_inverse=True)
-            u_order = np.argsort(u_first, kind="stable")
-            u_rank = np.empty_like(u_order)
-            u_rank[u_order] = np.arange(u_order.size)
-            u_rows = u_first[u_order]  # each unit's first row
-            row_unit = u_rank[u_inverse.reshape(-1)]
-            u_kid, u_state = kid_arr[u_rows], row_state[u_rows]
-            lens = k_len[u_kid]
-            n_entries += int(lens.sum())
-            _check_bytes(game, len(states), n_rows + batch_rows, n_entries)
-            ent = np.repeat(k_off[u_kid] - np.cumsum(lens) + lens, lens) + np.arange(
-                int(lens.sum()), dtype=np.int64)
-            piece = state[:6, np.repeat(u_state, lens)]
-            # each entry's target: the pieces after the round
-            to_assail = c_assail[ent]
-            to_assail = np.where(to_assail == KEEP, piece[0], to_assail)
-            to_d = np.clip(piece[1] + c_delta[ent], lo, hi) - d_lo
-            to_ca, to_cb = bump[piece[2], c_sa[ent]], bump[piece[3], c_sb[ent]]
-            to_ra, to_rb = recover[0][piece[4], c_da[ent]], recover[1][piece[5], c_db[ent]]
-            to_g = c_g[ent]
-            to_t = np.repeat(row_tech[u_rows], lens)
-            if ent.size and min(int(to_ca.min()), int(to_cb.min())) < 0:
-                raise RuntimeError("a wound counted past the fighter's last")  # never: S-19
-            code = to_assail.astype(object) if wide else to_assail
-            for part, r in zip((to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t), radix[1:],
-                               strict=True):
-                code = code * r + part
-            uniq, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
-            col_of = np.array([codes.get(c, -1) for c in uniq.tolist()], dtype=np.int64)
-            new = np.flatnonzero(col_of < 0)
-            if new.size:
-                new = new[np.argsort(first_at[new], kind="stable")]  # in the order found
-                _check_bytes(game, len(states) + new.size, n_rows + batch_rows, n_entries)
-                col_of[new] = np.arange(len(states), len(states) + new.size)
-                at = first_at[new]
-                for c, a2, d2, ca2, cb2, ra2, rb2, g2, t2 in zip(
-                        uniq[new].tolist(), *(arr[at].tolist() for arr in (
-                            to_assail, to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t)),
-                        strict=True):
-                    t_a, t_b = divmod(t2, n_t)
-                    key = (a2, d2 + d_lo, kern.counts[ca2], kern.counts[cb2], kern.recs[0][ra2],
-                           kern.recs[1][rb2], g2 >> 1 == 1, g2 & 1 == 1, kern.techs[t_a],
-                           kern.techs[t_b])
-                    codes[c] = index[key] = len(states)
-                    states.append(key)
-            n_batch = batch_rows
-            if n_batch:
-                longest = max(longest, int(k_all[kid_arr].max()))
-            i32 = np.int32  # states, rows, units and outcomes counted well within 2**31
-            parts.append(((row_state + k).astype(i32), row_i.astype(i32), k_pa[kid_arr],
-                          k_pb[kid_arr], (row_unit + n_units).astype(i32),
-                          k_all[kid_arr].astype(i32), (u_state + k).astype(i32),
-                          np.repeat(np.arange(n_units, n_units + u_rows.size, dtype=i32), lens),
-                          col_of[inverse].astype(i32), k_p[ent]))
-            n_rows += n_batch
-            n_units += u_rows.size
-            k += len(batch)
+        self.opts: list[tuple[list[Option], list[Option]]] = built.opts
+        index, longest, n_rows, n_units = built.index, built.longest, built.n_rows, built.n_units
         (rs_arr, ri_arr, pa_arr, pb_arr, row_unit_arr, outcomes, unit_state, ent_unit, ent_col,
-         ent_p) = (np.concatenate([p[i] for p in parts]) for i in range(10))
+         ent_p) = built.arrays()
         self.row_outcomes: np.ndarray = outcomes
         """Each row's outcomes (the winners' included): its rounding allowance counts them."""
         self.states = states
@@ -1181,15 +805,6 @@ class Solution:
         return [OptionValue(o, float(q_mid[r]), max(0.0, float(q_low[r]) - e),
                             min(1.0, float(q_high[r]) + e), None)
                 for o, r in zip(second, rows[i * n2:(i + 1) * n2], strict=True)]
-
-
-def _check_bytes(game: SevendagGame, states: int, rows: int, entries: int) -> None:
-    """Refuse, in one line, a game whose build has grown past :data:`MAX_GAME_BYTES`."""
-    size = GameSize(states, rows)
-    used = size.bytes(entries, game._flat().outcomes)
-    if used > MAX_GAME_BYTES:
-        raise UsageError(Msg("game.grown", a=game.names[0], b=game.names[1], states=states,
-                             rows=rows, mb=used >> 20, max=MAX_GAME_BYTES >> 20))
 
 
 def _first_best(tied: np.ndarray, progress: np.ndarray, pos: np.ndarray, starts: np.ndarray,

@@ -141,10 +141,10 @@ class _MomentOdds:
     def keep(self, tolerance: float) -> bytes:
         chain = self.chain
         if self.lookup is None:
-            from sevendag_cli.sim.push import sevendag_table
+            from sevendag_cli.sevendag.push import chain_table
 
             starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
-            self.lookup = chain.lookup(sevendag_table(chain, starts, tolerance))
+            self.lookup = chain.lookup(chain_table(chain, starts, tolerance))
         kept: bytes = self.lookup.table.to_bytes()
         return kept
 
@@ -155,14 +155,14 @@ def exact_odds(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
     from sevendag_cli.sevendag.chain import SevendagChain
     from sevendag_cli.sevendag.exact import initiative_probability
     from sevendag_cli.sevendag.model import check_plain
-    from sevendag_cli.sim.push import sevendag_push
+    from sevendag_cli.sevendag.push import chain_push
 
     check_plain(a, b)  # the chain assumes no yield and no new technique
     chain = SevendagChain(ruleset, a, b, models)
     p_a = initiative_probability(ruleset, a, b)
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
               (chain.state_id(chain.start_key(1)), float(1 - p_a))]
-    push, _ = sevendag_push(chain, starts, cap, tolerance)
+    push, _ = chain_push(chain, starts, cap, tolerance)
     odds = push.odds(chain.names, cap, len(push.alive))
     if odds.stop == "work" and odds.unresolved > tolerance:  # simulated instead (no ranking from it)
         raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved, tolerance=tolerance))
@@ -531,7 +531,7 @@ class SevendagBackend:
         return int(sum(h.die for h in fa.hands) * sum(h.die for h in fb.hands))
 
     def warm_modules(self) -> tuple[str, ...]:
-        return ("sevendag_cli.sevendag.chain", "sevendag_cli.sevendag.exact", "sevendag_cli.sim.push")
+        return ("sevendag_cli.sevendag.chain", "sevendag_cli.sevendag.exact", "sevendag_cli.sevendag.push")
 
     # --- what-if ------------------------------------------------------------------------
 

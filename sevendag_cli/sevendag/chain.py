@@ -94,7 +94,7 @@ StateKey = tuple[
 
 class OddsTable(msgspec.Struct, frozen=True):
     """Certified odds of every state of a chain, for any state with ``horizon`` rounds or more
-    to go (:func:`sevendag_cli.sim.push.sevendag_table` builds it; ``to_bytes`` keeps it).
+    to go (:func:`sevendag_cli.sevendag.push.chain_table` builds it; ``to_bytes`` keeps it).
 
     Per state: the masses resolved within ``horizon`` rounds to a's win, to b's (lower
     bounds), the mass resolved to a draw (states from which nobody can ever be taken out:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from sevendag_cli.errors import Msg, SevendagError
+from sevendag_cli.sevendag.push import chain_push
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.exact_fight import (
     BandExact,
@@ -14,7 +15,6 @@ from sevendag_cli.sim.exact_fight import (
     exact_result,
 )
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_cap, check_tolerance
-from sevendag_cli.sim.push import sevendag_push
 
 FRACTION_ENTRIES = 4_000
 """Most ways the rounds of a chain go (its states' successors, summed) for exact fractions
@@ -38,7 +38,7 @@ def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFigh
     p_a = initiative_probability(ruleset, a, b)
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
               (chain.state_id(chain.start_key(1)), float(1 - p_a))]
-    push, wounds = sevendag_push(chain, starts, cap, tolerance)
+    push, wounds = chain_push(chain, starts, cap, tolerance)
     check_resolved(push, chain.names, tolerance)
     exact, why = (None, None)
     if fractions is None:

@@ -104,7 +104,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
                 tolerance: float) -> tuple[Push, np.ndarray]:
     """Each start (its own column) pushed round by round for ``togo`` rounds, each round
     through the rows declared for its rounds to go; the mass still in play after the last
-    round is a draw.  As :func:`sevendag_cli.sim.push.sevendag_push`: the ends of each round
+    round is a draw.  As :func:`sevendag_cli.sevendag.push.chain_push`: the ends of each round
     summed in extended precision, the rounding bounded and counted, stopped once what is
     still in play is within the tolerance; with the wounds taken, (2, bands, columns)."""
     import numpy as np

@@ -13,7 +13,7 @@ round): :meth:`OddsSolver.keep` returns bytes to keep (in the user's cache folde
 :mod:`sevendag_cli.solver_cache`, never in an encounter file) and pass back as
 ``kept=``.  For d20 they are the pair's round tables (the next process needs
 no icepool); for Sevendag, the certified odds of every state of the pair's fight
-(built with numpy, :func:`.push.sevendag_table`), so that any state with enough
+(built with numpy, :func:`sevendag_cli.sevendag.push.chain_table`), so that any state with enough
 rounds to go is a look-up.  Bytes of another pair or ruleset are ignored.
 
 What "from any moment" assumes: each fighter keeps its sheet's tactic from now on

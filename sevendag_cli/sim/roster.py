@@ -8,7 +8,7 @@ round cap), as a :class:`Matchup`; each fighter plays its policy (issue 17:
 
 * **exact** (the default), a certified interval within the tolerance, as
   ``fight --exact``: Sevendag by the same round-by-round push over the pair's chain
-  (:func:`.push.sevendag_push`, the same numbers as ``fight --exact``); d20 by the
+  (:func:`sevendag_cli.sevendag.push.chain_push`, the same numbers as ``fight --exact``); d20 by the
   hit-point DAG of :class:`sevendag_cli.d20.chain.D20Chain` (the fight played to the end, as
   ``fight --exact``; with ``--cap``, the cap bounded, pushed round by round only
   when it matters — the method of the odds from any moment), which agrees with

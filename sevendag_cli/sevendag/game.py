@@ -505,17 +505,17 @@ class Solution:
             return got
         np = self._np
         n, rounds, start_rows = len(self.states), self.rounds, self._start_rows
-        low, high = np.zeros(n), np.ones(n)
-        q_low, q_high = self._q(low), self._q(high)
+        # from 0 and from 1 side by side: column 0 the low values, column 1 the high
+        q = self._q(np.stack([np.zeros(n), np.ones(n)], axis=1))
         t = 0
         last = min(rounds - 1, MAX_STEPS)
         while t < last:
-            width = float(np.max(q_high[start_rows] - q_low[start_rows]))
+            width = float(np.max(q[start_rows, 1] - q[start_rows, 0]))
             if width <= self.tolerance:
                 break
-            low, high = self._reduce(q_low), self._reduce(q_high)
-            q_low, q_high = self._q(low), self._q(high)
+            q = self._q(self._reduce(q))
             t += 1
+        q_low, q_high = q[:, 0].copy(), q[:, 1].copy()
         # rounding: each step sums at most ``longest`` + 1 rounded products per row
         error = (t + 1) * gamma(self._longest + 4)
         complete = t >= rounds - 1
@@ -571,7 +571,12 @@ class Solution:
         if cols is None:
             cols = self._columns = self._by_column()
         rank, columns = cols
-        acc = self._np.zeros(self._n_units)
+        acc = self._np.zeros((self._n_units, *v.shape[1:]))
+        if v.ndim == 2:  # several value vectors side by side: each column as it would alone
+            for k, col, p in columns:
+                acc[:k] += p[:, None] * v[col]
+            both: np.ndarray = self._pa[:, None] + acc[rank]
+            return both
         for k, col, p in columns:
             acc[:k] += p * v[col]
         q: np.ndarray = self._pa + acc[rank]
@@ -600,6 +605,9 @@ class Solution:
         a minimum taken as the maximum of the values negated, then negated back (exact)."""
         xp = self._np
         sign_row, sign_group, sign_first, sign_state = self._signs
+        if q.ndim == 2:  # several side by side (see _q)
+            sign_row, sign_group, sign_first, sign_state = (
+                x[:, None] for x in (sign_row, sign_group, sign_first, sign_state))
         inner = sign_group * xp.maximum.reduceat(sign_row * q, self._si_starts)
         v: np.ndarray = sign_state * xp.maximum.reduceat(sign_first * inner, self._s_starts)
         return v

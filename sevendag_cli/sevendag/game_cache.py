@@ -200,19 +200,19 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
         last = min(rounds - 1, MAX_STEPS)
         t_of = np.full(n, -1, dtype=np.int64)
         keep_low, keep_high = np.zeros(n_rows), np.zeros(n_rows)
-        q_low, q_high = sol.row_values(np.zeros(n)), sol.row_values(np.ones(n))
+        # from 0 and from 1 side by side: column 0 the low values, column 1 the high
+        q = sol.row_values(np.stack([np.zeros(n), np.ones(n)], axis=1))
         t = 0
         while True:
-            width = np.maximum.reduceat(q_high - q_low, starts)
+            width = np.maximum.reduceat(q[:, 1] - q[:, 0], starts)
             new = (t_of < 0) & (width <= tolerance)
             if new.any():
                 t_of[new] = t
                 at = new[rs]
-                keep_low[at], keep_high[at] = q_low[at], q_high[at]
+                keep_low[at], keep_high[at] = q[at, 0], q[at, 1]
             if t >= last or bool((t_of >= 0).all()):
                 break
-            q_low = sol.row_values(sol.state_values(q_low))
-            q_high = sol.row_values(sol.state_values(q_high))
+            q = sol.row_values(sol.state_values(q))
             t += 1
         ends = np.r_[starts[1:], n_rows]
         for s, key in enumerate(sol.states):

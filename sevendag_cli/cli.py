@@ -24,6 +24,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from sevendag_cli import __version__, click_compat
+from sevendag_cli.columns import columns_held
 from sevendag_cli.commandline import HelpLang, SevendagGroupBase, see_help
 from sevendag_cli.errors import Msg, SevendagError, UsageError
 from sevendag_cli.failure import fail, interrupted, json_errors_for, lang_of_args, write_error
@@ -184,7 +185,8 @@ class SevendagGroup(SevendagGroupBase):
                 translate(command)
             self.lazy.french = True
         try:
-            rv = super().main(*args, **kwargs)
+            with columns_held():  # one display width for the whole run (COLUMNS=0, a tiny terminal...)
+                rv = super().main(*args, **kwargs)
         except SevendagError as exc:  # raised outside a command body (usage mistakes too)
             fail(exc.msg, exc.exit_code, lang)
         except (KeyboardInterrupt, _Interrupted):

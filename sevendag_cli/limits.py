@@ -73,3 +73,11 @@ write, the least recently used beyond it are removed (:mod:`sevendag_cli.solver_
 MAX_CACHE_BYTES = 256 << 20
 """Bytes kept in each folder of the solver cache (256 MiB), likewise: the least recently used
 entries are removed until the folder is within it (never the entry just written)."""
+
+MIN_COLUMNS = 40
+"""The narrowest display: a width (``COLUMNS``, or the terminal's) below it — zero and
+negative ones included — is drawn at this many columns (:func:`sevendag_cli.output.display_columns`);
+a ``COLUMNS`` that is not a number is ignored (the terminal's width, else 80)."""
+
+MAX_COLUMNS = 1000
+"""The widest display: a wider ``COLUMNS`` or terminal is drawn at this many columns."""

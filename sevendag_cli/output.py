@@ -107,7 +107,9 @@ class Output:
         """
         from rich.console import Console
 
-        return Console(highlight=False, markup=False, emoji=False)
+        from sevendag_cli.columns import display_columns
+
+        return Console(highlight=False, markup=False, emoji=False, width=display_columns())
 
 
 def make_output(json_: bool, jsonl: bool, lang: Lang | None, jsonl_allowed: bool = True) -> Output:

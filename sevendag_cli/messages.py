@@ -474,6 +474,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "fr": "{path} : le fichier de rencontre est en lecture seule : le rendre modifiable (chmod u+w) pour continuer, ou le copier"},
     "store.lock_not_file": {"en": "{path}: the lock is {kind}, not a regular file: remove it",
                             "fr": "{path} : le verrou est {kind}, pas un fichier ordinaire : le supprimer"},
+    "store.too_many_items": {"en": "{path}: not read: its values (up to {items:,}) would take about {need} of memory, beyond the {limit} allowed for an encounter file of {size}: damaged, or not an encounter",
+                             "fr": "{path} : non lu : ses valeurs (jusqu'à {items:,}) prendraient environ {need} de mémoire, au-delà des {limit} permis pour un fichier de rencontre de {size} : endommagé, ou pas une rencontre"},
     "store.too_deep": {"en": "{path}: the encounter file is nested deeper than {limit} levels (damaged?)",
                        "fr": "{path} : le fichier de rencontre est imbriqué sur plus de {limit} niveaux (abîmé ?)"},
     "store.int_limit": {"en": "{path}: the encounter file holds a whole number beyond ±{limit:,} (damaged?)",

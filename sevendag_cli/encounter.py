@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from msgspec import Struct
 
+from sevendag_cli.arguments import checked
 from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError
 from sevendag_cli.library import Dice, DiceChoice, Document, WhatIfs
 from sevendag_cli.policies import PLAIN, Policies
@@ -163,6 +164,7 @@ class Encounter:
 
     __slots__ = ("path", "started")
 
+    @checked
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH,
                  started: Started | None = None) -> None:
         self.path = Path(path)
@@ -173,6 +175,7 @@ class Encounter:
         return f"Encounter({str(self.path)!r})"
 
     @classmethod
+    @checked
     def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH) -> Encounter:
         """The encounter saved at ``path`` (one error if there is none)."""
         from sevendag_cli.store import require_encounter
@@ -182,6 +185,7 @@ class Encounter:
         return enc
 
     @classmethod
+    @checked
     def start(cls, a: str | None = None, b: str | None = None, ruleset: str | None = None, *,
               path: str | os.PathLike[str] = DEFAULT_PATH, seed: int | None = None,
               dice: DiceArg = None, force: bool = False, odds: bool = False) -> Encounter:
@@ -235,6 +239,7 @@ class Encounter:
 
     # --- changes ---------------------------------------------------------------------------------
 
+    @checked
     def round(self, *, seed: int | None = None, dice: DiceArg = None,
               yield_initiative: bool | None = None, allocate: Assignments = None,
               technique: Assignments = None, ask: Ask | None = None,
@@ -294,6 +299,7 @@ class Encounter:
         return RoundPlayed(result, rs, choice.seed, str(self.path), moments, (a, b), policies,
                            tuple(said))
 
+    @checked
     def wound(self, fighter: str, amount: int | str, *, heal: bool = False,
               ruleset: str | None = None) -> Wounded:
         """``sevendag wound FIGHTER AMOUNT`` (S-16): damage, or a Sevendag band's name; ``heal``:
@@ -318,6 +324,7 @@ class Encounter:
             store.save(self.path, loaded.saved.step(engine.state_to_data(new_state), entry))
         return Wounded(result, rs, str(self.path), (a, b))
 
+    @checked
     def undo(self) -> Undone:
         """``sevendag undo``: take back the last round, wound or heal."""
         from sevendag_cli import store
@@ -335,11 +342,13 @@ class Encounter:
 
     # --- reading -------------------------------------------------------------------------------
 
+    @checked
     def status(self) -> Status:
         """``sevendag status``: where the encounter stands."""
         loaded, free = _read(self.path)
         return Status(loaded, str(self.path), not free)
 
+    @checked
     def log(self) -> Log:
         """``sevendag log``: every step, played again from what the encounter recorded."""
         from sevendag_cli.history import replay
@@ -348,6 +357,7 @@ class Encounter:
         steps = replay(loaded.saved, loaded.ruleset, loaded.a, loaded.b, self.path)
         return Log(tuple(steps), loaded.ruleset, str(self.path), not free, (loaded.a, loaded.b))
 
+    @checked
     def odds(self, *, cap: int | None = None, tolerance: float | None = None, set: WhatIfs = None,
              tactic: WhatIfs = None) -> OddsAt:
         """``sevendag odds``: each fighter's chance to win from where the encounter stands,
@@ -383,6 +393,7 @@ class Encounter:
         return OddsAt(state, rs, str(self.path), odds, point(odds, state.round),  # type: ignore[attr-defined]
                       solver.cap, tol, changes, tuple(notes), not free, policies, (a, b))
 
+    @checked
     def advise(self, *, after: str | None = None, cap: int | None = None,
                tolerance: float | None = None) -> AdviceAt:
         """``sevendag advise``: every option of the Sevendag fighter declaring now, with its
@@ -594,6 +605,7 @@ class OddsAt(Struct, frozen=True):
     policies: Policies = PLAIN  # how the odds assume each fighter plays
     fighters: tuple[Fighter, ...] = ()  # the sheets the odds play
 
+    @checked
     def to_dict(self, lang: str = "en") -> Document:
         from sevendag_cli.render.odds_data import odds_document
         from sevendag_cli.render.whatif import with_changes

@@ -42,7 +42,7 @@ _COMPOSED = frozenset({
     "path", "folder", "source", "where", "message", "reason", "hint", "detail", "error", "a",
     "b", "known", "names", "choices", "bands", "options", "allowed", "tactics", "sheets",
     "files", "changes", "args", "command", "expected", "note", "example", "valid", "used",
-    "holders", "steps", "module", "keys", "fields", "folders",
+    "holders", "steps", "module", "keys", "fields", "folders", "signature",
 })
 
 
@@ -54,6 +54,23 @@ def _cut(key: str, value: object) -> object:
         if len(text) > limit:
             return text[:limit - 1] + "…"
     return value
+
+
+def shown_value(value: object) -> str:
+    """A value as a message quotes it, whatever it is: its ``repr`` cut at ``MAX_VALUE``
+    characters with ``…`` (never the whole ``repr`` of a huge list or number made first)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"<a whole number of about {int(value.bit_length() * 0.30103) + 1:,} digits>"
+    try:
+        import reprlib
+
+        shown = reprlib.Repr()
+        shown.maxstring = shown.maxother = 10_000  # then cut below, at its end
+        shown.maxlong = 200
+        text = shown.repr(value)
+    except Exception:  # a repr that fails: the type says enough
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= MAX_VALUE else text[:MAX_VALUE - 1] + "…"
 
 
 class Msg:

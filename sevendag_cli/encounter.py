@@ -82,7 +82,6 @@ def load(path: Path) -> Loaded:
     """Read the encounter, rebuild its ruleset, fighters and state (each check named)."""
     from sevendag_cli import store
     from sevendag_cli.data import Problems
-    from sevendag_cli.engine import engine_for
     from sevendag_cli.rules import fighter_from_data, ruleset_from_data
 
     enc = store.load(path)
@@ -98,8 +97,24 @@ def load(path: Path) -> Loaded:
         raise EncounterError(Msg("store.damaged", path=path, detail=detail)) from None
     except SevendagError as exc:
         raise EncounterError(Msg("cli.embedded_invalid", path=path, error=exc.msg)) from None
-    state = engine_for(rs).state_from_data(enc.state)
+    state = checked_state(path, rs, (a, b), enc.state)
     return Loaded(enc, rs, a, b, state)
+
+
+def checked_state(path: Path, ruleset: Ruleset, fighters: tuple[Fighter, Fighter],
+                  data: object) -> object:
+    """A saved state read (its shape checked by the ruleset's codec) and checked against the
+    rules and the embedded sheets (:meth:`sevendag_cli.backend.Backend.check_state`): the one
+    validation of every read, before any die is rolled; one line naming the file and the field."""
+    from sevendag_cli.backend import backend_for
+    from sevendag_cli.engine import engine_for
+
+    state = engine_for(ruleset).state_from_data(data)
+    try:
+        backend_for(ruleset).check_state(ruleset, fighters, state)
+    except EncounterError as exc:
+        raise EncounterError(Msg("common.at_path", path=path, message=exc.msg)) from None
+    return state
 
 
 def _read(path: Path) -> tuple[Loaded, bool]:
@@ -334,9 +349,9 @@ class Encounter:
         with store.locked(self.path):
             loaded = load(self.path)
             previous, undone = loaded.saved.undo()
-            engine = engine_for(loaded.ruleset)
-            state = engine.state_from_data(previous.state)
+            state = checked_state(self.path, loaded.ruleset, (loaded.a, loaded.b), previous.state)
             store.save(self.path, previous)
+        engine = engine_for(loaded.ruleset)
         return Undone(undone, tuple(engine.fighter_states(state)), loaded.ruleset, str(self.path),
                       (loaded.a, loaded.b))
 

@@ -259,6 +259,16 @@ def _char_size(raw: bytes) -> int:
     return 2 if raw.translate(None, _NOT_LEAD_3) else 1
 
 
+def opens_deeper(raw: bytes, limit: int) -> bool:
+    """The JSON text ``raw`` opens with more than ``limit`` nested objects or arrays (each but
+    the first maybe after a key): a sure sign it is too deep, found in a glance at its start
+    (no bracket there can be inside a string), before what it holds is counted."""
+    return re.match(_OPENS % (limit + 1), raw) is not None
+
+
+_OPENS = rb'\s*(?:[\[{]\s*(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"\s*:\s*)?){%d}'
+
+
 def json_too_deep(text: str | bytes, limit: int) -> bool:
     """A JSON text nested deeper than ``limit``, found before parsing (:func:`json_deeper`)."""
     raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
@@ -289,6 +299,9 @@ def load(path: Path) -> Encounter:
         raise _unusable(path, exc) from None
     if not raw.strip():
         raise EncounterError(Msg("store.empty", path=path))
+    too_deep = EncounterError(Msg("store.too_deep", path=path, limit=MAX_ENCOUNTER_DEPTH))
+    if opens_deeper(raw, MAX_ENCOUNTER_DEPTH):  # a text opening deeper than the bound: that first
+        raise too_deep
     shape = json_shape(raw)  # before it is even decoded
     need, allowed = shape.memory(), memory_allowed(len(raw))
     if need > allowed:  # before a single object is made of it
@@ -297,7 +310,6 @@ def load(path: Path) -> Encounter:
         raise EncounterError(Msg("store.too_many_items", path=path, items=shape.values,
                                  need=size_text(need), limit=size_text(allowed),
                                  size=size_text(len(raw))))
-    too_deep = EncounterError(Msg("store.too_deep", path=path, limit=MAX_ENCOUNTER_DEPTH))
     if json_deeper(raw, MAX_ENCOUNTER_DEPTH):
         raise too_deep
     try:

@@ -162,8 +162,7 @@ def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | N
             return None, text  # a band name
         number = INT_LIMIT + 1  # more digits than Python reads: beyond the bound anyway
     if not -INT_LIMIT <= number <= INT_LIMIT:
-        shown = text if len(text) <= 40 else text[:40] + "…"
-        raise UsageError(Msg("cli.amount_range", option=option, amount=shown, limit=INT_LIMIT))
+        raise UsageError(Msg("cli.amount_range", option=option, amount=text, limit=INT_LIMIT))
     return number, None
 
 

@@ -294,6 +294,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "rules.same_name": {"en": "both fighters are called {name!r}: rename one",
                         "fr": "les deux combattants s'appellent {name!r} : renommer l'un d'eux"},
     "rules.must_not_be_empty": {"en": "must not be empty", "fr": "ne doit pas être vide"},
+    "rules.name_separator": {"en": "{name!r} holds {separator!r}, which separates a name from its value on the command line (--tactic NAME=...): no option could name this fighter; rename it",
+                             "fr": "{name!r} contient {separator!r}, qui sépare un nom de sa valeur en ligne de commande (--tactic NOM=...) : aucune option ne pourrait nommer ce combattant ; le renommer"},
     "rules.gap": {"en": "gap", "fr": "trou"},
     "rules.overlap": {"en": "overlap", "fr": "chevauchement"},
     "rules.open_ended": {"en": "only the last band may be open-ended",
@@ -668,6 +670,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                             "fr": "--after : {part!r} n'est pas CLÉ=VALEUR (yield=non;allocation=attaque,défense;technique=feinte)"},
     "advise.after_yield": {"en": "--after: yield={value!r}: say yes or no",
                            "fr": "--after : yield={value!r} : répondre oui ou non"},
+    "advise.after_twice": {"en": "--after: {key} is given twice ({first!r}, then {second!r}): give it once",
+                           "fr": "--after : {key} est donné deux fois ({first!r}, puis {second!r}) : le donner une seule fois"},
     "advise.after_key": {"en": "--after: unknown key {key!r}; known: yield, allocation, technique",
                          "fr": "--after : clé {key!r} inconnue ; connues : yield, allocation, technique"},
     "advise.after_not_offered": {"en": "--after: {name} cannot declare allocation {allocation}: every free hand attacks or defends",
@@ -799,6 +803,12 @@ MESSAGES: dict[str, dict[str, str]] = {
     # --- what-ifs, sweeps, CSV and plots (rules/whatif.py, commands/sweep.py, render/plot.py) ---
     "whatif.too_long": {"en": "{option}: {n:,} characters: at most {max:,}", "fr": "{option} : {n:,} caractères : au plus {max:,}"},
     "whatif.too_many": {"en": "{n} --set and --tactic options: at most {max}", "fr": "{n} options --set et --tactic : au plus {max}"},
+    "whatif.tactic_no_name": {"en": "--tactic {text!r}: the fighter's name is missing before '=': write FIGHTER={value}, e.g. --tactic Brannoc={value}",
+                              "fr": "--tactic {text!r} : le nom du combattant manque avant '=' : écrire COMBATTANT={value}, par exemple --tactic Brannoc={value}"},
+    "whatif.tactic_no_name_policy": {"en": "--tactic {text!r}: the fighter's name is missing before '=': write FIGHTER={value} (e.g. --tactic Brannoc={value}), or {value} alone for every fighter",
+                                     "fr": "--tactic {text!r} : le nom du combattant manque avant '=' : écrire COMBATTANT={value} (par exemple --tactic Brannoc={value}), ou {value} seul pour tous les combattants"},
+    "whatif.tactic_syntax": {"en": "--tactic {text!r}: write FIGHTER=TACTIC, e.g. --tactic Brannoc=all-out, or optimal alone for every fighter",
+                             "fr": "--tactic {text!r} : écrire COMBATTANT=TACTIQUE, par exemple --tactic Brannoc=all-out, ou optimal seul pour tous les combattants"},
     "whatif.syntax": {"en": "{option} {text!r}: write FIGHTER.FIELD=VALUE, e.g. {option} {example}",
                       "fr": "{option} {text!r} : écrire COMBATTANT.CHAMP=VALEUR, par exemple {option} {example}"},
     "whatif.tactic_d20": {"en": "{typed}: tactics are Sevendag's; this fight is d20",
@@ -964,6 +974,8 @@ class _Formatter(string.Formatter):
         return super().convert_field(value, conversion)
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec and isinstance(value, str):  # a number too long to show, cut as a text
+            return value
         if format_spec and isinstance(value, int | float) and not isinstance(value, bool):
             from sevendag_cli.i18n import number
 

@@ -218,7 +218,8 @@ def _ask_die(label: str, lang: str = "en") -> str:
     sys.stderr.write(Msg("dice.ask", label=label).render(lang))
     sys.stderr.flush()
     line = sys.stdin.readline()
-    if not line:
+    if not line:  # the end of the input: the error line goes below the prompt, not after it
+        sys.stderr.write("\n")
         raise UsageError(Msg("dice.input_ended"))
     return line
 

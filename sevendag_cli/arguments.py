@@ -161,14 +161,15 @@ _PLAIN: dict[str, Callable[[object], bool]] = {
     "DiceSource": _is_dice_source,
 }
 
-_TOKEN = re.compile(r"\s*(os\.PathLike\[str\]|\.\.\.|[A-Za-z_][A-Za-z_0-9.]*|\[|\]|,|\|)")
+_TOKEN = r"\s*(os\.PathLike\[str\]|\.\.\.|[A-Za-z_][A-Za-z_0-9.]*|\[|\]|,|\|)"
+"""A token of an annotation's text (compiled when an annotation is first read: start-up)."""
 
 
 class _Parser:
     """``X | Name[args, ...]`` read from an annotation's text; ``aliases``: the module's names."""
 
     def __init__(self, text: str, aliases: Mapping[str, object]) -> None:
-        self.tokens = [m.group(1) for m in _TOKEN.finditer(text)]
+        self.tokens = [m.group(1) for m in re.finditer(_TOKEN, text)]
         if "".join(self.tokens) != re.sub(r"\s+", "", text):
             raise TypeError(f"annotation not understood: {text!r}")
         self.at = 0
@@ -294,10 +295,10 @@ def checked(func: Callable[P, R]) -> Callable[P, R]:
 
 
 _BIND_ERRORS = (
-    (re.compile(r"missing a required argument: '(\w+)'"), "library.missing"),
-    (re.compile(r"got an unexpected keyword argument '(\w+)'"), "library.unknown_keyword"),
-    (re.compile(r"multiple values for argument '(\w+)'"), "library.twice"),
-    (re.compile(r"too many positional arguments"), "library.too_many"),
+    (r"missing a required argument: '(\w+)'", "library.missing"),
+    (r"got an unexpected keyword argument '(\w+)'", "library.unknown_keyword"),
+    (r"multiple values for argument '(\w+)'", "library.twice"),
+    (r"too many positional arguments", "library.too_many"),
 )
 
 
@@ -305,7 +306,7 @@ def _unbound(function: str, signature: str, error: str) -> Msg:
     """Arguments that do not fit the signature at all (Python's ``bind`` says how, in English:
     each known case has its own message)."""
     for pattern, key in _BIND_ERRORS:
-        found = pattern.search(error)
+        found = re.search(pattern, error)
         if found is not None:
             argument = found.group(1) if found.groups() else ""
             return Msg(key, function=function, signature=signature, argument=argument)

@@ -66,6 +66,7 @@ COMMANDS = {
     "rulesets show": ("rulesets", "show", "d20"),
     "rulesets validate": ("rulesets", "validate", str(BUNDLED / "d20.toml")),
     "schema": ("schema",),
+    "new": ("new", "Aela", "-r", "d20", "--seed", "1", "--force"),
     "--help": ("--help",),
     "fight --help": ("fight", "--help"),
 }

@@ -23,10 +23,11 @@ class AdviceAt(Struct, frozen=True):
     busy: bool = False
 
     @checked
-    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+    def to_dict(self, lang: str = "en", top: int | None = None) -> dict[str, Any]:
+        """``advise --json``; ``top``: only the ``top`` best options (``--top``), in their order."""
         from sevendag_cli.render.advise_data import advise_document
 
-        return advise_document(self, lang)
+        return advise_document(self, lang, top)
 
 
 def advice_from(loaded: Any, encounter: str, busy: bool, *, after: str | None,

@@ -199,8 +199,10 @@ class Backend(Protocol):
         ...
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
-        """Ask at a terminal what the arguments left out (the command's ``ask``)."""
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
+                       only: Sequence[str] | None = None) -> Any:
+        """Ask at a terminal what the arguments left out (the command's ``ask``); ``only``:
+        ask only these fighters' choices (``round --ask NAME``), the others' are their sheets'."""
         ...
 
     def check_state(self, ruleset: Ruleset, fighters: tuple[Fighter, Fighter], state: object) -> None:
@@ -241,7 +243,8 @@ class Backend(Protocol):
         ...
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight: ...
+                    tolerance: float, fractions: bool | None,
+                    policies: Policies = PLAIN) -> ExactFight: ...
 
     def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
         """``fight --exact --json``: what the ruleset adds to the odds (its field of
@@ -249,7 +252,8 @@ class Backend(Protocol):
         ...
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds: ...
+                    tolerance: float, policies: Policies = PLAIN,
+                    cap: int | None = None) -> MomentOdds: ...
 
     def assumptions(self, policies: Policies = PLAIN,
                     fighters: Sequence[Fighter] = ()) -> tuple[str, ...]:
@@ -269,9 +273,12 @@ class Backend(Protocol):
         ...
 
     def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+                       tolerance: float, sheet: Odds | None = None,
+                       asked: bool = True) -> Exploitability | Msg:
         """What each sheet gives away against optimal play (see :class:`Exploitability`);
-        ``sheet``: the odds of both on their sheets, when already solved."""
+        ``sheet``: the odds of both on their sheets, when already solved.  Not ``asked`` (an
+        addition to plain exact odds): only when it is cheap, else a note saying why not and
+        how to ask for it; asked: refused in one line beyond the solver's bounds."""
         ...
 
     def exact_to_end(self) -> bool:

@@ -330,7 +330,12 @@ class Encounter:
             rs, a, b = loaded.ruleset, loaded.a, loaded.b
             if ruleset is not None and ruleset not in (rs.name, rs.engine):
                 raise UsageError(Msg("cli.other_ruleset", ruleset=ruleset, used=rs.name))
-            name = find_name(fighter, (a.name, b.name)) or fighter  # any case: ``wound ysolde 5``
+            name = find_name(fighter, (a.name, b.name))  # any case: ``wound ysolde 5``
+            if name is None:  # the name first: before what the amount means in this ruleset
+                from sevendag_cli.errors import joined
+
+                raise UsageError(Msg("engine.no_fighter", name=fighter,
+                                     names=joined((a.name, b.name))))
             engine = engine_for(rs)
             apply = engine.apply_heal if heal else engine.apply_wound
             result, new_state = apply(rs, a, b, loaded.state, name, number, band)
@@ -403,6 +408,10 @@ class Encounter:
         notes += said
         # the kept work is keyed by the pair: a changed pair has its own
         solver = solver_for(loaded.saved, rs, a, b, cap=cap, tolerance=tol, policies=policies)
+        if policies != PLAIN:  # the game solved for the whole fight, kept for the next call
+            from sevendag_cli.table_odds import keep_work
+
+            keep_work(solver)
         odds = solver(state)
         return OddsAt(state, rs, str(self.path), odds, point(odds, state.round),  # type: ignore[attr-defined]
                       solver.cap, tol, changes, tuple(notes), not free, policies, (a, b))
@@ -434,11 +443,12 @@ def _round_policies(what: WhatIf, ruleset: Ruleset, names: tuple[str, str],
                     odds: bool) -> tuple[Policies, list[Msg]]:
     """``round --tactic``: only policies, and only with ``--odds`` (what the odds assume; the
     round itself is played as declared)."""
-    from sevendag_cli.rules.whatif import policy_word
+    from sevendag_cli.rules.whatif import policy_word, with_policy_suggestion
 
     for asg in what.assignments:
         if policy_word(asg.value) is None:
-            raise UsageError(Msg("round.tactic_policy", typed=asg.typed))
+            raise UsageError(with_policy_suggestion(Msg("round.tactic_policy", typed=asg.typed),
+                                                    asg.value))
     if what and not odds:
         raise UsageError(Msg("round.tactic_odds"))
     return _policies(what, ruleset, names)

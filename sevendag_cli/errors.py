@@ -150,6 +150,37 @@ def joined(items: Iterable[object], word: str = "or") -> object:
     return out
 
 
+def install_command(extra: str) -> Msg:
+    """How to install one of sevendag's extras (``plot``, ``test``), as this copy was installed:
+    ``pip install 'sevendag[plot]'`` from a package index; from a local folder (PEP 610's
+    ``direct_url.json`` names it), ``pip install '.[plot]'`` in that folder (``-e`` when it
+    was installed editable); both forms when it cannot be told (not installed: run from its
+    sources)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    import msgspec
+
+    try:
+        text = distribution("sevendag").read_text("direct_url.json")
+    except (PackageNotFoundError, OSError, ValueError):
+        return Msg("install.either", extra=extra)
+    if text is None:
+        return Msg("install.index", extra=extra)
+    try:
+        url = msgspec.json.decode(text)
+        where, local = url.get("url", ""), url.get("dir_info")
+    except (msgspec.DecodeError, AttributeError):
+        return Msg("install.either", extra=extra)
+    if not (isinstance(where, str) and where.startswith("file://") and isinstance(local, dict)):
+        return Msg("install.either", extra=extra)  # a VCS or archive URL
+    from urllib.parse import urlsplit
+    from urllib.request import url2pathname
+
+    path = url2pathname(urlsplit(where).path)
+    key = "install.editable" if local.get("editable") else "install.folder"
+    return Msg(key, extra=extra, path=path)
+
+
 class SevendagError(Exception):
     """Root of every error the tool reports to the user (never a traceback)."""
 

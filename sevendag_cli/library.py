@@ -327,16 +327,17 @@ class Matchup(Struct, frozen=True):
         return (*inert_notes(self.ruleset, (self.a, self.b), self.changes, played), *said)
 
     @checked
-    def vary(self, field: str, value: str) -> Matchup:
+    def vary(self, field: str, value: str, typed: str = "") -> Matchup:
         """This matchup with one more change, ``FIGHTER.FIELD`` (or the ruleset's
-        ``techniques.NAME.FIELD``) set to ``value`` (as a sweep's point).
+        ``techniques.NAME.FIELD``) set to ``value`` (as a sweep's point); ``typed``: what
+        a message quotes (the whole ``--vary A.ac=5..9``; by default ``--vary A.ac=VALUE``).
 
         >>> matchup("A", "B", "d20").vary("A.ac", "14").a.ac_override
         14
         """
         from sevendag_cli.rules.whatif import VARY
 
-        what = self.what.plus(field, value, VARY)
+        what = self.what.plus(field, value, VARY, typed)
         # a change of the ruleset is applied to the file's data again, all of them in order
         rs, a, b, changes = what.load(self.ruleset, list(self.docs), self.ruleset_doc)
         return Matchup(rs, a, b, changes, self.docs, what, self.asked, self.ruleset_doc)
@@ -416,8 +417,18 @@ class Matchup(Struct, frozen=True):
         return Simulation(result, self.ruleset.name, seed, self.changes, self.policies)
 
     @checked
-    def exact(self, *, tolerance: float | None = None, cap: int | None = None) -> Exact:
+    def exact(self, *, tolerance: float | None = None, cap: int | None = None,
+              exploit: bool | None = None, fractions: bool | None = None) -> Exact:
         """The exact odds, certified within ``tolerance`` (``sevendag fight --exact``).
+
+        ``fractions``: the exact fractions of the fight played to the end, where the rules
+        allow them — None where they cost little beside the odds (else a note says how to ask
+        for them), True whatever they cost, False never.
+
+        ``exploit``: what each sheet gives away against optimal play (both on their sheets
+        only): None computes it when it is cheap and says why not otherwise
+        (:attr:`Exact.exploitability_skipped`), True asks for it (refused in one line beyond
+        the game's bounds), False leaves it out.
 
         >>> e = matchup("A", "B", "d20").exact(tolerance=1e-9)
         >>> round(sum(f.win_probability for f in e.result.fighters) + e.result.draw_probability, 6)
@@ -427,18 +438,25 @@ class Matchup(Struct, frozen=True):
         from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
         check_numbers(cap, None, None)
+        if exploit and self.policies != PLAIN:
+            raise UsageError(Msg("exact.exploit_policies"))
         self.check_ends()
         tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
         result = exact_fight(self.ruleset, self.a, self.b, cap=cap, tolerance=tol,
-                             policies=self.policies)
-        given = None
-        if self.policies == PLAIN:  # what the sheets give away (asked optimal: shown as played)
+                             fractions=fractions, policies=self.policies)
+        given: Exploitability | None = None
+        skipped: Msg | None = None
+        if self.policies == PLAIN and exploit is not False:
             from sevendag_cli.backend import backend_for
 
-            given = backend_for(self.ruleset).exploitability(self.ruleset, self.a, self.b,
-                                                              cap=cap, tolerance=tol,
-                                                              sheet=result.odds)
-        return Exact(result, self.ruleset.name, self.changes, self.policies, given)
+            got = backend_for(self.ruleset).exploitability(
+                self.ruleset, self.a, self.b, cap=cap, tolerance=tol, sheet=result.odds,
+                asked=bool(exploit))
+            if isinstance(got, Msg):
+                skipped = got
+            else:
+                given = got
+        return Exact(result, self.ruleset.name, self.changes, self.policies, given, skipped)
 
     @checked
     def sweep(self, field: str, values: str | Sequence[str | int], *, fair: bool = False,
@@ -473,15 +491,17 @@ class Matchup(Struct, frozen=True):
                 raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
         listed = values if isinstance(values, str) else ",".join(str(v) for v in values)
         target, texts = vary_values(f"{field}={listed}", MAX_SWEEP_POINTS)
+        typed = f"--vary {field}={listed}"
         grid = None
         if by is not None:
             from sevendag_cli.limits import MAX_GRID_POINTS
 
             listed2 = by[1] if isinstance(by[1], str) else ",".join(str(v) for v in by[1])
             grid = vary_values(f"{by[0]}={listed2}", MAX_SWEEP_POINTS)
+            typed2 = f"--vary {by[0]}={listed2}"
             if grid[0] == target:
                 raise UsageError(Msg("sweep.grid_same_field", field=target))
-            both = self.vary(target, texts[0]).vary(grid[0], grid[1][0]).changes[-2:]
+            both = self.vary(target, texts[0], typed).vary(grid[0], grid[1][0], typed2).changes[-2:]
             if (both[0].fighter, both[0].field, both[0].ruleset) == \
                     (both[1].fighter, both[1].field, both[1].ruleset):  # one field spelt two ways
                 raise UsageError(Msg("sweep.grid_same_field", field=target))
@@ -497,7 +517,7 @@ class Matchup(Struct, frozen=True):
             target2 = grid[0]
 
             def load2(x: str, y: str) -> tuple[Fighter, Fighter, object, object, Ruleset]:
-                point = self.vary(target, x).vary(target2, y)
+                point = self.vary(target, x, typed).vary(target2, y, typed2)
                 return point.a, point.b, point.changes[-2].value, point.changes[-1].value, point.ruleset
 
             result2 = sweep_grid(self.ruleset, (target, target2), (texts, grid[1]), load2,
@@ -508,7 +528,7 @@ class Matchup(Struct, frozen=True):
             return SweepResult(result2, self.names, self.changes, self.policies)
 
         def load(text: str) -> tuple[Fighter, Fighter, object, Ruleset]:
-            point = self.vary(target, text)
+            point = self.vary(target, text, typed)
             return point.a, point.b, point.changes[-1].value, point.ruleset
 
         result = sweep(self.ruleset, target, texts, load, method=RUNS if runs is not None else EXACT,
@@ -588,6 +608,9 @@ class Exact(Struct, frozen=True):
     policies: Policies = PLAIN
     exploitability: Exploitability | None = None
     """What each sheet gives away against optimal play (both on their sheets only)."""
+    exploitability_skipped: Msg | None = None
+    """Why :attr:`exploitability` was not computed when it was not asked for (too large a
+    game for an addition to plain exact odds), and how to ask for it."""
 
     @checked
     def to_dict(self, lang: str = "en") -> Document:
@@ -598,6 +621,8 @@ class Exact(Struct, frozen=True):
                              self.policies)
         doc["exploitability"] = (exploitability_data(self.exploitability)
                                  if self.exploitability is not None else None)
+        doc["exploitability_skipped"] = (self.exploitability_skipped.render(lang)
+                                         if self.exploitability_skipped is not None else None)
         return _with_changes(doc, self.changes)
 
 

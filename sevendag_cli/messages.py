@@ -12,7 +12,9 @@ infinitive ("utiliser --force"); option names, keys, file names and values
 typed by the user stay as they are.  Two French-only formatting helpers:
 ``{name!d}`` gives ``de Brannoc`` / ``d'Ysolde`` (elision), and a number with a format
 (``{n:,}``, ``{p:.1%}``) is written the French way by :func:`sevendag_cli.i18n.number`
-(``10 000 000``, ``52,1 %``).
+(``10 000 000``, ``52,1 %``).  A count with its noun: ``{n:plural|entry|entries}`` gives
+``1 entry``, ``2 entries`` (:func:`sevendag_cli.i18n.plural`: in French 0 and 1 take the
+singular, ``0 entrée``).
 """
 
 from __future__ import annotations
@@ -430,8 +432,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "engine.sev.what.sheet_tactic": {"en": "the sheet's tactic", "fr": "la tactique de la fiche"},
     "engine.sev.alloc_list": {"en": "{name}: {what} must list one of {allowed} per hand ({n} hands)",
                               "fr": "{name} : {what} doit donner l'une des valeurs {allowed} pour chaque main ({n} mains)"},
-    "engine.sev.alloc_count": {"en": "{name}: {what} has {count} entries but {name} has {n} hands: give one of {allowed} per hand",
-                               "fr": "{name} : {what} compte {count} entrée(s) mais {name} a {n} mains : donner l'une des valeurs {allowed} pour chaque main"},
+    "engine.sev.alloc_count": {"en": "{name}: {what} has {count:plural|entry|entries} but {name} has {n:plural|hand|hands}: give one of {allowed} per hand",
+                               "fr": "{name} : {what} compte {count:plural|entrée|entrées} mais {name} a {n:plural|main|mains} : donner l'une des valeurs {allowed} pour chaque main"},
     "engine.sev.not_commitment": {"en": "{hand}: {value!r} is not a commitment: use {allowed}",
                                   "fr": "{hand} : {value!r} n'est pas un engagement : choisir {allowed}"},
     "engine.sev.shield_attacks": {"en": "{hand}: a shield's die only defends (S-04): use defence or none",
@@ -557,10 +559,22 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "fr": "{path} : les données enregistrées dans la rencontre sont invalides : {error}"},
     "cli.d20_no_choices": {"en": "--yield, --allocate and --technique are Sevendag choices; this encounter is d20",
                            "fr": "--yield, --allocate et --technique sont des choix de Sevendag ; cette rencontre est en d20"},
-    "cli.assignment": {"en": "{option} {value!r}: write NAME=VALUE, e.g. {option} Brannoc=feint",
-                       "fr": "{option} {value!r} : écrire NOM=VALEUR, par exemple {option} Brannoc=feint"},
+    "cli.init_manual_name": {"en": "init --manual takes no name (it asks every die): for {name}'s dice only, write --manual-for {name}",
+                             "fr": "init --manual ne prend pas de nom (il demande chaque dé) : pour les seuls dés de {name}, écrire --manual-for {name}"},
+    "cli.ask_no_input": {"en": "--ask asks a fighter's choices at the terminal and --no-input never asks: choose one",
+                         "fr": "--ask demande au terminal les choix d'un combattant et --no-input ne demande jamais rien : choisir l'un des deux"},
+    "cli.ask_no_choices": {"en": "--ask: the fighters of {ruleset} have no choices to make (only Sevendag's do)",
+                           "fr": "--ask : les combattants de {ruleset} n'ont aucun choix à faire (seuls ceux de Sevendag en ont)"},
+    "cli.ask_terminal": {"en": "--ask needs a terminal to ask the choices: give them with --yield, --allocate and --technique instead",
+                         "fr": "--ask demande un terminal pour poser les questions : donner les choix avec --yield, --allocate et --technique"},
+    "cli.assignment": {"en": "{option} {value!r}: write NAME=VALUE, e.g. {option} {example}",
+                       "fr": "{option} {value!r} : écrire NOM=VALEUR, par exemple {option} {example}"},
     "cli.assignment_twice": {"en": "{option}: {name} is given twice ({first}, then {second}): one per fighter per round",
                              "fr": "{option} : {name} est donné deux fois ({first}, puis {second}) : un seul par combattant et par round"},
+    "cli.unknown_technique": {"en": "--technique {name}={value}: no technique {value!r}: use one of {known}",
+                              "fr": "--technique {name}={value} : pas de technique {value!r} : utiliser {known}"},
+    "cli.unknown_technique_close": {"en": "--technique {name}={value}: no technique {value!r}. Did you mean {close}? Known: {known}",
+                                    "fr": "--technique {name}={value} : pas de technique {value!r} ; vouliez-vous dire {close} ? Connues : {known}"},
     "cli.ambiguous_technique": {"en": "--technique {value!r}: which technique? {candidates}",
                                 "fr": "--technique {value!r} : quelle technique ? {candidates}"},
     "cli.two_fighters": {"en": "name two fighters (or none for the ruleset's example pair), not {n}",
@@ -575,6 +589,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cli.runs_and_exact": {"en": "--runs and --exact: choose one", "fr": "--runs et --exact : choisir l'un des deux"},
     "cli.dice_one_fight": {"en": "--dice plays one fight; it cannot be used with --runs or --exact",
                            "fr": "--dice joue un seul combat ; impossible avec --runs ou --exact"},
+    "cli.fractions_exact": {"en": "--fractions and --no-fractions go with --exact", "fr": "--fractions et --no-fractions vont avec --exact"},
+    "cli.exploit_exact": {"en": "--exploit and --no-exploit go with --exact", "fr": "--exploit et --no-exploit vont avec --exact"},
+    "cli.seed_exact": {"en": "--seed {seed}: the exact odds roll no dice, so a seed changes nothing; drop it, or use --runs N to simulate",
+                       "fr": "--seed {seed} : les probabilités exactes ne lancent aucun dé, une graine n'y change rien ; l'enlever, ou simuler avec --runs N"},
     "cli.tolerance_exact": {"en": "--tolerance goes with --exact or --odds", "fr": "--tolerance va avec --exact ou --odds"},
     "cli.odds_one_fight": {"en": "--odds shows how the odds swing through one fight played; it cannot be used with --runs or --exact",
                            "fr": "--odds montre comment les chances évoluent au fil d'un combat joué ; impossible avec --runs ou --exact"},
@@ -591,8 +609,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cli.ruleset_name": {"en": "expected the name of a ruleset, like sevendag or d20",
                          "fr": "on attend le nom de règles, comme sevendag ou d20"},
     "cli.no_schema": {"en": "no schema {name!r}: use one of {names}", "fr": "aucun schéma {name!r} : choisir parmi {names}"},
-    "cli.needs_package": {"en": "validating needs the {module!r} package: pip install 'sevendag[test]'",
-                          "fr": "la validation demande le paquet {module!r} : pip install 'sevendag[test]'"},
+    "cli.needs_package": {"en": "validating needs the {module!r} package: {install}",
+                          "fr": "la validation demande le paquet {module!r} : {install}"},
     "cli.mismatch": {"en": "the fighters do not match the ruleset", "fr": "les combattants ne correspondent pas aux règles"},
     "cli.choices_ended": {"en": "input ended before the round's choices were made",
                           "fr": "la saisie s'est arrêtée avant la fin des choix du round"},
@@ -674,20 +692,22 @@ MESSAGES: dict[str, dict[str, str]] = {
                            "fr": "--after : {key} est donné deux fois ({first!r}, puis {second!r}) : le donner une seule fois"},
     "advise.after_key": {"en": "--after: unknown key {key!r}; known: yield, allocation, technique",
                          "fr": "--after : clé {key!r} inconnue ; connues : yield, allocation, technique"},
+    "advise.top": {"en": "--top {value}: give a whole number of lines from 1, e.g. --top 5",
+                   "fr": "--top {value} : donner un nombre entier de lignes à partir de 1, par ex. --top 5"},
     "advise.after_not_offered": {"en": "--after: {name} cannot declare allocation {allocation}: every free hand attacks or defends",
                                  "fr": "--after : {name} ne peut pas déclarer la répartition {allocation} : chaque main libre attaque ou défend"},
     "game.policy": {"en": "unknown policy {policy!r}; known: {known}",
                     "fr": "politique {policy!r} inconnue ; connues : {known}"},
-    "game.size": {"en": "optimal play: more than {max:,} declared rounds for {a} against {b}; too many choices to solve",
-                  "fr": "jeu optimal : plus de {max:,} rounds déclarés pour {a} contre {b} ; trop de choix à résoudre"},
+    "game.size": {"en": "optimal play: {a} against {b} has up to {states:,} fight states and {rows:,} declared rounds, some {mb:,} MB, over the limit of {max:,} MB; too many choices to solve (optimal play for one fighter only has far fewer)",
+                  "fr": "jeu optimal : {a} contre {b} a jusqu'à {states:,} états de combat et {rows:,} rounds déclarés, quelque {mb:,} Mo, au-delà de la limite de {max:,} Mo ; trop de choix à résoudre (le jeu optimal d'un seul combattant en a bien moins)"},
+    "game.grown": {"en": "optimal play: {a} against {b} has {states:,} fight states and {rows:,} declared rounds or more, some {mb:,} MB, over the limit of {max:,} MB; too many choices to solve (optimal play for one fighter only has far fewer)",
+                   "fr": "jeu optimal : {a} contre {b} a au moins {states:,} états de combat et {rows:,} rounds déclarés, quelque {mb:,} Mo, au-delà de la limite de {max:,} Mo ; trop de choix à résoudre (le jeu optimal d'un seul combattant en a bien moins)"},
     "game.horizon": {"en": "optimal play: {a} against {b} has too many fight states to play {rounds:,} rounds optimally; use --cap {max:,} or less",
                      "fr": "jeu optimal : {a} contre {b} a trop d'états de combat pour jouer {rounds:,} rounds au mieux ; utiliser --cap {max:,} ou moins"},
     "round.tactic_policy": {"en": "{typed}: round takes a policy for the odds (NAME=optimal or NAME=sheet); the round's own choices are --allocate, --technique and --yield",
                             "fr": "{typed} : round prend une politique pour les chances (NOM=optimal ou NOM=fiche) ; les choix du round sont --allocate, --technique et --yield"},
     "round.tactic_odds": {"en": "--tactic on round says how the odds assume each fighter plays: add --odds",
                           "fr": "--tactic sur round dit comment les chances supposent que chacun joue : ajouter --odds"},
-    "game.states": {"en": "optimal play: more than {max:,} fight states for {a} against {b}; too many to solve",
-                    "fr": "jeu optimal : plus de {max:,} états de combat pour {a} contre {b} ; trop pour être résolu"},
     "exact.sev.unbounded": {"en": "exact odds need a finite state space: wound penalties accumulate without bound (wounds {band!r} penalty {penalty}, no out_after); use --runs N to simulate",
                             "fr": "les probabilités exactes demandent un nombre fini d'états : les malus de blessure s'accumulent sans limite (blessure {band!r} malus {penalty}, sans out_after) ; utiliser --runs N pour simuler"},
     "exact.sev.no_out": {"en": "exact odds need fights that end: no wound band takes a fighter out (out_after); use --runs N to simulate",
@@ -706,12 +726,14 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "fr": "les probabilités depuis un moment du combat acceptent au plus {max:,} paires de points de vie quand la limite de rounds peut le finir ({a} {hp_a} x {b} {hp_b}, limite {cap:,}) ; fight --runs simule un tel combat"},
     "exact.d20.state": {"en": "the encounter is between {a!r} and {b!r}, not {c!r} and {d!r}",
                         "fr": "la rencontre oppose {a!r} et {b!r}, pas {c!r} et {d!r}"},
-    "exact.note.sevendag": {"en": "Exact (no sampling): each round from an exact enumeration of the dice (S-06..S-18), pushed round by round over the assaillant, the penalty difference, the wounds counted towards out_after, dropped weapons and granted criticals (S-02..S-19). A fight still going at the round cap ({cap}) is a draw, as in fight and --runs. Each outcome is an interval: [mass resolved to it, + the mass unresolved].",
+    "exact.note.sevendag": {"en": "Exact (no sampling): each round from an exact enumeration of the dice (S-06..S-18), pushed round by round over the assailant, the penalty difference, the wounds counted towards out_after, dropped weapons and granted criticals (S-02..S-19). A fight still going at the round cap ({cap}) is a draw, as in fight and --runs. Each outcome is an interval: [mass resolved to it, + the mass unresolved].",
                             "fr": "Exact (sans tirage) : chaque round par énumération exacte des dés (S-06..S-18), propagé round par round sur l'assaillant, l'écart des malus, les blessures comptées pour out_after, les armes lâchées et les critiques accordés (S-02..S-19). Un combat encore en cours au plafond de rounds ({cap}) est nul, comme avec fight et --runs. Chaque issue est un intervalle : [masse attribuée à l'issue, + la masse non résolue]."},
     "exact.note.d20": {"en": "Exact (no sampling): each round from the dice distributions of the ruleset's formulas (D-02..D-10), pushed round by round over both fighters' hit points (D-12). A fight still going at the round cap ({cap}) is a draw, as in fight and --runs. Each outcome is an interval: [mass resolved to it, + the mass unresolved].",
                        "fr": "Exact (sans tirage) : chaque round à partir des lois exactes des dés des formules (D-02..D-10), propagé round par round sur les points de vie des deux combattants (D-12). Un combat encore en cours au plafond de rounds ({cap}) est nul, comme avec fight et --runs. Chaque issue est un intervalle : [masse attribuée à l'issue, + la masse non résolue]."},
-    "exact.note.stop.complete": {"en": "Everything resolved: the unresolved mass ({unresolved:.1e}) only bounds the rounding.",
-                                 "fr": "Tout est résolu : la masse non résolue ({unresolved:.1e}) ne fait que borner les arrondis."},
+    "exact.note.floor": {"en": "The intervals are {unresolved:.1e} wide, more than the tolerance {tolerance:g}: that much is the rounding of the sums (and, under optimal play, the ties), which no further round removes.",
+                         "fr": "Les intervalles ont {unresolved:.1e} de large, plus que la tolérance {tolerance:g} : c'est l'arrondi des sommes (et, en jeu optimal, les égalités), qu'aucun round de plus n'enlève."},
+    "exact.note.stop.complete": {"en": "Everything resolved: the unresolved mass ({unresolved:.1e}) only bounds the rounding (under optimal play, the ties too).",
+                                 "fr": "Tout est résolu : la masse non résolue ({unresolved:.1e}) ne fait que borner les arrondis (en jeu optimal, les égalités aussi)."},
     "exact.note.d20_end": {"en": "Exact (no sampling): each round from the dice distributions of the ruleset's formulas (D-02..D-10), then the fight played to the end in one pass over both fighters' hit points (D-12), with no time dimension: the round cap ({cap}) is a guard for play and simulation, not part of these odds (--cap N: the odds with a draw after round N). Each outcome is an interval: [mass resolved to it, + the mass unresolved].",
                            "fr": "Exact (sans tirage) : chaque round à partir des lois exactes des dés des formules (D-02..D-10), puis le combat mené à son terme en une passe sur les points de vie des deux combattants (D-12), sans dimension de temps : le plafond de rounds ({cap}) est un garde-fou du jeu et de la simulation, pas une part de ces probabilités (--cap N : les probabilités avec un nul après le round N). Chaque issue est un intervalle : [masse attribuée à l'issue, + la masse non résolue]."},
     "exact.note.d20_chain": {"en": "Exact (no sampling): each round from the dice distributions of the ruleset's formulas (D-02..D-10), then the fight played to the end in one pass over both fighters' hit points (D-12), with no time dimension. A fight still going at the round cap ({cap}) is a draw, as in fight and --runs: its chance is bounded, and counted in the unresolved mass. Each outcome is an interval: [mass resolved to it, + the mass unresolved].",
@@ -728,8 +750,12 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "fr": "Les fractions sont exactes pour le combat mené à son terme, sans plafond de rounds ; elles diffèrent des probabilités plafonnées d'au plus la probabilité de nul."},
     "exact.fractions_size": {"en": "the fight of {a} ({hp_a} HP) and {b} ({hp_b} HP) is too long to solve in fractions (the odds above are certified within the tolerance all the same)",
                              "fr": "le combat de {a} ({hp_a} PV) et {b} ({hp_b} PV) est trop long pour être résolu en fractions (les probabilités ci-dessus sont certifiées dans la tolérance tout de même)"},
-    "exact.note.policies": {"en": "the declarations are those of a game solved in floating point (optimal play, or a sheet's yield and technique rules)",
-                            "fr": "les déclarations sont celles d'un jeu résolu en virgule flottante (jeu optimal, ou règles de cession et de technique d'une fiche)"},
+    "exact.exploit_skipped": {"en": "what each sheet gives away against optimal play: not computed (its games have up to {rows:,} declared rounds, more than the {max:,} solved unasked); --exploit computes it",
+                              "fr": "ce que chaque fiche concède face au jeu optimal : non calculé (ses jeux ont jusqu'à {rows:,} rounds déclarés, plus que les {max:,} résolus sans demande) ; --exploit le calcule"},
+    "exact.exploit_policies": {"en": "--exploit says what each sheet gives away when both fighters play their sheets; drop --tactic ...=optimal",
+                               "fr": "--exploit dit ce que chaque fiche concède quand les deux combattants jouent leur fiche ; retirer --tactic ...=optimal"},
+    "exact.note.policies": {"en": "the declarations are those of a game solved in floating point (optimal play, or a sheet's yield and technique rules); under optimal play each interval also holds the game's own value, which the declarations played (among those within 1e-12 of the best, the quicker win) may miss by 1e-12 a round",
+                            "fr": "les déclarations sont celles d'un jeu résolu en virgule flottante (jeu optimal, ou règles de cession et de technique d'une fiche) ; en jeu optimal chaque intervalle contient aussi la valeur du jeu lui-même, que les déclarations jouées (parmi celles à 1e-12 près de la meilleure, la victoire la plus rapide) peuvent manquer de 1e-12 par round"},
     "policy.no_choices": {"en": "{ruleset}: the rules leave no choice to make, so optimal play is each sheet's own",
                           "fr": "{ruleset} : les règles ne laissent aucun choix, le jeu optimal est donc celui de chaque fiche"},
     "exact.assume.sheet_rules": {"en": "These odds assume each fighter keeps the sheet's tactic from now on, and its yield and technique rules where it states them (S-03, S-05).",
@@ -738,6 +764,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "fr": "Ces chances supposent que {who} déclare au mieux à chaque round (cession, répartition, technique : S-03..S-05, un nul comptant pour moitié), l'autre s'en tenant à sa fiche."},
     "exact.assume.optimal_both": {"en": "These odds assume both fighters declare optimally each round (yield, allocation, technique: S-03..S-05, a draw counting half).",
                                   "fr": "Ces chances supposent que les deux combattants déclarent au mieux à chaque round (cession, répartition, technique : S-03..S-05, un nul comptant pour moitié)."},
+    "exact.note.fractions_skipped": {"en": "not computed unasked for a chain of {states:,} states and {entries:,} ways its rounds go (more than {max:,}): they would cost several times the certified odds; --fractions computes them",
+                                     "fr": "non calculées sans demande pour une chaîne de {states:,} états et {entries:,} issues de ses rounds (plus de {max:,}) : elles coûteraient plusieurs fois les probabilités certifiées ; --fractions les calcule"},
     "exact.note.no_fractions": {"en": "No exact fractions: {reason}.",
                                 "fr": "Pas de fractions exactes : {reason}."},
 
@@ -807,8 +835,8 @@ MESSAGES: dict[str, dict[str, str]] = {
                               "fr": "--tactic {text!r} : le nom du combattant manque avant '=' : écrire COMBATTANT={value}, par exemple --tactic Brannoc={value}"},
     "whatif.tactic_no_name_policy": {"en": "--tactic {text!r}: the fighter's name is missing before '=': write FIGHTER={value} (e.g. --tactic Brannoc={value}), or {value} alone for every fighter",
                                      "fr": "--tactic {text!r} : le nom du combattant manque avant '=' : écrire COMBATTANT={value} (par exemple --tactic Brannoc={value}), ou {value} seul pour tous les combattants"},
-    "whatif.tactic_syntax": {"en": "--tactic {text!r}: write FIGHTER=TACTIC, e.g. --tactic Brannoc=all-out, or optimal alone for every fighter",
-                             "fr": "--tactic {text!r} : écrire COMBATTANT=TACTIQUE, par exemple --tactic Brannoc=all-out, ou optimal seul pour tous les combattants"},
+    "whatif.tactic_syntax": {"en": "--tactic {text!r}: write FIGHTER=TACTIC, e.g. --tactic Brannoc=full-defence, or optimal alone for every fighter",
+                             "fr": "--tactic {text!r} : écrire COMBATTANT=TACTIQUE, par exemple --tactic Brannoc=full-defence, ou optimal seul pour tous les combattants"},
     "whatif.syntax": {"en": "{option} {text!r}: write FIGHTER.FIELD=VALUE, e.g. {option} {example}",
                       "fr": "{option} {text!r} : écrire COMBATTANT.CHAMP=VALEUR, par exemple {option} {example}"},
     "whatif.tactic_d20": {"en": "{typed}: tactics are Sevendag's; this fight is d20",
@@ -857,6 +885,10 @@ MESSAGES: dict[str, dict[str, str]] = {
                                 "fr": "{typed} : {entry} n'a pas de champ {field!r} : choisir parmi {fields}"},
     "whatif.ruleset_first": {"en": "{message} ({table}.… is the ruleset's; for the fighter {name}, write its name in another case: {other}.FIELD=VALUE)",
                              "fr": "{message} ({table}.… désigne les règles ; pour le combattant {name}, écrire son nom avec une autre casse : {other}.CHAMP=VALEUR)"},
+    "whatif.tactic_inert": {"en": "{fields}: with its hands {name} commits every die as before, whatever it has dropped (S-04: a shield only defends, a two-handed weapon's dice go together): this change changes nothing",
+                            "fr": "{fields} : avec ses mains, {name} engage chaque dé comme avant, quoi qu'il ait lâché (S-04 : un bouclier ne fait que défendre, les dés d'une arme à deux mains vont ensemble) : ce changement ne change rien"},
+    "whatif.tactic_optimal": {"en": "{fields}: {name} plays optimally here, not its sheet's tactic and rules: this change changes nothing",
+                              "fr": "{fields} : {name} joue ici au mieux, pas selon la tactique et les règles de sa fiche : ce changement ne change rien"},
     "whatif.technique_inert": {"en": "{fields}: each fighter plays its sheet's tactic here, which uses no technique (S-05): this change changes nothing; only optimal play weighs techniques",
                                "fr": "{fields} : chacun joue ici la tactique de sa fiche, sans technique (S-05) : ce changement ne change rien ; seul le jeu optimal tient compte des techniques"},
     "whatif.ac_stated": {"en": "{name}'s sheet states ac = {ac}, which comes before {field} (D-05): {field} changes nothing here; vary {name}.ac, or remove it with --set {name}.ac=",
@@ -888,8 +920,15 @@ MESSAGES: dict[str, dict[str, str]] = {
                        "fr": "{option} va avec --runs, --exact ou --odds : un combat joué étape par étape n'a pas de probabilités à écrire"},
     "plot.suffix": {"en": "--plot {path}: give a file name ending in .png or .svg",
                     "fr": "--plot {path} : donner un nom de fichier finissant par .png ou .svg"},
-    "plot.needs_matplotlib": {"en": "--plot needs matplotlib, which is not installed: pip install 'sevendag[plot]'",
-                              "fr": "--plot demande matplotlib, qui n'est pas installé : pip install 'sevendag[plot]'"},
+    "plot.needs_matplotlib": {"en": "--plot needs matplotlib, which is not installed: {install}",
+                              "fr": "--plot demande matplotlib, qui n'est pas installé : {install}"},
+    "install.index": {"en": "pip install 'sevendag[{extra}]'", "fr": "pip install 'sevendag[{extra}]'"},
+    "install.folder": {"en": "pip install '.[{extra}]' in {path}, the folder sevendag was installed from",
+                       "fr": "pip install '.[{extra}]' dans {path}, le dossier d'où sevendag a été installé"},
+    "install.editable": {"en": "pip install -e '.[{extra}]' in {path}, the folder sevendag was installed from",
+                         "fr": "pip install -e '.[{extra}]' dans {path}, le dossier d'où sevendag a été installé"},
+    "install.either": {"en": "pip install '.[{extra}]' in sevendag's folder, or pip install 'sevendag[{extra}]' from a package index",
+                       "fr": "pip install '.[{extra}]' dans le dossier de sevendag, ou pip install 'sevendag[{extra}]' depuis un index de paquets"},
     "plot.written": {"en": "plot written to {path}", "fr": "graphique écrit dans {path}"},
     "plot.symlink": {"en": "--plot {path}: is a symbolic link; give the file itself (a picture is never written through a link)",
                      "fr": "--plot {path} : est un lien symbolique ; donner le fichier lui-même (une image n'est jamais écrite à travers un lien)"},
@@ -959,6 +998,10 @@ MESSAGES: dict[str, dict[str, str]] = {
 _VOWELS = frozenset("aeiouyàâäéèêëîïôöùûüæœAEIOUYÀÂÄÉÈÊËÎÏÔÖÙÛÜÆŒ")
 
 
+PLURAL = "plural|"
+"""The format of a count with its noun: ``{n:plural|entry|entries}``."""
+
+
 class _Formatter(string.Formatter):
     """``str.format`` plus two French helpers: ``!d`` (de / d') and numbers written the French way."""
 
@@ -977,8 +1020,10 @@ class _Formatter(string.Formatter):
         if format_spec and isinstance(value, str):  # a number too long to show, cut as a text
             return value
         if format_spec and isinstance(value, int | float) and not isinstance(value, bool):
-            from sevendag_cli.i18n import number
+            from sevendag_cli.i18n import number, plural
 
+            if format_spec.startswith(PLURAL):  # ``{n:plural|entry|entries}``: 1 entry, 2 entries
+                return plural(value, format_spec, self.lang)
             return number(value, format_spec, self.lang)  # ``52,1 %``, ``10 000`` in French
         return str(super().format_field(value, format_spec))
 

@@ -147,6 +147,21 @@ def name_problem(name: str) -> Msg | None:
     return None
 
 
+ASSIGNMENT_EXAMPLES = {"--allocate": "Brannoc=attack,defence", "--technique": "Brannoc=feint"}
+"""What a mistyped ``NAME=VALUE`` option is shown as an example of (an allocation for
+``--allocate``, a technique for ``--technique``)."""
+
+
+def assignment_example(text: str, option: str) -> str:
+    """The example a refused ``NAME=VALUE`` points to: what was typed with ``:`` (or a space)
+    made ``=`` (``Brannoc:a,d`` → ``Brannoc=a,d``), else one of the option's own kind."""
+    for sep in (":", " "):
+        name, found, rest = text.strip().partition(sep)
+        if found and name.strip() and rest.strip() and "=" not in text:
+            return f"{name.strip()}={rest.strip()}"
+    return ASSIGNMENT_EXAMPLES.get(option, "NAME=VALUE")
+
+
 def parse_assignments(values: Iterable[str] | None, option: str) -> list[tuple[str, str]]:
     """``NAME=VALUE`` options (``--allocate``, ``--technique``): (name, value) as typed, in order."""
     from sevendag_cli.errors import Msg, UsageError
@@ -155,7 +170,8 @@ def parse_assignments(values: Iterable[str] | None, option: str) -> list[tuple[s
     for v in values or []:
         name, sep, rest = v.partition("=")
         if not sep or not name.strip() or not rest.strip():
-            raise UsageError(Msg("cli.assignment", option=option, value=v))
+            raise UsageError(Msg("cli.assignment", option=option, value=v,
+                                 example=assignment_example(v, option)))
         out.append((name.strip(), rest.strip()))
     return out
 

@@ -30,10 +30,11 @@ from sevendag_cli.sevendag.engine import (
     initial_state,
 )
 from sevendag_cli.sevendag.exact import initiative_probability
+from sevendag_cli.sevendag.push import chain_push
 from sevendag_cli.sim.exact_fight import exact_fight
 from sevendag_cli.sim.moment import OddsSolver, odds_at
 from sevendag_cli.sim.odds import Odds, binomial_cdf_upper, check_tolerance
-from sevendag_cli.sim.push import d20_push, sevendag_push
+from sevendag_cli.sim.push import d20_push
 from tests.exact_helpers import d14_pair
 from tests.helpers import assert_one_line_error, run, run_json
 from tests.records import replace
@@ -163,7 +164,7 @@ def test_S19_the_pure_solver_and_the_numpy_push_agree_from_mid_fight() -> None:
     odds = chain.odds(state, tolerance=1e-12)
     key = chain.key_of(state)
     assert not isinstance(key, int)
-    push, _ = sevendag_push(chain, [(chain.state_id(key), 1.0)], GRANTS.round_cap - 40, 1e-12)
+    push, _ = chain_push(chain, [(chain.state_id(key), 1.0)], GRANTS.round_cap - 40, 1e-12)
     other = push.odds(chain.names, GRANTS.round_cap, len(push.alive))
     for x, y in zip((*odds.win, odds.draw), (*other.win, other.draw), strict=True):
         assert x == pytest.approx(y, abs=odds.unresolved + other.unresolved)

@@ -271,7 +271,7 @@ CASES: list[Case] = [
          "Ysolde est encore sous l'effet de 'garde de fer' (1 round(s) restant(s), celui-ci compris) : "
          "pas de nouvelle technique", "still under", setup=guard_active),
     Case("unknown technique", ["round", "--technique", "Ysolde=fireball", "--seed", "1"],
-         "Ysolde : technique 'fireball' inconnue : choisir parmi ", "no technique",
+         "--technique Ysolde=fireball : pas de technique 'fireball' : utiliser ", "no technique", 2,
          setup=init_sevendag),
     Case("sevendag choice on d20", ["round", "--technique", "A=feint"], "sont des choix de Sevendag",
          "Sevendag choices", 2, setup=init_d20),

@@ -230,7 +230,7 @@ def test_sevendag_chain_sizes_are_what_the_sampler_was_measured_on() -> None:
 
 
 def test_successors_moves_add_up_to_targets_absorb_and_rewards() -> None:
-    """Successors.moves is the round whole: summed by target it gives targets/weights and
+    """Successors.moves is the round whole: summed by target it gives targets/probs and
     absorb, summed by reward it gives rewards (the chain's other fields, unchanged)."""
     chain = sev_chain.chain_for(TINY_RS, TINY_X, TINY_Y)
     order = chain.closure([chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))])
@@ -245,7 +245,8 @@ def test_successors_moves_add_up_to_targets_absorb_and_rewards() -> None:
                 rewards[r] += w
         assert by_target.pop(sev_chain.A_WINS, 0) == s.absorb[0]
         assert by_target.pop(sev_chain.B_WINS, 0) == s.absorb[1]
-        assert by_target == dict(zip(s.targets, s.weights, strict=True))
+        assert list(by_target) == list(s.targets)
+        assert [w / s.den for w in by_target.values()] == list(s.probs)
         assert tuple(rewards) == s.rewards
         assert sum(w for _, w, _ in s.moves) == s.den
 

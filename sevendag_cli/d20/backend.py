@@ -217,7 +217,8 @@ class D20Backend:
         return None
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
+                       only: Sequence[str] | None = None) -> Any:
         return None  # nobody chooses anything in Le combat (D-02)
 
     def seed_replays_round(self) -> bool:
@@ -271,13 +272,14 @@ class D20Backend:
         return D20Batches(), D20Aggregator((a.name, b.name))
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight:
+                    tolerance: float, fractions: bool | None,
+                    policies: Policies = PLAIN) -> ExactFight:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
         from sevendag_cli.d20.exact_fight import d20_fight
 
-        return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions)
+        return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions is not False)
 
     def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
         """Each fighter's hit points left when winning (a distribution) and damage dealt."""
@@ -290,7 +292,8 @@ class D20Backend:
             for x in extras]}
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds:
+                    tolerance: float, policies: Policies = PLAIN,
+                    cap: int | None = None) -> MomentOdds:
         from sevendag_cli.d20.chain import D20Chain, D20Tables, chain_for, pair_fingerprint
         from sevendag_cli.sim.moment import decode
 
@@ -322,7 +325,8 @@ class D20Backend:
         return fight_play(*pair, dice, cap)
 
     def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+                       tolerance: float, sheet: Odds | None = None,
+                       asked: bool = True) -> Exploitability | Msg:
         """Nothing to give away: with no choices, the best response is the sheet."""
         from sevendag_cli.sim.exact_records import Exploitability
 

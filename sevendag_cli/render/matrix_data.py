@@ -46,6 +46,24 @@ def method_line(roster: Roster, lang: str) -> str:
              tol=short_float(roster.tolerance or 0.0))
 
 
+def policies_text(roster: Roster, names: list[str], lang: str) -> str | None:
+    """Who plays how (the display's line and the picture's): who plays optimally, or that
+    every fighter plays its sheet; None where the rules leave no choice (d20)."""
+    from sevendag_cli.backend import backend_named
+    from sevendag_cli.i18n import t
+    from sevendag_cli.policies import OPTIMAL
+
+    if not backend_named(roster.engine).has_choices():
+        return None
+    optimal = [x for x, p in zip(names, roster.policies, strict=False)
+               if p == OPTIMAL]  # no policies (a Roster made by hand): every sheet
+    if not optimal:
+        return t("matrix.sheets_all", lang)
+    if len(optimal) == len(names):
+        return t("matrix.optimal_all", lang)
+    return t("matrix.optimal_some", lang, who=", ".join(optimal))
+
+
 def matrix_notes(roster: Roster) -> list[Msg]:
     """What the display and the JSON say about how the table was computed."""
     from sevendag_cli.sim.roster import RUNS

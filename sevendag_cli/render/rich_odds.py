@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from sevendag_cli.i18n import label, number, t
-from sevendag_cli.policies import PLAIN
+from sevendag_cli.policies import PLAIN, SHEET
 from sevendag_cli.render.layout import MIN_WIDTH, print_line, print_rows
 from sevendag_cli.render.odds_data import odds_notes
 from sevendag_cli.render.rich_sim import _interval as interval
@@ -84,9 +84,11 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
 # --- round --odds, init --odds: one line ----------------------------------------------------------
 
 
-def odds_line(console: Console, lang: str, after: OddsPoint, before: OddsPoint | None = None) -> None:
+def odds_line(console: Console, lang: str, after: OddsPoint, before: OddsPoint | None = None,
+              policies: Sequence[str] | None = None) -> None:
     """``odds: Brannoc 52.3% → 38.1%, Ysolde 47.7% → 61.9%`` (before → after), or the odds alone;
-    the draw too when it shows at one decimal."""
+    the draw too when it shows at one decimal. When a fighter plays optimally (``policies``),
+    the line says who plays how: ``odds (Brannoc optimal, Ysolde on its sheet): …``."""
     parts: list[str] = []
     names = [visible(f.name) for f in after.fighters]
     pairs: list[tuple[str, float | None, float]] = [
@@ -99,7 +101,12 @@ def odds_line(console: Console, lang: str, after: OddsPoint, before: OddsPoint |
         shown_odds = percent(y, lang) if x is None else f"{percent(x, lang)} → {percent(y, lang)}"
         parts.append(f"{name} {shown_odds}")
     text = Text("  ")
-    text.append(t("odds.line", lang, odds=", ".join(parts)), "bold")
+    if policies is not None and any(p != SHEET for p in policies):
+        who = ", ".join(t(f"sim.policy.{p}", lang, name=n)
+                        for n, p in zip(names, policies, strict=True))
+        text.append(t("odds.line_play", lang, odds=", ".join(parts), who=who), "bold")
+    else:
+        text.append(t("odds.line", lang, odds=", ".join(parts)), "bold")
     print_line(console, text, hang=4)
 
 

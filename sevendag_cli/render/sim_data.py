@@ -31,6 +31,10 @@ def exact_note(result: ExactFight) -> list[Msg]:
     notes = [Msg(f"exact.note.{result.engine}{kind}", cap=result.cap),
              Msg(f"exact.note.stop.{'chain' if chain and result.stop != 'complete' else result.stop}",
                  unresolved=result.unresolved, tolerance=result.tolerance)]
+    if result.unresolved > result.tolerance and result.stop != "work":
+        # nothing left in play, yet wider: the rounding floor (and optimal play's ties)
+        notes.append(Msg("exact.note.floor", unresolved=result.unresolved,
+                         tolerance=result.tolerance))
     if result.fractions is not None:
         notes.append(Msg("exact.note.fractions"))
     elif result.no_fractions is not None:

@@ -111,10 +111,13 @@ def _rank(pairs: list[tuple[int, float]], tail: float, q: float) -> int:
 
 
 def exact_fight(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
-                tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True,
+                tolerance: float = DEFAULT_TOLERANCE, fractions: bool | None = None,
                 policies: Policies = PLAIN) -> ExactFight:
-    """``fight --exact`` for either ruleset (``fractions=False``: without the exact fractions of
-    the uncapped fight, which a sweep does not report; ``policies``: how each fighter plays)."""
+    """``fight --exact`` for either ruleset; ``policies``: how each fighter plays.
+
+    ``fractions``: the exact fractions of the uncapped fight where they can be had — None
+    where they cost little beside the certified odds (else a note says how to ask for them),
+    True whatever they cost, False never (a sweep does not report them)."""
     from sevendag_cli.backend import backend_for
     from sevendag_cli.rules.bounds import check_exact
 

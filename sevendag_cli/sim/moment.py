@@ -13,7 +13,7 @@ round): :meth:`OddsSolver.keep` returns bytes to keep (in the user's cache folde
 :mod:`sevendag_cli.solver_cache`, never in an encounter file) and pass back as
 ``kept=``.  For d20 they are the pair's round tables (the next process needs
 no icepool); for Sevendag, the certified odds of every state of the pair's fight
-(built with numpy, :func:`.push.sevendag_table`), so that any state with enough
+(built with numpy, :func:`sevendag_cli.sevendag.push.chain_table`), so that any state with enough
 rounds to go is a look-up.  Bytes of another pair or ruleset are ignored.
 
 What "from any moment" assumes: each fighter keeps its sheet's tactic from now on
@@ -46,6 +46,7 @@ class OddsSolver:
         self.cap = check_cap(ruleset.round_cap if cap is None else cap)
         self._kept = kept
         self.cache_key: str | None = None  # set by :mod:`sevendag_cli.solver_cache`
+        self.cache_folder = "odds"  # where it keeps its work
         self._odds: MomentOdds | None = None
 
     def _moment(self) -> MomentOdds:
@@ -54,7 +55,8 @@ class OddsSolver:
 
             kept, self._kept = self._kept, None
             self._odds = backend_for(self.ruleset).moment_odds(self.ruleset, self.a, self.b, kept,
-                                                               self.tolerance, self.policies)
+                                                               self.tolerance, self.policies,
+                                                               self.cap)
         return self._odds
 
     def _get(self) -> Any:
@@ -63,8 +65,8 @@ class OddsSolver:
 
     @property
     def used_kept(self) -> bool:
-        """Whether the kept bytes were this very pair's and are in use."""
-        return self._odds is not None and self._odds.used_kept
+        """Whether the kept bytes were this very pair's and are in use (read them if not yet)."""
+        return self._moment().used_kept
 
     @property
     def _lookup(self) -> Any:

@@ -8,7 +8,7 @@ round cap), as a :class:`Matchup`; each fighter plays its policy (issue 17:
 
 * **exact** (the default), a certified interval within the tolerance, as
   ``fight --exact``: Sevendag by the same round-by-round push over the pair's chain
-  (:func:`.push.sevendag_push`, the same numbers as ``fight --exact``); d20 by the
+  (:func:`sevendag_cli.sevendag.push.chain_push`, the same numbers as ``fight --exact``); d20 by the
   hit-point DAG of :class:`sevendag_cli.d20.chain.D20Chain` (the fight played to the end, as
   ``fight --exact``; with ``--cap``, the cap bounded, pushed round by round only
   when it matters — the method of the odds from any moment), which agrees with
@@ -255,19 +255,70 @@ def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], Matchu
 
 def play_pair(setup: Setup, i: int, j: int) -> tuple[Matchup, Matchup]:
     """Fighters ``i`` against ``j`` and ``j`` against ``i`` (the two cells of the pair), with
-    what each sheet gives away when ``setup.exploit``."""
+    what each sheet gives away when ``setup.exploit``; exact cells kept in the user's cache
+    (:func:`_kept_pair`), so a later table with this pair solves nothing again."""
     if setup.runs is not None:
-        cells = (_simulated(setup, i, j, setup.runs, None),
-                 _simulated(setup, j, i, setup.runs, None))
-    else:
-        from sevendag_cli.backend import backend_for
+        return (_simulated(setup, i, j, setup.runs, None),
+                _simulated(setup, j, i, setup.runs, None))
+    from sevendag_cli.backend import backend_for
 
-        cells = backend_for(setup.ruleset).matrix_pair(
-            setup, i, j, _MODELS,
-            lambda x, y, solve: _exact_or_simulated(setup, x, y,
-                                                    lambda: matchup_from_odds(solve())),
-            lambda x, y, exc: _fallen(setup, x, y, exc))
-    return _with_exploit(setup, i, j, *cells) if setup.exploit else cells
+    key = _pair_key(setup, i, j)
+    kept = _kept_pair(key)
+    if kept is not None:
+        return kept
+    cells = backend_for(setup.ruleset).matrix_pair(
+        setup, i, j, _MODELS,
+        lambda x, y, solve: _exact_or_simulated(setup, x, y,
+                                                lambda: matchup_from_odds(solve())),
+        lambda x, y, exc: _fallen(setup, x, y, exc))
+    cells = _with_exploit(setup, i, j, *cells) if setup.exploit else cells
+    if key is not None and all(c.method == EXACT for c in cells):
+        from sevendag_cli import solver_cache
+
+        solver_cache.store(key, msgspec.msgpack.encode(cells), folder=CELLS_FOLDER,
+                           magic=CELLS_MAGIC)
+    return cells
+
+
+CELLS_FOLDER = "cells"
+"""Where a table's exact cells are kept, per pair (``<cache>/cells``)."""
+CELLS_FORMAT = 1
+CELLS_MAGIC = b"sevendag-cells\x00"
+
+
+def _pair_key(setup: Setup, i: int, j: int) -> str | None:
+    """What a pair's exact cells depend on (both sheets in their order, the ruleset, the
+    policies, the cap, the tolerance, whether what the sheets give away is asked), or None
+    without a cache folder."""
+    from sevendag_cli import solver_cache
+    from sevendag_cli.folders import cache_dir
+
+    if cache_dir() is None:
+        return None
+    return solver_cache.work_key(CELLS_FOLDER, CELLS_FORMAT, setup.ruleset, setup.fighters[i],
+                                 setup.fighters[j], list(setup.pair_policies(i, j)), setup.cap,
+                                 setup.tolerance, setup.exploit)
+
+
+def _kept_pair(key: str | None) -> tuple[Matchup, Matchup] | None:
+    """The pair's kept exact cells, or None (none, damaged, or not exact probabilities)."""
+    if key is None:
+        return None
+    from sevendag_cli import solver_cache
+
+    raw = solver_cache.load(key, folder=CELLS_FOLDER, magic=CELLS_MAGIC, max_size=1 << 16)
+    if raw is None:
+        return None
+    try:
+        cells = msgspec.msgpack.decode(raw, type=tuple[Matchup, Matchup])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    for c in cells:
+        values = (c.win, c.loss, c.draw, c.unresolved, *c.bounds)
+        if c.method != EXACT or not all(0.0 <= x <= 1.0 for x in values) \
+                or abs(c.win + c.loss + c.draw + c.unresolved - 1.0) > 1e-9:
+            return None
+    return cells
 
 
 def _with_exploit(setup: Setup, i: int, j: int, ij: Matchup,
@@ -283,6 +334,8 @@ def _with_exploit(setup: Setup, i: int, j: int, ij: Matchup,
         (a.name, b.name), (ij.win, ij.loss), ij.draw, ij.unresolved, 0, ij.stop or "")
     e = backend.exploitability(setup.ruleset, a, b, cap=setup.cap, tolerance=setup.tolerance,
                                sheet=sheet)
+    if isinstance(e, Msg):  # never when asked: the solver's bounds refuse instead
+        raise UsageError(e)
     return (msgspec.structs.replace(ij, gives_away=GivesAway(e.gives_away[0], e.bounds[0],
                                                              e.tolerance)),
             msgspec.structs.replace(ji, gives_away=GivesAway(e.gives_away[1], e.bounds[1],

@@ -250,6 +250,9 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tole
             bounds = odds.win_bounds
             fighters = tuple(PointFighter(names[i], odds.win[i], bounds[i], None) for i in (0, 1))
             return SweepPoint(value, (fighters[0], fighters[1]), odds.draw, rounds_mean)
+        kept = _kept_point(ruleset, a, b, value, cap, tolerance, policies)
+        if kept is not None:
+            return kept
         from sevendag_cli.sim.exact_fight import exact_fight
 
         result = exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=False,
@@ -257,7 +260,64 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tole
     except SevendagError as exc:
         raise UsageError(Msg("sweep.exact_refused", field=field, value=value, reason=exc.msg)) from None
     fighters = tuple(PointFighter(f.name, f.win_probability, f.bounds, None) for f in result.fighters)
-    return SweepPoint(value, (fighters[0], fighters[1]), result.draw_probability, result.rounds.mean)
+    got = SweepPoint(value, (fighters[0], fighters[1]), result.draw_probability, result.rounds.mean)
+    if policies != PLAIN:
+        _keep_point(ruleset, a, b, cap, tolerance, policies, got)
+    return got
+
+
+POINTS_FOLDER = "points"
+"""Where a sweep's exact points under policies are kept (``<cache>/points``): each one a
+game solved, found again by the next sweep through that value."""
+
+
+def _point_key(ruleset: Any, a: Any, b: Any, cap: int | None, tolerance: float,
+               policies: Policies) -> str | None:
+    from sevendag_cli import solver_cache
+    from sevendag_cli.folders import cache_dir
+
+    if cache_dir() is None:
+        return None
+    return solver_cache.work_key(POINTS_FOLDER, 1, ruleset, a, b, list(policies), cap,
+                                 tolerance)
+
+
+def _kept_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tolerance: float,
+                policies: Policies) -> SweepPoint | None:
+    """An exact point under policies kept by an earlier sweep (the same sheets as edited, the
+    same ruleset, policies, cap and tolerance), checked; None otherwise."""
+    if policies == PLAIN:
+        return None
+    key = _point_key(ruleset, a, b, cap, tolerance, policies)
+    if key is None:
+        return None
+    import msgspec
+
+    from sevendag_cli import solver_cache
+
+    raw = solver_cache.load(key, folder=POINTS_FOLDER, magic=b"sevendag-point\x00",
+                            max_size=1 << 12)
+    try:
+        point = msgspec.msgpack.decode(raw, type=SweepPoint) if raw is not None else None
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if point is None or point.values != () or not all(
+            f.bounds is not None and 0.0 <= f.win_probability <= f.bounds[1] <= 1.0
+            for f in point.fighters) or not 0.0 <= point.draw_probability <= 1.0:
+        return None
+    return msgspec.structs.replace(point, value=value)
+
+
+def _keep_point(ruleset: Any, a: Any, b: Any, cap: int | None, tolerance: float,
+                policies: Policies, point: SweepPoint) -> None:
+    key = _point_key(ruleset, a, b, cap, tolerance, policies)
+    if key is not None:
+        import msgspec
+
+        from sevendag_cli import solver_cache
+
+        solver_cache.store(key, msgspec.msgpack.encode(point), folder=POINTS_FOLDER,
+                           magic=b"sevendag-point\x00")
 
 
 def _simulated_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, runs: int,

@@ -131,6 +131,12 @@ def fight_swing(ruleset: Any, a: Any, b: Any, result: FightResult, *, cap: int |
     from sevendag_cli.sim.exact_fight import exact_fight
     from sevendag_cli.sim.moment import OddsSolver
 
+    if solver is None and policies != PLAIN:  # the game's odds kept in the user's cache
+        from sevendag_cli import solver_cache
+
+        solver = solver_cache.solver(ruleset, a, b, cap=cap, tolerance=tolerance,
+                                     policies=policies)
+        solver_cache.keep(solver)
     if solver is None:
         solver = OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance, policies=policies)
     start = exact_fight(ruleset, a, b, cap=solver.cap, tolerance=solver.tolerance,

@@ -205,6 +205,13 @@ class Backend(Protocol):
         ask only these fighters' choices (``round --ask NAME``), the others' are their sheets'."""
         ...
 
+    def check_state(self, ruleset: Ruleset, fighters: tuple[Fighter, Fighter], state: object) -> None:
+        """Refuse a saved state the rules and the embedded sheets could not have reached (names
+        of the sheets, bounds, what is derived from the rest): one
+        :class:`~sevendag_cli.errors.EncounterError` naming the field.  Called on every read of
+        an encounter, by the library and so by every command, before any die is rolled."""
+        ...
+
     def seed_replays_round(self) -> bool:
         """Whether a recorded seed alone replays a round (no choices to know)."""
         ...

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from msgspec import Struct
 
+from sevendag_cli.arguments import checked
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.policies import PLAIN, Policies, pair
 
@@ -168,12 +169,19 @@ def choose_dice(seed: int | None, dice: Dice, *, continue_after: bool) -> DiceCh
     ``continue_after``: in a fight the generator continues after entered faces; in ``init``
     and ``round`` entered faces must be exactly what is needed (and no seed goes with them).
     """
-    from sevendag_cli.dice import EnteredDice, SeededDice, check_seed, fresh_seed, parse_faces
+    from sevendag_cli.dice import (
+        CallerDice,
+        EnteredDice,
+        SeededDice,
+        check_seed,
+        fresh_seed,
+        parse_faces,
+    )
 
     if dice is not None and not isinstance(dice, str | Sequence):  # a dice source of the caller's
         if seed is not None:
             raise UsageError(Msg("cli.dice_and_seed"))
-        return DiceChoice(dice, None, None)
+        return DiceChoice(CallerDice(dice), None, None)  # each face it gives checked
     text = dice if dice is None or isinstance(dice, str) else ",".join(str(f) for f in dice)
     if text is not None and not continue_after:
         if seed is not None:
@@ -221,6 +229,7 @@ def _with_changes(doc: dict[str, object], changes: tuple[Change, ...]) -> Docume
 # --- rulesets and matchups ---------------------------------------------------------------------
 
 
+@checked
 def ruleset(name_or_path: str) -> Ruleset:
     """A ruleset, by name (``sevendag``, ``d20``, one listed by ``sevendag rulesets``) or path.
 
@@ -233,6 +242,7 @@ def ruleset(name_or_path: str) -> Ruleset:
     return ruleset_from_data(data, source)
 
 
+@checked
 def matchup(a: str | None = None, b: str | None = None, ruleset: str | None = None, *,
             set: WhatIfs = None, tactic: WhatIfs = None) -> Matchup:
     """Two fighters, as ``sevendag fight A B --ruleset R --set ... --tactic ...`` reads them.
@@ -273,6 +283,7 @@ class Matchup(Struct, frozen=True):
     (``techniques.feint.attack``) is applied to it; ``ruleset`` is the ruleset changed."""
 
     @classmethod
+    @checked
     def load(cls, fighters: Sequence[str] | None, ruleset: str | None = None, *,
              set: WhatIfs = None, tactic: WhatIfs = None) -> Matchup:
         """FIGHTERS (two, or none), ``--ruleset``, ``--set`` and ``--tactic`` as the CLI reads
@@ -315,6 +326,7 @@ class Matchup(Struct, frozen=True):
         played, said = played_policies(self.ruleset, self.asked)
         return (*inert_notes(self.ruleset, (self.a, self.b), self.changes, played), *said)
 
+    @checked
     def vary(self, field: str, value: str, typed: str = "") -> Matchup:
         """This matchup with one more change, ``FIGHTER.FIELD`` (or the ruleset's
         ``techniques.NAME.FIELD``) set to ``value`` (as a sweep's point); ``typed``: what
@@ -340,6 +352,7 @@ class Matchup(Struct, frozen=True):
 
     # --- one fight -----------------------------------------------------------------------------
 
+    @checked
     def play(self, *, seed: int | None = None, dice: Dice = None,
              cap: int | None = None) -> tuple[FightPlay, DiceChoice]:
         """The fight of :meth:`fight`, played round by round as it is iterated (a long fight is
@@ -352,6 +365,7 @@ class Matchup(Struct, frozen=True):
         return backend_for(self.ruleset).fight_play(self.ruleset, self.a, self.b, choice.source,
                                                     cap, self.policies), choice
 
+    @checked
     def fight(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None) -> Fight:
         """One whole fight, step by step (``sevendag fight --seed N``).
 
@@ -362,6 +376,7 @@ class Matchup(Struct, frozen=True):
         play, choice = self.play(seed=seed, dice=dice, cap=cap)
         return Fight(play.collect(), choice.seed, self.changes, self.policies)
 
+    @checked
     def odds_swing(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None,
                    tolerance: float | None = None) -> OddsSwingResult:
         """The fight :meth:`fight` plays, then how each fighter's odds swung round by round
@@ -382,6 +397,7 @@ class Matchup(Struct, frozen=True):
 
     # --- odds --------------------------------------------------------------------------------
 
+    @checked
     def simulate(self, runs: int, *, seed: int | None = None, cap: int | None = None,
                  progress: Callable[[int], None] | None = None) -> Simulation:
         """``runs`` fights simulated (``sevendag fight --runs N``); ``progress(done)`` after each batch.
@@ -400,6 +416,7 @@ class Matchup(Struct, frozen=True):
                           policies=self.policies)
         return Simulation(result, self.ruleset.name, seed, self.changes, self.policies)
 
+    @checked
     def exact(self, *, tolerance: float | None = None, cap: int | None = None,
               exploit: bool | None = None, fractions: bool | None = None) -> Exact:
         """The exact odds, certified within ``tolerance`` (``sevendag fight --exact``).
@@ -441,6 +458,7 @@ class Matchup(Struct, frozen=True):
                 given = got
         return Exact(result, self.ruleset.name, self.changes, self.policies, given, skipped)
 
+    @checked
     def sweep(self, field: str, values: str | Sequence[str | int], *, fair: bool = False,
               runs: int | None = None, seed: int | None = None, cap: int | None = None,
               tolerance: float | None = None,
@@ -594,6 +612,7 @@ class Exact(Struct, frozen=True):
     """Why :attr:`exploitability` was not computed when it was not asked for (too large a
     game for an addition to plain exact odds), and how to ask for it."""
 
+    @checked
     def to_dict(self, lang: str = "en") -> Document:
         from sevendag_cli.render.sim_data import exact_document, exploitability_data
 
@@ -637,6 +656,7 @@ class Lineup(Struct, frozen=True):
     :attr:`policies`: those played."""
 
     @classmethod
+    @checked
     def load(cls, sheets: Sequence[str], ruleset: str | None = None, *, set: WhatIfs = None,
              tactic: WhatIfs = None) -> Lineup:
         from sevendag_cli.rules.roster import first_sheet, read_sheets, roster_docs
@@ -688,6 +708,7 @@ class Lineup(Struct, frozen=True):
         pairs = len(self.fighters) * (len(self.fighters) - 1) // 2
         return max(1, min(default_jobs(), pairs))
 
+    @checked
     def play(self, *, runs: int | None = None, tolerance: float | None = None,
              cap: int | None = None, jobs: int | None = None, seed: int | None = None,
              progress: Callable[[int, int], None] | None = None,
@@ -719,6 +740,7 @@ class Lineup(Struct, frozen=True):
         return Matrix(roster, self.skipped, self.changes)
 
 
+@checked
 def matrix(sheets: Sequence[str], ruleset: str | None = None, *, runs: int | None = None,
            tolerance: float | None = None, cap: int | None = None, jobs: int | None = None,
            seed: int | None = None, set: WhatIfs = None, tactic: WhatIfs = None,
@@ -741,6 +763,7 @@ class Matrix(Struct, frozen=True):
     skipped: tuple[Skipped, ...] = ()
     changes: tuple[Change, ...] = ()
 
+    @checked
     def to_dict(self, lang: str = "en") -> Document:
         from sevendag_cli.render.matrix_data import matrix_document
 

@@ -20,6 +20,19 @@ is 4 levels deep)."""
 MAX_ENCOUNTER_DEPTH = 64
 """Nesting of an encounter (JSON), which embeds the ruleset and sheets 3 levels down."""
 
+MAX_ENCOUNTER_MEMORY = 640 << 20
+"""The most memory an encounter file may take once read, estimated from what it holds before
+it is parsed (its objects, lists, texts and numbers counted, each at what Python's objects
+cost: :meth:`sevendag_cli.store.JsonShape.memory`): the largest encounter sevendag writes
+(64 MiB of d20 rounds) is estimated at some 475 MiB (its objects take 175 MiB; ``status``
+on it peaks at 290 MB)."""
+
+ENCOUNTER_MEMORY_PER_BYTE = 16
+"""The most memory an encounter file may take once read per byte of the file (plus 1 MiB),
+estimated as above: the encounters sevendag writes are estimated at 6 to 8 bytes per byte,
+11 to 13 when written without indentation; a file of ``{}`` at 32 (it took 33 times its size
+before it was refused, 3 now: 20 MB of ``{}`` took 668 MB, now 61 MB)."""
+
 INT_LIMIT = 2**63 - 1
 """The one bound on whole numbers: every integer read from a file lies in
 ``[-INT_LIMIT, INT_LIMIT]`` (a signed 64-bit integer, numpy's ``int64``, the seed
@@ -73,3 +86,11 @@ write, the least recently used beyond it are removed (:mod:`sevendag_cli.solver_
 MAX_CACHE_BYTES = 256 << 20
 """Bytes kept in each folder of the solver cache (256 MiB), likewise: the least recently used
 entries are removed until the folder is within it (never the entry just written)."""
+
+MIN_COLUMNS = 40
+"""The narrowest display: a width (``COLUMNS``, or the terminal's) below it — zero and
+negative ones included — is drawn at this many columns (:func:`sevendag_cli.output.display_columns`);
+a ``COLUMNS`` that is not a number is ignored (the terminal's width, else 80)."""
+
+MAX_COLUMNS = 1000
+"""The widest display: a wider ``COLUMNS`` or terminal is drawn at this many columns."""

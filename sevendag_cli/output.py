@@ -107,7 +107,9 @@ class Output:
         """
         from rich.console import Console
 
-        return Console(highlight=False, markup=False, emoji=False)
+        from sevendag_cli.columns import display_columns
+
+        return Console(highlight=False, markup=False, emoji=False, width=display_columns())
 
 
 def make_output(json_: bool, jsonl: bool, lang: Lang | None, jsonl_allowed: bool = True) -> Output:
@@ -222,7 +224,8 @@ def _ask_die(label: str, lang: str = "en") -> str:
     sys.stderr.write(Msg("dice.ask", label=label).render(lang))
     sys.stderr.flush()
     line = sys.stdin.readline()
-    if not line:
+    if not line:  # the end of the input: the error line goes below the prompt, not after it
+        sys.stderr.write("\n")
         raise UsageError(Msg("dice.input_ended"))
     return line
 

@@ -10,6 +10,10 @@ No dependency: the rules records and the command line both use it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sevendag_cli.errors import Msg
 
 COMMITMENT_WORDS: dict[str, tuple[str, ...]] = {
     "attack": ("a", "att", "atk", "attack", "attaque", "attaquer"),
@@ -124,6 +128,23 @@ def short_labels(labels: Iterable[str]) -> list[str]:
     split = [fold(label).split() for label in labels]
     common = set.intersection(*(set(words) for words in split)) if len(split) > 1 else set()
     return [" ".join(w for w in words if w not in common) for words in split]
+
+
+NAME_SEPARATOR = "="
+"""What separates a fighter's name from its value on the command line (``--tactic NAME=...``,
+``--allocate NAME=...``, ``--technique NAME=...``): a name holding it could never be typed."""
+
+
+def name_problem(name: str) -> Msg | None:
+    """What is wrong with a fighter's name as a sheet gives it (a ``Msg``), or None: empty, or
+    holding ``=``, which no ``NAME=VALUE`` option could name."""
+    from sevendag_cli.errors import Msg
+
+    if not name.strip():
+        return Msg("rules.must_not_be_empty")
+    if NAME_SEPARATOR in name:
+        return Msg("rules.name_separator", name=name, separator=NAME_SEPARATOR)
+    return None
 
 
 ASSIGNMENT_EXAMPLES = {"--allocate": "Brannoc=attack,defence", "--technique": "Brannoc=feint"}

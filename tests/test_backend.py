@@ -248,6 +248,9 @@ class FakeBackend:
     def engine(self) -> types.ModuleType:
         return self.engine_module
 
+    def check_state(self, ruleset: object, fighters: tuple[object, object], state: object) -> None:
+        """The third ruleset's states hold whatever they say (it has no rules to check them by)."""
+
 
 def test_a_third_ruleset_is_a_package_and_one_registry_line(monkeypatch: pytest.MonkeyPatch) -> None:
     from sevendag_cli.engine import engine_for
@@ -267,6 +270,7 @@ def test_a_third_ruleset_is_a_package_and_one_registry_line(monkeypatch: pytest.
     assert engine_for(rs) is fake.engine_module  # type: ignore[arg-type]
     sheet = fighter_from_data({"ruleset": "mine", "name": "Ana"}, "ana.toml", rs)  # type: ignore[arg-type]
     assert sheet == FakeFighter("Ana", "ana.toml")  # type: ignore[comparison-overlap]
+    assert fake.check_state(rs, (sheet, sheet), {}) is None  # its states, checked by itself
 
 
 def test_an_unregistered_engine_is_refused_as_before() -> None:

@@ -177,6 +177,15 @@ class D20Backend:
 
     # --- the step engine ----------------------------------------------------------------
 
+    def check_state(self, ruleset: Ruleset, fighters: tuple[Fighter, Fighter], state: object) -> None:
+        from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+        from sevendag_cli.d20.state import D20State, check_state
+
+        a, b = fighters
+        assert isinstance(ruleset, D20Ruleset) and isinstance(state, D20State)
+        assert isinstance(a, D20Fighter) and isinstance(b, D20Fighter)
+        check_state(ruleset, (a, b), state)
+
     def engine(self) -> ModuleType:
         from sevendag_cli.d20 import engine
 

@@ -10,6 +10,7 @@ from sevendag_cli.data import Reader, str_list, str_table
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
 from sevendag_cli.limits import MAX_ROUND_CAP
+from sevendag_cli.terms import name_problem
 
 ENGINE = "d20"
 
@@ -202,8 +203,9 @@ def _check_dd_table(r: Reader, bands: list[DDBand], mode: str) -> None:
 
 def read_fighter(r: Reader, path: str) -> D20Fighter:
     name = r.text("name")
-    if r.has("name") and not name.strip():
-        r.add("name", Msg("rules.must_not_be_empty"))
+    problem = name_problem(name) if r.has("name") else None
+    if problem is not None:  # empty, or a name no NAME=VALUE option could type
+        r.add("name", problem)
     r.text("ruleset")
     weapon: Weapon | None = None
     if r.has("weapon"):

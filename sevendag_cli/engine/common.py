@@ -18,8 +18,16 @@ from typing import Any, ClassVar
 from msgspec import Struct, field
 
 from sevendag_cli.dice import DiceSource, Roll, face_noted
-from sevendag_cli.errors import Msg
+from sevendag_cli.errors import EncounterError, Msg, shown_value
 from sevendag_cli.formula import Evaluated, Formula
+
+
+def state_invalid(field: str, value: object, expected: Msg) -> EncounterError:
+    """A saved state its rules or its sheets could not have reached (each ruleset's
+    ``check_state``): one line naming the field, its value and what would hold there."""
+    shown = ("true" if value else "false") if isinstance(value, bool) else (
+        "null" if value is None else shown_value(value))
+    return EncounterError(Msg("engine.state.invalid", field=field, value=shown, expected=expected))
 
 
 def over_message(winner: str | None) -> Msg:

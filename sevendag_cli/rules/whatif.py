@@ -114,9 +114,13 @@ def _split(text: str, option: str) -> Assignment:
         raise UsageError(Msg("whatif.too_long", option=option, n=len(text), max=MAX_WHAT_IF_TEXT))
     target, sep, value = text.partition("=")
     target = target.strip()
+    if option == TACTIC and sep and not target and value.strip():  # ``=optimal``: no name
+        key = "whatif.tactic_no_name_policy" if policy_word(value) else "whatif.tactic_no_name"
+        raise UsageError(Msg(key, text=text, value=value.strip()))
+    if option == TACTIC and (not sep or not target):
+        raise UsageError(Msg("whatif.tactic_syntax", text=text))
     if not sep or not target:
-        example = "B.armour=7" if option != TACTIC else "Brannoc=full-defence"
-        raise UsageError(Msg("whatif.syntax", option=option, text=text, example=example))
+        raise UsageError(Msg("whatif.syntax", option=option, text=text, example="B.armour=7"))
     return Assignment(option, target, value.strip())
 
 
@@ -163,7 +167,8 @@ def _split_tactic(text: str) -> Assignment:
 
 
 class WhatIf(Struct, frozen=True):
-    """The what-ifs of one command: assignments in the order typed (the last one wins)."""
+    """The what-ifs of one command: assignments in the order typed (the last one wins: a
+    ``--set`` of a field set before, a ``--tactic`` of a fighter named before)."""
 
     assignments: tuple[Assignment, ...] = ()
 
@@ -178,17 +183,33 @@ class WhatIf(Struct, frozen=True):
 
     def policies(self, names: Sequence[str]) -> tuple[str, ...]:
         """Each fighter's policy (``sheet`` unless ``--tactic NAME=optimal`` or ``--tactic
-        optimal`` says otherwise; the last one typed wins), in the order of ``names``."""
+        optimal`` says otherwise), in the order of ``names``: the last ``--tactic`` naming a
+        fighter decides how it plays (:meth:`last_tactics`) — a policy, or a tactic (then its
+        sheet plays, with that tactic)."""
         out = [SHEET] * len(names)
-        for asg in self.assignments:
-            policy = policy_word(asg.value) if asg.option == TACTIC else None
-            if policy is None:
+        for i, n in self.last_tactics(names).items():
+            out[i] = policy_word(self.assignments[n].value) or SHEET
+        return tuple(out)
+
+    def last_tactics(self, names: Sequence[str], *, policies: bool = True) -> dict[int, int]:
+        """For each fighter named by a ``--tactic`` (by its index in ``names``), the index of the
+        last one naming it (``optimal`` alone names every fighter); ``policies=False``: of the
+        last one giving it a tactic (not a policy).
+
+        One reading, in what is shown and in what is played alike: the last ``--tactic`` of a
+        fighter decides how it plays; of several tactics, the last one is its sheet's (an
+        earlier one is dropped, as a repeated ``--set`` is); a tactic followed by a policy stays
+        a change of the sheet, shown, with the note that it changes nothing when the fighter
+        plays optimally (:meth:`~sevendag_cli.backend.Backend.inert_notes`)."""
+        last: dict[int, int] = {}
+        for n, asg in enumerate(self.assignments):
+            if asg.option != TACTIC or (not policies and policy_word(asg.value) is not None):
                 continue
             if asg.target == EVERY_FIGHTER:
-                out = [policy] * len(names)
+                last.update((i, n) for i in range(len(names)))
             else:
-                out[_fighter(asg, asg.target, list(names))] = policy
-        return tuple(out)
+                last[_fighter(asg, asg.target, list(names))] = n
+        return last
 
     def __bool__(self) -> bool:
         return bool(self.assignments)
@@ -209,7 +230,10 @@ class WhatIf(Struct, frozen=True):
         names = [_name(data) for _, data in docs]
         out = [(source, copy.deepcopy(data)) for source, data in docs]
         indexed: list[tuple[int, list[Change]]] = []
+        counting = set(self.last_tactics(names, policies=False).values())
         for n, asg in enumerate(self.assignments):
+            if asg.option == TACTIC and policy_word(asg.value) is None and n not in counting:
+                continue  # a later --tactic gives this fighter another tactic: that one counts
             if asg.option == TACTIC and policy_word(asg.value) is not None:
                 if asg.target != EVERY_FIGHTER:
                     _fighter(asg, asg.target, names)  # the fighter named is there

@@ -127,6 +127,12 @@ def folded(advice: Advice) -> tuple[FoldedOption, ...]:
     return tuple(out)
 
 
+_AFTER_KEYS = {"yield": "yield", "ceder": "yield", "cede": "yield", "allocation": "allocation",
+               "allocate": "allocation", "repartition": "allocation", "technique": "technique",
+               "tech": "technique"}
+"""The keys of ``--after`` (either language, folded), each to the one it spells."""
+
+
 def parse_after(text: str, ruleset: SevendagRuleset, fighter: SevendagFighter,
                 state: SevendagState | None = None) -> Option:
     """``yield=no;allocation=attack,attack;technique=feint``: what the assaillant declared.
@@ -140,6 +146,7 @@ def parse_after(text: str, ruleset: SevendagRuleset, fighter: SevendagFighter,
     yielded = False
     allocation: tuple[str, ...] | None = None
     technique: str | None = None
+    given: dict[str, str] = {}  # each key once: a repeated one is refused, not the last taken
     for part in (p.strip() for p in text.split(";")):
         if not part:
             continue
@@ -147,6 +154,11 @@ def parse_after(text: str, ruleset: SevendagRuleset, fighter: SevendagFighter,
         key, value = fold(key.strip()), value.strip()
         if not sep or not value:
             raise UsageError(Msg("advise.after_syntax", part=part))
+        same = _AFTER_KEYS.get(key)
+        if same is not None:
+            if same in given:
+                raise UsageError(Msg("advise.after_twice", key=same, first=given[same], second=value))
+            given[same] = value
         if key in ("yield", "ceder", "cede"):
             answer = yes_no(value)
             if answer is None:

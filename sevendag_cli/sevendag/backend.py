@@ -228,6 +228,15 @@ class SevendagBackend:
 
     # --- the step engine ----------------------------------------------------------------
 
+    def check_state(self, ruleset: Ruleset, fighters: tuple[Fighter, Fighter], state: object) -> None:
+        from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+        from sevendag_cli.sevendag.state import SevendagState, check_state
+
+        a, b = fighters
+        assert isinstance(ruleset, SevendagRuleset) and isinstance(state, SevendagState)
+        assert isinstance(a, SevendagFighter) and isinstance(b, SevendagFighter)
+        check_state(ruleset, (a, b), state)
+
     def engine(self) -> ModuleType:
         from sevendag_cli.sevendag import engine
 

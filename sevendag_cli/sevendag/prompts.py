@@ -30,7 +30,8 @@ def _read(prompt: str) -> str:
     sys.stderr.write(prompt)
     sys.stderr.flush()
     line = sys.stdin.readline()
-    if not line:
+    if not line:  # the end of the input: the error line goes below the prompt, not after it
+        sys.stderr.write("\n")
         raise UsageError(Msg("cli.choices_ended"))
     return line.strip()
 

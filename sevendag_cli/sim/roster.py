@@ -362,6 +362,10 @@ def play_chunk(pairs: Sequence[tuple[int, int]]) -> ChunkResult:
             ij, ji = play_pair(setup, i, j)
         except SevendagError as exc:
             return Failure(exc.msg, exc.exit_code)
+        except MemoryError as exc:  # what ran out and what to try (sevendag_cli.memory)
+            from sevendag_cli.memory import out_of_memory
+
+            return Failure(out_of_memory(exc), 1)
         except Exception as exc:  # a bug or a system failure: one line, not a worker's traceback
             a, b = setup.fighters[i].name, setup.fighters[j].name
             return Failure(Msg("roster.failed", a=a, b=b, error=f"{type(exc).__name__}: {exc}"), 1)

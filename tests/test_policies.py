@@ -260,13 +260,13 @@ def test_S03_S05_the_odds_table_looked_up_agrees_with_the_push_from_each_state(
     """``odds`` and ``fight --odds`` under policies look a state up in one backward pass
     (``OddsTable``): every state's odds, at several rounds to go, lie within the push's from
     that state, and both intervals are within the tolerance."""
-    from sevendag_cli.sevendag.policy import OddsTable
+    from sevendag_cli.sevendag.policy import TogoOdds
 
     rs = tiny(30)
     chain = PolicyChain(rs, TINY_X, TINY_Y, policies, cap=30)
     key = chain.game.start_key(0)
     sol = chain.solution(key, 30, [chain.game.start_key(1)])
-    table = OddsTable(sol)
+    table = TogoOdds(sol)
     for state in sol.states[:: max(1, len(sol.states) // 12)]:
         for togo in (1, 7, 30):
             looked = table.odds(chain.names, state, togo)

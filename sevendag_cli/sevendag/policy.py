@@ -187,7 +187,7 @@ def _moves(sol: Solution, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     return src, sol.targets[ent], sol.probs[ent]
 
 
-class OddsTable:
+class TogoOdds:
     """Each state's odds with ``t`` rounds to go, for every ``t`` up to the solve's rounds, the
     declarations played (one backward pass: ``A_t = pa + P A_{t-1}``, likewise for b and for
     the mass still in play, the draw at the cap): ``fight --odds`` and ``odds`` look up a
@@ -238,7 +238,7 @@ class OddsTable:
 
 
 MAX_TABLE = 8_000_000
-"""Most (state, rounds to go) odds an :class:`OddsTable` holds (three arrays of doubles,
+"""Most (state, rounds to go) odds a :class:`TogoOdds` holds (three arrays of doubles,
 200 MB); beyond, each state is pushed on its own."""
 
 
@@ -326,7 +326,7 @@ class KeptHeader(msgspec.Struct, array_like=True, frozen=True):
 
 
 class KeptOdds:
-    """An :class:`OddsTable` read back from the user's cache: each state's odds with ``t``
+    """A :class:`TogoOdds` read back from the user's cache: each state's odds with ``t``
     rounds to go, looked up without numpy (the raw doubles of the three tables)."""
 
     def __init__(self, header: KeptHeader, values: Sequence[float]) -> None:
@@ -362,7 +362,7 @@ class KeptOdds:
         return odds
 
     @classmethod
-    def of(cls, table: OddsTable, chain: PolicyChain, cap: int) -> bytes:
+    def of(cls, table: TogoOdds, chain: PolicyChain, cap: int) -> bytes:
         """A table's bytes to keep: a SHA-256 of the rest, the header, the doubles."""
         import hashlib
         import struct
@@ -415,7 +415,7 @@ class PolicyMomentOdds:
                  policies: Sequence[str], kept: bytes | None = None,
                  cap: int | None = None) -> None:
         self.chain = PolicyChain(ruleset, a, b, policies)
-        self._tables: dict[int, OddsTable] = {}
+        self._tables: dict[int, TogoOdds] = {}
         self.cap = ruleset.round_cap if cap is None else cap
         self.kept = KeptOdds.read(kept, self.chain, self.cap) if kept is not None else None
         self.used_kept = self.kept is not None
@@ -439,7 +439,7 @@ class PolicyMomentOdds:
         if len(sol.states) * (sol.rounds + 1) <= MAX_TABLE:
             table = self._tables.get(id(sol))
             if table is None:
-                table = self._tables[id(sol)] = OddsTable(sol)
+                table = self._tables[id(sol)] = TogoOdds(sol)
             odds = table.odds(chain.names, key, togo)
             if odds.unresolved <= tolerance + table.floor(key, togo):
                 return odds
@@ -457,7 +457,7 @@ class PolicyMomentOdds:
             return b""
         table = self._tables.get(id(sol))
         if table is None:
-            table = self._tables[id(sol)] = OddsTable(sol)
+            table = self._tables[id(sol)] = TogoOdds(sol)
         return KeptOdds.of(table, chain, self.cap)
 
 

@@ -399,8 +399,15 @@ class Matchup(Struct, frozen=True):
                           policies=self.policies)
         return Simulation(result, self.ruleset.name, seed, self.changes, self.policies)
 
-    def exact(self, *, tolerance: float | None = None, cap: int | None = None) -> Exact:
+    def exact(self, *, tolerance: float | None = None, cap: int | None = None,
+              fractions: bool | None = None,
+              progress: Callable[[int, int], None] | None = None) -> Exact:
         """The exact odds, certified within ``tolerance`` (``sevendag fight --exact``).
+
+        ``fractions``: the exact fractions of the fight played to the end — None (the default)
+        where they cost little beside the odds (d20: a size rule from the sheets, else a note
+        saying how to ask), True asked (``--fractions``; ``progress(done, total)`` along the
+        way), False none.
 
         >>> e = matchup("A", "B", "d20").exact(tolerance=1e-9)
         >>> round(sum(f.win_probability for f in e.result.fighters) + e.result.draw_probability, 6)
@@ -413,7 +420,7 @@ class Matchup(Struct, frozen=True):
         self.check_ends()
         tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
         result = exact_fight(self.ruleset, self.a, self.b, cap=cap, tolerance=tol,
-                             policies=self.policies)
+                             fractions=fractions, policies=self.policies, progress=progress)
         given = None
         if self.policies == PLAIN:  # what the sheets give away (asked optimal: shown as played)
             from sevendag_cli.backend import backend_for
@@ -506,6 +513,13 @@ MAX_RUNS_PER_VALUE = 1_000_000
 # --- results -----------------------------------------------------------------------------------
 
 
+def stopped_notes(result: FightResult, played: int) -> tuple[Msg, ...]:
+    """A fight with no round cap stopped at the safety limit, not over: said so (one note)."""
+    if result.winner is None and not result.capped and played:
+        return (Msg("sim.note.safety_stop", limit=played),)
+    return ()
+
+
 class Fight(Struct, frozen=True):
     """One fight played (``sevendag fight``): ``to_dict()`` is its ``--json`` document."""
 
@@ -517,6 +531,11 @@ class Fight(Struct, frozen=True):
     @property
     def winner(self) -> str | None:
         return self.result.winner
+
+    @property
+    def notes(self) -> tuple[Msg, ...]:
+        """What the fight says on stderr: stopped at the safety limit, with no round cap."""
+        return stopped_notes(self.result, len(self.result.rounds))
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import fight_document
@@ -552,6 +571,19 @@ class Simulation(Struct, frozen=True):
     seed: int
     changes: tuple[Change, ...] = ()
     policies: Policies = PLAIN
+
+    @property
+    def notes(self) -> tuple[Msg, ...]:
+        """What the simulation says on stderr: fights stopped at the safety limit (no round cap),
+        or most fights reaching the round cap (draws)."""
+        r = self.result
+        notes = []
+        if r.unfinished:
+            notes.append(Msg("sim.note.unfinished", n=r.unfinished, runs=r.runs,
+                             limit=r.safety_limit))
+        if r.cap is not None and r.runs and r.draws * 2 > r.runs:
+            notes.append(Msg("sim.note.mostly_capped", p=r.draw_probability, cap=r.cap))
+        return tuple(notes)
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import header, to_data

@@ -30,6 +30,14 @@ MAX_ROUND_CAP = 10_000
 many rounds (a 10,000-round ``fight --json`` is some 30 MB and 15 seconds; a fight that
 cannot end at all is refused before it starts, see :mod:`sevendag_cli.rules.bounds`)."""
 
+MAX_PLAYED_ROUNDS = 10_000
+"""The simulators' safety limit: a ruleset with no round cap (d20's house default: every fight
+ends, D-12) has ``fight`` and ``fight --runs`` play each fight to its end, but stop one still
+going after this many rounds (a fight's output stays within :data:`MAX_ROUND_CAP`'s bound).
+Such a fight is not a draw: it is reported (a note on stderr; ``unfinished`` in the JSON of
+``--runs``; a ``fight-over`` event of reason ``safety-limit`` in a fight's), and exact odds
+play it to the end."""
+
 MAX_RUNS = 10_000_000
 """Most fights one ``fight --runs`` may simulate."""
 

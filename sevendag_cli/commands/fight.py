@@ -65,6 +65,11 @@ def fight_cmd(
         int | None, typer.Option("--runs", "-n", help="Simulate this many fights and report the odds.")
     ] = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact odds, within --tolerance.")] = False,
+    fractions: Annotated[
+        bool, typer.Option("--fractions", help="With --exact: the exact fractions of the fight "
+                           "played to the end even where they take longer than the odds (a "
+                           "progress bar at a terminal).")
+    ] = False,
     cap: CapOpt = None,
     tolerance: Annotated[
         float | None,
@@ -88,6 +93,7 @@ def fight_cmd(
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
     ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
     ·  sevendag fight --exact --tactic Brannoc=all-out --csv
+    ·  sevendag fight A B --ruleset d20 --set A.hp=200 --exact --fractions
     ·  sevendag fight --seed 7 --odds
     """
     with handled(lang):
@@ -101,6 +107,8 @@ def fight_cmd(
         check_numbers(cap, runs, seed)
         if tolerance is not None and not (exact or odds):
             raise UsageError(Msg("cli.tolerance_exact"))
+        if fractions and not exact:
+            raise UsageError(Msg("cli.fractions_exact"))
         check_table_options(out, csv_, plot, runs is not None or exact or odds)
         from sevendag_cli.library import Matchup
 
@@ -111,7 +119,7 @@ def fight_cmd(
             run_simulation(m, runs, seed, cap, out, csv_=csv_, plot=plot)
             return
         if exact:
-            run_exact(m, out, cap, tolerance, csv_=csv_, plot=plot)
+            run_exact(m, out, cap, tolerance, csv_=csv_, plot=plot, fractions=fractions)
             return
         if odds:
             play_fight_with_odds(m, seed, dice, cap, tolerance, out, csv_=csv_, plot=plot)
@@ -153,6 +161,10 @@ def play_fight(m: Matchup, seed: int | None, dice: str | None, cap: int | None,
         policies_line(r.c, m.names, m.policies, out.lang)
         r.fight_play(play)
         report_seed(out, choice)
+    from sevendag_cli.library import stopped_notes
+
+    for message in stopped_notes(play.result(), play.played):
+        note(f"sevendag: {message.render(out.lang)}")
 
 
 def play_fight_with_odds(
@@ -239,6 +251,8 @@ def run_simulation(
 
         title = t("sim.runs", out.lang, runs=count(result.runs, out.lang), seed=result.seed)
         plot_rounds(plot, result.rounds.histogram, result.runs, title, out.lang, result.fighters)
+    for message in done.notes:
+        note(f"sevendag: {message.render(out.lang)}")
     if result.interrupted:
         message = Msg("cli.interrupted_runs", done=result.runs, requested=result.requested_runs)
         sys.stderr.write(f"sevendag: {message.render(out.lang)}\n")
@@ -246,9 +260,17 @@ def run_simulation(
 
 
 def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float | None = None, *,
-              csv_: bool = False, plot: str | None = None) -> None:
-    """``--exact``: the fight's chain pushed round by round to the cap, within ``tolerance``."""
-    done = m.exact(tolerance=tolerance, cap=cap)
+              csv_: bool = False, plot: str | None = None, fractions: bool = False) -> None:
+    """``--exact``: the fight's exact odds within ``tolerance``; ``fractions``: the exact fractions
+    asked, whatever they cost (a bar on stderr at a terminal, from their first report: only a
+    long solve reports)."""
+    if fractions and sys.stderr.isatty() and out.rich:
+        from sevendag_cli.render.progress import bar_at_first_report
+
+        with bar_at_first_report(Msg("cli.progress_fractions").render(out.lang)) as report:
+            done = m.exact(tolerance=tolerance, cap=cap, fractions=True, progress=report)
+    else:
+        done = m.exact(tolerance=tolerance, cap=cap, fractions=True if fractions else None)
     result, rs, changes = done.result, m.ruleset, m.changes
     if out.json:
         out.data(done.to_dict(out.lang))

@@ -52,7 +52,8 @@ def plot_swing(path: str, swing: OddsSwing, lang: str) -> None:
                          [p.fighters[k].win_probability for p in points],
                          [p.fighters[k].bounds[0] for p in points],
                          [p.fighters[k].bounds[1] for p in points]) for k in (0, 1)]
-    plot.curves(path, x, curves, title=t("odds.swing_title", lang, cap=swing.cap,
+    title = "odds.swing_title" if swing.cap is not None else "odds.swing_title_end"
+    plot.curves(path, x, curves, title=t(title, lang, cap=swing.cap,
                                          tol=swing.tolerance),
                 x_label=t("plot.moment", lang), y_label=t("plot.p_win", lang),
                 keep_ticks=[i for i, p in enumerate(points) if p.round == 0])  # start, initiative

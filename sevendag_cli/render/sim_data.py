@@ -26,11 +26,10 @@ def _fraction(x: Fraction | None) -> str | None:
 
 def exact_note(result: ExactFight) -> list[Msg]:
     """What the display and the JSON say about how the odds were computed."""
-    chain = result.solver in ("chain", "end")
-    kind = {"chain": "_chain", "end": "_end"}.get(result.solver, "")
+    kind = "_end" if result.solver == "end" else ""  # d20 with no round cap
     notes = [Msg(f"exact.note.{result.engine}{kind}", cap=result.cap),
-             Msg(f"exact.note.stop.{'chain' if chain and result.stop != 'complete' else result.stop}",
-                 unresolved=result.unresolved, tolerance=result.tolerance)]
+             Msg(f"exact.note.stop.{result.stop}", unresolved=result.unresolved,
+                 tolerance=result.tolerance)]
     if result.fractions is not None:
         notes.append(Msg("exact.note.fractions"))
     elif result.no_fractions is not None:

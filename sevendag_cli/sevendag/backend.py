@@ -113,8 +113,8 @@ class _MomentOdds:
         self.lookup = lookup  # the kept odds of every state, indexed (or None)
         self.used_kept = lookup is not None
 
-    def odds(self, state: Any, cap: int, tolerance: float) -> Odds:
-        return self.chain.odds(state, cap, tolerance, lookup=self.lookup)
+    def odds(self, state: Any, cap: int | None, tolerance: float) -> Odds:
+        return self.chain.odds(state, cap, tolerance, lookup=self.lookup)  # None: the ruleset's
 
     def keep(self, tolerance: float) -> bytes:
         chain = self.chain
@@ -358,7 +358,8 @@ class SevendagBackend:
         return fn, aggregator
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight:
+                    tolerance: float, fractions: bool | None, policies: Policies = PLAIN,
+                    progress: Callable[[int, int], None] | None = None) -> ExactFight:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
@@ -370,7 +371,8 @@ class SevendagBackend:
             return policy_exact(*pair, policies, cap=cap, tolerance=tolerance)
         from sevendag_cli.sevendag.exact_fight import sevendag_fight
 
-        return sevendag_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions)
+        # the fractions by default, as before (None): only False leaves them out
+        return sevendag_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions is not False)
 
     def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
         """Each fighter's expected wounds of each band."""
@@ -445,9 +447,6 @@ class SevendagBackend:
 
         return exploitability(*pair, cap=cap, tolerance=tolerance)
 
-    def exact_to_end(self) -> bool:
-        return False  # the fight pushed round by round to the round cap
-
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
         return None  # the whole fight's push
@@ -466,7 +465,8 @@ class SevendagBackend:
                 found = cache[k] = fighter_model(setup.ruleset, setup.fighters[k])
             return found
 
-        rs, cap, tolerance = setup.ruleset, setup.cap, setup.tolerance
+        rs, tolerance = setup.ruleset, setup.tolerance
+        cap = rs.round_cap if setup.cap is None else setup.cap  # a Sevendag ruleset always has one
         from sevendag_cli.sevendag.policy import policy_odds
         from sevendag_cli.sevendag.rules import needs_game
 

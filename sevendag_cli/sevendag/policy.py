@@ -309,10 +309,12 @@ class PolicyMomentOdds:
                  policies: Sequence[str]) -> None:
         self.chain = PolicyChain(ruleset, a, b, policies)
         self._tables: dict[int, OddsTable] = {}
+        self._round_cap = ruleset.round_cap
 
-    def odds(self, state: SevendagState, cap: int, tolerance: float) -> Odds:
+    def odds(self, state: SevendagState, cap: int | None, tolerance: float) -> Odds:
         from sevendag_cli.sim.odds import COMPLETE, certified
 
+        cap = self._round_cap if cap is None else cap  # None: the ruleset's (S-19: always one)
         chain = self.chain
         chain.cap = cap
         key = chain.game.key_of(state)

@@ -75,7 +75,7 @@ class OddsPoint(msgspec.Struct, frozen=True, gc=False):
 class OddsSwing(msgspec.Struct, frozen=True):
     """How the odds swung through one fight (``fight --odds``), at the fight's cap and tolerance."""
 
-    cap: int
+    cap: int | None  # None: no round cap, the fight played to the end
     tolerance: float
     assumes: tuple[str, ...]
     points: tuple[OddsPoint, ...]
@@ -92,10 +92,12 @@ def point(odds: Odds, round_: int, moment: str = ROUND) -> OddsPoint:
     return OddsPoint(round_, moment, fighters_of(odds), odds.draw, odds.unresolved)
 
 
-def rounds_left(state: Any, cap: int) -> int:
+def rounds_left(state: Any, cap: int | None) -> int | None:
     """Rounds the odds look at from ``state``: up to the cap, at least one (as ``round`` plays
-    one more); none once the fight is over."""
-    return 0 if state.over else max(1, cap - state.round)
+    one more); none once the fight is over; None with no round cap (to the end)."""
+    if state.over:
+        return 0
+    return None if cap is None else max(1, cap - state.round)
 
 
 # --- a fight played ---------------------------------------------------------------------------
@@ -134,7 +136,7 @@ def fight_swing(ruleset: Any, a: Any, b: Any, result: FightResult, *, cap: int |
     if solver is None:
         solver = OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance, policies=policies)
     start = exact_fight(ruleset, a, b, cap=solver.cap, tolerance=solver.tolerance,
-                        policies=solver.policies).odds
+                        fractions=False, policies=solver.policies).odds
     states = fight_states(ruleset, a, b, result)
     if len(states) >= LOOKUP_FROM and solver.policies == PLAIN:
         solver.keep()

@@ -124,6 +124,7 @@ HELP_FR: dict[str, str] = {
         "Jouer un combat entier étape par étape, en simuler beaucoup (--runs), ou calculer les probabilités exactes (--exact).",
     "Simulate this many fights and report the odds.": "Simuler autant de combats et donner les probabilités.",
     "Exact odds, within --tolerance.": "Probabilités exactes, à --tolerance près.",
+    "With --exact: the exact fractions of the fight played to the end even where they take longer than the odds (a progress bar at a terminal).": "Avec --exact : les fractions exactes du combat mené à son terme, même là où elles prennent plus de temps que les probabilités (une barre de progression dans un terminal).",
     "Round cap: a fight still going is a draw (default: the ruleset's).":
         "Plafond de rounds : un combat encore en cours est un match nul (par défaut : celui des règles).",
     "With --exact: most probability left unresolved (default 1e-12).":

@@ -357,7 +357,7 @@ class D20Backend:
                 solved(j, i, lambda: _dag_odds(setup, mirrored(tables), b, a)))
 
     def solver_limits(self) -> frozenset[str]:
-        return frozenset({"exact.d20.hp", "exact.d20.cells", "exact.d20.cells_odds", "roster.d20_cells"})
+        return frozenset({"exact.d20.hp", "exact.d20.cells", "roster.d20_cells"})
 
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         fa, fb = cast("tuple[D20Fighter, D20Fighter]", (a, b))

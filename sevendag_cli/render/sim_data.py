@@ -30,8 +30,8 @@ def exact_note(result: ExactFight) -> list[Msg]:
     notes = [Msg(f"exact.note.{result.engine}{kind}", cap=result.cap),
              Msg(f"exact.note.stop.{result.stop}", unresolved=result.unresolved,
                  tolerance=result.tolerance)]
-    if result.fractions is not None:
-        notes.append(Msg("exact.note.fractions"))
+    if result.fractions is not None:  # with no round cap, the very fight of the odds above
+        notes.append(Msg("exact.note.fractions_end" if kind else "exact.note.fractions"))
     elif result.no_fractions is not None:
         notes.append(Msg("exact.note.no_fractions", reason=result.no_fractions))
     return notes

@@ -25,43 +25,19 @@ import pytest
 from rich.console import Console
 
 from sevendag_cli.sim.roster import EXACT, RUNS, Matchup, Roster, Standing
-from tests.helpers import GOLDEN, TWINBLADE, assert_one_line_error, check_width, compare, run, run_json
+from tests.helpers import (
+    BRUTE,
+    GOLDEN,
+    KESTREL,
+    TWINBLADE,
+    assert_one_line_error,
+    check_width,
+    compare,
+    run,
+    run_json,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-
-KESTREL = """ruleset = "d20"
-name = "Kestrel"
-level = 4
-str = 10
-dex = 17
-con = 12
-wis = 12
-bba = 3
-armour = 2
-dodge = 1
-hp = 40
-
-[weapon]
-name = "rapier"
-damage = "1d6"
-crit_range = 18
-"""
-BRUTE = """ruleset = "d20"
-name = "Brute"
-level = 4
-str = 16
-dex = 9
-con = 14
-wis = 8
-bba = 4
-armour = 1
-hp = 55
-
-[weapon]
-name = "great axe"
-damage = "1d12"
-crit_factor = 3
-"""
 
 
 def d20_roster() -> list[str]:

@@ -58,10 +58,11 @@ MAX_WORK = 10_000_000_000
 """Most work the exact fractions take, in the units of :func:`fraction_work` (some 6 ns each on
 this project's machine: about a minute); beyond it, none (the float odds are certified all the
 same)."""
-PAY_WORK = 30_000_000
-"""Most work (:func:`fraction_work`) the fractions take by default (some 0.2 s, well under half
-of a whole ``fight --exact`` without them); beyond it, they are given only when asked
-(``--fractions``)."""
+PAY_WORK = 20_000_000
+"""Most work (:func:`fraction_work`) the fractions take by default: some 0.12 s, under half of
+a whole ``fight --exact`` without them (0.25-0.3 s of CPU at that size), so that they never
+make the command more than 1.5 times slower (``python benchmarks/bench_d20_rounds.py``);
+beyond it, they are given only when asked (``--fractions``)."""
 MAX_HP = 2000
 
 # --- one round -----------------------------------------------------------------

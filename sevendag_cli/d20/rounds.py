@@ -261,11 +261,14 @@ class Timed:
 
 
 def hit_laws(j: Jumps) -> tuple[Fraction, dict[int, Fraction], dict[int, Fraction]]:
-    """``alpha`` = P(a hit is a's), and each fighter's law of damage given it hits."""
+    """``alpha`` = P(a hit is a's), and each fighter's law of damage given its attack deals
+    some (whoever attacks: a round 1 set to a fighter who otherwise never attacks still hits)."""
     alpha = sum(j.ja.values(), Fraction(0))
-    law_a = {d: p / alpha for d, p in j.ja.items()} if alpha else {}
-    law_b = {d: p / (1 - alpha) for d, p in j.jb.items()} if alpha != 1 else {}
-    return alpha, law_a, law_b
+    laws = []
+    for q in (j.qa, j.qb):
+        some = 1 - q.get(0, Fraction(0))
+        laws.append({d: p / some for d, p in q.items() if d > 0 and p} if some else {})
+    return alpha, laws[0], laws[1]
 
 
 def timed(j: Jumps, ha: int, hb: int, columns: list[tuple[int, float]], rounds: int | None,

@@ -338,7 +338,7 @@ class D20Chain:
             return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds, COMPLETE)
         fixed = None if state.next_attacker is None else self.names.index(state.next_attacker)
         odds = self.uncapped_odds(ha, hb, fixed, rounds)
-        if odds.unresolved > tolerance and rounds is None:  # only the rounding is unresolved
+        if rounds is None:  # no cap: everything resolved, only the rounding unresolved
             return msgspec.structs.replace(odds, stop=COMPLETE)
         if odds.unresolved > tolerance and rounds is not None:  # the cap matters: computed
             return self.capped_odds(ha, hb, fixed, rounds, tolerance)

@@ -18,7 +18,7 @@ left both standing and that hit drops b; the order of the hits is independent of
 damage, so the chance is ``W(j - 1, i) * alpha * g_j * F'_i`` (``W``: the chance that the
 first hits are ``j - 1`` of a's and ``i`` of b's, a binomial lattice; ``F'``: b's hits
 leaving a standing).  Summing the lattice's anti-diagonals gives the law of the number of
-hits ``K`` that end the fight, split by winner (:func:`_lattice`): no time dimension, and
+hits ``K`` that end the fight, split by winner (:class:`Lattice`): no time dimension, and
 work bounded by the hit points (``K < ha + hb``).
 
 The rounds then follow from ``K`` alone: ``P(T = t) = sum_m L[m] P(S_m = t - 1)`` (round 1's
@@ -31,7 +31,7 @@ second pass over the lattice, each end weighted by its chance to come within the
 **Rounding.**  Everything runs in ``numpy.longdouble`` and every quantity is a sum of
 non-negative products (the draw and the tail too, from the binomial row's partial sums), so
 each has a relative error of at most ``gamma(m)`` (:func:`~.jumps.ld_gamma`), ``m`` counting
-the roundings along the longest chain of operations (:attr:`Timed.error` states it).  Hits
+the roundings along the longest chain of operations (the push's ``error`` states it).  Hits
 beyond the point where the fighter's hits leave the other standing with a chance below
 :data:`DROP`, and the binomial rows' outermost entries while they sum to less than
 :data:`TRIM`, are dropped: dropped mass is never resolved, so it stays in the unresolved mass.
@@ -54,14 +54,17 @@ LD = np.longdouble
 
 DROP = 1e-30
 """A fighter's hits are summed until the chance that they leave the other standing is at most
-this (or the tolerance's millionth, if smaller): what lies beyond is dropped, and unresolved."""
+this: what lies beyond is dropped, and stays in the unresolved mass."""
 TRIM = 1e-40
 """A binomial row's outermost entries are dropped while they sum to at most this (unresolved)."""
-MAX_KEPT = 4_000_000
-"""Most entries (hits x hit points) of one fighter's hit sums kept for a second pass (64 MB);
-beyond it they are computed again."""
+MAX_KEPT = 2_000_000
+"""Most entries (hits x hit points, a bound) of one fighter's hit sums kept for the second pass
+of the winner's hit points left (32 MB); beyond it they are computed again."""
 MAX_ROUNDS_WORK = 400_000_000
 """Most multiply-adds of the rounds' pass (a few seconds): then it stops, the rest unresolved."""
+ROUND_WORK = 2_000
+"""What a round counts for at least against :data:`MAX_ROUNDS_WORK` (its numpy calls' own
+cost): at most 200,000 rounds are followed."""
 
 
 def ld(x: Fraction) -> Any:
@@ -74,13 +77,15 @@ class HitSums:
     """One fighter's hits summed, below ``top`` (the other's hit points): ``A_j(x)``.
 
     ``law``: P(damage d | this fighter's hit), d >= 1 (empty: it never hits).  ``most``: the
-    most hits that can leave the other standing (the rest dropped: ``dropped`` is its chance);
+    most hits that can leave the other standing (the rest dropped: ``dropped`` is its chance),
+    or ``max_hits`` (no more can come within a round cap: none dropped);
     ``survive[j]`` = P(the first j hits deal less than ``top``), j = 0 .. ``most``;
     ``ends[j]`` = P(the j-th hit is the one that reaches ``top``), j = 0 .. ``most + 1``.
     ``steps``: the roundings along a value's longest chain (the rounding bound's count).
     """
 
-    def __init__(self, law: dict[int, Fraction], top: int, drop: float) -> None:
+    def __init__(self, law: dict[int, Fraction], top: int, drop: float,
+                 max_hits: int | None = None) -> None:
         self.top = top
         self.law = law
         self.terms = len(law)
@@ -113,6 +118,8 @@ class HitSums:
                 kept.append((lo, a))
             # the next hit reaches top from x with chance reach[top - x]
             ends.append(np.dot(a, reach[top - lo - a.size + 1:top - lo + 1][::-1]))
+            if max_hits is not None and len(survive) > max_hits:
+                break  # no more hits can come within the rounds asked: survive[most] is kept
             new = np.convolve(a, self.weights)[:max(0, top - lo - self.dmin)]
             lo += self.dmin
             mass = new.sum() if new.size else LD(0)
@@ -154,23 +161,27 @@ class Lattice:
     """The law of the number of hits ``K`` that end the fight, by winner and by first hit.
 
     ``win_a[v, k]``: P(the fight ends at its k-th hit, a's, dropping b) when the first hit is
-    a's (v = 0) or b's (v = 1); ``win_b`` likewise.  With ``weights`` (per first hit v and per
+    a's (v = 0) or b's (v = 1); ``win_b`` likewise.  With ``max_hits`` (a round cap of that many
+    rounds: no more hits can come in it), the hits stop there, and ``going[v]`` is the chance
+    that both still stand after them.  With ``weights`` (per first hit v and per
     k, what an end at the k-th hit counts for), also ``u_a[i]``: the weighted chance that a
     wins after b's i hits, and ``u_b[j]`` that b wins after a's j hits.
     """
 
-    def __init__(self, alpha: Any, ha: HitSums, hb: HitSums,
-                 weights: tuple[Any, Any] | None = None) -> None:
+    def __init__(self, alpha: Any, beta: Any, ha: HitSums, hb: HitSums,
+                 weights: tuple[Any, Any] | None = None, max_hits: int | None = None) -> None:
         top_j, top_i = ha.most, hb.most  # lattice points (j, i): j <= top_j, i <= top_i
+        last = top_j + top_i + 1  # the last diagonal's ends come at hit top_j + top_i + 1
+        last = last if max_hits is None else min(max_hits, last)
         n = top_j + top_i + 2  # k = 0 .. top_j + top_i + 1
         self.size = n
         self.win_a = np.zeros((2, n), dtype=LD)
         self.win_b = np.zeros((2, n), dtype=LD)
         self.u_a = np.zeros(top_i + 1, dtype=LD)
         self.u_b = np.zeros(top_j + 1, dtype=LD)
+        self.going = np.zeros(2, dtype=LD)  # P(both standing after max_hits hits), per first hit
         self.weights = weights
         self.fa, self.ga, self.fb, self.gb = ha.survive, ha.ends, hb.survive, hb.ends
-        beta = 1 - alpha
         # The first hit: a's (v = 0) or b's (v = 1), with certainty.
         one = np.ones((1, 1), dtype=LD)
         zero = np.zeros((1, 1), dtype=LD)
@@ -182,7 +193,7 @@ class Lattice:
         w[1, 0] = 1
         lo, hi = 0, 1
         lo, hi, w = self._clip(1, lo, hi, w, top_j, top_i)
-        for d in range(1, top_j + top_i + 1):  # the ends at hit k = d + 1 come from diagonal d
+        for d in range(1, last):  # the ends at hit k = d + 1 come from diagonal d
             if hi < lo:
                 break
             k = d + 1
@@ -195,7 +206,11 @@ class Lattice:
             nw[:, 1:] = alpha * w
             nw[:, :-1] += beta * w
             lo, hi, w = self._clip(k, lo, hi + 1, nw, top_j, top_i)
-
+        if max_hits is not None and max_hits <= top_j + top_i and hi >= lo:
+            # w is diagonal max_hits: the paths with both still standing go on past it
+            d = max_hits
+            self.going = (w * (_take(self.fa, lo, hi) * _take(self.fb, d - hi, d - lo)[::-1])
+                          ).sum(axis=1)
     @staticmethod
     def _clip(d: int, lo: int, hi: int, w: Any, top_j: int, top_i: int) -> tuple[int, int, Any]:
         """Diagonal d's points within j <= top_j and i = d - j <= top_i."""
@@ -247,7 +262,7 @@ class Timed:
     play, the draw at the cap or the tail once stopped; its ``error`` the rounding bound);
     ``hp_a[h]``/``hp_b[h]``: P(a, b wins with h hit points left) within the rounds followed,
     and ``dealt``: the expected damage each deals in them (``hp=True``); ``moments``: per
-    column, E[T] and Var[T] of the fight played to the end (whatever the cap);
+    column, E[T] and Var[T] of the fight played to the end (with no cap only; empty else);
     ``dropped``: what the hit sums dropped.
     """
 
@@ -272,41 +287,49 @@ def hit_laws(j: Jumps) -> tuple[Fraction, dict[int, Fraction], dict[int, Fractio
 
 
 def timed(j: Jumps, ha: int, hb: int, columns: list[tuple[int, float]], rounds: int | None,
-          stop: float, *, hp: bool = False, drop: float = DROP,
-          sums: tuple[HitSums, HitSums] | None = None) -> Timed:
+          stop: float, *, hp: bool = False, drop: float = DROP) -> Timed:
     """The fight from (ha, hb) hit points, round by round, per column ``(who attacks round 1,
     weight)`` (the D-02 draw of round 1 is the two columns ``(0, pa), (1, 1 - pa)``).
 
     ``rounds``: the round cap (a draw after it), or None (played to the end: the rounds are
     followed until the mass still in play, with the rounding of the outcomes, is at most
-    ``stop``).  A capped fight too stops there (``TOLERANCE``: the rest unresolved).  ``hp``: also the
-    winner's hit points left and the damage dealt.  ``sums``: a's and b's hit sums, when kept.
+    ``stop``).  A capped fight too stops there (``TOLERANCE``: the rest unresolved); past
+    :data:`MAX_ROUNDS_WORK` it stops (``WORK``).  ``hp``: also the winner's hit points left and
+    the damage dealt.  The work is bounded by the inputs: the hit sums at most ``ha`` and
+    ``hb`` hits of their damage values each, the lattice ``ha * hb`` points, a round ``4 (ha +
+    hb)`` multiply-adds.
     """
     alpha_f, law_a, law_b = hit_laws(j)
-    alpha = ld(alpha_f)
-    hits_a, hits_b = sums if sums is not None else (HitSums(law_a, hb, drop),
-                                                    HitSums(law_b, ha, drop))
-    q, s = 1 - ld(j.s), ld(j.s)
-    lat = Lattice(alpha, hits_a, hits_b)
+    # each chance rounded once from its fraction (1 - x is never taken in floating point)
+    alpha, beta = ld(alpha_f), ld(1 - alpha_f)
+    # A round deals one hit at most: within a cap of R rounds, at most R hits; a fight still
+    # going after R hits (``going``) can only end after the cap, a draw.
+    hits_a, hits_b = HitSums(law_a, hb, drop, rounds), HitSums(law_b, ha, drop, rounds)
+    q, s = ld(1 - j.s), ld(j.s)
+    lat = Lattice(alpha, beta, hits_a, hits_b, max_hits=rounds)
     n = lat.size
     # Round 1 is X's attack (column): no damage (X's miss) leaves the fight as it was, every
     # hit still to come drawn freely; damage is X's first hit (its law is X's hits').
     miss = (ld(j.qa.get(0, Fraction(0))), ld(j.qb.get(0, Fraction(0))))
-    free = (alpha * lat.win_a[0] + (1 - alpha) * lat.win_a[1],
-            alpha * lat.win_b[0] + (1 - alpha) * lat.win_b[1])
+    hit = (ld(1 - j.qa.get(0, Fraction(0))), ld(1 - j.qb.get(0, Fraction(0))))
+    free = (alpha * lat.win_a[0] + beta * lat.win_a[1],
+            alpha * lat.win_b[0] + beta * lat.win_b[1])
     nc = len(columns)
     # laws[c, w, m]: column c, winner w, the fight's hits after round 1 are m.
     laws = np.zeros((nc, 2, n), dtype=LD)
     for c, (who, _) in enumerate(columns):
-        x = miss[who]
         forced = (lat.win_a[who], lat.win_b[who])
         for w in (0, 1):
-            laws[c, w] = x * free[w]
-            laws[c, w, :-1] += (1 - x) * forced[w][1:]
-    moments = [_moments(laws[c].sum(axis=0), q, s) for c in range(nc)]
+            laws[c, w] = miss[who] * free[w]
+            laws[c, w, :-1] += hit[who] * forced[w][1:]
+    moments = [_moments(laws[c].sum(axis=0), q, s) for c in range(nc)] if rounds is None else []
     weights = np.array([ld(Fraction(w)) for _, w in columns], dtype=LD)
     flat = (laws * weights[:, None, None]).reshape(-1, n)  # rows (c, w)
-    start = [math.fsum(float(v) for v in flat[2 * c:2 * c + 2].sum(axis=0)) for c in range(nc)]
+    going = np.array([weights[c] * (miss[who] * (alpha * lat.going[0] + beta * lat.going[1])
+                                    + hit[who] * lat.going[who])
+                      for c, (who, _) in enumerate(columns)], dtype=LD)
+    start = [math.fsum([*(float(v) for v in flat[2 * c:2 * c + 2].sum(axis=0)), float(going[c])])
+             for c in range(nc)]
 
     push = Push(nc)
     push.draw_round = rounds or 0
@@ -328,8 +351,11 @@ def timed(j: Jumps, ha: int, hb: int, columns: list[tuple[int, float]], rounds: 
         alive = [max(0.0, start[c] - done[c]) for c in range(nc)]
         # Stopped once what is in play, with the rounding of the three outcomes, is within
         # ``stop`` (as :func:`sevendag_cli.sim.push.stop_now`).
-        bound = ld_gamma(base + 4 * t) + 4 * UNIT_ROUNDOFF
-        if t > 0 and math.fsum(alive) + 3 * (bound + 4 * UNIT_ROUNDOFF) <= stop:
+        # With no cap, also once what is in play is within the rounding bound itself (a
+        # ``stop`` below it could never be met: the rest is unresolved all the same).
+        bound = 3 * (ld_gamma(base + 4 * t) + 8 * UNIT_ROUNDOFF)
+        in_play = math.fsum(alive)
+        if t > 0 and (in_play + bound <= stop or (rounds is None and in_play <= bound)):
             stopped = TOLERANCE
             break
         if work > MAX_ROUNDS_WORK:
@@ -352,15 +378,15 @@ def timed(j: Jumps, ha: int, hb: int, columns: list[tuple[int, float]], rounds: 
                     lo += cut
             span = ends[:, lo:lo + row.size]
             got = q * (span @ row[:span.shape[1]])
-            work += span.size + 3 * row.size
+            work += max(span.size + 3 * row.size, ROUND_WORK)
         got64 = got.astype(np.float64).reshape(nc, 2)
         push.won[0].append(got64[:, 0].copy())
         push.won[1].append(got64[:, 1].copy())
         for c in range(nc):
             done[c] += float(got64[c].sum())
     # Still in play after round t: P(T > t) = sum_m L[m] P(S_m > t - 1).
-    rest = _in_play_after(flat, row, lo, t, s, q, width).astype(np.float64).reshape(nc, 2)
-    rest_c = rest.sum(axis=1)
+    rest = _in_play_after(flat, row, lo, t, s, q, width).reshape(nc, 2).sum(axis=1)
+    rest_c = (rest + going).astype(np.float64)
     if rounds is not None and t == rounds and stopped == COMPLETE:
         push.draw += rest_c
     else:
@@ -370,8 +396,8 @@ def timed(j: Jumps, ha: int, hb: int, columns: list[tuple[int, float]], rounds: 
     out = Timed(push, moments, hits_a.dropped + hits_b.dropped)
     if hp:
         out.dealt = (dealt[0], dealt[1])
-        out.hp_a, out.hp_b = _hp_left(lat, hits_a, hits_b, columns, alpha, miss,
-                                      _within(row, lo, t, s, q, width, n), ha, hb)
+        out.hp_a, out.hp_b = _hp_left(lat, hits_a, hits_b, columns, (alpha, beta), (miss, hit),
+                                      _within(row, lo, t, s, q, width, n), ha, hb, rounds)
     return out
 
 
@@ -451,19 +477,21 @@ def _within(row: Any, lo: int, t: int, s: Any, q: Any, width: int, n: int) -> An
 
 
 def _hp_left(lat: Lattice, hits_a: HitSums, hits_b: HitSums, columns: list[tuple[int, float]],
-             alpha: Any, miss: tuple[Any, Any], within: Any, ha: int,
-             hb: int) -> tuple[Any, Any]:
+             chances: tuple[Any, Any], misses: tuple[tuple[Any, Any], tuple[Any, Any]],
+             within: Any, ha: int, hb: int, max_hits: int | None) -> tuple[Any, Any]:
     """P(a wins with h hit points left), h = 0 .. ha, and b's, for the ends within the rounds
     followed: a second pass over the lattice, each end weighted by its chance to come in time
     (the free hits: m = k after a round 1 without damage; the forced: m = k - 1)."""
+    alpha, beta = chances
+    miss, hit = misses
     n = lat.size
     wv = [np.zeros(n, dtype=LD), np.zeros(n, dtype=LD)]
     for who, weight in columns:
-        w, x = ld(Fraction(weight)), miss[who]
-        wv[0] += w * x * alpha * within
-        wv[1] += w * x * (1 - alpha) * within
-        wv[who][1:] += w * (1 - x) * within[:-1]
-    again = Lattice(alpha, hits_a, hits_b, weights=(wv[0], wv[1]))
+        w = ld(Fraction(weight))
+        wv[0] += w * miss[who] * alpha * within
+        wv[1] += w * miss[who] * beta * within
+        wv[who][1:] += w * hit[who] * within[:-1]
+    again = Lattice(alpha, beta, hits_a, hits_b, weights=(wv[0], wv[1]), max_hits=max_hits)
     taken_a = hits_b.spread(again.u_a)  # b's damage to a when a wins
     taken_b = hits_a.spread(again.u_b)
     hp_a = np.zeros(ha + 1)

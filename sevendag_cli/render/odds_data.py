@@ -59,7 +59,8 @@ def basis(engine: str, cap: int | None, tolerance: float, names: Sequence[str],
     from sevendag_cli.sim.swing import assumptions
 
     return {"cap": cap, "tolerance": tolerance,
-            "assumes": list(assumptions(engine, (policies[0], policies[1]), fighters)),
+            "assumes": list(assumptions(engine, (policies[0], policies[1]), fighters,
+                                        cap is not None)),
             "policies": policies_data(names, policies)}
 
 

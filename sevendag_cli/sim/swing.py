@@ -37,16 +37,19 @@ SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP, OPTIMAL_PLAY, SHEET_RULE
 
 
 def assumptions(engine: str, policies: Policies = PLAIN,
-                fighters: Sequence[Any] = ()) -> tuple[str, ...]:
+                fighters: Sequence[Any] = (), capped: bool = True) -> tuple[str, ...]:
     """What the odds from any moment assume, as stable keys (JSON ``assumes``).
 
     Sevendag: each fighter commits its hands as its sheet's tactic says, the assailant
     never yields (S-03), nobody starts a technique (one in effect runs its course); both
-    rulesets: a fight still going after round ``cap`` is a draw.  d20 has no choices.
+    rulesets: a fight still going after round ``cap`` is a draw — unless there is no round
+    cap (``capped`` False: d20's house default, the fight played to the end).  d20 has no
+    choices.
     """
     from sevendag_cli.backend import backend_named
 
-    return backend_named(engine).assumptions(policies, fighters)
+    keys = backend_named(engine).assumptions(policies, fighters)
+    return keys if capped else tuple(k for k in keys if k != DRAW_AT_CAP)
 
 
 class FighterOdds(msgspec.Struct, frozen=True, gc=False):
@@ -144,4 +147,5 @@ def fight_swing(ruleset: Any, a: Any, b: Any, result: FightResult, *, cap: int |
     for i, state in enumerate(states):
         points.append(point(solver(state), state.round, INITIATIVE if i == 0 else ROUND))
     return OddsSwing(solver.cap, solver.tolerance,
-                     assumptions(ruleset.engine, solver.policies, (a, b)), tuple(points))
+                     assumptions(ruleset.engine, solver.policies, (a, b), solver.cap is not None),
+                     tuple(points))

@@ -478,7 +478,7 @@ class Started(Struct, frozen=True):
     ruleset: Ruleset
     seed: int | None
     encounter: str
-    odds: tuple[OddsPoint, int, float] | None = None  # the odds, the cap and the tolerance
+    odds: tuple[OddsPoint, int | None, float] | None = None  # the odds, the cap, the tolerance
     fighters: tuple[Fighter, ...] = ()  # the sheets
 
     def to_dict(self) -> Document:
@@ -502,7 +502,7 @@ class RoundPlayed(Struct, frozen=True):
     ruleset: Ruleset
     seed: int | None
     encounter: str
-    odds: tuple[OddsPoint, OddsPoint, int, float] | None = None
+    odds: tuple[OddsPoint, OddsPoint, int | None, float] | None = None
     fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
     policies: Policies = PLAIN  # how the odds assume each fighter plays
     notes: tuple[Msg, ...] = ()  # what to say on stderr (a ruleset with no choices)
@@ -621,7 +621,7 @@ class OddsAt(Struct, frozen=True):
     encounter: str
     odds: Odds
     moment: OddsPoint
-    cap: int
+    cap: int | None  # None: no round cap, the fight played to the end
     tolerance: float
     changes: tuple[Change, ...] = ()
     notes: tuple[Msg, ...] = ()

@@ -133,8 +133,8 @@ HELP_FR: dict[str, str] = {
     "Exact odds, within --tolerance.": "Probabilités exactes, à --tolerance près.",
     "With --exact: what each sheet gives away against optimal play, however long it takes (default: only when quick).":
         "Avec --exact : ce que chaque fiche concède face au jeu optimal, quel qu'en soit le temps (par défaut : seulement quand c'est rapide).",
-    "With --exact: the exact fractions of the fight played to the end, however long they take (default: only when quick).":
-        "Avec --exact : les fractions exactes du combat joué jusqu'au bout, quel qu'en soit le temps (par défaut : seulement quand c'est rapide).",
+    "With --exact: the exact fractions of the fight played to the end, however long they take (default: only when quick; a progress bar at a terminal).":
+        "Avec --exact : les fractions exactes du combat mené à son terme, quel qu'en soit le temps (par défaut : seulement quand c'est rapide ; une barre de progression dans un terminal).",
     "Round cap: a fight still going is a draw (default: the ruleset's).":
         "Plafond de rounds : un combat encore en cours est un match nul (par défaut : celui des règles).",
     "With --exact: most probability left unresolved (default 1e-12).":

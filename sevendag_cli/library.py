@@ -418,12 +418,14 @@ class Matchup(Struct, frozen=True):
 
     @checked
     def exact(self, *, tolerance: float | None = None, cap: int | None = None,
-              exploit: bool | None = None, fractions: bool | None = None) -> Exact:
+              exploit: bool | None = None, fractions: bool | None = None,
+              progress: Callable[[int, int], None] | None = None) -> Exact:
         """The exact odds, certified within ``tolerance`` (``sevendag fight --exact``).
 
         ``fractions``: the exact fractions of the fight played to the end, where the rules
-        allow them — None where they cost little beside the odds (else a note says how to ask
-        for them), True whatever they cost, False never.
+        allow them — None (the default) where they cost little beside the odds (a size rule
+        from the sheets, else a note saying how to ask), True asked (``--fractions``;
+        ``progress(done, total)`` along the way), False none.
 
         ``exploit``: what each sheet gives away against optimal play (both on their sheets
         only): None computes it when it is cheap and says why not otherwise
@@ -443,7 +445,7 @@ class Matchup(Struct, frozen=True):
         self.check_ends()
         tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
         result = exact_fight(self.ruleset, self.a, self.b, cap=cap, tolerance=tol,
-                             fractions=fractions, policies=self.policies)
+                             fractions=fractions, policies=self.policies, progress=progress)
         given: Exploitability | None = None
         skipped: Msg | None = None
         if self.policies == PLAIN and exploit is not False:
@@ -544,6 +546,13 @@ MAX_RUNS_PER_VALUE = 1_000_000
 # --- results -----------------------------------------------------------------------------------
 
 
+def stopped_notes(result: FightResult, played: int) -> tuple[Msg, ...]:
+    """A fight with no round cap stopped at the safety limit, not over: said so (one note)."""
+    if result.winner is None and not result.capped and played:
+        return (Msg("sim.note.safety_stop", limit=played),)
+    return ()
+
+
 class Fight(Struct, frozen=True):
     """One fight played (``sevendag fight``): ``to_dict()`` is its ``--json`` document."""
 
@@ -555,6 +564,11 @@ class Fight(Struct, frozen=True):
     @property
     def winner(self) -> str | None:
         return self.result.winner
+
+    @property
+    def notes(self) -> tuple[Msg, ...]:
+        """What the fight says on stderr: stopped at the safety limit, with no round cap."""
+        return stopped_notes(self.result, len(self.result.rounds))
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import fight_document
@@ -590,6 +604,19 @@ class Simulation(Struct, frozen=True):
     seed: int
     changes: tuple[Change, ...] = ()
     policies: Policies = PLAIN
+
+    @property
+    def notes(self) -> tuple[Msg, ...]:
+        """What the simulation says on stderr: fights stopped at the safety limit (no round cap),
+        or most fights reaching the round cap (draws)."""
+        r = self.result
+        notes = []
+        if r.unfinished:
+            notes.append(Msg("sim.note.unfinished", n=r.unfinished, runs=r.runs,
+                             limit=r.safety_limit))
+        if r.cap is not None and r.runs and r.draws * 2 > r.runs:
+            notes.append(Msg("sim.note.mostly_capped", p=r.draw_probability, cap=r.cap))
+        return tuple(notes)
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import header, to_data

@@ -43,6 +43,14 @@ MAX_ROUND_CAP = 10_000
 many rounds (a 10,000-round ``fight --json`` is some 30 MB and 15 seconds; a fight that
 cannot end at all is refused before it starts, see :mod:`sevendag_cli.rules.bounds`)."""
 
+MAX_PLAYED_ROUNDS = 10_000
+"""The simulators' safety limit: a ruleset with no round cap (d20's house default: every fight
+ends, D-12) has ``fight`` and ``fight --runs`` play each fight to its end, but stop one still
+going after this many rounds (a fight's output stays within :data:`MAX_ROUND_CAP`'s bound).
+Such a fight is not a draw: it is reported (a note on stderr; ``unfinished`` in the JSON of
+``--runs``; a ``fight-over`` event of reason ``safety-limit`` in a fight's), and exact odds
+play it to the end."""
+
 MAX_RUNS = 10_000_000
 """Most fights one ``fight --runs`` may simulate."""
 
@@ -69,15 +77,18 @@ MAX_FOLDER_SHEETS = 1000
 """``.toml`` files looked at in one folder named to ``matrix``."""
 
 MAX_D20_PUSH_CELLS = 1_000_000
-"""Most pairs of hit points the d20 odds push round by round (:mod:`sevendag_cli.sim.push`);
-:meth:`sevendag_cli.d20.chain.D20Chain.odds` refuses beyond it before any work when the
-round cap matters (decided from the sizes and the chance a round deals damage)."""
+"""Most pairs of hit points the d20 push round by round over the grid of both fighters' hit
+points holds (:func:`sevendag_cli.sim.push.d20_push`: the draw of a pair that can never deal
+damage, with a round cap; the exact odds of any other pair, capped or not, come from
+:mod:`sevendag_cli.d20.solve` and :mod:`sevendag_cli.d20.rounds`, bounded by
+:data:`MAX_EXACT_HP`)."""
 
 MAX_EXACT_HP = 5_000
 """Most hit points a d20 fighter may have for exact odds: the odds of the fight played to the
 end are one pass over both fighters' hit points (:mod:`sevendag_cli.d20.solve`): the whole
-``fight --exact`` at 5,000 each takes some 11 s of CPU (under 100 MB); a ``--cap`` that
-matters is played round by round (:mod:`sevendag_cli.sim.push`) within its own bounds."""
+``fight --exact`` at 5,000 each takes some 11 s of CPU (under 100 MB); a round cap that
+matters, and the rounds distribution, come from the law of the number of hits that end the
+fight (:mod:`sevendag_cli.d20.rounds`), whose work the hit points and the cap bound."""
 
 MAX_CACHE_ENTRIES = 64
 """Entries kept in each folder of the solver cache (``<cache>/odds``, ``<cache>/game``): after a

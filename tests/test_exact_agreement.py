@@ -266,8 +266,10 @@ def test_D02_D12_exact_agrees_with_a_million_runs() -> None:
 @pytest.mark.slow
 def test_D12_from_a_mid_fight_state_near_the_cap_agrees_with_a_million_runs() -> None:
     """D-12 / round cap from a mid-fight state (A 20 HP, B 31 HP, 4 rounds before the cap):
-    the odds from that state against 1,000,000 fights started there with a cap of 4 rounds."""
+    the odds from that state against 1,000,000 fights started there with a cap of 4 rounds
+    (a ruleset with a cap of 1,000 rounds: the bundled one has none)."""
     rs, a, b = d14_pair()
+    rs = replace(rs, round_cap=1000)
     state = D20State(rs.round_cap - 4, (D20FighterState("A", 20, 45), D20FighterState("B", 31, 50)),
                      None)
     odds = odds_at(rs, a, b, state)

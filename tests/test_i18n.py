@@ -378,7 +378,7 @@ def test_validate_lists_every_problem_in_french(tmp_path: Path) -> None:
     assert all(p.startswith("house.toml : ") for p in problems), problems
     text = "\n".join(problems)
     for fragment in ("formulas.attack : position 7 : on attendait", "formulas.vig : champ inconnu 'luck'",
-                     "options.round_cap : 0 est hors limites : valeur attendue de 1 à 10000",
+                     "options.round_cap : 0 : donner un nombre de rounds de 1 à",
                      "colour : clé inconnue"):
         assert fragment in text, (fragment, text)
     for english in ("expected", "unknown", "out of range", "valid"):

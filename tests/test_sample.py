@@ -257,7 +257,7 @@ def test_successors_moves_add_up_to_targets_absorb_and_rewards() -> None:
 def d20_cases() -> dict[str, tuple[D20Ruleset, D20Fighter, D20Fighter, int]]:
     rs, a, b = d14_pair()
     return {
-        "D-02-D-12-D-14-pair": (rs, a, b, rs.round_cap),
+        "D-02-D-12-D-14-pair": (rs, a, b, 1000),  # a cap of 1000: no part of a 43-round fight
         "D-12-mid-fight-cap-15": (rs, replace(a, hp=20), replace(b, hp=31), 15),
     }
 
@@ -284,7 +284,7 @@ def test_D02_D12_round_table_sample_agrees_with_the_exact_push(name: str) -> Non
     fn = d20_sampled.D20Batches()
     batch = fn(rs, a, b, N, rng(11), cap)
     assert fn.method == d20_sampled.CHAIN
-    if cap < rs.round_cap:
+    if cap < 100:
         assert exact.draw_probability > 0.05  # the cap matters
     check_d20(exact, batch)
 

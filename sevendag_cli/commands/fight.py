@@ -84,7 +84,8 @@ def fight_cmd(
     fractions: Annotated[
         bool | None, typer.Option("--fractions/--no-fractions",
                                   help="With --exact: the exact fractions of the fight played to "
-                                  "the end, however long they take (default: only when quick).",
+                                  "the end, however long they take (default: only when quick; "
+                                  "a progress bar at a terminal).",
                                   show_default=False)
     ] = None,
     json_: JsonOpt = False,
@@ -101,6 +102,7 @@ def fight_cmd(
     ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
     ·  sevendag fight --exact --tactic Brannoc=full-defence --csv
     ·  sevendag fight --exact --exploit
+    ·  sevendag fight A B --ruleset d20 --set A.hp=200 --exact --fractions
     ·  sevendag fight --seed 7 --odds
     """
     with handled(lang):
@@ -173,6 +175,10 @@ def play_fight(m: Matchup, seed: int | None, dice: str | None, cap: int | None,
         policies_line(r.c, m.names, m.policies, out.lang)
         r.fight_play(play)
         report_seed(out, choice)
+    from sevendag_cli.library import stopped_notes
+
+    for message in stopped_notes(play.result(), play.played):
+        note(f"sevendag: {message.render(out.lang)}")
 
 
 def play_fight_with_odds(
@@ -262,6 +268,8 @@ def run_simulation(
         title = titled(t("sim.runs", out.lang, runs=count(result.runs, out.lang), seed=result.seed),
                        play_words(rs.engine, m.names, m.policies, out.lang))
         plot_rounds(plot, result.rounds.histogram, result.runs, title, out.lang, result.fighters)
+    for message in done.notes:
+        note(f"sevendag: {message.render(out.lang)}")
     if result.interrupted:
         message = Msg("cli.interrupted_runs", done=result.runs, requested=result.requested_runs)
         sys.stderr.write(f"sevendag: {message.render(out.lang)}\n")
@@ -271,8 +279,18 @@ def run_simulation(
 def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float | None = None, *,
               csv_: bool = False, plot: str | None = None, exploit: bool | None = None,
               fractions: bool | None = None) -> None:
-    """``--exact``: the fight's chain pushed round by round to the cap, within ``tolerance``."""
-    done = m.exact(tolerance=tolerance, cap=cap, exploit=exploit, fractions=fractions)
+    """``--exact``: the fight's exact odds within ``tolerance``; ``exploit``, ``fractions``: what
+    each sheet gives away and the exact fractions, asked (True), never (False) or where they
+    cost little (None); fractions asked get a bar on stderr at a terminal, from their first
+    report (only a long solve reports)."""
+    if fractions and sys.stderr.isatty() and out.rich:
+        from sevendag_cli.render.progress import bar_at_first_report
+
+        with bar_at_first_report(Msg("cli.progress_fractions").render(out.lang)) as report:
+            done = m.exact(tolerance=tolerance, cap=cap, exploit=exploit, fractions=True,
+                           progress=report)
+    else:
+        done = m.exact(tolerance=tolerance, cap=cap, exploit=exploit, fractions=fractions)
     result, rs, changes = done.result, m.ruleset, m.changes
     if out.json:
         out.data(done.to_dict(out.lang))

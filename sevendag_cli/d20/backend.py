@@ -84,8 +84,8 @@ class _MomentOdds:
         self.chain = chain
         self.used_kept = used_kept
 
-    def odds(self, state: Any, cap: int, tolerance: float) -> Odds:
-        return self.chain.odds(state, cap, tolerance)
+    def odds(self, state: Any, cap: int | None, tolerance: float) -> Odds:
+        return self.chain.odds(state, cap, tolerance)  # None: no cap, the fight played to the end
 
     def keep(self, tolerance: float) -> bytes:
         return self.chain.tables.to_bytes()
@@ -110,8 +110,7 @@ def _dag_odds(setup: PairSetup, tables: D20Tables, a: Any, b: Any) -> Odds:
     if a.hp * b.hp > MAX_DAG_CELLS:
         raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,
                              b=b.name, hp_b=b.hp))
-    cap = None if setup.played_to_end else setup.cap  # as fight --exact (with or without --cap)
-    return D20Chain(tables).odds(initial_state(a, b), cap, setup.tolerance)
+    return D20Chain(tables).odds(initial_state(a, b), setup.cap, setup.tolerance)  # None: no cap
 
 
 class D20Backend:
@@ -272,14 +271,15 @@ class D20Backend:
         return D20Batches(), D20Aggregator((a.name, b.name))
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool | None,
-                    policies: Policies = PLAIN) -> ExactFight:
+                    tolerance: float, fractions: bool | None, policies: Policies = PLAIN,
+                    progress: Callable[[int, int], None] | None = None) -> ExactFight:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
         from sevendag_cli.d20.exact_fight import d20_fight
 
-        return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions is not False)
+        return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions,
+                         progress=progress)
 
     def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
         """Each fighter's hit points left when winning (a distribution) and damage dealt."""
@@ -336,12 +336,11 @@ class D20Backend:
         return Exploitability((a.name, b.name), (0.0, 0.0), ((0.0, 0.0), (0.0, 0.0)),
                               (own[1], own[0]), own, tolerance)
 
-    def exact_to_end(self) -> bool:
-        return True  # the hit-point DAG, no time dimension (D-12): the cap only with --cap
-
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
-        """From the start, as the odds from any moment (None: the cap matters, push instead)."""
+        """From the start, as the odds from any moment: the fight played to the end (``cap`` None
+        and no cap in the ruleset), or with the cap's share bounded (None where it matters: the
+        whole fight is computed instead)."""
         from sevendag_cli.d20.chain import MAX_HP, chain_for
 
         rs, fa, fb = cast("tuple[D20Ruleset, D20Fighter, D20Fighter]", (ruleset, a, b))
@@ -350,7 +349,7 @@ class D20Backend:
         chain = chain_for(rs, fa, fb)
         if not chain.moves:
             return None
-        odds = chain.uncapped_odds(fa.hp, fb.hp, None, cap)
+        odds = chain.uncapped_odds(fa.hp, fb.hp, None, rs.round_cap if cap is None else cap)
         if odds.unresolved > tolerance:
             return None
         return chain.names, odds, chain.rounds_mean(fa.hp, fb.hp)
@@ -370,7 +369,7 @@ class D20Backend:
                 solved(j, i, lambda: _dag_odds(setup, mirrored(tables), b, a)))
 
     def solver_limits(self) -> frozenset[str]:
-        return frozenset({"exact.d20.hp", "exact.d20.cells", "exact.d20.cells_odds", "roster.d20_cells"})
+        return frozenset({"exact.d20.hp", "exact.d20.cells", "roster.d20_cells"})
 
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         fa, fb = cast("tuple[D20Fighter, D20Fighter]", (a, b))

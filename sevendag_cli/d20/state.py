@@ -13,6 +13,7 @@ from msgspec.structs import replace
 
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.errors import EncounterError, Msg, UsageError, joined
+from sevendag_cli.limits import MAX_PLAYED_ROUNDS
 
 
 class D20FighterState(Struct, frozen=True, gc=False):
@@ -163,7 +164,11 @@ def check_state(ruleset: D20Ruleset, fighters: tuple[D20Fighter, D20Fighter], st
             raise state_invalid(f"{where}.max_hp", f.max_hp, Msg("engine.state.want.max_hp", hp=sheet.hp))
         if f.hp > f.max_hp:
             raise state_invalid(f"{where}.hp", f.hp, Msg("engine.state.want.hp_max", max=f.max_hp))
-    if not 0 <= state.round <= cap + 1:  # a fight reopened by a heal at the cap has one more
+    if cap is None:  # no round cap: a round count no fight reaches at the table is damage
+        if not 0 <= state.round <= MAX_PLAYED_ROUNDS:
+            raise state_invalid("state.round", state.round,
+                                Msg("engine.state.want.round_none", max=MAX_PLAYED_ROUNDS))
+    elif not 0 <= state.round <= cap + 1:  # a fight reopened by a heal at the cap has one more
         raise state_invalid("state.round", state.round, Msg("engine.state.want.round", cap=cap))
     if state.next_attacker is not None and state.round != 0:
         raise state_invalid("state.next_attacker", state.next_attacker,
@@ -178,6 +183,8 @@ def check_state(ruleset: D20Ruleset, fighters: tuple[D20Fighter, D20Fighter], st
                 raise state_invalid(f"state.fighters[{i}].hp", f.hp, Msg("engine.state.want.alive"))
         return
     if state.capped:
+        if cap is None:
+            raise state_invalid("state.capped", True, Msg("engine.state.want.capped_no_cap"))
         if state.winner is not None:
             raise state_invalid("state.winner", state.winner, Msg("engine.state.want.capped_winner"))
         if state.round < cap:

@@ -107,10 +107,17 @@ class InitiativeEvent(Event, frozen=True, gc=False):
     rules: tuple[str, ...] = ()
 
 
+SAFETY_LIMIT = "safety-limit"
+"""A :class:`FightOverEvent`'s reason when a whole fight with no round cap is stopped at the
+simulators' safety limit (:data:`sevendag_cli.limits.MAX_PLAYED_ROUNDS`): not over by the
+rules, and not a draw."""
+
+
 class FightOverEvent(Event, frozen=True, gc=False):
     """The fight ends: a winner and a loser, or a draw at the round cap (winner None).
 
-    ``reason``: ``defeated`` (d20, D-12), ``out`` (Sevendag, S-19) or ``round-cap``.
+    ``reason``: ``defeated`` (d20, D-12), ``out`` (Sevendag, S-19) or ``round-cap``; or
+    :data:`SAFETY_LIMIT` (no winner, not a draw: a fight with no round cap stopped there).
     """
 
     kind: ClassVar[str] = "fight-over"

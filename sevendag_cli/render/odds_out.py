@@ -55,7 +55,8 @@ def plot_swing(path: str, swing: OddsSwing, lang: str, play: str | None = None) 
                          [p.fighters[k].bounds[1] for p in points]) for k in (0, 1)]
     from sevendag_cli.render.whatif import titled
 
-    plot.curves(path, x, curves, title=titled(t("odds.swing_title", lang, cap=swing.cap,
+    title = "odds.swing_title" if swing.cap is not None else "odds.swing_title_end"
+    plot.curves(path, x, curves, title=titled(t(title, lang, cap=swing.cap,
                                                 tol=swing.tolerance), play),
                 x_label=t("plot.moment", lang), y_label=t("plot.p_win", lang),
                 keep_ticks=[i for i, p in enumerate(points) if p.round == 0])  # start, initiative

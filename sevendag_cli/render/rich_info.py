@@ -96,7 +96,7 @@ def render_ruleset(console: Console, doc: dict[str, Any], lang: str) -> None:
 
     section(h(lang, "rules"), sorted(doc["rules"].items()))
     section(h(lang, "formulas"), list(doc["formulas"].items()))
-    section(h(lang, "options"), [(k, str(v).lower() if isinstance(v, bool) else str(v))
+    section(h(lang, "options"), [(k, str(v).lower() if isinstance(v, bool | None) else str(v))
                                  for k, v in doc["options"].items()])
     if "wounds" in doc:
         section(h(lang, "wounds"), [

@@ -53,8 +53,12 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any,
     extras = getattr(result, result.engine, None)  # the ruleset's own figures, if any
     _ruleset_tables(console, result.engine, result.fighters,
                     extras.fighters if extras is not None else None, lang, ruleset)
-    print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
-                   f"({number(result.draw_probability, '.2%', lang)})")
+    if result.cap is not None:
+        print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
+                       f"({number(result.draw_probability, '.2%', lang)})")
+    elif result.unfinished:  # no round cap: fights stopped at the safety limit, not draws
+        print_line(console, f"{w(lang, 'unfinished', n=result.safety_limit)}{t('colon', lang)}"
+                       f"{count(result.unfinished, lang)} ({number(result.unfinished / result.runs, '.2%', lang)})")
     print_line(console, w(lang, "rounds", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90, max=r.max))
     holding_out_lines(console, r.histogram, result.runs, result.cap, policies, lang)
     if result.first_striker_won is not None:
@@ -217,10 +221,7 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None,
         print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
                        f"{_interval(result.draw_bounds[0], result.draw_bounds[1], lang)}")
     r = result.rounds
-    if r.sd is None:
-        print_line(console, w(lang, "rounds_mean_only", mean=r.mean))
-    else:
-        print_line(console, w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
+    print_line(console, w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
     if result.first_striker_won is not None:
         print_line(console, w(lang, "firstwon_exact", p=result.first_striker_won))
     # The display stops where the rest would show as 0.0%; the JSON has every round.
@@ -233,7 +234,7 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None,
     if rest > 0:
         print_line(console, w(lang, "after", p=rest, n=bars[-1][0] if bars else 0))
     if r.tail > 0:
-        key = "tail_rounds" if result.solver in ("chain", "end") else "tail"
+        key = "tail_rounds" if result.solver == "end" else "tail"
         print_line(console, w(lang, key, p=r.tail, n=r.histogram[-1][0] if r.histogram else 0))
     if not end:
         holding_out_lines(console, r.histogram, 1.0, result.cap, policies, lang)

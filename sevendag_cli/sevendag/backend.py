@@ -135,8 +135,8 @@ class _MomentOdds:
         self.lookup = lookup  # the kept odds of every state, indexed (or None)
         self.used_kept = lookup is not None
 
-    def odds(self, state: Any, cap: int, tolerance: float) -> Odds:
-        return self.chain.odds(state, cap, tolerance, lookup=self.lookup)
+    def odds(self, state: Any, cap: int | None, tolerance: float) -> Odds:
+        return self.chain.odds(state, cap, tolerance, lookup=self.lookup)  # None: the ruleset's
 
     def keep(self, tolerance: float) -> bytes:
         chain = self.chain
@@ -390,8 +390,8 @@ class SevendagBackend:
         return fn, aggregator
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool | None,
-                    policies: Policies = PLAIN) -> ExactFight:
+                    tolerance: float, fractions: bool | None, policies: Policies = PLAIN,
+                    progress: Callable[[int, int], None] | None = None) -> ExactFight:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
@@ -480,9 +480,6 @@ class SevendagBackend:
 
         return exploitability(*pair, cap=cap, tolerance=tolerance, asked=asked)
 
-    def exact_to_end(self) -> bool:
-        return False  # the fight pushed round by round to the round cap
-
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
         return None  # the whole fight's push
@@ -501,7 +498,8 @@ class SevendagBackend:
                 found = cache[k] = fighter_model(setup.ruleset, setup.fighters[k])
             return found
 
-        rs, cap, tolerance = setup.ruleset, setup.cap, setup.tolerance
+        rs, tolerance = setup.ruleset, setup.tolerance
+        cap = rs.round_cap if setup.cap is None else setup.cap  # a Sevendag ruleset always has one
         from sevendag_cli.sevendag.policy import policy_odds
         from sevendag_cli.sevendag.rules import needs_game
         from sevendag_cli.sim.odds import Odds

@@ -420,9 +420,10 @@ class PolicyMomentOdds:
         self.kept = KeptOdds.read(kept, self.chain, self.cap) if kept is not None else None
         self.used_kept = self.kept is not None
 
-    def odds(self, state: SevendagState, cap: int, tolerance: float) -> Odds:
+    def odds(self, state: SevendagState, cap: int | None, tolerance: float) -> Odds:
         from sevendag_cli.sim.odds import COMPLETE, certified
 
+        cap = self.cap if cap is None else cap  # None: the ruleset's (S-19: always one)
         chain = self.chain
         chain.cap = cap
         key = chain.game.key_of(state)

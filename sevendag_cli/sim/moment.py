@@ -19,8 +19,8 @@ rounds to go is a look-up.  Bytes of another pair or ruleset are ignored.
 What "from any moment" assumes: each fighter keeps its sheet's tactic from now on
 (no yield, no new technique; a technique already in effect runs its course), as
 ``fight`` plays; the fight is a draw once ``round_cap`` rounds have been played
-(``cap`` overrides it), and at least one more round is played from a state that
-is not over, as ``round`` does.
+(``cap`` overrides it; a ruleset with no cap plays it to the end), and at least one more
+round is played from a state that is not over, as ``round`` does.
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ class OddsSolver:
         self.ruleset, self.a, self.b = ruleset, a, b
         self.policies = policies
         self.tolerance = check_tolerance(tolerance)
-        self.cap = check_cap(ruleset.round_cap if cap is None else cap)
+        cap = ruleset.round_cap if cap is None else cap
+        self.cap: int | None = None if cap is None else check_cap(cap)  # None: no round cap
         self._kept = kept
         self.cache_key: str | None = None  # set by :mod:`sevendag_cli.solver_cache`
         self.cache_folder = "odds"  # where it keeps its work

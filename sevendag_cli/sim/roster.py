@@ -9,10 +9,11 @@ round cap), as a :class:`Matchup`; each fighter plays its policy (issue 17:
 * **exact** (the default), a certified interval within the tolerance, as
   ``fight --exact``: Sevendag by the same round-by-round push over the pair's chain
   (:func:`sevendag_cli.sevendag.push.chain_push`, the same numbers as ``fight --exact``); d20 by the
-  hit-point DAG of :class:`sevendag_cli.d20.chain.D20Chain` (the fight played to the end, as
-  ``fight --exact``; with ``--cap``, the cap bounded, pushed round by round only
-  when it matters — the method of the odds from any moment), which agrees with
-  ``fight --exact`` within their intervals and is about ten times faster;
+  hit-point DAG of :class:`sevendag_cli.d20.chain.D20Chain` (with no round cap the fight
+  played to the end, as ``fight --exact``; with the ruleset's cap or ``--cap``, the cap's
+  share bounded, and computed only when it matters — the method of the odds from any
+  moment), which agrees with ``fight --exact`` within their intervals and is about ten
+  times faster;
 * **runs**, simulated (:func:`.runner.simulate`): every cell with ``--runs N``,
   or, in an exact table, a pair too large for the exact solvers (their limits:
   hit points, fight states, dice), with :data:`FALLBACK_RUNS` fights.  A cell's
@@ -158,7 +159,7 @@ class Roster(msgspec.Struct, frozen=True):
     ruleset: str
     engine: str
     method: str  # EXACT, RUNS or MIXED (some pairs simulated)
-    cap: int
+    cap: int | None  # None: no round cap (the fights played to the end)
     tolerance: float | None  # exact cells
     runs: int | None  # fights per simulated cell (None when no cell was simulated)
     seed: int | None  # the seed of the simulated cells (None when none was)
@@ -167,7 +168,7 @@ class Roster(msgspec.Struct, frozen=True):
     order: tuple[int, ...]
     policies: tuple[str, ...] = ()  # each fighter's, in ranking order (empty: all sheet)
     exploit: bool = False  # --exploit: the cells and standings carry gives_away
-    to_end: bool = False  # the exact cells are the fights played to the end: no cap in them
+    to_end: bool = False  # no round cap: the fights played to the end (simulated: to the safety limit)
 
     @property
     def optimal(self) -> bool:
@@ -194,11 +195,11 @@ class Setup(msgspec.Struct, frozen=True):
 
     ruleset: Any  # Ruleset (a msgspec Struct; Any here so that this module loads no rules)
     fighters: tuple[Any, ...]
-    cap: int
+    cap: int | None  # the round cap; None: none, the fights played to the end
     tolerance: float
     runs: int | None  # simulate every pair with this many fights
     seed: int
-    played_to_end: bool = False  # no --cap: d20's exact cells are the fights played to the end
+    played_to_end: bool = False  # no round cap (``cap`` None)
     policies: tuple[str, ...] = ()  # each fighter's policy, as given (empty: all sheet)
     exploit: bool = False  # compute what each sheet gives away (GivesAway)
 
@@ -637,9 +638,9 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     if len(set(names)) != n:
         twice = next(x for x in names if names.count(x) > 1)
         raise UsageError(Msg("roster.same_name", name=twice))
-    played_to_end = cap is None
     cap = ruleset.round_cap if cap is None else cap
-    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+    played_to_end = cap is None  # no round cap (d20's house default): the fights played to the end
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
         raise UsageError(Msg("cli.cap", cap=cap))
     jobs = check_jobs(jobs)
     from sevendag_cli.rules.bounds import check_can_end
@@ -664,8 +665,6 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     simulated = [c for row in table for c in row if c is not None and c.method == RUNS]
     method = RUNS if runs is not None else MIXED if simulated else EXACT
     src = list(sources) if sources is not None else [getattr(f, "path", "") for f in fighters]
-    from sevendag_cli.backend import backend_for
-
     return Roster(
         ruleset=ruleset.name, engine=ruleset.engine, method=method, cap=cap,
         tolerance=None if runs is not None else setup.tolerance,
@@ -675,4 +674,4 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
                                  _mean_given([cells[(i, j)] for j in range(n) if j != i]))
                         for i in order),
         cells=table, order=tuple(order), policies=tuple(pols[i] for i in order), exploit=exploit,
-        to_end=played_to_end and runs is None and backend_for(ruleset).exact_to_end())
+        to_end=played_to_end)

@@ -17,13 +17,13 @@ why d20 uses the start odds below rather than the push.
   fractions of the uncapped fight), so each point is ``fight --exact --set …``'s figures.
 * d20: the odds from the fight's start as :mod:`sevendag_cli.d20.chain` computes them from any
   moment — ``P(a wins)`` of the fight played to the end, one pass over both fighters'
-  hit points (as ``fight --exact``, the ruleset's round cap no part of it; with
-  ``--cap``, the cap's share bounded) — and the expected rounds by a second pass of the
-  same kind.  Both are certified, so a point's interval and ``fight --exact --set …``'s
-  overlap, and their win probabilities agree within the tolerance.  When a ``--cap``
-  matters (its bound is above the tolerance), the point is pushed as ``fight --exact``
-  does; a point that cannot be resolved within the limits stops the sweep with one line
-  (no fair value from mass left unresolved).
+  hit points (as ``fight --exact`` with no round cap; with the ruleset's cap or ``--cap``,
+  the cap's share bounded) — and the expected rounds by a second pass of the same kind.
+  Both are certified, so a point's interval and ``fight --exact --set …``'s overlap, and
+  their win probabilities agree within the tolerance.  When a cap matters (its bound is
+  above the tolerance), the point is ``fight --exact``'s capped fight; a point that cannot
+  be resolved within the limits stops the sweep with one line (no fair value from mass
+  left unresolved).
 
 **Simulated** (``runs``): the vectorised simulation of ``fight --runs``, with the same
 seed for every value (common random numbers: the differences between values are not
@@ -84,14 +84,14 @@ class Sweep(Struct, frozen=True):
     engine: str
     field: str  # FIGHTER.FIELD as typed
     method: str  # EXACT or RUNS
-    cap: int
+    cap: int | None  # None: no round cap
     tolerance: float | None
     runs: int | None
     seed: int | None
     points: tuple[SweepPoint, ...]
     fair: Fair | None
     unchanged: bool  # every value gave the same odds: the field plays no part
-    to_end: bool = False  # exact odds of the fights played to the end: no round cap in them
+    to_end: bool = False  # no round cap: the fights played to the end (simulated: to the safety limit)
 
 
 Loader = Callable[[str], tuple[Any, ...]]
@@ -106,8 +106,7 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
           progress: Callable[[int], None] | None = None, policies: Policies = PLAIN) -> Sweep:
     """The odds of the fight ``load(value)`` gives, for each value in order (each fighter
     playing its policy)."""
-    given_cap = cap  # exact d20 odds: None is the fight played to the end
-    cap = ruleset.round_cap if cap is None else cap
+    cap = ruleset.round_cap if cap is None else cap  # None: no round cap, played to the end
     if method == EXACT:
         tolerance = check_tolerance(tolerance)
     from sevendag_cli.rules.bounds import check_can_end
@@ -119,16 +118,14 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
     points = []
     for done, (a, b, value, rs) in enumerate(pairs, start=1):
         if method == EXACT:
-            points.append(_exact_point(rs, a, b, value, given_cap, tolerance, field, policies))
+            points.append(_exact_point(rs, a, b, value, cap, tolerance, field, policies))
         else:
             assert runs is not None and seed is not None
             points.append(_simulated_point(rs, a, b, value, cap, runs, seed, policies))
         if progress is not None:
             progress(done)
     unchanged = len(points) > 1 and all(_same(p, points[0]) for p in points[1:])
-    from sevendag_cli.backend import backend_for
-
-    to_end = method == EXACT and given_cap is None and backend_for(ruleset).exact_to_end()
+    to_end = cap is None  # no round cap: the fights played to the end (simulated: to the safety limit)
     return Sweep(ruleset.name, ruleset.engine, field, method, cap,
                  tolerance if method == EXACT else None, runs if method == RUNS else None,
                  seed if method == RUNS else None, tuple(points),
@@ -183,7 +180,7 @@ class SweepGrid(Struct, frozen=True):
     engine: str
     fields: tuple[str, str]
     method: str
-    cap: int
+    cap: int | None  # None: no round cap
     tolerance: float | None
     runs: int | None
     seed: int | None
@@ -320,7 +317,7 @@ def _keep_point(ruleset: Any, a: Any, b: Any, cap: int | None, tolerance: float,
                            magic=b"sevendag-point\x00")
 
 
-def _simulated_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, runs: int,
+def _simulated_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, runs: int,
                      seed: int, policies: Policies = PLAIN) -> SweepPoint:
     from sevendag_cli.sim.runner import simulate
 

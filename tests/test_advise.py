@@ -64,6 +64,7 @@ def test_S03_advise_after_gives_the_defenseurs_answers() -> None:
     assert {k: answer[k] for k in ("yield", "allocation", "technique")} == best["answer"]
 
 
+@pytest.mark.slow
 def test_advise_mistakes_are_one_line() -> None:
     _init()
     assert_one_line_error(run("advise", "--after", "yield=maybe"), fragment="yield")

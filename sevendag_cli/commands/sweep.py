@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from sevendag_cli.commandline import SevendagCommand
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
     CapOpt,
@@ -80,31 +80,16 @@ def sweep_cmd(
         out = make_output(json_, False, lang)
         check_table_options(out, csv_, plot)
         check_numbers(cap, None, seed)
-        from sevendag_cli.library import MAX_RUNS_PER_VALUE, Matchup, played_policies
-
-        if runs is not None:
-            if tolerance is not None:
-                raise UsageError(Msg("sweep.tolerance_runs"))
-            if not 1 <= runs <= MAX_RUNS_PER_VALUE:
-                raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
-        from sevendag_cli.limits import MAX_GRID_POINTS, MAX_SWEEP_POINTS
+        from sevendag_cli.library import Matchup, check_sweep, played_policies
         from sevendag_cli.output import note
-        from sevendag_cli.rules.whatif import WhatIf, range_note, vary_values
+        from sevendag_cli.rules.whatif import WhatIf, range_note
 
-        if not 1 <= len(vary) <= 2:
-            raise UsageError(Msg("sweep.vary_count", n=len(vary)))
-        varied = [vary_values(v, MAX_SWEEP_POINTS) for v in vary]  # before any sheet is read
-        if len(varied) == 2:
-            if varied[0][0] == varied[1][0]:
-                raise UsageError(Msg("sweep.grid_same_field", field=varied[0][0]))
-            if len(varied[0][1]) * len(varied[1][1]) > MAX_GRID_POINTS:
-                raise UsageError(Msg("sweep.grid_too_big", n=len(varied[0][1]) * len(varied[1][1]),
-                                     max=MAX_GRID_POINTS))
+        asked = check_sweep(vary, runs=runs, tolerance=tolerance)  # before any sheet is read
         WhatIf.parse(set_, tactic)  # the what-ifs' syntax too
         m = Matchup.load(check_fighter_count(fighters), ruleset, set=set_, tactic=tactic)
-        first = m
-        for target, values in varied:
-            first = first.vary(target, values[0])
+        first = m.vary(asked.target, asked.texts[0])
+        if asked.by is not None:
+            first = first.vary(asked.by[0], asked.by[1][0])
         what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies)
         for said in played_policies(m.ruleset, m.asked)[1]:  # no choices: optimal is the sheet
             note(f"sevendag: {said.render(out.lang)}")
@@ -112,7 +97,7 @@ def sweep_cmd(
             stops = range_note(v)
             if stops is not None:
                 note(f"sevendag: {stops.render(out.lang)}")
-        points = len(varied[0][1]) * (len(varied[1][1]) if len(varied) == 2 else 1)
+        points = len(asked.texts) * (1 if asked.by is None else len(asked.by[1]))
         run_sweep(m, vary, out, runs=runs, seed=seed, fair=fair, cap=cap, tolerance=tolerance,
                   csv_=csv_, plot=plot, points=points)
 
@@ -120,10 +105,6 @@ def sweep_cmd(
 def run_sweep(m: Matchup, vary: list[str], out: Output, *, fair: bool, runs: int | None,
               seed: int | None, cap: int | None, tolerance: float | None, csv_: bool,
               plot: str | None, points: int) -> None:
-    if runs is not None:
-        from sevendag_cli.dice import check_seed, fresh_seed
-
-        seed = check_seed(seed) if seed is not None else fresh_seed()
     field, _, values = vary[0].partition("=")
     by = None
     if len(vary) == 2:
@@ -158,9 +139,8 @@ def run_sweep(m: Matchup, vary: list[str], out: Output, *, fair: bool, runs: int
         render_sweep(out.console(), result, m.changes, out.lang)
     if plot is not None and not isinstance(result, SweepGrid):
         draw(plot, result, out.lang)
-    if runs is not None and not out.json:
-        assert seed is not None
-        note_seed(seed, out.lang)
+    if runs is not None and result.seed is not None and not out.json:  # the seed the library drew
+        note_seed(result.seed, out.lang)
 
 
 def draw(path: str, result: Any, lang: str) -> None:

@@ -17,6 +17,7 @@ help in French to :mod:`sevendag_cli.help_fr` and a row to the table of
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Annotated, Any
 
@@ -86,7 +87,6 @@ def resolve_annotations(func: Callable[..., Any]) -> None:
     (issue 16).  The values are what ``inspect.signature(func, eval_str=True)`` gives, so
     Typer builds the same command.
     """
-    import inspect  # already imported by Typer
 
     func.__annotations__ = inspect.get_annotations(func, eval_str=True)
 

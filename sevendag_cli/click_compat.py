@@ -36,6 +36,7 @@ from typing import Any, Literal
 import typer
 
 from sevendag_cli.errors import Msg
+from sevendag_cli.text import ascii_int
 
 TyperError = typer.TyperException
 """The root of every error Typer's command line raises (Click's usage errors included)."""
@@ -81,7 +82,6 @@ def _whole_number(kind: Any, value: Any, param: Any, ctx: Any) -> Any:
     """An integer option's value, in ASCII digits (``int()`` would also read ``١٢`` as 12)."""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    from sevendag_cli.text import ascii_int
 
     try:
         return ascii_int(str(value))

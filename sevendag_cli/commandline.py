@@ -24,6 +24,8 @@ in :mod:`sevendag_cli.click_compat`.
 from __future__ import annotations
 
 import copy
+import difflib
+import sys
 from typing import Any
 
 from typer.core import TyperCommand, TyperGroup
@@ -61,7 +63,6 @@ def see_help(ctx: Any, message: Msg) -> Msg:
 
 def _closest(name: str, names: list[str], strip: bool = False) -> list[str]:
     """The names most like ``name``, best first (``strip``: compare options without their dashes)."""
-    import difflib
 
     if not strip:
         return difflib.get_close_matches(name, names)
@@ -121,8 +122,6 @@ class SevendagCommandBase:
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if (isinstance(self, TyperGroup) and not args and self.no_args_is_help
                 and not ctx.resilient_parsing):
-            import sys
-
             text = ctx.get_help()  # the Rich help prints itself and gives ""
             if text:
                 sys.stdout.write(text + "\n")

@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from msgspec import Struct
 
-from sevendag_cli.errors import Msg, RuleError, UsageError
-from sevendag_cli.policies import PLAIN, Policies, pair
+from sevendag_cli.errors import DataError, Msg, NotFoundError, RuleError, UsageError
+from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies, pair, policies_data
 
 if TYPE_CHECKING:
     from sevendag_cli.dice import DiceSource, EnteredDice
@@ -131,7 +131,6 @@ def check_fighter_count(fighters: Sequence[str] | None) -> list[str] | None:
 def pick_ruleset_doc(ruleset: str | None,
                      fighters: Sequence[str] | None) -> tuple[Ruleset, str, dict[str, object]]:
     """The ruleset named, else the first sheet's own, else the default; with its file and data."""
-    from sevendag_cli.errors import DataError, NotFoundError
     from sevendag_cli.rules import (
         DEFAULT_RULESET,
         fighter_path,
@@ -200,7 +199,6 @@ def played_policies(ruleset: Ruleset,
     ('sheet', 'sheet')
     """
     from sevendag_cli.backend import backend_for
-    from sevendag_cli.policies import OPTIMAL, SHEET
 
     if OPTIMAL not in asked or backend_for(ruleset).has_choices():
         return tuple(asked), ()
@@ -209,7 +207,6 @@ def played_policies(ruleset: Ruleset,
 
 def with_policies(doc: dict[str, object], names: Sequence[str], policies: Policies) -> Document:
     """The document with ``policies``: how each fighter played (after the fighters' data)."""
-    from sevendag_cli.policies import policies_data
 
     return {**doc, "policies": policies_data(names, policies)}
 
@@ -718,7 +715,6 @@ class Lineup(Struct, frozen=True):
         >>> Lineup.load(["A", "B"], "d20", tactic="optimal").policies
         ('sheet', 'sheet')
         """
-        from sevendag_cli.policies import SHEET
 
         return played_policies(self.ruleset, self.asked or (SHEET,) * len(self.fighters))[0]
 

@@ -20,6 +20,7 @@ from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.i18n import count, t
+from sevendag_cli.library import Matchup
 from sevendag_cli.options import (
     CapOpt,
     CsvOpt,
@@ -100,7 +101,6 @@ def fight_cmd(
         if tolerance is not None and not (exact or odds):
             raise UsageError(Msg("cli.tolerance_exact"))
         check_table_options(out, csv_, plot, runs is not None or exact or odds)
-        from sevendag_cli.library import Matchup
 
         m = Matchup.load(check_fighter_count(fighters), ruleset, set=set_, tactic=tactic)
         for message in m.notes:

@@ -18,7 +18,8 @@ import typer
 
 from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg
-from sevendag_cli.failure import handled
+from sevendag_cli.failure import fail, handled
+from sevendag_cli.library import Lineup, check_matrix
 from sevendag_cli.options import (
     CapOpt,
     CsvOpt,
@@ -33,6 +34,7 @@ from sevendag_cli.options import (
 )
 from sevendag_cli.output import check_table_options, make_output, note, note_seed, what_if_notes
 from sevendag_cli.render.whatif import print_changes
+from sevendag_cli.text import visible
 
 if TYPE_CHECKING:
     from sevendag_cli.rules.roster import Skipped
@@ -94,7 +96,6 @@ def matrix_cmd(
     with handled(lang):
         out = make_output(json_, False, lang, jsonl_allowed=False)
         check_table_options(out, csv_, plot)  # before any work: the file's kind, and matplotlib
-        from sevendag_cli.library import Lineup, check_matrix
 
         asked = check_matrix(runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed)  # before any work
         lineup = Lineup.load(sheets, ruleset, set=set_, tactic=tactic)
@@ -133,8 +134,6 @@ def matrix_cmd(
                 table = lineup.play(runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed,
                                     progress=report, exploit=exploit)
         except KeyboardInterrupt:
-            from sevendag_cli.failure import fail
-
             fail(Msg("roster.interrupted", done=done[0], total=done[1]), 130, out.lang)
         roster = table.roster
         if out.json:
@@ -165,7 +164,6 @@ def _animated() -> bool:
 
 def _note_skipped(skipped: list[Skipped], ruleset: str, lang: str) -> None:
     from sevendag_cli.data import listed
-    from sevendag_cli.text import visible  # file names and rulesets: made visible
 
     files = [visible(Msg("roster.skipped_other", path=s.path, ruleset=s.ruleset).render(lang)
                    if s.ruleset is not None else

@@ -17,6 +17,8 @@ import typer
 from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg
 from sevendag_cli.failure import handled
+from sevendag_cli.i18n import t
+from sevendag_cli.library import Matchup, check_sweep, played_policies
 from sevendag_cli.options import (
     CapOpt,
     CsvOpt,
@@ -31,7 +33,8 @@ from sevendag_cli.options import (
     check_fighter_count,
     check_numbers,
 )
-from sevendag_cli.output import Output, check_table_options, make_output, note_seed, what_if_notes
+from sevendag_cli.output import Output, check_table_options, make_output, note, note_seed, what_if_notes
+from sevendag_cli.text import visible
 
 if TYPE_CHECKING:
     from sevendag_cli.library import Matchup, SweepResult
@@ -80,8 +83,6 @@ def sweep_cmd(
         out = make_output(json_, False, lang)
         check_table_options(out, csv_, plot)
         check_numbers(cap, None, seed)
-        from sevendag_cli.library import Matchup, check_sweep, played_policies
-        from sevendag_cli.output import note
         from sevendag_cli.rules.whatif import WhatIf, range_note
 
         asked = check_sweep(vary, runs=runs, tolerance=tolerance)  # before any sheet is read
@@ -145,10 +146,8 @@ def run_sweep(m: Matchup, vary: list[str], out: Output, *, fair: bool, runs: int
 
 def draw(path: str, result: Any, lang: str) -> None:
     """The P(win) curve of each fighter over the values, with its interval band."""
-    from sevendag_cli.i18n import t
     from sevendag_cli.render import plot as plotting
     from sevendag_cli.render.sweep_data import interval, sweep_title
-    from sevendag_cli.text import visible
 
     points = result.points
     curves = []
@@ -187,10 +186,8 @@ def _grid_outputs(out: Output, done: SweepResult, result: SweepGrid, *, csv_: bo
 
 def draw_grid(path: str, result: SweepGrid, lang: str) -> None:
     """The grid as a heat map of P(first fighter wins), with the fair curve where 50/50 is crossed."""
-    from sevendag_cli.i18n import t
     from sevendag_cli.render import plot as plotting
     from sevendag_cli.render.sweep_data import fair_curve, sweep_title
-    from sevendag_cli.text import visible
 
     name = visible(result.points[0].fighters[0].name)
     values = [[p.fighters[0].win_probability for p in result.row(i)] for i in range(len(result.rows))]

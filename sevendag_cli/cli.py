@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Annotated, Any
 
@@ -250,7 +251,7 @@ def main() -> None:
 
     lang = lang_of_args(None)
     if streams.install():
-        fail(Msg("cli.stdout_closed"), streams.EXIT_WRITE_ERROR, lang)
+        fail(Msg("cli.stdout_closed", devnull=os.devnull), streams.EXIT_WRITE_ERROR, lang)  # NUL on Windows
     code = 0
     lost: streams.OutputLost | None = None
     try:

@@ -78,6 +78,7 @@ def test_advise_on_d20_says_there_is_nothing_to_choose_in_one_line() -> None:
     assert_one_line_error(run("advise"), fragment="d20")
 
 
+@pytest.mark.slow
 def test_advise_display_fits_80_columns_in_both_languages(monkeypatch: pytest.MonkeyPatch) -> None:
     _init()
     monkeypatch.setenv("COLUMNS", "80")

@@ -67,6 +67,7 @@ def test_names_in_fight_and_roll_pictures_are_drawn_as_typed(tmp_path: Path) -> 
     assert "$d6 \\x07" in lines and not any("\\$" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_matrix_plot_title_is_two_lines(tmp_path: Path) -> None:
     target = tmp_path / "m.svg"
     result = run("matrix", "A", "B", "-r", "d20", "--plot", str(target))

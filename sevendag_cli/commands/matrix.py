@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from sevendag_cli.commandline import SevendagCommand
-from sevendag_cli.errors import Msg, UsageError
-from sevendag_cli.failure import handled
+from sevendag_cli.errors import Msg
+from sevendag_cli.failure import fail, handled
+from sevendag_cli.library import Lineup, check_matrix
 from sevendag_cli.options import (
     CapOpt,
     CsvOpt,
@@ -29,11 +30,11 @@ from sevendag_cli.options import (
     SeedOpt,
     SetOpt,
     TacticOpt,
-    check_numbers,
     complete_fighters,
 )
 from sevendag_cli.output import check_table_options, make_output, note, note_seed, what_if_notes
 from sevendag_cli.render.whatif import print_changes
+from sevendag_cli.text import visible
 
 if TYPE_CHECKING:
     from sevendag_cli.rules.roster import Skipped
@@ -95,20 +96,8 @@ def matrix_cmd(
     with handled(lang):
         out = make_output(json_, False, lang, jsonl_allowed=False)
         check_table_options(out, csv_, plot)  # before any work: the file's kind, and matplotlib
-        from sevendag_cli.sim.odds import check_tolerance
-        from sevendag_cli.sim.roster import MATRIX_TOLERANCE, MAX_JOBS, check_jobs, default_jobs
 
-        check_numbers(cap, runs, seed)
-        if runs is not None and tolerance is not None:
-            raise UsageError(Msg("roster.tolerance_runs"))
-        check_tolerance(MATRIX_TOLERANCE if tolerance is None else tolerance)  # before any work
-        n_jobs = check_jobs(jobs) if jobs is not None else min(default_jobs(), MAX_JOBS)
-        from sevendag_cli.dice import fresh_seed
-
-        seed = seed if seed is not None else fresh_seed()
-
-        from sevendag_cli.library import Lineup
-
+        asked = check_matrix(runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed)  # before any work
         lineup = Lineup.load(sheets, ruleset, set=set_, tactic=tactic)
         if lineup.skipped:
             _note_skipped(list(lineup.skipped), lineup.ruleset.name, out.lang)
@@ -121,8 +110,10 @@ def matrix_cmd(
         if exploit and not backend_for(lineup.ruleset).has_choices():
             note("sevendag: " + Msg("roster.exploit_no_choices",
                                     ruleset=lineup.ruleset.name).render(out.lang))
-        if jobs is not None and n_jobs > lineup.most_jobs:  # --jobs 256: said, then capped
-            note("sevendag: " + Msg("roster.jobs_capped", jobs=n_jobs, used=lineup.most_jobs,
+        if jobs is not None and asked.jobs > lineup.most_jobs:  # --jobs 256: said, then capped
+            from sevendag_cli.sim.roster import default_jobs
+
+            note("sevendag: " + Msg("roster.jobs_capped", jobs=asked.jobs, used=lineup.most_jobs,
                                     cpus=default_jobs(),
                                     pairs=len(lineup.fighters) * (len(lineup.fighters) - 1) // 2
                                     ).render(out.lang))
@@ -140,11 +131,9 @@ def matrix_cmd(
                     if bar is not None:
                         bar(k, total)
 
-                table = lineup.play(runs=runs, tolerance=tolerance, cap=cap, jobs=n_jobs, seed=seed,
+                table = lineup.play(runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed,
                                     progress=report, exploit=exploit)
         except KeyboardInterrupt:
-            from sevendag_cli.failure import fail
-
             fail(Msg("roster.interrupted", done=done[0], total=done[1]), 130, out.lang)
         roster = table.roster
         if out.json:
@@ -175,7 +164,6 @@ def _animated() -> bool:
 
 def _note_skipped(skipped: list[Skipped], ruleset: str, lang: str) -> None:
     from sevendag_cli.data import listed
-    from sevendag_cli.text import visible  # file names and rulesets: made visible
 
     files = [visible(Msg("roster.skipped_other", path=s.path, ruleset=s.ruleset).render(lang)
                    if s.ruleset is not None else

@@ -424,7 +424,7 @@ def default_jobs() -> int:
     if counter is not None:
         return int(counter() or 1)
     try:
-        return len(os.sched_getaffinity(0)) or 1
+        return len(os.sched_getaffinity(0)) or 1  # type: ignore[attr-defined,unused-ignore]  # (Linux)
     except (AttributeError, OSError):
         return os.cpu_count() or 1
 
@@ -545,11 +545,12 @@ def _sigint_blocked() -> Iterator[None]:
     if mask is None:  # no signal masks here (Windows): the initializer is the only guard
         yield
         return
-    old = mask(signal.SIG_BLOCK, {signal.SIGINT})
+    block, restore = getattr(signal, "SIG_BLOCK"), getattr(signal, "SIG_SETMASK")  # noqa: B009 (Unix only)
+    old = mask(block, {signal.SIGINT})
     try:
         yield
     finally:
-        mask(signal.SIG_SETMASK, old)
+        mask(restore, old)
 
 
 _POLL = 0.1  # seconds between two looks at the Ctrl-C flag while the workers run

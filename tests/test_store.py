@@ -12,8 +12,8 @@ from sevendag_cli import store
 from sevendag_cli.errors import EncounterError
 
 
-def sample(state: dict[str, object] | None = None) -> store.Encounter:
-    return store.Encounter(
+def sample(state: dict[str, object] | None = None) -> store.SavedEncounter:
+    return store.SavedEncounter(
         ruleset={"name": "d20", "path": "d20.toml", "data": {"engine": "d20"}},
         fighters=({"path": "a.toml", "data": {"name": "A"}}, {"path": "b.toml", "data": {"name": "B"}}),
         state=state or {"round": 0},

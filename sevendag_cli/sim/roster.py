@@ -259,8 +259,9 @@ def play_pair(setup: Setup, i: int, j: int) -> tuple[RosterCell, RosterCell]:
     what each sheet gives away when ``setup.exploit``; exact cells kept in the user's cache
     (:func:`_kept_pair`), so a later table with this pair solves nothing again."""
     if setup.runs is not None:
-        return (_simulated(setup, i, j, setup.runs, None),
-                _simulated(setup, j, i, setup.runs, None))
+        simulated = (_simulated(setup, i, j, setup.runs, None),
+                     _simulated(setup, j, i, setup.runs, None))
+        return _with_exploit(setup, i, j, *simulated) if setup.exploit else simulated
     from sevendag_cli.backend import backend_for
 
     key = _pair_key(setup, i, j)

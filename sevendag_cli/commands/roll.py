@@ -104,8 +104,7 @@ def _odds(out: Output, exprs: Sequence[Expression], plot: str | None) -> None:
 
         d, lang = call.results[0], out.lang
         name = (t("roll_label", lang, label=d.label) if d.label is not None else "") + _shown(d.expression)
-        plotting.distribution(plot, d.values, [float(d.probability(i)) for i in range(len(d.values))],
-                              [float(p) for p in d.at_least],
+        plotting.distribution(plot, d.values, d.floats, d.at_least_floats,
                               title=visible(name) + " — " + t("odds_exact", lang), x_label="n",
                               equal_label=t("odds_eq", lang), at_least_label=t("odds_ge", lang),
                               mean=float(d.mean))

@@ -309,12 +309,13 @@ def roll_document(call: RollCall, seed: int | None) -> dict[str, Any]:
 
 def distribution_data(d: Any) -> dict[str, Any]:
     """One expression of ``roll --odds``: its exact law (a :class:`~sevendag_cli.roll_odds.Distribution`)."""
-    at_least = d.at_least
+    probabilities = d.floats
+    at_least = d.at_least_floats
     mean = d.mean
     p_true = d.p_true if d.comparison else None
     return {"label": d.label, "expression": d.expression, "method": "exact",
-            "distribution": [{"value": v, "probability": float(d.probability(i)),
-                              "at_least": float(at_least[i])} for i, v in enumerate(d.values)],
+            "distribution": [{"value": v, "probability": probabilities[i],
+                              "at_least": at_least[i]} for i, v in enumerate(d.values)],
             "mean": float(mean), "mean_exact": str(mean), "sd": d.sd,
             "probability": None if p_true is None else float(p_true),
             "probability_exact": None if p_true is None else str(p_true)}

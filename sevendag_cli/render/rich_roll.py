@@ -265,7 +265,8 @@ def odds_rows(values: tuple[int, ...], probs: list[float]) -> tuple[list[tuple[s
         while j < hi and values[j] < start + width:
             p += probs[j]
             j += 1
-        end = values[j - 1] if width == 1 else start + width - 1
+        end = values[j - 1] if width == 1 else min(start + width - 1, values[hi - 1])  # never past
+        # the highest value shown: the range is clipped to the values the expression can take
         name = number(start) if end == start else f"{number(start)}–{number(end)}"
         rows.append((name, p, min(1.0, at_least[i])))
         i = j
@@ -288,7 +289,7 @@ def render_odds(console: Console, call: OddsCall, lang: str = "en") -> None:
                                                  fraction, "  ", (t("odds_exact", lang), "dim")))
             continue
         print_wrapped(console, Text.assemble((name, "bold"), "  ", (t("odds_exact", lang), "dim")))
-        probs = [float(d.probability(i)) for i in range(len(d.values))]
+        probs = d.floats
         rows, left_out, mass, width = odds_rows(d.values, probs)
         column = max(5, *(len(r[0]) for r in rows))
         console.print(Text(f"  {'n':>{column}}  {t('odds_eq', lang):>8}  {t('odds_ge', lang):>8}", "bold"))

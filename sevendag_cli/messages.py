@@ -236,14 +236,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     "roll.hint_quote": {"en": "{message} (put an expression with spaces in quotes: sevendag roll \"1d20 + 5\")",
                         "fr": "{message} (mettre une expression avec des espaces entre guillemets : "
                               "sevendag roll \"1d20 + 5\")"},
-    "roll.odds_too_big": {"en": "exact odds would combine {pairs:,} pairs of outcomes, over the limit of {max:,}",
-                          "fr": "les probabilités exactes combineraient {pairs:,} paires de résultats, au-delà de la "
-                                "limite de {max:,}"},
-    "roll.odds_group_too_big": {"en": "{dice} has too many outcomes for exact odds",
-                                "fr": "{dice} a trop de résultats possibles pour des probabilités exactes"},
-    "roll.odds_counted_too_many": {
-        "en": "{dice}: exact odds count successes among kept dice for at most {max} dice",
-        "fr": "{dice} : les probabilités exactes comptent les succès parmi des dés gardés pour {max} dés au plus"},
     "roll.odds_rolls_nothing": {"en": "{option} with --odds: --odds rolls no dice",
                                 "fr": "{option} avec --odds : --odds ne lance aucun dé"},
     "roll.plot_needs_odds": {"en": "--plot draws the odds: add --odds", "fr": "--plot dessine les probabilités : ajouter --odds"},
@@ -717,6 +709,9 @@ MESSAGES: dict[str, dict[str, str]] = {
 
     # --- usage mistakes reported by the option parser (commandline.SevendagCommandBase) -----------------------
     "usage.no_such_option": {"en": "No such option: {option}", "fr": "option inconnue : {option}"},
+    "usage.hint_dash_dash": {
+        "en": "{message}: an argument that starts with '-' goes after '--', every option before it: {example}",
+        "fr": "{message} : un argument qui commence par '-' se place après '--', toutes les options avant : {example}"},
     "usage.suggest_option": {"en": "{message}. Did you mean {names}?", "fr": "{message} ; vouliez-vous dire {names} ?"},
     "usage.suggest_command": {"en": "{message} Did you mean {names}?", "fr": "{message} ; vouliez-vous dire {names} ?"},
     "usage.no_such_command": {"en": "No such command {name!r}.", "fr": "commande inconnue : {name!r}"},

@@ -67,7 +67,7 @@ MAX_PLAIN_FACES = 10_000
 
 def _plain_weights(formula: Formula, env: dict[str, int]) -> Weights | None:
     """A formula's exact distribution when it is a constant plus or minus plain dice (no
-    explosion, selection or counting): convolved here, without icepool; else None."""
+    explosion, selection, counting nor modifier): convolved here, without icepool; else None."""
     from sevendag_cli.sim.vec_formula import VecFormula
 
     linear = VecFormula.bind(formula, env).linear
@@ -76,8 +76,7 @@ def _plain_weights(formula: Formula, env: dict[str, int]) -> Weights | None:
     const, terms = linear
     dist: Weights = {const: 1}
     for sign, dice in terms:
-        if dice.explode or dice.select is not None or dice.count_op is not None \
-                or dice.count * dice.sides > MAX_PLAIN_FACES:
+        if not dice.plain or dice.count * dice.sides > MAX_PLAIN_FACES:
             return None
         face = {v: 1 for v in range(1, dice.sides + 1)}
         for _ in range(dice.count):

@@ -197,11 +197,14 @@ def _dice_group(rng: np.random.Generator, dice: Dice, n: int,
 
 def _matching(dice: Dice, faces: IntArray) -> npt.NDArray[np.bool_]:
     """Which faces ``ro``/``rr`` roll again (:meth:`~sevendag_cli.formula.Dice.rerolls`)."""
+    out: npt.NDArray[np.bool_]
     if dice.reroll_op == "<":
-        return faces < dice.reroll_target
-    if dice.reroll_op == ">":
-        return faces > dice.reroll_target
-    return faces == dice.reroll_target
+        out = faces < dice.reroll_target
+    elif dice.reroll_op == ">":
+        out = faces > dice.reroll_target
+    else:
+        out = faces == dice.reroll_target
+    return out
 
 
 def _reroll(rng: np.random.Generator, dice: Dice, grid: IntArray) -> None:

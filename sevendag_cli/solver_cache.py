@@ -230,7 +230,8 @@ def solver(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
 
 
 def keep(s: OddsSolver) -> None:
-    """Build what ``s`` would keep (if it has not been read from the cache) and keep it."""
+    """Build what ``s`` would keep (if it has not been read from the cache) and keep it
+    (nothing when the solver has nothing it can keep: empty bytes)."""
     data = s.keep()
-    if s.cache_key is not None and not s.used_kept:
+    if s.cache_key is not None and not s.used_kept and data:
         store(s.cache_key, data)

@@ -88,7 +88,13 @@ class _MomentOdds:
         return self.chain.odds(state, cap, tolerance)
 
     def keep(self, tolerance: float) -> bytes:
-        return self.chain.tables.to_bytes()
+        """The round tables as kept bytes; none (``b""``, nothing kept) when an exact weight
+        passes what msgpack holds, 64 bits (a weapon summing hundreds of dice, ``999d2``):
+        the next process builds them again."""
+        try:
+            return self.chain.tables.to_bytes()
+        except OverflowError:
+            return b""
 
 
 def mirrored(tables: D20Tables) -> D20Tables:

@@ -168,9 +168,9 @@ class Size(msgspec.Struct, frozen=True):
     digits: int
 
 
-def _die_digits(dice: Dice) -> int:
-    """Digits of the total weight of one die's law (``S**rolls``)."""
-    return digits_bound(dice.sides ** dice.rolls_per_die)
+def _group_digits(dice: Dice) -> int:
+    """Digits of the total weight of a group's law: its dice's, ``S**rolls`` each."""
+    return digits_bound(dice.sides ** (dice.rolls_per_die * dice.count))
 
 
 def check_size(formula: Formula, env: Mapping[str, int], runs_hint: bool = True) -> Size:
@@ -242,7 +242,7 @@ def _size(node: Node, env: Mapping[str, int], text: str, hint: object) -> Size:
 def _dice_size(dice: Dice, hint: object) -> Size:
     low, high = die_range(dice)
     one = high - low + 1  # values of one die (at most)
-    digits = dice.count * _die_digits(dice)
+    digits = _group_digits(dice)
     if dice.count_op is not None:
         if dice.select is not None and dice.count > MAX_COUNTED_DICE:
             raise _refuse("formula.exact_counted", dice, hint, max=MAX_COUNTED_DICE)

@@ -198,7 +198,7 @@ REFUSED = [
     (["3d6", "--odds", "--seed", "3"], "--seed with --odds: --odds rolls no dice"),
     (["3d6", "--odds", "--dice", "3"], "--dice with --odds"),
     (["3d6", "--plot", "x.png"], "--plot draws the odds: add --odds"),
-    (["1000d6", "--odds"], "1000d6 has too many outcomes for exact odds"),
+    (["1000d100", "--odds"], "1000d100: its exact distribution could hold 198,101,001 digits"),
     (["100d20 * 100d20", "--odds"], "over the limit of 1,000,000"),
     (["300d6kh10>=5", "--odds"], "at most 200 dice"),
     (["1d6 // (1d4 - 1)", "--odds"], "division by zero is possible"),
@@ -215,8 +215,27 @@ def test_refusals_are_one_line_and_fast(args: list[str], fragment: str) -> None:
 
 
 def test_refusals_in_french() -> None:
-    assert_one_line_error(run("roll", "1000d6", "--odds", "--lang", "fr"), 2,
-                          "trop de résultats possibles pour des probabilités exactes")
+    assert_one_line_error(run("roll", "100d20 * 100d20", "--odds", "--lang", "fr"), 2,
+                          "les probabilités exactes combineraient 3\u00a0613\u00a0801 paires de valeurs")
+
+
+@pytest.mark.parametrize("text", ["d%", "1d100", "d% + 1", "3d6", "2d20kh1", "10d10", "d%*2"])
+def test_grouped_rows_show_only_values_the_expression_can_take(text: str) -> None:
+    """A grouped row is clipped to the values the expression takes: ``d%`` by 3 ends with a
+    row "100", never "100–102"."""
+    from sevendag_cli.render.rich_roll import odds_rows
+
+    d = distribution(parse_expression(text).formula)
+    rows, _, _, _ = odds_rows(d.values, d.floats)
+    for name, _, _ in rows:
+        low, _, high = name.replace("−", "-").partition("–")
+        assert int(low) in d.values and int(high or low) <= d.values[-1], (text, name)
+
+
+def test_d_percent_rows_end_at_100() -> None:
+    lines = run("roll", "d%", "--odds").stdout.splitlines()
+    rows = [line.split()[0] for line in lines[2:] if line.strip() and line.split()[0][0].isdigit()]
+    assert rows[0] == "1–3" and rows[-1] == "100"
 
 
 def test_ruleset_formulas_never_compare() -> None:

@@ -161,3 +161,31 @@ def test_roll_entered_dice_run_across_expressions() -> None:
     assert_one_line_error(run("roll", "1d6", "1d6", "--dice", "3"), 2, "more are needed")
     assert_one_line_error(run("roll", "1d6", "--dice", "3,4"), 2, "unused")
     assert_one_line_error(run("roll", "1d6", "--dice", "7"), 2, "not on the")
+
+
+NEGATIVE = [(["-1d4"], "-1d4"), (["1d20", "-d6"], "-d6"), (["-5", "--seed", "3"], "-5"),
+            (["-(1d4 + 1)"], "'-(1d4 + 1)'")]
+
+
+@pytest.mark.parametrize(("args", "token"), NEGATIVE)
+def test_a_negative_expression_taken_for_an_option_gets_the_dash_dash_hint(args: list[str],
+                                                                            token: str) -> None:
+    """``roll -1d4``: Click reads ``-1`` as an option; the one line says where such an argument goes."""
+    assert_one_line_error(run("roll", *args), 2,
+                          "No such option: -"
+                          f"{token.strip(chr(39))[1]}: an argument that starts with '-' goes after '--', "
+                          f"every option before it: sevendag roll -- {token}")
+
+
+def test_the_dash_dash_hint_in_french_and_not_for_a_mistyped_option() -> None:
+    assert_one_line_error(run("roll", "-1d4", "--lang", "fr"), 2,
+                          "option inconnue : -1 : un argument qui commence par '-' se place après '--', "
+                          "toutes les options avant : sevendag roll -- -1d4")
+    result = run("roll", "1d4", "-x")
+    assert_one_line_error(result, 2, "No such option: -x (see 'sevendag roll --help')")
+    assert ok_lines(run("roll", "--seed", "3", "--", "-1d4")) == ["-1d4: −d4 1▼ = -1"]
+
+
+def ok_lines(result: Any) -> list[str]:
+    assert result.exit_code == 0, result.stderr
+    return list(result.stdout.splitlines())

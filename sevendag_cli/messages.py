@@ -229,10 +229,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     "roll.label_too_long": {"en": "a label has at most {max} characters",
                             "fr": "une étiquette a au plus {max} caractères"},
     "roll.unknown_name": {
-        "en": "unknown name {name!r} at position {pos}: a roll takes numbers, dice (2d6, 4d6kh3, 3d6!, d%), "
+        "en": "unknown name {name!r} at position {pos}: a roll takes numbers, dice (2d6, 4d6kh3, 3d6!, 4d6ro1, d%), "
               "+ - * //, parentheses, min, max and mod",
         "fr": "nom inconnu {name!r} en position {pos} : un jet prend des nombres, des dés (2d6, 4d6kh3, 3d6!, "
-              "d%), + - * //, des parenthèses, min, max et mod"},
+              "4d6ro1, d%), + - * //, des parenthèses, min, max et mod"},
     "roll.hint_quote": {"en": "{message} (put an expression with spaces in quotes: sevendag roll \"1d20 + 5\")",
                         "fr": "{message} (mettre une expression avec des espaces entre guillemets : "
                               "sevendag roll \"1d20 + 5\")"},

@@ -41,6 +41,8 @@ def roll_cmd(
 
     Dice: 3d6, d% (d100), 4d6kh3 / 2d20kl1 (keep highest / lowest), 4d6dl1 (drop), 3d6! (exploding).
 
+    Modifiers: 4d6ro1 (reroll 1s once), 4d6rr<3 (reroll while below 3), 2d20mi10 / 1d20ma15 (min 10 / max 15).
+
     Successes: 6d10>=7 counts the dice showing 7 or more (also >, <=, <, =; no space before the sign).
 
     Comparison: '1d20 + 5 >= 15' is 1 if true, else 0; with --odds, its probability.

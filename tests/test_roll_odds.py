@@ -88,20 +88,20 @@ def test_mean_sd_and_at_least_of_3d6() -> None:
 def test_success_counting_in_a_roll_counts_the_dice_that_pass() -> None:
     result = run("roll", "6d10>=7", "--dice", "7,1,10,6,8,2")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.splitlines() == ["{d10 7✓, d10 1▼, d10 10▲✓, d10 6, d10 8✓, d10 2}≥7 = 3"]
+    assert result.stdout.splitlines() == ["6d10≥7: {d10 7✓, d10 1▼, d10 10▲✓, d10 6, d10 8✓, d10 2}≥7 = 3"]
     strict = run("roll", "6d10>7", "--dice", "7,1,10,6,8,2")
     assert strict.stdout.splitlines()[-1].endswith("= 2")  # > is strictly more (Roll20's > is >=)
     kept = run("roll", "4d6kh2>=4", "--dice", "6,4,5,1")
-    assert kept.stdout.splitlines() == ["{d6 6▲✓, ~d6 4~, d6 5✓, ~d6 1▼~}≥4 = 2"]
+    assert kept.stdout.splitlines() == ["4d6kh2≥4: {d6 6▲✓, ~d6 4~, d6 5✓, ~d6 1▼~}≥4 = 2"]
 
 
 def test_a_comparison_of_totals_is_one_or_zero_in_a_roll() -> None:
     yes = run("roll", "1d20 + 5 >= 15", "--dice", "10")
-    assert yes.stdout.splitlines() == ["d20 10 + 5 = 15 ≥ 15 → 1"]
+    assert yes.stdout.splitlines() == ["1d20 + 5 ≥ 15: d20 10 + 5 = 15 ≥ 15 → 1"]
     no = run("roll", "attack: 1d20+5>=15", "--dice", "9")
     assert no.stdout.splitlines() == ["attack: d20 9 + 5 = 14 ≥ 15 → 0"]
     two = run("roll", "2d6 < 1d10", "--dice", "1,2,9")
-    assert two.stdout.splitlines() == ["d6 1▼ + d6 2 = 3 < d10 9 = 9 → 1"]
+    assert two.stdout.splitlines() == ["2d6 < 1d10: d6 1▼ + d6 2 = 3 < d10 9 = 9 → 1"]
 
 
 def test_roll_json_with_successes_and_comparisons_matches_the_schema() -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from sevendag_cli.arguments import ArgumentTypeError
     from sevendag_cli.encounter import Encounter
     from sevendag_cli.library import Lineup, Matchup, Matrix, matchup, matrix, ruleset
 
@@ -23,9 +24,11 @@ _EXPORTS = {
     "Matrix": "library",
     "Lineup": "library",
     "Encounter": "encounter",
+    "ArgumentTypeError": "arguments",
 }
 
-__all__ = ["Encounter", "Lineup", "Matchup", "Matrix", "__version__", "matchup", "matrix", "ruleset"]
+__all__ = ["ArgumentTypeError", "Encounter", "Lineup", "Matchup", "Matrix", "__version__", "matchup",
+           "matrix", "ruleset"]
 
 
 def __getattr__(name: str) -> object:

@@ -7,6 +7,8 @@ from typing import Any
 
 from msgspec import Struct
 
+from sevendag_cli.arguments import checked
+
 
 class AdviceAt(Struct, frozen=True):
     """``advise``: every option of the fighter declaring now, from the saved state; ``busy``:
@@ -20,10 +22,12 @@ class AdviceAt(Struct, frozen=True):
     tolerance: float
     busy: bool = False
 
-    def to_dict(self, lang: str = "en") -> dict[str, Any]:
+    @checked
+    def to_dict(self, lang: str = "en", top: int | None = None) -> dict[str, Any]:
+        """``advise --json``; ``top``: only the ``top`` best options (``--top``), in their order."""
         from sevendag_cli.render.advise_data import advise_document
 
-        return advise_document(self, lang)
+        return advise_document(self, lang, top)
 
 
 def advice_from(loaded: Any, encounter: str, busy: bool, *, after: str | None,

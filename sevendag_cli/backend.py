@@ -90,13 +90,11 @@ class PairSetup(Protocol):
     @property
     def fighters(self) -> tuple[Any, ...]: ...
     @property
-    def cap(self) -> int: ...
+    def cap(self) -> int | None:
+        """The round cap (``--cap``, else the ruleset's); None: none, the fights played to the end."""
+        ...
     @property
     def tolerance(self) -> float: ...
-    @property
-    def played_to_end(self) -> bool:
-        """No ``--cap``: exact cells are the fights played to the end where the ruleset can."""
-        ...
 
     def pair_policies(self, i: int, j: int) -> tuple[str, str]:
         """The policies of the fight of fighter ``i`` against ``j``, in its order."""
@@ -127,7 +125,9 @@ class MomentOdds(Protocol):
         """Whether the kept bytes given were this very pair's and are in use."""
         ...
 
-    def odds(self, state: Any, cap: int, tolerance: float) -> Odds: ...
+    def odds(self, state: Any, cap: int | None, tolerance: float) -> Odds:
+        """The odds from ``state``: a draw after round ``cap``; None: no cap, to the end."""
+        ...
     def keep(self, tolerance: float) -> bytes: ...
 
 
@@ -199,8 +199,17 @@ class Backend(Protocol):
         ...
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
-        """Ask at a terminal what the arguments left out (the command's ``ask``)."""
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
+                       only: Sequence[str] | None = None) -> Any:
+        """Ask at a terminal what the arguments left out (the command's ``ask``); ``only``:
+        ask only these fighters' choices (``round --ask NAME``), the others' are their sheets'."""
+        ...
+
+    def check_state(self, ruleset: Ruleset, fighters: tuple[Fighter, Fighter], state: object) -> None:
+        """Refuse a saved state the rules and the embedded sheets could not have reached (names
+        of the sheets, bounds, what is derived from the rest): one
+        :class:`~sevendag_cli.errors.EncounterError` naming the field.  Called on every read of
+        an encounter, by the library and so by every command, before any die is rolled."""
         ...
 
     def seed_replays_round(self) -> bool:
@@ -234,7 +243,12 @@ class Backend(Protocol):
         ...
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight: ...
+                    tolerance: float, fractions: bool | None, policies: Policies = PLAIN,
+                    progress: Callable[[int, int], None] | None = None) -> ExactFight:
+        """``fight --exact``: ``cap`` None is the ruleset's own round cap; ``fractions`` the exact
+        fractions of the fight played to the end — True asked (``progress(done, total)`` along
+        the way), False none, None where the ruleset finds they pay."""
+        ...
 
     def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
         """``fight --exact --json``: what the ruleset adds to the odds (its field of
@@ -242,7 +256,8 @@ class Backend(Protocol):
         ...
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds: ...
+                    tolerance: float, policies: Policies = PLAIN,
+                    cap: int | None = None) -> MomentOdds: ...
 
     def assumptions(self, policies: Policies = PLAIN,
                     fighters: Sequence[Fighter] = ()) -> tuple[str, ...]:
@@ -262,14 +277,12 @@ class Backend(Protocol):
         ...
 
     def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+                       tolerance: float, sheet: Odds | None = None,
+                       asked: bool = True) -> Exploitability | Msg:
         """What each sheet gives away against optimal play (see :class:`Exploitability`);
-        ``sheet``: the odds of both on their sheets, when already solved."""
-        ...
-
-    def exact_to_end(self) -> bool:
-        """Whether exact odds asked with no ``--cap`` are those of the fight played to the end
-        (d20: no round cap in them, as ``fight --exact`` says), not of the fight to the round cap."""
+        ``sheet``: the odds of both on their sheets, when already solved.  Not ``asked`` (an
+        addition to plain exact odds): only when it is cheap, else a note saying why not and
+        how to ask for it; asked: refused in one line beyond the solver's bounds."""
         ...
 
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,

@@ -24,10 +24,20 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from sevendag_cli import __version__, click_compat
+from sevendag_cli.columns import columns_held
 from sevendag_cli.commandline import HelpLang, SevendagGroupBase, see_help
 from sevendag_cli.errors import Msg, SevendagError, UsageError
-from sevendag_cli.failure import fail, interrupted, json_errors_for, lang_of_args, write_error
+from sevendag_cli.failure import (
+    fail,
+    fail_memory,
+    interrupted,
+    json_errors_for,
+    lang_of_args,
+    memory_failure,
+    write_error,
+)
 from sevendag_cli.i18n import choose_lang
+from sevendag_cli.memory import numpy_guard
 from sevendag_cli.options import LangOpt
 
 if TYPE_CHECKING:
@@ -184,7 +194,10 @@ class SevendagGroup(SevendagGroupBase):
                 translate(command)
             self.lazy.french = True
         try:
-            rv = super().main(*args, **kwargs)
+            # one display width for the whole run (COLUMNS=0, a tiny terminal...); numpy refused
+            # in one line when too little memory is left for it to load
+            with columns_held(), numpy_guard():
+                rv = super().main(*args, **kwargs)
         except SevendagError as exc:  # raised outside a command body (usage mistakes too)
             fail(exc.msg, exc.exit_code, lang)
         except (KeyboardInterrupt, _Interrupted):
@@ -195,6 +208,11 @@ class SevendagGroup(SevendagGroupBase):
             msg = Msg("usage.other", message=Msg.text(exc.format_message()))
             ctx = getattr(exc, "ctx", None)
             fail(msg if ctx is None else see_help(ctx, msg), int(exc.exit_code), lang)
+        except Exception as exc:  # memory ran out outside a command's body: one line, exit 1
+            message = memory_failure(exc)
+            if message is None:
+                raise
+            fail_memory(message, lang)
         finally:
             HelpLang.french = False
         raise SystemExit(rv if isinstance(rv, int) else 0)

@@ -58,10 +58,48 @@ def see_help(ctx: Any, message: Msg) -> Msg:
     return Msg("cli.see_help", message=message, command=command_line(ctx))
 
 
+FRENCH_WORDS = {
+    # commands
+    "combat": "fight", "combattre": "fight", "tour": "round", "blessure": "wound",
+    "blesser": "wound", "annuler": "undo", "etat": "status", "journal": "log",
+    "chances": "odds", "cotes": "odds", "probabilites": "odds", "conseil": "advise",
+    "conseiller": "advise", "lancer": "roll", "jet": "roll", "des": "roll",
+    "balayage": "sweep", "balayer": "sweep", "tournoi": "matrix", "matrice": "matrix",
+    "regles": "rulesets", "nouveau": "new", "nouvelle": "new", "schema": "schema",
+    "debut": "init", "commencer": "init",
+    # options (without their dashes)
+    "graine": "seed", "plafond": "cap", "langue": "lang", "manuel": "manual",
+    "manuel-pour": "manual-for", "ceder": "yield", "cede": "yield",
+    "repartition": "allocate", "repartir": "allocate", "tactique": "tactic",
+    "rencontre": "encounter", "fichier": "encounter", "forcer": "force",
+    "equitable": "fair", "varier": "vary", "combats": "runs", "dessin": "plot",
+    "image": "plot", "graphique": "plot", "exploiter": "exploit",
+    "sans-saisie": "no-input", "fixer": "set", "exacte": "exact",
+}
+"""French words typed for a command or an option (``sevendag combat --graine 3``): the
+command or option they mean, offered as "Did you mean …?" (accents and case ignored)."""
+
+
+def _french(name: str, names: list[str], strip: bool) -> list[str]:
+    """The command or option a French word means, if it is one of ``names``."""
+    from sevendag_cli.terms import fold
+
+    bare = name.lstrip("-") if strip else name
+    meant = FRENCH_WORDS.get(fold(bare).replace("_", "-"))
+    if meant is None:
+        return []
+    found = [n for n in names if (n.lstrip("-") if strip else n) == meant]
+    return found[:1]
+
+
 def _closest(name: str, names: list[str], strip: bool = False) -> list[str]:
-    """The names most like ``name``, best first (``strip``: compare options without their dashes)."""
+    """The names most like ``name``, best first (``strip``: compare options without their
+    dashes); a French word for one of them (:data:`FRENCH_WORDS`) first."""
     import difflib
 
+    french = _french(name, names, strip)
+    if french:
+        return french
     if not strip:
         return difflib.get_close_matches(name, names)
     bare = {n.lstrip("-").lower(): n for n in names}

@@ -24,7 +24,7 @@ from typing import Protocol
 
 import msgspec
 
-from sevendag_cli.errors import DiceError, Msg, UsageError
+from sevendag_cli.errors import DiceError, Msg, UsageError, shown_value
 from sevendag_cli.text import ascii_int
 
 MAX_SEED = 2**63 - 1
@@ -157,6 +157,25 @@ def parse_faces(text: str, option: str = "--dice") -> tuple[int, ...]:
             raise DiceError(Msg("dice.not_whole", option=option, i=i, text=part)) from None
         faces.append(value)
     return tuple(faces)
+
+
+class CallerDice:
+    """A dice source a library caller gave (``fight(dice=my_source)``): each face it gives is
+    checked as entered faces are — a whole number on the die — since nothing else checked it
+    (a 100 on a d20 was played, a ``"x"`` failed deep inside)."""
+
+    def __init__(self, source: DiceSource) -> None:
+        self.source = source
+
+    def face(self, sides: int, purpose: str, fighter: str | None) -> int:
+        return self.face_noted(sides, purpose, fighter, None)
+
+    def face_noted(self, sides: int, purpose: str, fighter: str | None, note: Msg | None) -> int:
+        value: object = face_noted(self.source, sides, purpose, fighter, note)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= sides:
+            raise DiceError(Msg("dice.source_off_die", value=shown_value(value), sides=sides,
+                                roll=describe_msg(sides, purpose, fighter, note)))
+        return value
 
 
 class EnteredDice:

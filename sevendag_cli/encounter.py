@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from msgspec import Struct
 
+from sevendag_cli.arguments import checked
 from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError
 from sevendag_cli.library import Dice, DiceChoice, Document, WhatIfs
 from sevendag_cli.policies import PLAIN, Policies
@@ -81,7 +82,6 @@ def load(path: Path) -> Loaded:
     """Read the encounter, rebuild its ruleset, fighters and state (each check named)."""
     from sevendag_cli import store
     from sevendag_cli.data import Problems
-    from sevendag_cli.engine import engine_for
     from sevendag_cli.rules import fighter_from_data, ruleset_from_data
 
     enc = store.load(path)
@@ -97,8 +97,24 @@ def load(path: Path) -> Loaded:
         raise EncounterError(Msg("store.damaged", path=path, detail=detail)) from None
     except SevendagError as exc:
         raise EncounterError(Msg("cli.embedded_invalid", path=path, error=exc.msg)) from None
-    state = engine_for(rs).state_from_data(enc.state)
+    state = checked_state(path, rs, (a, b), enc.state)
     return Loaded(enc, rs, a, b, state)
+
+
+def checked_state(path: Path, ruleset: Ruleset, fighters: tuple[Fighter, Fighter],
+                  data: object) -> object:
+    """A saved state read (its shape checked by the ruleset's codec) and checked against the
+    rules and the embedded sheets (:meth:`sevendag_cli.backend.Backend.check_state`): the one
+    validation of every read, before any die is rolled; one line naming the file and the field."""
+    from sevendag_cli.backend import backend_for
+    from sevendag_cli.engine import engine_for
+
+    state = engine_for(ruleset).state_from_data(data)
+    try:
+        backend_for(ruleset).check_state(ruleset, fighters, state)
+    except EncounterError as exc:
+        raise EncounterError(Msg("common.at_path", path=path, message=exc.msg)) from None
+    return state
 
 
 def _read(path: Path) -> tuple[Loaded, bool]:
@@ -146,8 +162,7 @@ def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | N
             return None, text  # a band name
         number = INT_LIMIT + 1  # more digits than Python reads: beyond the bound anyway
     if not -INT_LIMIT <= number <= INT_LIMIT:
-        shown = text if len(text) <= 40 else text[:40] + "…"
-        raise UsageError(Msg("cli.amount_range", option=option, amount=shown, limit=INT_LIMIT))
+        raise UsageError(Msg("cli.amount_range", option=option, amount=text, limit=INT_LIMIT))
     return number, None
 
 
@@ -163,6 +178,7 @@ class Encounter:
 
     __slots__ = ("path", "started")
 
+    @checked
     def __init__(self, path: str | os.PathLike[str] = DEFAULT_PATH,
                  started: Started | None = None) -> None:
         self.path = Path(path)
@@ -173,6 +189,7 @@ class Encounter:
         return f"Encounter({str(self.path)!r})"
 
     @classmethod
+    @checked
     def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH) -> Encounter:
         """The encounter saved at ``path`` (one error if there is none)."""
         from sevendag_cli.store import require_encounter
@@ -182,6 +199,7 @@ class Encounter:
         return enc
 
     @classmethod
+    @checked
     def start(cls, a: str | None = None, b: str | None = None, ruleset: str | None = None, *,
               path: str | os.PathLike[str] = DEFAULT_PATH, seed: int | None = None,
               dice: DiceArg = None, force: bool = False, odds: bool = False) -> Encounter:
@@ -235,6 +253,7 @@ class Encounter:
 
     # --- changes ---------------------------------------------------------------------------------
 
+    @checked
     def round(self, *, seed: int | None = None, dice: DiceArg = None,
               yield_initiative: bool | None = None, allocate: Assignments = None,
               technique: Assignments = None, ask: Ask | None = None,
@@ -294,6 +313,7 @@ class Encounter:
         return RoundPlayed(result, rs, choice.seed, str(self.path), moments, (a, b), policies,
                            tuple(said))
 
+    @checked
     def wound(self, fighter: str, amount: int | str, *, heal: bool = False,
               ruleset: str | None = None) -> Wounded:
         """``sevendag wound FIGHTER AMOUNT`` (S-16): damage, or a Sevendag band's name; ``heal``:
@@ -310,7 +330,12 @@ class Encounter:
             rs, a, b = loaded.ruleset, loaded.a, loaded.b
             if ruleset is not None and ruleset not in (rs.name, rs.engine):
                 raise UsageError(Msg("cli.other_ruleset", ruleset=ruleset, used=rs.name))
-            name = find_name(fighter, (a.name, b.name)) or fighter  # any case: ``wound ysolde 5``
+            name = find_name(fighter, (a.name, b.name))  # any case: ``wound ysolde 5``
+            if name is None:  # the name first: before what the amount means in this ruleset
+                from sevendag_cli.errors import joined
+
+                raise UsageError(Msg("engine.no_fighter", name=fighter,
+                                     names=joined((a.name, b.name))))
             engine = engine_for(rs)
             apply = engine.apply_heal if heal else engine.apply_wound
             result, new_state = apply(rs, a, b, loaded.state, name, number, band)
@@ -318,6 +343,7 @@ class Encounter:
             store.save(self.path, loaded.saved.step(engine.state_to_data(new_state), entry))
         return Wounded(result, rs, str(self.path), (a, b))
 
+    @checked
     def undo(self) -> Undone:
         """``sevendag undo``: take back the last round, wound or heal."""
         from sevendag_cli import store
@@ -327,19 +353,21 @@ class Encounter:
         with store.locked(self.path):
             loaded = load(self.path)
             previous, undone = loaded.saved.undo()
-            engine = engine_for(loaded.ruleset)
-            state = engine.state_from_data(previous.state)
+            state = checked_state(self.path, loaded.ruleset, (loaded.a, loaded.b), previous.state)
             store.save(self.path, previous)
+        engine = engine_for(loaded.ruleset)
         return Undone(undone, tuple(engine.fighter_states(state)), loaded.ruleset, str(self.path),
                       (loaded.a, loaded.b))
 
     # --- reading -------------------------------------------------------------------------------
 
+    @checked
     def status(self) -> Status:
         """``sevendag status``: where the encounter stands."""
         loaded, free = _read(self.path)
         return Status(loaded, str(self.path), not free)
 
+    @checked
     def log(self) -> Log:
         """``sevendag log``: every step, played again from what the encounter recorded."""
         from sevendag_cli.history import replay
@@ -348,6 +376,7 @@ class Encounter:
         steps = replay(loaded.saved, loaded.ruleset, loaded.a, loaded.b, self.path)
         return Log(tuple(steps), loaded.ruleset, str(self.path), not free, (loaded.a, loaded.b))
 
+    @checked
     def odds(self, *, cap: int | None = None, tolerance: float | None = None, set: WhatIfs = None,
              tactic: WhatIfs = None) -> OddsAt:
         """``sevendag odds``: each fighter's chance to win from where the encounter stands,
@@ -379,10 +408,15 @@ class Encounter:
         notes += said
         # the kept work is keyed by the pair: a changed pair has its own
         solver = solver_for(loaded.saved, rs, a, b, cap=cap, tolerance=tol, policies=policies)
+        if policies != PLAIN:  # the game solved for the whole fight, kept for the next call
+            from sevendag_cli.table_odds import keep_work
+
+            keep_work(solver)
         odds = solver(state)
         return OddsAt(state, rs, str(self.path), odds, point(odds, state.round),  # type: ignore[attr-defined]
                       solver.cap, tol, changes, tuple(notes), not free, policies, (a, b))
 
+    @checked
     def advise(self, *, after: str | None = None, cap: int | None = None,
                tolerance: float | None = None) -> AdviceAt:
         """``sevendag advise``: every option of the Sevendag fighter declaring now, with its
@@ -409,11 +443,12 @@ def _round_policies(what: WhatIf, ruleset: Ruleset, names: tuple[str, str],
                     odds: bool) -> tuple[Policies, list[Msg]]:
     """``round --tactic``: only policies, and only with ``--odds`` (what the odds assume; the
     round itself is played as declared)."""
-    from sevendag_cli.rules.whatif import policy_word
+    from sevendag_cli.rules.whatif import policy_word, with_policy_suggestion
 
     for asg in what.assignments:
         if policy_word(asg.value) is None:
-            raise UsageError(Msg("round.tactic_policy", typed=asg.typed))
+            raise UsageError(with_policy_suggestion(Msg("round.tactic_policy", typed=asg.typed),
+                                                    asg.value))
     if what and not odds:
         raise UsageError(Msg("round.tactic_odds"))
     return _policies(what, ruleset, names)
@@ -443,7 +478,7 @@ class Started(Struct, frozen=True):
     ruleset: Ruleset
     seed: int | None
     encounter: str
-    odds: tuple[OddsPoint, int, float] | None = None  # the odds, the cap and the tolerance
+    odds: tuple[OddsPoint, int | None, float] | None = None  # the odds, the cap, the tolerance
     fighters: tuple[Fighter, ...] = ()  # the sheets
 
     def to_dict(self) -> Document:
@@ -467,7 +502,7 @@ class RoundPlayed(Struct, frozen=True):
     ruleset: Ruleset
     seed: int | None
     encounter: str
-    odds: tuple[OddsPoint, OddsPoint, int, float] | None = None
+    odds: tuple[OddsPoint, OddsPoint, int | None, float] | None = None
     fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
     policies: Policies = PLAIN  # how the odds assume each fighter plays
     notes: tuple[Msg, ...] = ()  # what to say on stderr (a ruleset with no choices)
@@ -586,7 +621,7 @@ class OddsAt(Struct, frozen=True):
     encounter: str
     odds: Odds
     moment: OddsPoint
-    cap: int
+    cap: int | None  # None: no round cap, the fight played to the end
     tolerance: float
     changes: tuple[Change, ...] = ()
     notes: tuple[Msg, ...] = ()
@@ -594,6 +629,7 @@ class OddsAt(Struct, frozen=True):
     policies: Policies = PLAIN  # how the odds assume each fighter plays
     fighters: tuple[Fighter, ...] = ()  # the sheets the odds play
 
+    @checked
     def to_dict(self, lang: str = "en") -> Document:
         from sevendag_cli.render.odds_data import odds_document
         from sevendag_cli.render.whatif import with_changes

@@ -42,18 +42,53 @@ _COMPOSED = frozenset({
     "path", "folder", "source", "where", "message", "reason", "hint", "detail", "error", "a",
     "b", "known", "names", "choices", "bands", "options", "allowed", "tactics", "sheets",
     "files", "changes", "args", "command", "expected", "note", "example", "valid", "used",
-    "holders", "steps", "module", "keys", "fields", "folders",
+    "holders", "steps", "module", "keys", "fields", "folders", "signature",
 })
 
 
+def cut(text: str, limit: int = MAX_VALUE) -> str:
+    """``text`` as a message quotes it: at most ``limit`` characters, the last an ``…`` when it
+    is cut.  The one helper for every value a user gave that a message shows (through
+    :class:`Msg`'s parameters, :func:`shown_value`, the prompts' refusals)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def int_text(value: int, limit: int = MAX_VALUE) -> str:
+    """A whole number as a message shows it: its digits, cut as :func:`cut` cuts a text (a
+    4,000-digit face typed is shown by its first 39 digits; one beyond the 4,300 digits
+    Python writes out, too)."""
+    if value.bit_length() <= 13_000:  # within the 4,300 digits ``str`` writes
+        return cut(str(value), limit)
+    digits = int(value.bit_length() * 0.30103)  # at most one too few
+    lead = abs(value) // 10 ** max(0, digits - limit - 2)
+    return cut(("-" if value < 0 else "") + str(lead) + "0" * limit, limit)
+
+
 def _cut(key: str, value: object) -> object:
-    """A parameter's value as a message shows it: a long text (or path) cut with ``…``."""
+    """A parameter's value as a message shows it: a long text (or path) cut with ``…``, and so
+    is a whole number of more than 40 digits (then shown as text)."""
     if isinstance(value, str | os.PathLike):
-        text = str(value)
-        limit = MAX_COMPOSED if key in _COMPOSED else MAX_VALUE
-        if len(text) > limit:
-            return text[:limit - 1] + "…"
+        return cut(str(value), MAX_COMPOSED if key in _COMPOSED else MAX_VALUE)
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3 * MAX_VALUE:
+        return int_text(value)
     return value
+
+
+def shown_value(value: object) -> str:
+    """A value as a message quotes it, whatever it is: its ``repr`` cut at ``MAX_VALUE``
+    characters with ``…`` (never the whole ``repr`` of a huge list or number made first)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return int_text(value)
+    try:
+        import reprlib
+
+        shown = reprlib.Repr()
+        shown.maxstring = shown.maxother = 10_000  # then cut below, at its end
+        shown.maxlong = 200
+        text = shown.repr(value)
+    except Exception:  # a repr that fails: the type says enough
+        text = f"<{type(value).__name__}>"
+    return cut(text)
 
 
 class Msg:
@@ -113,6 +148,37 @@ def joined(items: Iterable[object], word: str = "or") -> object:
     for v in values[1:]:
         out = Msg(f"common.{word}", a=out, b=v)
     return out
+
+
+def install_command(extra: str) -> Msg:
+    """How to install one of sevendag's extras (``plot``, ``test``), as this copy was installed:
+    ``pip install 'sevendag[plot]'`` from a package index; from a local folder (PEP 610's
+    ``direct_url.json`` names it), ``pip install '.[plot]'`` in that folder (``-e`` when it
+    was installed editable); both forms when it cannot be told (not installed: run from its
+    sources)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    import msgspec
+
+    try:
+        text = distribution("sevendag").read_text("direct_url.json")
+    except (PackageNotFoundError, OSError, ValueError):
+        return Msg("install.either", extra=extra)
+    if text is None:
+        return Msg("install.index", extra=extra)
+    try:
+        url = msgspec.json.decode(text)
+        where, local = url.get("url", ""), url.get("dir_info")
+    except (msgspec.DecodeError, AttributeError):
+        return Msg("install.either", extra=extra)
+    if not (isinstance(where, str) and where.startswith("file://") and isinstance(local, dict)):
+        return Msg("install.either", extra=extra)  # a VCS or archive URL
+    from urllib.parse import urlsplit
+    from urllib.request import url2pathname
+
+    path = url2pathname(urlsplit(where).path)
+    key = "install.editable" if local.get("editable") else "install.folder"
+    return Msg(key, extra=extra, path=path)
 
 
 class SevendagError(Exception):

@@ -147,3 +147,42 @@ def handled(lang: str | None = None) -> Iterator[None]:
         fail(exc.msg, exc.exit_code, code)
     except KeyboardInterrupt:
         fail(interrupted(code, unchanged=True), 130, code)
+    except Exception as exc:  # memory ran out (also inside a lazy import): one line, exit 1
+        message = memory_failure(exc)
+        if message is None:
+            raise
+        fail_memory(message, code)
+
+
+def fail_memory(message: Msg, lang: str) -> NoReturn:
+    """:func:`fail` with a memory failure's line, exit 1; when even that line cannot be made
+    (the catalogue cannot be loaded), a fixed one (:data:`sevendag_cli.memory.FALLBACK`)."""
+    try:
+        fail(message, 1, lang)
+    except MemoryError:
+        from sevendag_cli.memory import FALLBACK
+
+        try:
+            sys.stderr.write(FALLBACK.get(lang, FALLBACK["en"]))
+            sys.stderr.flush()
+        except (OSError, ValueError, MemoryError):
+            pass
+        raise SystemExit(1) from None
+
+
+def memory_failure(exc: BaseException) -> Msg | None:
+    """The line of an error that means memory ran out (:mod:`sevendag_cli.memory`), saying
+    whether the encounter was saved first; None for any other error."""
+    from sevendag_cli.memory import memory_message
+    from sevendag_cli.streams import saved
+
+    try:
+        message = memory_message(exc)
+    except MemoryError:  # too little left even to look: it is memory
+        from sevendag_cli.memory import out_of_memory
+
+        message = out_of_memory(MemoryError())
+    if message is None:
+        return None
+    path = saved()
+    return message if path is None else Msg("memory.after_save", path=path, message=message)

@@ -60,6 +60,10 @@ HELP_FR: dict[str, str] = {
     "Sevendag: NAME=TECHNIQUE (a technique's key or name, e.g. feint or feinte), or NAME=none (no technique, whatever the sheet's rule).":
         "Sevendag : NOM=TECHNIQUE (la clé ou le nom d'une technique martiale, par exemple feinte ou feint), "
         "ou NOM=aucune (pas de technique, quelle que soit la règle de la fiche).",
+    "Sevendag, at a terminal: ask only this fighter's choices (its yield when it is the assailant, its hands, its technique; repeat for each player); the others play their sheets' tactics and rules.":
+        "Sevendag, au terminal : ne demander que les choix de ce combattant (sa cession quand il est "
+        "l'assaillant, ses mains, sa technique ; à répéter pour chaque joueur) ; les autres suivent la "
+        "tactique et les règles de leur fiche.",
     "Never ask: use the sheets' tactics and rules.": "Ne rien demander : appliquer les tactiques et les règles des fiches.",
     # wound
     "Apply a game master's judgement by hand (S-16), or name a wound band.":
@@ -107,16 +111,19 @@ HELP_FR: dict[str, str] = {
     # advise
     "Show every option of the Sevendag fighter who declares now, with its chance to win.":
         "Montrer chaque option du combattant Sevendag qui déclare maintenant, avec sa chance de victoire.",
-    "Each option (yield or not, allocation, technique if one is free) comes with the chance to win if taken, both fighters playing optimally afterwards and the opponent answering optimally, and the opponent's best answer. Reads the encounter, changes nothing.":
+    "Each option (yield or not, allocation, technique if one is free) comes with the chance to win if taken, both fighters playing optimally afterwards and the opponent answering optimally, and the opponent's best answer. Options that change neither the chance nor the answer share a line. Reads the encounter, changes nothing.":
         "Chaque option (céder ou non, répartition, technique si aucune n'est en cours) vient avec la "
         "chance de victoire si elle est prise, les deux jouant ensuite au mieux et l'adversaire répondant "
-        "au mieux, et la meilleure réponse de l'adversaire. Lit la rencontre, ne change rien.",
-    "What the assaillant declared, for the défenseur's advice: 'yield=no;allocation=attack,attack;technique=feint'.":
+        "au mieux, et la meilleure réponse de l'adversaire. Les options qui ne changent ni la chance "
+        "ni la réponse partagent une ligne. Lit la rencontre, ne change rien.",
+    "Show only the N best lines (with --json: the N best options).":
+        "Ne montrer que les N meilleures lignes (avec --json : les N meilleures options).",
+    "What the assailant declared, for the defender's advice: 'yield=no;allocation=attack,attack;technique=feint'.":
         "Ce que l'assaillant a déclaré, pour conseiller le défenseur : "
         "'yield=non;allocation=attaque,attaque;technique=feinte'.",
     "Widest interval of each option's chance (default 1e-6).":
         "Intervalle le plus large de la chance de chaque option (par défaut 1e-6).",
-    "Sevendag: before the round, show every option of the assaillant with its chance to win (as the advise command).":
+    "Sevendag: before the round, show every option of the assailant with its chance to win (as the advise command).":
         "Sevendag : avant le round, montrer chaque option de l'assaillant avec sa chance de victoire "
         "(comme la commande advise).",
     # fight
@@ -124,6 +131,10 @@ HELP_FR: dict[str, str] = {
         "Jouer un combat entier étape par étape, en simuler beaucoup (--runs), ou calculer les probabilités exactes (--exact).",
     "Simulate this many fights and report the odds.": "Simuler autant de combats et donner les probabilités.",
     "Exact odds, within --tolerance.": "Probabilités exactes, à --tolerance près.",
+    "With --exact: what each sheet gives away against optimal play, however long it takes (default: only when quick).":
+        "Avec --exact : ce que chaque fiche concède face au jeu optimal, quel qu'en soit le temps (par défaut : seulement quand c'est rapide).",
+    "With --exact: the exact fractions of the fight played to the end, however long they take (default: only when quick; a progress bar at a terminal).":
+        "Avec --exact : les fractions exactes du combat mené à son terme, quel qu'en soit le temps (par défaut : seulement quand c'est rapide ; une barre de progression dans un terminal).",
     "Round cap: a fight still going is a draw (default: the ruleset's).":
         "Plafond de rounds : un combat encore en cours est un match nul (par défaut : celui des règles).",
     "With --exact: most probability left unresolved (default 1e-12).":
@@ -133,8 +144,8 @@ HELP_FR: dict[str, str] = {
         "Changer un champ d'une fiche pour cette fois seulement : COMBATTANT.CHAMP=VALEUR, par exemple B.armour=7, "
         "A.weapon.damage=1d8 (VALEUR vide : la valeur par défaut de la fiche) ; ou une technique de Sevendag : "
         "techniques.feint.attack=4. À répéter pour plusieurs.",
-    "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence; then its rules after ';': Brannoc=all-out;technique=feint@attacking;yield=behind; FIGHTER=optimal: the best declaration every round (yield, allocation, technique), or --tactic optimal for every fighter.":
-        "Sevendag : la tactique d'un combattant pour cette fois : COMBATTANT=TACTIQUE, par exemple Brannoc=all-out, "
+    "Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. Brannoc=full-defence, or one commitment per hand: Brannoc=attack,defence; then its rules after ';': Brannoc=all-out;technique=feint@attacking;yield=behind; FIGHTER=optimal: the best declaration every round (yield, allocation, technique), or --tactic optimal for every fighter.":
+        "Sevendag : la tactique d'un combattant pour cette fois : COMBATTANT=TACTIQUE, par exemple Brannoc=full-defence, "
         "ou un engagement par main : Brannoc=attaque,défense ; puis ses règles après ';' : "
         "Brannoc=all-out;technique=feinte@en attaque;yield=mené ; COMBATTANT=optimal : la meilleure "
         "déclaration à chaque round (cession, répartition, technique), ou --tactic optimal pour chaque "

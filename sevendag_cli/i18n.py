@@ -56,6 +56,8 @@ MESSAGES: dict[str, dict[str, str]] = {
              "fr": "match nul : plafond de {n} rounds atteint (à changer avec --cap ou options.round_cap)"},
     "fight_over": {"en": "The fight is over", "fr": "Le combat est terminé"},
     "summary": {"en": "Summary", "fr": "Bilan"},
+    "safety_stop": {"en": "stopped, not over: the safety limit of {n:,} rounds was reached (no round cap in this ruleset, so no draw; --cap N or options.round_cap makes one)",
+                    "fr": "arrêté, non terminé : la limite de sécurité de {n:,} rounds est atteinte (aucun plafond dans ces règles, donc pas de nul ; --cap N ou options.round_cap en fixe un)"},
     "rounds_played": {"en": "{n} round(s), {s} s of game time", "fr": "{n} round(s), {s} s de temps de jeu"},
     "rounds_only": {"en": "{n} round(s)", "fr": "{n} round(s)"},
     "seed": {"en": "seed {seed}", "fr": "graine {seed}"},
@@ -117,6 +119,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sim.p": {"en": "win %", "fr": "% victoire"},
     "sim.ci": {"en": "95% interval", "fr": "intervalle à 95 %"},
     "sim.draws": {"en": "draws (round cap {cap})", "fr": "nuls (plafond de {cap} rounds)"},
+    "sim.unfinished": {"en": "unfinished (stopped at the safety limit of {n:,} rounds; no round cap)", "fr": "non terminés (arrêtés à la limite de sécurité de {n:,} rounds ; aucun plafond)"},
     "sim.rounds": {"en": "rounds: mean {mean:.2f}, sd {sd:.2f}, median {p50}, 90th pct {p90}, max {max}", "fr": "rounds : moyenne {mean:.2f}, écart-type {sd:.2f}, médiane {p50}, 90e centile {p90}, max {max}"},
     "sim.hist": {"en": "Rounds to the end", "fr": "Rounds jusqu'à la fin"},
     "sim.runs": {"en": "{runs} simulated fights · seed {seed}", "fr": "{runs} combats simulés · graine {seed}"},
@@ -130,13 +133,17 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sim.exact_title": {"en": "Exact odds · round cap {cap} · tolerance {tol:g}", "fr": "Probabilités exactes · plafond de {cap} rounds · tolérance {tol:g}"},
     "sim.exact_title_end": {"en": "Exact odds · the fight played to the end · tolerance {tol:g}", "fr": "Probabilités exactes · le combat mené à son terme · tolérance {tol:g}"},
     "sim.rounds_exact": {"en": "rounds: mean {mean:.2f}, sd {sd:.2f}, median {p50}, 90th pct {p90}", "fr": "rounds : moyenne {mean:.2f}, écart-type {sd:.2f}, médiane {p50}, 90e centile {p90}"},
-    "sim.rounds_mean_only": {"en": "rounds: mean {mean:.2f} (the fight played to the end); no distribution by round: too long a fight to push round by round within the work limit", "fr": "rounds : moyenne {mean:.2f} (le combat mené à son terme) ; pas de loi round par round : combat trop long pour être propagé round par round dans la limite de travail"},
     "sim.firstwon_exact": {"en": "the winner of the first initiative wins {p:.1%} of decided fights", "fr": "le vainqueur de la première initiative gagne {p:.1%} des combats décidés"},
     "sim.policies": {"en": "play: {who}", "fr": "jeu : {who}"},
     "sim.policy.sheet": {"en": "{name} on its sheet", "fr": "{name} selon sa fiche"},
+    "sim.policy.sheets": {"en": "both on their sheets", "fr": "les deux selon leur fiche"},
     "sim.policy.optimal": {"en": "{name} optimal", "fr": "{name} au mieux"},
+    "sim.near_cap": {"en": "fights ending from round {start} to the round cap ({cap}), draws included: {p:.1%}",
+                     "fr": "combats finis entre le round {start} et le plafond ({cap}), nuls compris : {p:.1%}"},
+    "sim.holding_out": {"en": "why so late: optimal play values a win whenever it comes, and a draw at the cap half; while many rounds remain a side may hold out on defence in safety, waiting for a better moment, and must strike as the cap nears (a side that is losing may hold out for the draw)",
+                        "fr": "pourquoi si tard : le jeu optimal compte une victoire quel que soit son moment, et un nul au plafond pour moitié ; tant qu'il reste beaucoup de rounds, un camp peut tenir en défense sans risque, attendre un meilleur moment, et doit frapper à l'approche du plafond (un camp qui perd peut tenir pour le nul)"},
     "sim.exploit_title": {"en": "what each sheet gives away against optimal play (the opponent's best answer):", "fr": "ce que chaque fiche concède face au jeu optimal (la meilleure réponse de l'adversaire) :"},
-    "sim.exploit_line": {"en": "  {name}: {p:.2%} · {other} wins {br:.1%} instead of {sv:.1%}", "fr": "  {name} : {p:.2%} · {other} gagne {br:.1%} au lieu de {sv:.1%}"},
+    "sim.exploit_line": {"en": "  {name}: {pts:.1f} points · {other} wins {br:.1%} instead of {sv:.1%}", "fr": "  {name} : {pts:.1f} points · {other} gagne {br:.1%} au lieu de {sv:.1%}"},
     "sim.exploit_value": {"en": "  (a win counting 1, a draw ½; within {tol:g})", "fr": "  (une victoire comptant 1, un nul ½ ; à {tol:g} près)"},
     "sim.after": {"en": "after round {n}: {p:.1e}", "fr": "après le round {n} : {p:.1e}"},
     "sim.tail": {"en": "fights still going after round {n} (unresolved): {p:.1e}", "fr": "combats encore en cours après le round {n} (non résolus) : {p:.1e}"},
@@ -147,6 +154,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "matrix.title": {"en": "Round-robin · {n} fighters, {pairs} matchups · {ruleset}", "fr": "Tournoi · {n} combattants, {pairs} affrontements · {ruleset}"},
     "matrix.exact": {"en": "Certified odds · round cap {cap} · tolerance {tol}", "fr": "Probabilités certifiées · plafond de {cap} rounds · tolérance {tol}"},
     "matrix.exact_end": {"en": "Certified odds · the fight played to the end · tolerance {tol}", "fr": "Probabilités certifiées · le combat mené à son terme · tolérance {tol}"},
+    "matrix.runs_end": {"en": "{runs} simulated fights per matchup · the fight played to the end · seed {seed}", "fr": "{runs} combats simulés par affrontement · le combat mené à son terme · graine {seed}"},
     "matrix.runs": {"en": "{runs} simulated fights per matchup · round cap {cap} · seed {seed}", "fr": "{runs} combats simulés par affrontement · plafond de {cap} rounds · graine {seed}"},
     "matrix.caption": {"en": "% chance that the row's fighter (named first) beats the column's; rows ranked by their mean over their opponents", "fr": "% de chances que le combattant de la ligne (nommé en premier) batte celui de la colonne ; lignes classées par leur moyenne sur leurs adversaires"},
     "matrix.mean": {"en": "mean", "fr": "moyenne"},
@@ -154,6 +162,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "matrix.exact_width": {"en": "certified: every cell within {w:.1e} (the intervals are in --json)", "fr": "certifié : chaque case à {w:.1e} près (les intervalles sont dans --json)"},
     "matrix.ci": {"en": "simulated: 95% intervals at most ±{w:.1%} (they are in --json)", "fr": "simulé : intervalles à 95 % d'au plus ±{w:.1%} (ils sont dans --json)"},
     "matrix.simulated": {"en": "~ {n} matchup(s) simulated ({runs} fights each, seed {seed}; 95% intervals at most ±{w:.1%}): {why}", "fr": "~ {n} affrontement(s) simulé(s) ({runs} combats chacun, graine {seed} ; intervalles à 95 % d'au plus ±{w:.1%}) : {why}"},
+    "matrix.sheets_all": {"en": "every fighter plays its sheet", "fr": "chaque combattant suit sa fiche"},
     "matrix.optimal_all": {"en": "every fighter plays optimally: its best declaration each round, not its sheet's", "fr": "chaque combattant joue au mieux : sa meilleure déclaration à chaque round"},
     "matrix.optimal_some": {"en": "playing optimally (the best declaration each round): {who}; the others play their sheets", "fr": "jouent au mieux (la meilleure déclaration à chaque round) : {who} ; les autres suivent leur fiche"},
     "matrix.exploit_title": {"en": "What each sheet gives away against optimal play", "fr": "Ce que chaque fiche concède face au jeu optimal"},
@@ -271,6 +280,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sweep.title_exact_end": {"en": "Sweep of {field} · certified odds · the fight played to the end · tolerance {tol:g}", "fr": "Balayage de {field} · probabilités certifiées · le combat mené à son terme · tolérance {tol:g}"},
     "new.sev.technique": {"en": "Optional (S-05): start a technique ({techniques}) when none is in effect; when: attacking | defending | always", "fr": "Facultatif (S-05) : lancer une technique ({techniques}) quand aucune n'est en cours ; when : attacking | defending | always"},
     "new.sev.yield": {"en": "Optional (S-03): with the initiative, yield the first attack: never (the default) | always | behind (more wounded)", "fr": "Facultatif (S-03) : avec l'initiative, céder la première attaque : never (par défaut) | always | behind (plus blessé)"},
+    "sweep.title_runs_end": {"en": "Sweep of {field} · {runs} simulated fights per value · seed {seed} · the fight played to the end", "fr": "Balayage de {field} · {runs} combats simulés par valeur · graine {seed} · le combat mené à son terme"},
     "sweep.title_runs": {"en": "Sweep of {field} · {runs} simulated fights per value · seed {seed} · round cap {cap}", "fr": "Balayage de {field} · {runs} combats simulés par valeur · graine {seed} · plafond de {cap} rounds"},
     "sweep.win": {"en": "{name} win %", "fr": "% victoire {name}"},
     "sweep.win_ci": {"en": "{name} win % ± 95% CI", "fr": "% victoire {name} ± IC à 95\u00a0%"},
@@ -294,6 +304,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "plot.p_win": {"en": "P(win)", "fr": "P(victoire)"},
     "plot.p_rounds": {"en": "probability", "fr": "probabilité"},
     "plot.rounds": {"en": "rounds", "fr": "rounds"},
+    "plot.exploit_points": {"en": "points the row's sheet gives away", "fr": "points que la fiche de la ligne concède"},
     "plot.p_row": {"en": "P(row beats column)", "fr": "P(la ligne bat la colonne)"},
     "plot.matrix_simulated": {"en": "~ {n} matchup(s) simulated ({runs} fights each)", "fr": "~ {n} affrontement(s) simulé(s) ({runs} combats chacun)"},
     "plot.moment": {"en": "round (start: before the initiative; init: after it)", "fr": "round (début : avant l'initiative ; init : après)"},
@@ -302,22 +313,41 @@ MESSAGES: dict[str, dict[str, str]] = {
                          "fr": "(une version antérieure n'en a pas gardé les dés : l'état qui a suivi)"},
     # issue 11: odds from any moment (render/rich_odds.py)
     "advise.title": {"en": "Advice · {path} · round {n}", "fr": "Conseil · {path} · round {n}"},
-    "advise.declares": {"en": "{name} ({role}) declares now; each option with {name}'s chance to win if taken (a draw counts half; both play optimally after)",
-                        "fr": "{name} ({role}) déclare maintenant ; chaque option avec la chance de {name} de gagner si elle est prise (un nul compte pour moitié ; jeu optimal ensuite)"},
-    "advise.after": {"en": "the assaillant declared: {option}", "fr": "l'assaillant a déclaré : {option}"},
-    "advise.role.assaillant": {"en": "assaillant", "fr": "assaillant"},
-    "advise.role.defenseur": {"en": "défenseur", "fr": "défenseur"},
+    "advise.declares": {"en": "{name} ({role}) declares now. chance: {name}'s chance to win with that declaration, both playing optimally after (a draw counts half); answer: {other}'s best answer to it.",
+                        "fr": "{name} ({role}) déclare maintenant. chance : sa chance de gagner avec cette déclaration, jeu optimal ensuite (un nul compte pour moitié) ; réponse : la meilleure réponse de {other}."},
+    "advise.declares_answer": {"en": "{name} ({role}) answers now. chance: {name}'s chance to win with that answer, both playing optimally after (a draw counts half).",
+                               "fr": "{name} ({role}) répond maintenant. chance : sa chance de gagner avec cette réponse, jeu optimal ensuite (un nul compte pour moitié)."},
+    "advise.after": {"en": "the assailant declared: {option}", "fr": "l'assaillant a déclaré : {option}"},
+    "advise.role.assaillant": {"en": "assailant", "fr": "assaillant"},
+    "advise.role.defenseur": {"en": "defender", "fr": "défenseur"},
     "advise.yield": {"en": "yield", "fr": "cède"},
-    "advise.no_technique": {"en": "no technique", "fr": "sans technique"},
-    "advise.answer": {"en": "answer: {option}", "fr": "réponse : {option}"},
-    "advise.best": {"en": "best", "fr": "meilleur"},
-    "advise.open": {"en": "(interval within {tol:g}; {n} round(s) to the cap)",
-                    "fr": "(intervalle à {tol:g} près ; {n} round(s) jusqu'au plafond)"},
+    "advise.no_technique": {"en": "—", "fr": "—"},
+    "advise.yes": {"en": "yes", "fr": "oui"},
+    "advise.no": {"en": "no", "fr": "non"},
+    "advise.yield_either": {"en": "either", "fr": "égal"},
+    "advise.col.chance": {"en": "  chance", "fr": "  chance"},
+    "advise.col.yield": {"en": "yield", "fr": "cède"},
+    "advise.col.allocation": {"en": "allocation", "fr": "répartition"},
+    "advise.col.technique": {"en": "technique", "fr": "technique"},
+    "advise.col.answer": {"en": "answer", "fr": "réponse"},
+    "advise.folded_yield": {"en": "either: yielding or not gives the same chance and the same answer",
+                            "fr": "égal : céder ou non donne la même chance et la même réponse"},
+    "advise.folded_other": {"en": "a / b: either gives the same chance and the same answer",
+                            "fr": "a / b : l'un ou l'autre donne la même chance et la même réponse"},
+    "advise.tie": {"en": "{mark} {n} lines the odds cannot tell apart: all within {interval}",
+                   "fr": "{mark} {n} lignes indiscernables : toutes dans {interval}"},
+    "advise.more": {"en": "… and {n} more, down to {low:.1%} (without --top: every line)",
+                    "fr": "… et {n} de plus, jusqu'à {low:.1%} (sans --top : toutes les lignes)"},
+    "advise.open": {"en": "(certified within {tol:g}; {n:plural|round|rounds} to the cap)",
+                    "fr": "(certifié à {tol:g} près ; {n:plural|round|rounds} jusqu'au plafond)"},
     "odds.title": {"en": "Odds from here · {path} · {ruleset}", "fr": "Chances à partir d'ici · {path} · {ruleset}"},
     "odds.draw": {"en": "draw", "fr": "nul"},
     "odds.exact": {"en": "certified {interval}", "fr": "certifié {interval}"},
     "odds.cap": {"en": "round cap {cap}: {left} round(s) to go", "fr": "plafond de {cap} rounds : encore {left} round(s)"},
     "odds.line": {"en": "odds: {odds}", "fr": "chances : {odds}"},
+    "odds.line_play": {"en": "odds ({who}): {odds}", "fr": "chances ({who}) : {odds}"},
+    "odds.swing_title_end": {"en": "Odds round by round · the fight played to the end · tolerance {tol:g}",
+                             "fr": "Chances round par round · le combat mené à son terme · tolérance {tol:g}"},
     "odds.swing_title": {"en": "Odds round by round · round cap {cap} · tolerance {tol:g}",
                          "fr": "Chances round par round · plafond de {cap} rounds · tolérance {tol:g}"},
     "odds.legend": {"en": "{a} █ on the left, {b} ░ on the right, a draw · between",
@@ -361,6 +391,15 @@ def number(value: float, spec: str, lang: str) -> str:
     return french_digits(text) if lang == "fr" else text
 
 
+def plural(n: float, spec: str, lang: str) -> str:
+    """A count and its noun from ``plural|ONE|MANY`` (``{n:plural|entry|entries}`` in a
+    template): ``1 entry``, ``3 entries``; in French 0 and 1 take the singular (``0 entrée``,
+    ``1 entrée``, ``2 entrées``)."""
+    _, one, many = spec.split("|", 2)
+    singular = abs(n) < 2 if lang == "fr" else n == 1
+    return f"{number(n, 'g', lang)} {one if singular else many}"
+
+
 def percent_sign(lang: str) -> str:
     """``%`` after a number written by hand (``12.50–13.10%``): `` %`` in French."""
     return NBSP + "%" if lang == "fr" else "%"
@@ -380,6 +419,8 @@ def formatter(lang: str) -> string.Formatter:
     class Numbers(string.Formatter):
         def format_field(self, value: object, format_spec: str) -> str:
             if format_spec and isinstance(value, int | float) and not isinstance(value, bool):
+                if format_spec.startswith("plural|"):  # ``{n:plural|round|rounds}``
+                    return plural(value, format_spec, lang)
                 return number(value, format_spec, lang)
             return str(super().format_field(value, format_spec))
 

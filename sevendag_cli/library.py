@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, TypeAlias
 
 from msgspec import Struct
 
+from sevendag_cli.arguments import checked
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.policies import PLAIN, Policies, pair
 
@@ -168,12 +169,19 @@ def choose_dice(seed: int | None, dice: Dice, *, continue_after: bool) -> DiceCh
     ``continue_after``: in a fight the generator continues after entered faces; in ``init``
     and ``round`` entered faces must be exactly what is needed (and no seed goes with them).
     """
-    from sevendag_cli.dice import EnteredDice, SeededDice, check_seed, fresh_seed, parse_faces
+    from sevendag_cli.dice import (
+        CallerDice,
+        EnteredDice,
+        SeededDice,
+        check_seed,
+        fresh_seed,
+        parse_faces,
+    )
 
     if dice is not None and not isinstance(dice, str | Sequence):  # a dice source of the caller's
         if seed is not None:
             raise UsageError(Msg("cli.dice_and_seed"))
-        return DiceChoice(dice, None, None)
+        return DiceChoice(CallerDice(dice), None, None)  # each face it gives checked
     text = dice if dice is None or isinstance(dice, str) else ",".join(str(f) for f in dice)
     if text is not None and not continue_after:
         if seed is not None:
@@ -221,6 +229,7 @@ def _with_changes(doc: dict[str, object], changes: tuple[Change, ...]) -> Docume
 # --- rulesets and matchups ---------------------------------------------------------------------
 
 
+@checked
 def ruleset(name_or_path: str) -> Ruleset:
     """A ruleset, by name (``sevendag``, ``d20``, one listed by ``sevendag rulesets``) or path.
 
@@ -233,6 +242,7 @@ def ruleset(name_or_path: str) -> Ruleset:
     return ruleset_from_data(data, source)
 
 
+@checked
 def matchup(a: str | None = None, b: str | None = None, ruleset: str | None = None, *,
             set: WhatIfs = None, tactic: WhatIfs = None) -> Matchup:
     """Two fighters, as ``sevendag fight A B --ruleset R --set ... --tactic ...`` reads them.
@@ -273,6 +283,7 @@ class Matchup(Struct, frozen=True):
     (``techniques.feint.attack``) is applied to it; ``ruleset`` is the ruleset changed."""
 
     @classmethod
+    @checked
     def load(cls, fighters: Sequence[str] | None, ruleset: str | None = None, *,
              set: WhatIfs = None, tactic: WhatIfs = None) -> Matchup:
         """FIGHTERS (two, or none), ``--ruleset``, ``--set`` and ``--tactic`` as the CLI reads
@@ -315,16 +326,18 @@ class Matchup(Struct, frozen=True):
         played, said = played_policies(self.ruleset, self.asked)
         return (*inert_notes(self.ruleset, (self.a, self.b), self.changes, played), *said)
 
-    def vary(self, field: str, value: str) -> Matchup:
+    @checked
+    def vary(self, field: str, value: str, typed: str = "") -> Matchup:
         """This matchup with one more change, ``FIGHTER.FIELD`` (or the ruleset's
-        ``techniques.NAME.FIELD``) set to ``value`` (as a sweep's point).
+        ``techniques.NAME.FIELD``) set to ``value`` (as a sweep's point); ``typed``: what
+        a message quotes (the whole ``--vary A.ac=5..9``; by default ``--vary A.ac=VALUE``).
 
         >>> matchup("A", "B", "d20").vary("A.ac", "14").a.ac_override
         14
         """
         from sevendag_cli.rules.whatif import VARY
 
-        what = self.what.plus(field, value, VARY)
+        what = self.what.plus(field, value, VARY, typed)
         # a change of the ruleset is applied to the file's data again, all of them in order
         rs, a, b, changes = what.load(self.ruleset, list(self.docs), self.ruleset_doc)
         return Matchup(rs, a, b, changes, self.docs, what, self.asked, self.ruleset_doc)
@@ -339,6 +352,7 @@ class Matchup(Struct, frozen=True):
 
     # --- one fight -----------------------------------------------------------------------------
 
+    @checked
     def play(self, *, seed: int | None = None, dice: Dice = None,
              cap: int | None = None) -> tuple[FightPlay, DiceChoice]:
         """The fight of :meth:`fight`, played round by round as it is iterated (a long fight is
@@ -351,6 +365,7 @@ class Matchup(Struct, frozen=True):
         return backend_for(self.ruleset).fight_play(self.ruleset, self.a, self.b, choice.source,
                                                     cap, self.policies), choice
 
+    @checked
     def fight(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None) -> Fight:
         """One whole fight, step by step (``sevendag fight --seed N``).
 
@@ -361,6 +376,7 @@ class Matchup(Struct, frozen=True):
         play, choice = self.play(seed=seed, dice=dice, cap=cap)
         return Fight(play.collect(), choice.seed, self.changes, self.policies)
 
+    @checked
     def odds_swing(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None,
                    tolerance: float | None = None) -> OddsSwingResult:
         """The fight :meth:`fight` plays, then how each fighter's odds swung round by round
@@ -381,6 +397,7 @@ class Matchup(Struct, frozen=True):
 
     # --- odds --------------------------------------------------------------------------------
 
+    @checked
     def simulate(self, runs: int, *, seed: int | None = None, cap: int | None = None,
                  progress: Callable[[int], None] | None = None) -> Simulation:
         """``runs`` fights simulated (``sevendag fight --runs N``); ``progress(done)`` after each batch.
@@ -399,8 +416,21 @@ class Matchup(Struct, frozen=True):
                           policies=self.policies)
         return Simulation(result, self.ruleset.name, seed, self.changes, self.policies)
 
-    def exact(self, *, tolerance: float | None = None, cap: int | None = None) -> Exact:
+    @checked
+    def exact(self, *, tolerance: float | None = None, cap: int | None = None,
+              exploit: bool | None = None, fractions: bool | None = None,
+              progress: Callable[[int, int], None] | None = None) -> Exact:
         """The exact odds, certified within ``tolerance`` (``sevendag fight --exact``).
+
+        ``fractions``: the exact fractions of the fight played to the end, where the rules
+        allow them — None (the default) where they cost little beside the odds (a size rule
+        from the sheets, else a note saying how to ask), True asked (``--fractions``;
+        ``progress(done, total)`` along the way), False none.
+
+        ``exploit``: what each sheet gives away against optimal play (both on their sheets
+        only): None computes it when it is cheap and says why not otherwise
+        (:attr:`Exact.exploitability_skipped`), True asks for it (refused in one line beyond
+        the game's bounds), False leaves it out.
 
         >>> e = matchup("A", "B", "d20").exact(tolerance=1e-9)
         >>> round(sum(f.win_probability for f in e.result.fighters) + e.result.draw_probability, 6)
@@ -410,19 +440,27 @@ class Matchup(Struct, frozen=True):
         from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
         check_numbers(cap, None, None)
+        if exploit and self.policies != PLAIN:
+            raise UsageError(Msg("exact.exploit_policies"))
         self.check_ends()
         tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
         result = exact_fight(self.ruleset, self.a, self.b, cap=cap, tolerance=tol,
-                             policies=self.policies)
-        given = None
-        if self.policies == PLAIN:  # what the sheets give away (asked optimal: shown as played)
+                             fractions=fractions, policies=self.policies, progress=progress)
+        given: Exploitability | None = None
+        skipped: Msg | None = None
+        if self.policies == PLAIN and exploit is not False:
             from sevendag_cli.backend import backend_for
 
-            given = backend_for(self.ruleset).exploitability(self.ruleset, self.a, self.b,
-                                                              cap=cap, tolerance=tol,
-                                                              sheet=result.odds)
-        return Exact(result, self.ruleset.name, self.changes, self.policies, given)
+            got = backend_for(self.ruleset).exploitability(
+                self.ruleset, self.a, self.b, cap=cap, tolerance=tol, sheet=result.odds,
+                asked=bool(exploit))
+            if isinstance(got, Msg):
+                skipped = got
+            else:
+                given = got
+        return Exact(result, self.ruleset.name, self.changes, self.policies, given, skipped)
 
+    @checked
     def sweep(self, field: str, values: str | Sequence[str | int], *, fair: bool = False,
               runs: int | None = None, seed: int | None = None, cap: int | None = None,
               tolerance: float | None = None,
@@ -455,15 +493,17 @@ class Matchup(Struct, frozen=True):
                 raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
         listed = values if isinstance(values, str) else ",".join(str(v) for v in values)
         target, texts = vary_values(f"{field}={listed}", MAX_SWEEP_POINTS)
+        typed = f"--vary {field}={listed}"
         grid = None
         if by is not None:
             from sevendag_cli.limits import MAX_GRID_POINTS
 
             listed2 = by[1] if isinstance(by[1], str) else ",".join(str(v) for v in by[1])
             grid = vary_values(f"{by[0]}={listed2}", MAX_SWEEP_POINTS)
+            typed2 = f"--vary {by[0]}={listed2}"
             if grid[0] == target:
                 raise UsageError(Msg("sweep.grid_same_field", field=target))
-            both = self.vary(target, texts[0]).vary(grid[0], grid[1][0]).changes[-2:]
+            both = self.vary(target, texts[0], typed).vary(grid[0], grid[1][0], typed2).changes[-2:]
             if (both[0].fighter, both[0].field, both[0].ruleset) == \
                     (both[1].fighter, both[1].field, both[1].ruleset):  # one field spelt two ways
                 raise UsageError(Msg("sweep.grid_same_field", field=target))
@@ -479,7 +519,7 @@ class Matchup(Struct, frozen=True):
             target2 = grid[0]
 
             def load2(x: str, y: str) -> tuple[Fighter, Fighter, object, object, Ruleset]:
-                point = self.vary(target, x).vary(target2, y)
+                point = self.vary(target, x, typed).vary(target2, y, typed2)
                 return point.a, point.b, point.changes[-2].value, point.changes[-1].value, point.ruleset
 
             result2 = sweep_grid(self.ruleset, (target, target2), (texts, grid[1]), load2,
@@ -490,7 +530,7 @@ class Matchup(Struct, frozen=True):
             return SweepResult(result2, self.names, self.changes, self.policies)
 
         def load(text: str) -> tuple[Fighter, Fighter, object, Ruleset]:
-            point = self.vary(target, text)
+            point = self.vary(target, text, typed)
             return point.a, point.b, point.changes[-1].value, point.ruleset
 
         result = sweep(self.ruleset, target, texts, load, method=RUNS if runs is not None else EXACT,
@@ -506,6 +546,13 @@ MAX_RUNS_PER_VALUE = 1_000_000
 # --- results -----------------------------------------------------------------------------------
 
 
+def stopped_notes(result: FightResult, played: int) -> tuple[Msg, ...]:
+    """A fight with no round cap stopped at the safety limit, not over: said so (one note)."""
+    if result.winner is None and not result.capped and played:
+        return (Msg("sim.note.safety_stop", limit=played),)
+    return ()
+
+
 class Fight(Struct, frozen=True):
     """One fight played (``sevendag fight``): ``to_dict()`` is its ``--json`` document."""
 
@@ -517,6 +564,11 @@ class Fight(Struct, frozen=True):
     @property
     def winner(self) -> str | None:
         return self.result.winner
+
+    @property
+    def notes(self) -> tuple[Msg, ...]:
+        """What the fight says on stderr: stopped at the safety limit, with no round cap."""
+        return stopped_notes(self.result, len(self.result.rounds))
 
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import fight_document
@@ -553,6 +605,19 @@ class Simulation(Struct, frozen=True):
     changes: tuple[Change, ...] = ()
     policies: Policies = PLAIN
 
+    @property
+    def notes(self) -> tuple[Msg, ...]:
+        """What the simulation says on stderr: fights stopped at the safety limit (no round cap),
+        or most fights reaching the round cap (draws)."""
+        r = self.result
+        notes = []
+        if r.unfinished:
+            notes.append(Msg("sim.note.unfinished", n=r.unfinished, runs=r.runs,
+                             limit=r.safety_limit))
+        if r.cap is not None and r.runs and r.draws * 2 > r.runs:
+            notes.append(Msg("sim.note.mostly_capped", p=r.draw_probability, cap=r.cap))
+        return tuple(notes)
+
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import header, to_data
 
@@ -570,7 +635,11 @@ class Exact(Struct, frozen=True):
     policies: Policies = PLAIN
     exploitability: Exploitability | None = None
     """What each sheet gives away against optimal play (both on their sheets only)."""
+    exploitability_skipped: Msg | None = None
+    """Why :attr:`exploitability` was not computed when it was not asked for (too large a
+    game for an addition to plain exact odds), and how to ask for it."""
 
+    @checked
     def to_dict(self, lang: str = "en") -> Document:
         from sevendag_cli.render.sim_data import exact_document, exploitability_data
 
@@ -579,6 +648,8 @@ class Exact(Struct, frozen=True):
                              self.policies)
         doc["exploitability"] = (exploitability_data(self.exploitability)
                                  if self.exploitability is not None else None)
+        doc["exploitability_skipped"] = (self.exploitability_skipped.render(lang)
+                                         if self.exploitability_skipped is not None else None)
         return _with_changes(doc, self.changes)
 
 
@@ -612,6 +683,7 @@ class Lineup(Struct, frozen=True):
     :attr:`policies`: those played."""
 
     @classmethod
+    @checked
     def load(cls, sheets: Sequence[str], ruleset: str | None = None, *, set: WhatIfs = None,
              tactic: WhatIfs = None) -> Lineup:
         from sevendag_cli.rules.roster import first_sheet, read_sheets, roster_docs
@@ -663,6 +735,7 @@ class Lineup(Struct, frozen=True):
         pairs = len(self.fighters) * (len(self.fighters) - 1) // 2
         return max(1, min(default_jobs(), pairs))
 
+    @checked
     def play(self, *, runs: int | None = None, tolerance: float | None = None,
              cap: int | None = None, jobs: int | None = None, seed: int | None = None,
              progress: Callable[[int, int], None] | None = None,
@@ -694,6 +767,7 @@ class Lineup(Struct, frozen=True):
         return Matrix(roster, self.skipped, self.changes)
 
 
+@checked
 def matrix(sheets: Sequence[str], ruleset: str | None = None, *, runs: int | None = None,
            tolerance: float | None = None, cap: int | None = None, jobs: int | None = None,
            seed: int | None = None, set: WhatIfs = None, tactic: WhatIfs = None,
@@ -716,6 +790,7 @@ class Matrix(Struct, frozen=True):
     skipped: tuple[Skipped, ...] = ()
     changes: tuple[Change, ...] = ()
 
+    @checked
     def to_dict(self, lang: str = "en") -> Document:
         from sevendag_cli.render.matrix_data import matrix_document
 

@@ -20,6 +20,19 @@ is 4 levels deep)."""
 MAX_ENCOUNTER_DEPTH = 64
 """Nesting of an encounter (JSON), which embeds the ruleset and sheets 3 levels down."""
 
+MAX_ENCOUNTER_MEMORY = 640 << 20
+"""The most memory an encounter file may take once read, estimated from what it holds before
+it is parsed (its objects, lists, texts and numbers counted, each at what Python's objects
+cost: :meth:`sevendag_cli.store.JsonShape.memory`): the largest encounter sevendag writes
+(64 MiB of d20 rounds) is estimated at some 475 MiB (its objects take 175 MiB; ``status``
+on it peaks at 290 MB)."""
+
+ENCOUNTER_MEMORY_PER_BYTE = 16
+"""The most memory an encounter file may take once read per byte of the file (plus 1 MiB),
+estimated as above: the encounters sevendag writes are estimated at 6 to 8 bytes per byte,
+11 to 13 when written without indentation; a file of ``{}`` at 32 (it took 33 times its size
+before it was refused, 3 now: 20 MB of ``{}`` took 668 MB, now 61 MB)."""
+
 INT_LIMIT = 2**63 - 1
 """The one bound on whole numbers: every integer read from a file lies in
 ``[-INT_LIMIT, INT_LIMIT]`` (a signed 64-bit integer, numpy's ``int64``, the seed
@@ -29,6 +42,14 @@ MAX_ROUND_CAP = 10_000
 """The longest fight: a ruleset's ``options.round_cap`` and ``fight --cap`` are at most this
 many rounds (a 10,000-round ``fight --json`` is some 30 MB and 15 seconds; a fight that
 cannot end at all is refused before it starts, see :mod:`sevendag_cli.rules.bounds`)."""
+
+MAX_PLAYED_ROUNDS = 10_000
+"""The simulators' safety limit: a ruleset with no round cap (d20's house default: every fight
+ends, D-12) has ``fight`` and ``fight --runs`` play each fight to its end, but stop one still
+going after this many rounds (a fight's output stays within :data:`MAX_ROUND_CAP`'s bound).
+Such a fight is not a draw: it is reported (a note on stderr; ``unfinished`` in the JSON of
+``--runs``; a ``fight-over`` event of reason ``safety-limit`` in a fight's), and exact odds
+play it to the end."""
 
 MAX_RUNS = 10_000_000
 """Most fights one ``fight --runs`` may simulate."""
@@ -56,15 +77,18 @@ MAX_FOLDER_SHEETS = 1000
 """``.toml`` files looked at in one folder named to ``matrix``."""
 
 MAX_D20_PUSH_CELLS = 1_000_000
-"""Most pairs of hit points the d20 odds push round by round (:mod:`sevendag_cli.sim.push`);
-:meth:`sevendag_cli.d20.chain.D20Chain.odds` refuses beyond it before any work when the
-round cap matters (decided from the sizes and the chance a round deals damage)."""
+"""Most pairs of hit points the d20 push round by round over the grid of both fighters' hit
+points holds (:func:`sevendag_cli.sim.push.d20_push`: the draw of a pair that can never deal
+damage, with a round cap; the exact odds of any other pair, capped or not, come from
+:mod:`sevendag_cli.d20.solve` and :mod:`sevendag_cli.d20.rounds`, bounded by
+:data:`MAX_EXACT_HP`)."""
 
 MAX_EXACT_HP = 5_000
 """Most hit points a d20 fighter may have for exact odds: the odds of the fight played to the
 end are one pass over both fighters' hit points (:mod:`sevendag_cli.d20.solve`): the whole
-``fight --exact`` at 5,000 each takes some 11 s of CPU (under 100 MB); a ``--cap`` that
-matters is played round by round (:mod:`sevendag_cli.sim.push`) within its own bounds."""
+``fight --exact`` at 5,000 each takes some 11 s of CPU (under 100 MB); a round cap that
+matters, and the rounds distribution, come from the law of the number of hits that end the
+fight (:mod:`sevendag_cli.d20.rounds`), whose work the hit points and the cap bound."""
 
 MAX_CACHE_ENTRIES = 64
 """Entries kept in each folder of the solver cache (``<cache>/odds``, ``<cache>/game``): after a
@@ -73,6 +97,14 @@ write, the least recently used beyond it are removed (:mod:`sevendag_cli.solver_
 MAX_CACHE_BYTES = 256 << 20
 """Bytes kept in each folder of the solver cache (256 MiB), likewise: the least recently used
 entries are removed until the folder is within it (never the entry just written)."""
+
+MIN_COLUMNS = 40
+"""The narrowest display: a width (``COLUMNS``, or the terminal's) below it — zero and
+negative ones included — is drawn at this many columns (:func:`sevendag_cli.output.display_columns`);
+a ``COLUMNS`` that is not a number is ignored (the terminal's width, else 80)."""
+
+MAX_COLUMNS = 1000
+"""The widest display: a wider ``COLUMNS`` or terminal is drawn at this many columns."""
 
 MAX_EXACT_VALUES = 200_000
 """Most values one exact distribution may hold: each part of a formula whose law is computed

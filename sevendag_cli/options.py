@@ -132,7 +132,7 @@ SetOpt = Annotated[
 TacticOpt = Annotated[
     list[str] | None,
     typer.Option("--tactic", help="Sevendag: a fighter's tactic for this run: FIGHTER=TACTIC, e.g. "
-                                  "Brannoc=all-out, or one commitment per hand: Brannoc=attack,defence; "
+                                  "Brannoc=full-defence, or one commitment per hand: Brannoc=attack,defence; "
                                   "then its rules after ';': "
                                   "Brannoc=all-out;technique=feint@attacking;yield=behind; "
                                   "FIGHTER=optimal: the best declaration every round (yield, allocation, "

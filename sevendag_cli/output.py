@@ -107,7 +107,9 @@ class Output:
         """
         from rich.console import Console
 
-        return Console(highlight=False, markup=False, emoji=False)
+        from sevendag_cli.columns import display_columns
+
+        return Console(highlight=False, markup=False, emoji=False, width=display_columns())
 
 
 def make_output(json_: bool, jsonl: bool, lang: Lang | None, jsonl_allowed: bool = True) -> Output:
@@ -140,13 +142,19 @@ def check_table_options(out: Output, csv_: bool, plot: str | None, odds: bool = 
 
 
 def what_if_notes(rs: Ruleset, fighters: Sequence[Fighter], changes: tuple[Change, ...],
-                  out: Output, policies: Sequence[str] = ("sheet", "sheet")) -> None:
+                  out: Output, policies: Sequence[str] = ("sheet", "sheet"),
+                  varied: Sequence[str] = ()) -> None:
     """On stderr: a change that cannot change the fight, and why (a d20 sheet that states its
     AC; a Sevendag technique changed while each fighter plays its sheet: ``policies``, one per
-    fighter, ``sheet`` or ``optimal``)."""
+    fighter, ``sheet`` or ``optimal``).  ``varied``: a sweep's ``FIGHTER.FIELD`` targets, whose
+    first value is among the changes: a tactic that is the sheet's at that value is no news (the
+    sweep says whether any value changes the odds)."""
     from sevendag_cli.rules.whatif import inert_notes
 
     for message in inert_notes(rs, fighters, changes, policies):
+        if message.key == "whatif.tactic_inert" and any(
+                v.rsplit(".", 1)[-1] in ("tactic", "allocation") for v in varied):
+            continue
         note(f"sevendag: {message.render(out.lang)}")
 
 
@@ -216,7 +224,8 @@ def _ask_die(label: str, lang: str = "en") -> str:
     sys.stderr.write(Msg("dice.ask", label=label).render(lang))
     sys.stderr.flush()
     line = sys.stdin.readline()
-    if not line:
+    if not line:  # the end of the input: the error line goes below the prompt, not after it
+        sys.stderr.write("\n")
         raise UsageError(Msg("dice.input_ended"))
     return line
 

@@ -211,20 +211,30 @@ def bound_folder(folder: Path, keep: str = "") -> int:
     return removed
 
 
+POLICY_FOLDER = "policy"
+"""Where the odds of fights under policies are kept (:class:`~.sevendag.policy.KeptOdds`)."""
+POLICY_FORMAT = 1
+MAX_POLICY_ENTRY = 64 * 1024 * 1024
+"""Largest kept table of odds under policies read back (the house pair's: 15 MB)."""
+
+
 def solver(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
            tolerance: float | None = None, policies: Policies = PLAIN) -> OddsSolver:
-    """An odds solver for this pair, starting from the work kept for exactly this pair (the
-    sheets' play; other policies keep nothing)."""
+    """An odds solver for this pair, starting from the work kept for exactly this pair (and,
+    under policies, these policies and this cap)."""
     from sevendag_cli.sim.moment import OddsSolver
     from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
+    tol = DEFAULT_TOLERANCE if tolerance is None else tolerance
     if policies != PLAIN:
-        return OddsSolver(ruleset, a, b, cap=cap, policies=policies,
-                          tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
-    key = pair_key(ruleset, a, b)
-    s = OddsSolver(ruleset, a, b, cap=cap,
-                   tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance,
-                   kept=load(key))
+        rounds = ruleset.round_cap if cap is None else cap
+        key = work_key(POLICY_FOLDER, POLICY_FORMAT, ruleset, a, b, list(policies), rounds)
+        s = OddsSolver(ruleset, a, b, cap=cap, policies=policies, tolerance=tol,
+                       kept=load(key, folder=POLICY_FOLDER, max_size=MAX_POLICY_ENTRY))
+        s.cache_folder = POLICY_FOLDER
+    else:
+        key = pair_key(ruleset, a, b)
+        s = OddsSolver(ruleset, a, b, cap=cap, tolerance=tol, kept=load(key))
     s.cache_key = key
     return s
 
@@ -232,6 +242,8 @@ def solver(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
 def keep(s: OddsSolver) -> None:
     """Build what ``s`` would keep (if it has not been read from the cache) and keep it
     (nothing when the solver has nothing it can keep: empty bytes)."""
+    if s.cache_key is None or cache_dir() is None or s.used_kept:
+        return
     data = s.keep()
-    if s.cache_key is not None and not s.used_kept and data:
-        store(s.cache_key, data)
+    if data:
+        store(s.cache_key, data, folder=s.cache_folder)

@@ -35,6 +35,12 @@ import sys
 
 _EARLY_LINE = {"en": "sevendag: error: interrupted\n", "fr": "sevendag: error: interrompu\n"}
 """The messages ``cli.interrupted`` (en, fr), written without importing the catalogue."""
+_EARLY_MEMORY = {
+    "en": "sevendag: error: out of memory: the program could not be loaded; give the process more memory\n",
+    "fr": "sevendag: error: mémoire insuffisante : le programme n'a pas pu être chargé ; "
+          "donner plus de mémoire au processus\n",
+}
+"""Memory ran out while the program's own modules were imported (before the catalogue can be)."""
 
 
 def _lang() -> str:
@@ -54,12 +60,16 @@ def _lang() -> str:
     return "en"
 
 
-def _early(signum: int, frame: object) -> None:
-    """A Ctrl-C during start-up: one line, exit 130, at once (nothing to undo yet)."""
+def _write_early(line: str) -> None:
     try:  # noqa: SIM105 (contextlib is one more import)
-        os.write(2, _EARLY_LINE[_lang()].encode())
+        os.write(2, line.encode())
     except OSError:
         pass
+
+
+def _early(signum: int, frame: object) -> None:
+    """A Ctrl-C during start-up: one line, exit 130, at once (nothing to undo yet)."""
+    _write_early(_EARLY_LINE[_lang()])
     os._exit(130)
 
 
@@ -96,6 +106,9 @@ def main() -> None:
         gc.disable()  # the imports make objects and free none: no collection need walk them
         try:
             from sevendag_cli.cli import main as run  # Typer, Rich...: a Ctrl-C here is _early's
+        except MemoryError:  # the limit leaves too little for the program itself: one line, exit 1
+            _write_early(_EARLY_MEMORY[_lang()])
+            raise SystemExit(1) from None
         finally:
             gc.freeze()  # ...nor any later one (issue 16: a few ms)
             gc.enable()

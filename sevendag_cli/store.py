@@ -16,7 +16,11 @@ Safety:
   again), so no failed command leaves one behind;
 * only a regular file is read (never a pipe or a device), of at most
   ``MAX_ENCOUNTER_BYTES``, nested at most ``MAX_ENCOUNTER_DEPTH`` levels, with
-  every integer within ``INT_LIMIT`` (:mod:`sevendag_cli.limits`);
+  every integer within ``INT_LIMIT`` (:mod:`sevendag_cli.limits`); what it holds is
+  counted before it is parsed, and a file whose objects would take more memory than
+  ``ENCOUNTER_MEMORY_PER_BYTE`` bytes per byte of the file, or ``MAX_ENCOUNTER_MEMORY``, is
+  refused before a single object is made of it (:func:`json_shape`: 20 MB of ``{}`` took
+  667 MB before);
 * the document carries a format name and version; anything else is refused
   with a clear message;
 * the encounter embeds the ruleset and both fighter sheets as they were when
@@ -42,14 +46,20 @@ import re
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from msgspec import Struct, field
 from msgspec.structs import replace
 
 from sevendag_cli.errors import EncounterError, Msg, joined
 from sevendag_cli.files import Unreadable, kind_of, os_reason, read_regular, stat_or_none
-from sevendag_cli.limits import INT_LIMIT, MAX_ENCOUNTER_BYTES, MAX_ENCOUNTER_DEPTH
+from sevendag_cli.limits import (
+    ENCOUNTER_MEMORY_PER_BYTE,
+    INT_LIMIT,
+    MAX_ENCOUNTER_BYTES,
+    MAX_ENCOUNTER_DEPTH,
+    MAX_ENCOUNTER_MEMORY,
+)
 from sevendag_cli.streams import note_saved
 
 FORMAT = "sevendag-encounter"
@@ -152,24 +162,124 @@ def _bounded_int(text: str) -> int:
     return value
 
 
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_INNERMOST = re.compile(r"[\[{][\]}]")
+_NOT_A_BRACKET = re.compile(rb'(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"|[^"\[\]{}]++)++')
+"""Whatever is not a bracket outside a string: strings (with their escapes) and other bytes."""
+_DIGITS = tuple(str(d).encode() for d in range(10))
+_NOT_BRACKETS = bytes(c for c in range(256) if c not in b"[]{}")
+_NOT_COUNTED = bytes(c for c in range(256) if c not in b'[]{},:".0123456789')
+_NOT_DIGITS = bytes(c for c in range(256) if c not in b"0123456789")
+_NOT_LEAD_3 = bytes(c for c in range(256) if not 0xE0 <= c <= 0xEF)  # lead bytes of U+0800..U+FFFF
+_NOT_LEAD_4 = bytes(c for c in range(256) if not 0xF0 <= c <= 0xF4)  # lead bytes beyond U+FFFF
+_PAIRS = (b"{}", b"[]", b"{]", b"[}")  # innermost pairs (the last two: damaged text, refused later)
 
 
-def json_too_deep(text: str, limit: int) -> bool:
-    """A JSON text nested deeper than ``limit``, found before parsing.
+class JsonShape(NamedTuple):
+    """What a JSON text holds at most, counted before it is parsed (:func:`json_shape`).
 
-    Strings are taken out, then only the brackets kept; each pass removes the
-    innermost pairs, so a text ``limit`` deep is empty after ``limit`` passes.
-    An unbalanced text stops early (the parser then says what is wrong).
+    The counts are of the whole text, its strings' characters included: at most what the
+    parsed text holds (a ``{`` inside a name counts as an object here), never less.
     """
-    skeleton = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+
+    size: int  # bytes of the text
+    too_deep: bool  # nested deeper than the limit asked
+    objects: int
+    arrays: int
+    separators: int  # commas: each value after the first of its object or array
+    pairs: int  # colons: the keys of the objects
+    texts: int  # strings, keys included
+    chars: int  # bytes but spaces and line ends (the indentation): the texts' characters at most
+    digits: int
+    points: int  # decimal points (the fractions of numbers)
+    char_size: int  # bytes per character of the text once decoded: 1, 2 or 4 (Python's str)
+
+    @property
+    def values(self) -> int:
+        """Every value, containers included (at most: an empty container counts one)."""
+        return self.separators + self.objects + self.arrays + 1
+
+    def memory(self) -> int:
+        """The memory Python's objects of the parsed text take, at most about (CPython 3.11 on
+        64 bits, measured with ``tracemalloc``): a dict 72 bytes, 192 with a key, and 24 a
+        key more; a list 64 bytes and 10 an item; a text 56 bytes and its characters (a key
+        as a text, though the parser shares a key met twice); a number of three digits or
+        more, or with a decimal point, 32 (smaller ones are shared); ``true``, ``false`` and
+        ``null`` nothing.  The decoded text itself is not counted: it is as large as the file
+        (or 2 or 4 times, as :attr:`char_size` says)."""
+        filled = min(self.objects, self.pairs)
+        items = max(0, self.values - self.pairs)
+        numbers = self.digits // 3 + self.points
+        return (72 * self.objects + 120 * filled + 24 * self.pairs + 64 * self.arrays
+                + 10 * items + 56 * self.texts + self.char_size * self.chars + 32 * numbers)
+
+
+def json_shape(raw: bytes, depth_limit: int | None = None) -> JsonShape:
+    """Count what the JSON text ``raw`` holds (see :class:`JsonShape`) before parsing it, in a
+    copy of the characters counted (no object per value is made: 20 MB of ``{}`` is counted
+    in 20 MB); with ``depth_limit``, also whether it is nested deeper (:func:`json_deeper`)."""
+    counted = raw.translate(None, _NOT_COUNTED)  # one pass; what is left is counted
+    shape = JsonShape(
+        size=len(raw), too_deep=False, objects=counted.count(b"{"), arrays=counted.count(b"["),
+        separators=counted.count(b","), pairs=counted.count(b":"),
+        texts=counted.count(b'"') // 2,
+        chars=len(raw) - raw.count(b" ") - raw.count(b"\n"),  # the indentation is no text
+        digits=len(counted.translate(None, _NOT_DIGITS)), points=counted.count(b"."),
+        char_size=_char_size(raw))
+    del counted
+    if depth_limit is not None:
+        shape = shape._replace(too_deep=json_deeper(raw, depth_limit))
+    return shape
+
+
+def json_deeper(raw: bytes, limit: int) -> bool:
+    """The JSON text ``raw`` nested deeper than ``limit``, found before parsing it.
+
+    Its brackets outside strings kept (one pass of a regular expression splitting the text at
+    them: the pieces are the brackets, one or a few bytes each, so call this once the number
+    of brackets is known to be bounded, :meth:`JsonShape.memory`); each pass then removes the
+    innermost pairs, so a text ``limit`` deep is empty after ``limit`` passes; an unbalanced
+    text stops early (the parser then says what is wrong).
+    """
+    brackets = b"".join(_NOT_A_BRACKET.split(raw)).translate(None, _NOT_BRACKETS)
     for _ in range(limit):
-        skeleton, removed = _INNERMOST.subn("", skeleton)
-        if not skeleton or not removed:
+        before = len(brackets)
+        for pair in _PAIRS:  # each pair marked first, so that a pass removes one level only
+            brackets = brackets.replace(pair, b"\0")
+        brackets = brackets.replace(b"\0", b"")
+        if not brackets or len(brackets) == before:
             return False
-    return _INNERMOST.search(skeleton) is not None
+    return any(pair in brackets for pair in _PAIRS)
+
+
+def _char_size(raw: bytes) -> int:
+    """The bytes per character of Python's ``str`` of the UTF-8 text ``raw``: 1, 2 or 4."""
+    if raw.isascii():
+        return 1
+    if raw.translate(None, _NOT_LEAD_4):
+        return 4
+    return 2 if raw.translate(None, _NOT_LEAD_3) else 1
+
+
+def opens_deeper(raw: bytes, limit: int) -> bool:
+    """The JSON text ``raw`` opens with more than ``limit`` nested objects or arrays (each but
+    the first maybe after a key): a sure sign it is too deep, found in a glance at its start
+    (no bracket there can be inside a string), before what it holds is counted."""
+    return re.match(_OPENS % (limit + 1), raw) is not None
+
+
+_OPENS = rb'\s*(?:[\[{]\s*(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"\s*:\s*)?){%d}'
+
+
+def json_too_deep(text: str | bytes, limit: int) -> bool:
+    """A JSON text nested deeper than ``limit``, found before parsing (:func:`json_deeper`)."""
+    raw = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    return json_deeper(raw, limit)
+
+
+def memory_allowed(size: int) -> int:
+    """The most memory an encounter file of ``size`` bytes may take once read (estimated by
+    :meth:`JsonShape.memory`): in proportion to its size, and never beyond what the largest
+    encounter takes (:mod:`sevendag_cli.limits`)."""
+    return min(MAX_ENCOUNTER_MEMORY, ENCOUNTER_MEMORY_PER_BYTE * size + (1 << 20))
 
 
 def _unusable(path: Path, exc: Unreadable) -> EncounterError:
@@ -189,13 +299,24 @@ def load(path: Path) -> Encounter:
         raise _unusable(path, exc) from None
     if not raw.strip():
         raise EncounterError(Msg("store.empty", path=path))
+    too_deep = EncounterError(Msg("store.too_deep", path=path, limit=MAX_ENCOUNTER_DEPTH))
+    if opens_deeper(raw, MAX_ENCOUNTER_DEPTH):  # a text opening deeper than the bound: that first
+        raise too_deep
+    shape = json_shape(raw)  # before it is even decoded
+    need, allowed = shape.memory(), memory_allowed(len(raw))
+    if need > allowed:  # before a single object is made of it
+        from sevendag_cli.memory import size_text
+
+        raise EncounterError(Msg("store.too_many_items", path=path, items=shape.values,
+                                 need=size_text(need), limit=size_text(allowed),
+                                 size=size_text(len(raw))))
+    if json_deeper(raw, MAX_ENCOUNTER_DEPTH):
+        raise too_deep
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise EncounterError(Msg("store.not_utf8", path=path)) from None
-    too_deep = EncounterError(Msg("store.too_deep", path=path, limit=MAX_ENCOUNTER_DEPTH))
-    if json_too_deep(text, MAX_ENCOUNTER_DEPTH):
-        raise too_deep
+    del raw  # the text is what is parsed: the bytes need not be held meanwhile
     try:
         doc = json.loads(text, parse_int=_bounded_int)
     except _Beyond:

@@ -10,6 +10,10 @@ No dependency: the rules records and the command line both use it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sevendag_cli.errors import Msg
 
 COMMITMENT_WORDS: dict[str, tuple[str, ...]] = {
     "attack": ("a", "att", "atk", "attack", "attaque", "attaquer"),
@@ -126,6 +130,38 @@ def short_labels(labels: Iterable[str]) -> list[str]:
     return [" ".join(w for w in words if w not in common) for words in split]
 
 
+NAME_SEPARATOR = "="
+"""What separates a fighter's name from its value on the command line (``--tactic NAME=...``,
+``--allocate NAME=...``, ``--technique NAME=...``): a name holding it could never be typed."""
+
+
+def name_problem(name: str) -> Msg | None:
+    """What is wrong with a fighter's name as a sheet gives it (a ``Msg``), or None: empty, or
+    holding ``=``, which no ``NAME=VALUE`` option could name."""
+    from sevendag_cli.errors import Msg
+
+    if not name.strip():
+        return Msg("rules.must_not_be_empty")
+    if NAME_SEPARATOR in name:
+        return Msg("rules.name_separator", name=name, separator=NAME_SEPARATOR)
+    return None
+
+
+ASSIGNMENT_EXAMPLES = {"--allocate": "Brannoc=attack,defence", "--technique": "Brannoc=feint"}
+"""What a mistyped ``NAME=VALUE`` option is shown as an example of (an allocation for
+``--allocate``, a technique for ``--technique``)."""
+
+
+def assignment_example(text: str, option: str) -> str:
+    """The example a refused ``NAME=VALUE`` points to: what was typed with ``:`` (or a space)
+    made ``=`` (``Brannoc:a,d`` → ``Brannoc=a,d``), else one of the option's own kind."""
+    for sep in (":", " "):
+        name, found, rest = text.strip().partition(sep)
+        if found and name.strip() and rest.strip() and "=" not in text:
+            return f"{name.strip()}={rest.strip()}"
+    return ASSIGNMENT_EXAMPLES.get(option, "NAME=VALUE")
+
+
 def parse_assignments(values: Iterable[str] | None, option: str) -> list[tuple[str, str]]:
     """``NAME=VALUE`` options (``--allocate``, ``--technique``): (name, value) as typed, in order."""
     from sevendag_cli.errors import Msg, UsageError
@@ -134,7 +170,8 @@ def parse_assignments(values: Iterable[str] | None, option: str) -> list[tuple[s
     for v in values or []:
         name, sep, rest = v.partition("=")
         if not sep or not name.strip() or not rest.strip():
-            raise UsageError(Msg("cli.assignment", option=option, value=v))
+            raise UsageError(Msg("cli.assignment", option=option, value=v,
+                                 example=assignment_example(v, option)))
         out.append((name.strip(), rest.strip()))
     return out
 

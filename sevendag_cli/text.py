@@ -9,14 +9,20 @@ that reads backwards).  Everything the tool shows to a person goes through
 
 * every control character (Unicode category Cc: C0, DEL, C1);
 * the line and paragraph separators (U+2028, U+2029: line breaks to many tools);
-* the bidirectional formatting characters (U+061C, U+200E, U+200F,
-  U+202A-U+202E, U+2066-U+2069);
+* every format character (category Cf: the bidirectional controls U+061C, U+200E,
+  U+200F, U+202A-U+202E, U+2066-U+2069, the zero-width space U+200B and non-joiner
+  U+200C, the word joiner U+2060, the soft hyphen U+00AD, the byte-order mark U+FEFF,
+  the tag characters U+E0000-U+E007F...) but the zero-width joiner U+200D, which joins
+  emoji; and other characters drawn as nothing (the combining grapheme joiner U+034F,
+  the Hangul fillers, the Mongolian variation selectors);
 * lone surrogates (a file name that is not valid UTF-8, as Python decodes it).
 
+A character beyond U+FFFF is written ``\\U`` and eight digits (``\\U000e0041``).
 Other characters stay as they are: accents, no-break spaces (French uses them),
-emoji and their joiners.  Backslashes are kept, so a Windows-like path reads
-as typed.  :func:`visible` is idempotent: what it returns holds nothing it
-would change again, so escaping twice is harmless.
+emoji and their joiners (a subdivision flag, whose tag characters are escaped, excepted).
+Backslashes are kept, so a Windows-like path reads as typed.  :func:`visible` is
+idempotent: what it returns holds nothing it would change again, so escaping twice is
+harmless.
 
 Where it is applied (so that it cannot be forgotten):
 
@@ -36,7 +42,19 @@ import re
 from functools import cache
 from typing import Any, TypeVar
 
-_UNSAFE_CHARS = "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]"
+_FORMAT_CHARS = (
+    "\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b\u200c\u200e\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+)
+"""The Unicode format characters (category Cf, Unicode 15) but the zero-width joiner (U+200D,
+which joins emoji): invisible, they can make two names look alike, hide text, or turn it
+around (``tests/test_bounds.py`` checks the list against ``unicodedata``)."""
+_BLANK_CHARS = "\u034f\u115f\u1160\u180b-\u180d\u180f\u3164\uffa0"
+"""Other characters drawn as nothing: the combining grapheme joiner, the Hangul fillers, the
+Mongolian variation selectors."""
+_UNSAFE_CHARS = ("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff" + _FORMAT_CHARS + _BLANK_CHARS
+                 + "]")
 
 
 @cache
@@ -56,7 +74,9 @@ def _escape(match: re.Match[str]) -> str:
     if named is not None:
         return named
     code = ord(c)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def visible(text: object) -> str:
@@ -74,16 +94,6 @@ def is_visible(text: str) -> bool:
     return _unsafe().search(text) is None
 
 
-# What :func:`visible` escapes, as msgspec's JSON writes it: a backslash (every C0 control is
-# escaped, as ``\n`` or ``\u001b``), DEL, and the UTF-8 of C1 controls, U+061C,
-# U+200E/F, U+2028-U+202E and U+2066-U+2069 (written as they are).
-@cache
-def _unsafe_json() -> re.Pattern[bytes]:
-    return re.compile(
-        rb"\\|\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xa8-\xae]|\xe2\x81[\xa6-\xa9]"
-    )
-
-
 def visible_data(obj: T) -> T:
     """A copy of ``obj`` with every text in it made :func:`visible` (the same object if none changes).
 
@@ -96,7 +106,11 @@ def visible_data(obj: T) -> T:
     try:
         import msgspec
 
-        if _unsafe_json().search(msgspec.json.encode(obj)) is None:
+        encoded = msgspec.json.encode(obj)
+        # JSON escapes every C0 control with a backslash; what else visible() escapes is
+        # written as it is (DEL, C1, the format and blank characters...)
+        if b"\\" not in encoded and b"\x7f" not in encoded and (
+                encoded.isascii() or _unsafe().search(encoded.decode("utf-8")) is None):
             return obj
     except (TypeError, ValueError, UnicodeError, msgspec.EncodeError):  # not JSON-able: walk it
         pass

@@ -105,6 +105,55 @@ def house_ruleset(**options: str) -> None:
     Path("house.toml").write_text(text.replace('name = "sevendag"', 'name = "house"', 1), "utf-8")
 
 
+# Two d20 sheets of a longer fight than D-14 (some 65 rounds): matrix, exact rounds.
+KESTREL = """ruleset = "d20"
+name = "Kestrel"
+level = 4
+str = 10
+dex = 17
+con = 12
+wis = 12
+bba = 3
+armour = 2
+dodge = 1
+hp = 40
+
+[weapon]
+name = "rapier"
+damage = "1d6"
+crit_range = 18
+"""
+BRUTE = """ruleset = "d20"
+name = "Brute"
+level = 4
+str = 16
+dex = 9
+con = 14
+wis = 8
+bba = 4
+armour = 1
+hp = 55
+
+[weapon]
+name = "great axe"
+damage = "1d12"
+crit_factor = 3
+"""
+
+
+def capped_ruleset(folder: Path, cap: int | str, name: str = "capped") -> Path:
+    """The bundled d20 ruleset with ``options.round_cap`` set (a number, or ``"none"``), written
+    to ``folder`` as NAME.toml."""
+    text = (BUNDLED / "d20.toml").read_text("utf-8")
+    value = f'"{cap}"' if isinstance(cap, str) else str(cap)
+    lines = [f"round_cap = {value}" if line.startswith("round_cap =") else line
+             for line in text.splitlines()]
+    text = "\n".join(lines) + "\n"
+    path = folder / f"{name}.toml"
+    path.write_text(text.replace('name = "d20"', f'name = "{name}"', 1), "utf-8")
+    return path
+
+
 def edited_sheet(stem: str, *swaps: tuple[str, str]) -> str:
     """A copy of a bundled sheet with some lines changed, in the test's folder."""
     text = (bundled_dir() / "fighters" / f"{stem}.toml").read_text("utf-8")

@@ -123,7 +123,7 @@ def test_a_damaged_truncated_or_foreign_entry_is_ignored_and_solved_again(
     def read(raw: bytes) -> game_cache.KeptGame | None:
         entry.write_bytes(raw)
         return game_cache.read_kept(solver_cache.load(key, folder=game_cache.FOLDER,
-                                                      magic=game_cache.MAGIC))
+                                                      magic=game_cache.MAGIC), key)
 
     assert read(good) is not None
     head = good.index(b"\n") + 1
@@ -141,11 +141,12 @@ def test_a_damaged_truncated_or_foreign_entry_is_ignored_and_solved_again(
     game = game_for(loaded.ruleset, loaded.a, loaded.b)  # type: ignore[arg-type]
     start = game.key_of(loaded.state)  # type: ignore[arg-type]
     assert isinstance(start, tuple)
-    kept = game_cache.read_kept(good[head:])
+    kept = game_cache.read_kept(good[head:], key)
     assert kept is not None and kept.state(game, start, 200) is not None
+    assert game_cache.read_kept(good[head:], other) is None  # re-keyed: its digest still valid
     off = _values_offset(body) + 8 * kept.header.offsets[kept.index[start]]
     forged = body[:off] + struct.pack("<d", 1.5) + body[off + 8:]
-    kept = game_cache.read_kept(hashlib.sha256(forged).digest() + forged)
+    kept = game_cache.read_kept(hashlib.sha256(forged).digest() + forged, key)
     assert kept is not None
     assert kept.state(game, start, 200) is None
     # end to end: a truncated entry, no error, the same advice, the entry written again

@@ -229,6 +229,7 @@ def _band() -> object:
     ("a\x1b[2Jb", "a\\x1b[2Jb"), ("a\nb\rc\td", "a\\nb\\rc\\td"), ("\x00\x7f\x9b", "\\x00\\x7f\\x9b"),
     ("a\u202eb\u2066c\u061c", "a\\u202eb\\u2066c\\u061c"), ("a\u2028b\u2029", "a\\u2028b\\u2029"),
     ("a\u200eb\u200f", "a\\u200eb\\u200f"), ("x\udcffy", "x\\udcffy"),
+    ("soft\u00adhyphen", "soft\\xadhyphen"),  # a format character (Cf): invisible, escaped
 ])
 def test_visible_escapes(raw: str, shown: str) -> None:
     assert visible(raw) == shown
@@ -237,7 +238,7 @@ def test_visible_escapes(raw: str, shown: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["Forêt", "10\u00a0000", "a\u202fb", "C:\\path", "👩\u200d👩\u200d👧",
-                                  "[red]x[/]", "soft\u00adhyphen"])
+                                  "[red]x[/]"])
 def test_visible_keeps_what_is_not_a_control(text: str) -> None:
     assert visible(text) is text
 

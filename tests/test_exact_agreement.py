@@ -1,11 +1,8 @@
 """Exact odds (issue 11) against independent computations, named after the rules they cross.
 
-* **The step-by-step engine, exactly.**  One round of the chain from a state equals
-  the engine's ``play_round`` with every face of every die enumerated, as fractions
-  (S-02 .. S-19 as the engine implements them: metals' extra damage before the <= 0
-  test, band shifts, out_after, critical defence, drops, granted criticals,
-  techniques); a few rounds pushed through the engine equal the chain's push to a
-  round cap, draws included; "only the penalty difference matters" and "far out,
+* **The step-by-step engine, exactly.**  (One round against every face of the engine:
+  ``tests/test_round_forms.py``.)  A few rounds pushed through the engine equal the
+  chain's push to a round cap, draws included; "only the penalty difference matters" and "far out,
   it stops mattering" are checked on the engine and on the chain.
 * **``--runs``, statistically.**  1,000,000 vectorised fights, every die rolled
   (:func:`sevendag_cli.sim.runner.simulate` in batches of :data:`EVERY_DIE`, where ``--runs``
@@ -32,8 +29,6 @@ from sevendag_cli.d20.engine import D20FighterState, D20State
 from sevendag_cli.rules import D20Fighter, D20Ruleset, SevendagFighter, SevendagRuleset
 from sevendag_cli.sevendag.chain import SevendagChain
 from sevendag_cli.sevendag.engine import (
-    ActiveTechnique,
-    DroppedWeapon,
     FighterState,
     SevendagState,
     initial_state,
@@ -54,20 +49,6 @@ RUNS = 1_000_000
 
 
 # --- one round: the chain against every face of the engine's round -------------------------
-
-
-def chain_round(chain: SevendagChain, state: SevendagState) -> dict[Any, Fraction]:
-    key = chain.key_of(state)
-    assert not isinstance(key, int)
-    i = chain.state_id(key)
-    moves, (win_a, win_b) = chain.exact_weights(i)
-    out: dict[Any, Fraction] = {}
-    for t, p in moves:
-        out[chain.states[t]] = out.get(chain.states[t], Fraction(0)) + p
-    for winner, p in ((0, win_a), (1, win_b)):
-        if p:
-            out[winner] = p
-    return out
 
 
 def engine_round_keys(chain: SevendagChain, rs: SevendagRuleset, a: SevendagFighter,
@@ -95,57 +76,6 @@ TINY_COUNTED = replace(  # out after 2 lights (with a penalty), an inert band, 2
     round_cap=10**9)
 
 
-def _round_cases() -> list[Any]:
-    brannoc, ysolde = bundled()
-    return [
-        pytest.param(
-            HOUSE_GRANTS, brannoc, ysolde,
-            SevendagState(5, "Ysolde", (
-                fs("Brannoc", ("light", "serious"), 4, technique=ActiveTechnique("feint", 1),
-                   granted_crit=True),
-                fs("Ysolde", ("critical",), 11, technique=ActiveTechnique("guard", 2)))),
-            id="house-S05-S10-S14-S17-S19-techniques-grant-penalties"),
-        pytest.param(
-            HOUSE_GRANTS, brannoc, ysolde,
-            SevendagState(9, "Brannoc", (
-                fs("Brannoc", dropped=(DroppedWeapon("sword", (1,), 1),)),
-                fs("Ysolde", penalty=3, granted_crit=True))),
-            id="house-S18-dropped-sword-S10-grant"),
-        pytest.param(TINY_HOUSE, TINY_X, TINY_Y, initial_state(TINY_X, TINY_Y, "Y"),
-                     id="tiny-S02-start"),
-        pytest.param(
-            TINY_HOUSE, TINY_X, TINY_Y,
-            SevendagState(3, "X", (fs("X", ("light",), 9, granted_crit=True),
-                                   fs("Y", ("serious",), 2))),
-            id="tiny-S19-penalty-difference-S10-grant"),
-        pytest.param(
-            TINY_COUNTED, TINY_Z, TINY_Y,
-            SevendagState(2, "Z", (
-                fs("Z", ("light",), 1, dropped=(DroppedWeapon("k", (2,), 2),)),
-                fs("Y", ("light", "serious"), 1, granted_crit=True))),
-            id="tiny-S12-S13-S18-S19-out_after-near"),
-        pytest.param(
-            TINY_COUNTED, TINY_Z, TINY_Y,
-            SevendagState(2, "Y", (fs("Z", technique=ActiveTechnique("charge", 1)),
-                                   fs("Y", ("light",), 1,
-                                      dropped=(DroppedWeapon("g", (1, 2), 1),)))),
-            id="tiny-S05-charge-S11-two-handed-dropped"),
-    ]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("rs", "a", "b", "state"), _round_cases())
-def test_S02_S19_one_round_equals_every_face_of_the_engine(rs: SevendagRuleset, a: SevendagFighter,
-                                                          b: SevendagFighter,
-                                                          state: SevendagState) -> None:
-    """One round from a state, as exact fractions: the chain's transitions are the engine's
-    ``play_round`` over every face of every die it rolls (S-06 .. S-18: exchanges, metals'
-    extra damage before the <= 0 test and band shifts, critical defence, shields, drops and
-    their pickup, granted criticals, techniques counting down; S-19 penalties and out_after)."""
-    chain = SevendagChain(rs, a, b)
-    assert chain_round(chain, state) == engine_round_keys(chain, rs, a, b, state)
-
-
 def test_S19_only_the_penalty_difference_matters_in_the_engine() -> None:
     """S-06/S-19 (the note's first observation, on the engine itself): adding the same penalty
     to both fighters changes no outcome of a round, metals, bands and grants included."""
@@ -168,17 +98,23 @@ def test_S07_S17_S19_far_out_the_difference_stops_mattering(pair: str) -> None:
                 "tiny": (TINY_HOUSE, TINY_Z, TINY_Y)}[pair]
     chain = SevendagChain(rs, a, b)
     near = ((False,) * len(chain.tracked), (True,) * len(chain.tracked))
+    form = chain.form
+
+    def outcomes(assail: int, d: int, granted: tuple[bool, bool]) -> list[Any]:
+        # the round computed afresh (not looked up by its clamped offsets)
+        x, y = form.offsets(d, (0, 0, 0, 0))
+        w, z = (x, y) if assail == 0 else (y, x)
+        return form._round(assail, w, z, near, (0, 0), granted).outcomes
+
     for assail in (0, 1):
         for granted in ((False, False), (True, True)):
             for edge, step in ((chain.hi, 1), (chain.lo, -1)):
-                at_edge = chain.kernel(assail, edge, near, (0, 0), granted, (0, 0, 0, 0))
+                at_edge = outcomes(assail, edge, granted)
                 for k in (1, 5, 40):
-                    beyond = chain.kernel(assail, edge + step * k, near, (0, 0), granted,
-                                          (0, 0, 0, 0))
-                    assert beyond == at_edge
+                    assert outcomes(assail, edge + step * k, granted) == at_edge
     # And inside the thresholds D does matter (the lumping is not vacuous).
-    mid = chain.kernel(0, 0, near, (0, 0), (False, False), (0, 0, 0, 0))
-    assert mid != chain.kernel(0, chain.hi, near, (0, 0), (False, False), (0, 0, 0, 0))
+    mid = outcomes(0, 0, (False, False))
+    assert mid != outcomes(0, chain.hi, (False, False))
 
 
 @pytest.mark.slow
@@ -330,8 +266,10 @@ def test_D02_D12_exact_agrees_with_a_million_runs() -> None:
 @pytest.mark.slow
 def test_D12_from_a_mid_fight_state_near_the_cap_agrees_with_a_million_runs() -> None:
     """D-12 / round cap from a mid-fight state (A 20 HP, B 31 HP, 4 rounds before the cap):
-    the odds from that state against 1,000,000 fights started there with a cap of 4 rounds."""
+    the odds from that state against 1,000,000 fights started there with a cap of 4 rounds
+    (a ruleset with a cap of 1,000 rounds: the bundled one has none)."""
     rs, a, b = d14_pair()
+    rs = replace(rs, round_cap=1000)
     state = D20State(rs.round_cap - 4, (D20FighterState("A", 20, 45), D20FighterState("B", 31, 50)),
                      None)
     odds = odds_at(rs, a, b, state)

@@ -69,8 +69,8 @@ def check_certified(result: object, tolerance: float) -> None:
 @pytest.mark.parametrize("hp", [200, pytest.param(1000, marks=pytest.mark.slow)])
 def test_D12_any_size_equals_the_plain_absorbing_chain(hp: int) -> None:
     """D-12: fight --exact's odds at 200 and 1,000 hit points each are those of the plain
-    chain: the fight played to the end (no --cap; such fights last some 200 to 1,000 rounds,
-    the ruleset's cap of 1,000 is no part of the odds)."""
+    chain: the fight played to the end (the bundled ruleset has no round cap; such fights last
+    some 200 to 1,000 rounds)."""
     a, b = d20_pair(hp, hp)
     result = exact_fight(D20, a, b, fractions=False)
     check_certified(result, 1e-12)
@@ -84,10 +84,10 @@ def test_D12_any_size_equals_the_plain_absorbing_chain(hp: int) -> None:
 
 
 def test_D12_the_fractions_lie_in_the_intervals() -> None:
-    """D-12: at 120 hit points each the exact fractions (no cap) lie within the certified
-    intervals, which are at most the tolerance wide."""
+    """D-12: at 120 hit points each the exact fractions (no cap; asked: beyond the size they
+    come by default) lie within the certified intervals, which are at most the tolerance wide."""
     a, b = d20_pair(120, 110)
-    result = exact_fight(D20, a, b, tolerance=1e-13)
+    result = exact_fight(D20, a, b, tolerance=1e-13, fractions=True)
     check_certified(result, 1e-13)
     assert result.fractions is not None
     for f, p in zip(result.fighters, result.fractions.win_probability, strict=True):
@@ -139,17 +139,22 @@ def capped_chain(a: D20Fighter, b: D20Fighter, cap: int) -> tuple[Fraction, Frac
     return won_a, won_b, sum(mass.values(), Fraction(0))
 
 
-def test_D12_the_json_of_a_long_fight_has_its_mean_rounds_only() -> None:
-    """A fight too long to push round by round: the odds certified, the mean rounds of the
-    fight played to the end, no distribution (null sd and percentiles), valid JSON."""
+def test_D12_the_json_of_a_long_fight_has_its_whole_rounds_distribution() -> None:
+    """A long fight (300 hit points each, some 300 rounds): the odds certified, and the rounds
+    distribution of the fight played to the end — mean, sd, median, 90th percentile and every
+    round — from the law of the hits, its tail at most 1e-12; valid JSON."""
     from tests.helpers import validate
 
     doc = run_json("fight", "a", "b", "-r", "d20", "--exact", "--set", "A.hp=300",
                    "--set", "B.hp=300")
     validate("fight-exact", doc)
+    r = doc["rounds"]
     assert doc["unresolved"] <= 1e-12 and doc["draw_probability"] == 0.0
-    assert doc["rounds"]["sd"] is None and doc["rounds"]["histogram"] == []
-    assert 250 < doc["rounds"]["mean"] < 350
+    assert 250 < r["mean"] < 350 and 10 < r["sd"] < 40 and r["p50"] <= r["p90"]
+    total = sum(p for _, p in r["histogram"])
+    assert r["tail"] <= 1e-12 and abs(total + r["tail"] - 1) <= 1e-12
+    mean = sum(t * p for t, p in r["histogram"])
+    assert mean == pytest.approx(r["mean"], abs=1e-8)
 
 
 def test_D12_a_capped_pair_still_has_its_draw() -> None:
@@ -165,15 +170,16 @@ def test_D12_a_capped_pair_still_has_its_draw() -> None:
     assert result.fighters[1].bounds[0] - 1e-15 <= won_b <= result.fighters[1].bounds[1] + 1e-15
 
 
-def test_D12_the_cap_bound_lets_a_lopsided_fight_be_solved() -> None:
+def test_D12_a_lopsided_fight_with_a_cap_is_solved() -> None:
     """A fighter of 5,000 hit points against one of 50, --cap 1000: the weaker one cannot win
-    within the cap, the stronger wins almost surely; certified by the Chernoff bound of the
-    cap's share, not pushed for 5,000 rounds."""
+    within the cap, the stronger wins almost surely; the capped fight computed, and stopped
+    once what is still in play is within the tolerance (not played for 1,000 rounds)."""
     a, b = d20_pair(5000, 50)
     result = exact_fight(D20, a, b, cap=1000, fractions=False)
     check_certified(result, 1e-12)
-    assert result.solver == "chain"  # the cap bounded, not pushed
+    assert result.cap == 1000 and result.solver != "end"
     assert result.fighters[0].win_probability > 1 - 1e-12
+    assert len(result.rounds.histogram) < 1000
 
 
 @pytest.mark.slow
@@ -191,11 +197,13 @@ def test_sweep_at_200_hit_points_gives_the_odds_and_the_fair_value() -> None:
     assert doc["fair"]["win_probability"][0] == pytest.approx(0.5908426026750, abs=1e-12)
 
 
-@pytest.mark.slow
-def test_nothing_is_shown_from_mass_left_unresolved() -> None:
-    """A fight whose round cap matters and whose push cannot reach it within the work limit:
-    one line, exit 2, for fight --exact and for sweep --fair (no headline, no fair value)."""
-    args = ["a", "b", "-r", "d20", "--set", "A.hp=400", "--set", "B.hp=400", "--cap", "300"]
+def test_nothing_is_shown_from_mass_left_unresolved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A capped fight not resolved within the work limit (made tiny here): one line, exit 2,
+    for fight --exact and for sweep --fair (no headline, no fair value)."""
+    from sevendag_cli.d20 import rounds
+
+    monkeypatch.setattr(rounds, "MAX_ROUNDS_WORK", 1000)
+    args = ["a", "b", "-r", "d20", "--set", "A.hp=40", "--set", "B.hp=40", "--cap", "30"]
     assert_one_line_error(run("fight", *args, "--exact"), 2, "not resolved within the work limit")
     assert_one_line_error(run("sweep", *args, "--vary", "A.ac=8,9", "--fair"), 2,
                           "not resolved within the work limit")

@@ -30,10 +30,11 @@ from sevendag_cli.sevendag.engine import (
     initial_state,
 )
 from sevendag_cli.sevendag.exact import initiative_probability
+from sevendag_cli.sevendag.push import chain_push
 from sevendag_cli.sim.exact_fight import exact_fight
 from sevendag_cli.sim.moment import OddsSolver, odds_at
 from sevendag_cli.sim.odds import Odds, binomial_cdf_upper, check_tolerance
-from sevendag_cli.sim.push import d20_push, sevendag_push
+from sevendag_cli.sim.push import d20_push
 from tests.exact_helpers import d14_pair
 from tests.helpers import assert_one_line_error, run, run_json
 from tests.records import replace
@@ -163,7 +164,7 @@ def test_S19_the_pure_solver_and_the_numpy_push_agree_from_mid_fight() -> None:
     odds = chain.odds(state, tolerance=1e-12)
     key = chain.key_of(state)
     assert not isinstance(key, int)
-    push, _ = sevendag_push(chain, [(chain.state_id(key), 1.0)], GRANTS.round_cap - 40, 1e-12)
+    push, _ = chain_push(chain, [(chain.state_id(key), 1.0)], GRANTS.round_cap - 40, 1e-12)
     other = push.odds(chain.names, GRANTS.round_cap, len(push.alive))
     for x, y in zip((*odds.win, odds.draw), (*other.win, other.draw), strict=True):
         assert x == pytest.approx(y, abs=odds.unresolved + other.unresolved)
@@ -292,16 +293,22 @@ def test_D02_odds_of_the_first_state_equal_fight_exact() -> None:
 
 
 @pytest.mark.parametrize("first", ["A", "B", None])
-def test_D02_D12_the_v_table_and_the_push_agree(first: str | None) -> None:
-    """From (A 17, B 23), attacker known or not: the V-table (no cap, the cap bounded) and the
-    round-by-round push over the grid give the same odds."""
+@pytest.mark.parametrize("cap", [1000, 40])
+def test_D02_D12_the_v_table_and_the_push_agree(first: str | None, cap: int) -> None:
+    """From (A 17, B 23) at round 30, attacker known or not, a round cap of 1000 (bounded: it
+    cannot matter) or 40 (ten rounds left: it does, computed from the law of the hits): the
+    chain's odds and the round-by-round push over the grid give the same odds and draw."""
     rs, a, b = d14_pair()
     chain = d20_chain(rs, a, b)
     state = D20State(30, (D20FighterState("A", 17, 45), D20FighterState("B", 23, 50)), first)
-    odds = chain.odds(state, rs.round_cap, 1e-12)
+    odds = chain.odds(state, cap, 1e-12)
     fixed = None if first is None else ("A", "B").index(first)
-    pushed = d20_push(chain, 17, 23, fixed, rs.round_cap - 30, 1e-12).odds
-    assert odds.win[0] == pytest.approx(pushed.win[0], abs=odds.unresolved + pushed.unresolved)
+    pushed = d20_push(chain, 17, 23, fixed, cap - 30, 1e-12).odds
+    slack = odds.unresolved + pushed.unresolved
+    assert odds.unresolved <= 1e-12
+    assert odds.win[0] == pytest.approx(pushed.win[0], abs=slack)
+    assert odds.draw == pytest.approx(pushed.draw, abs=slack)
+    assert (odds.draw > 0.01) is (cap == 40)
 
 
 def test_D02_tables_kept_as_bytes_answer_the_same() -> None:
@@ -316,13 +323,21 @@ def test_D02_tables_kept_as_bytes_answer_the_same() -> None:
 
 
 def test_D12_nobody_can_hurt_anybody_is_a_draw() -> None:
-    """D-09/D-10 with min_damage 0 and no way to hit: every fight is a draw at the cap."""
+    """D-09/D-10 with min_damage 0 and no way to hit: every fight is a draw at the cap; with
+    no round cap nothing ever resolves (the odds say so), and the whole fight is refused."""
+    from sevendag_cli.errors import RuleError
+
     rs, a, b = d14_pair()
-    rs0 = replace(rs, min_damage=0)
+    rs0 = replace(rs, min_damage=0, round_cap=1000)
     a0, b0 = replace(a, str=1, con=30), replace(b, str=1, con=30)  # VIG above any damage
     odds = d20_odds(rs0, a0, b0, d20_initial(a0, b0))
     assert odds.draw == 1.0 and odds.win == (0.0, 0.0) and odds.stop == "complete"
-    assert exact_fight(rs0, a0, b0).rounds.histogram == ((rs.round_cap, 1.0),)
+    assert exact_fight(rs0, a0, b0).rounds.histogram == ((1000, 1.0),)
+    endless = replace(rs0, round_cap=None)
+    odds = d20_odds(endless, a0, b0, d20_initial(a0, b0))
+    assert odds.unresolved == 1.0 and odds.draw == 0.0 and odds.win == (0.0, 0.0)
+    with pytest.raises(RuleError):
+        exact_fight(endless, a0, b0)
 
 
 @pytest.mark.slow

@@ -17,8 +17,10 @@ import numpy as np
 import pytest
 
 from sevendag_cli.sevendag import game as game_module
+from sevendag_cli.sevendag import rows as rows_module
 from sevendag_cli.sevendag.chain import StateKey
 from sevendag_cli.sevendag.game import OPTIMAL, SHEET, TIE, SevendagGame, Solution
+from sevendag_cli.sevendag.rounds import Kernel
 from sevendag_cli.sevendag.rules import SevendagRuleset
 from tests.records import replace
 from tests.sevendag_helpers import RS, TINY_RS, TINY_X, TINY_Y, bundled
@@ -38,14 +40,14 @@ def uncached(game: SevendagGame) -> SevendagGame:
     """The game with every kernel computed afresh from its own D and modifiers (no key
     shared between two rounds: what the kernel depends on is not assumed)."""
     count = iter(range(1 << 62))
-    game._kernel_key = lambda *_args: (next(count),)  # type: ignore[method-assign]
+    game.form.kernel_key = lambda *_args: (next(count),)  # type: ignore[method-assign]
     return game
 
 
 def reference_rows(game: SevendagGame, start: StateKey, policies: tuple[str, str],
                    also: tuple[StateKey, ...] = ()) -> dict[str, Any]:
     """The rows as they were built before: one state, one pair of declarations, one target
-    at a time through :meth:`SevendagGame._targets`."""
+    at a time through :meth:`SevendagGame.round_targets`."""
     states: list[StateKey] = list(dict.fromkeys((start, *also)))
     index = {k: i for i, k in enumerate(states)}
     got: dict[str, list[Any]] = {k: [] for k in ("row_state", "row_i", "pa", "pb", "row", "col",
@@ -59,7 +61,7 @@ def reference_rows(game: SevendagGame, start: StateKey, policies: tuple[str, str
         for i, o1 in enumerate(first):
             for o2 in second:
                 oa, ob = (o1, o2) if assail == 0 else (o2, o1)
-                den, targets, _ = game._targets(key, oa, ob)
+                den, targets, _ = game.round_targets(key, oa, ob)
                 row = len(got["pa"])
                 got["row_state"].append(k)
                 got["row_i"].append(i)
@@ -96,14 +98,20 @@ def check_rows(sol: Solution, ref: dict[str, Any]) -> None:
     assert same_bits(sol._row_state, ref["row_state"])
     assert same_bits(sol._row_i, ref["row_i"])
     assert same_bits(sol.row_outcomes, ref["outcomes"])
-    for name, have in (("pa", sol._pa), ("pb", sol._pb), ("row", sol._row), ("col", sol._col),
-                       ("p", sol._p)):
+    row, col, p = row_entries(sol)
+    for name, have in (("pa", sol._pa), ("pb", sol._pb), ("row", row), ("col", col), ("p", p)):
         assert same_bits(have, ref[name]), name
 
 
+def row_entries(sol: Solution) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The entries row by row (each row its unit's): the row, the target, the probability."""
+    ent, row = sol.entries_of(np.arange(sol.n_rows))
+    return row, sol.targets[ent], sol.probs[ent]
+
+
 def reference_q(sol: Solution, v: np.ndarray) -> np.ndarray:
-    out: np.ndarray = sol._pa + np.bincount(sol._row, weights=sol._p * v[sol._col],
-                                            minlength=sol.n_rows)
+    row, col, p = row_entries(sol)
+    out: np.ndarray = sol._pa + np.bincount(row, weights=p * v[col], minlength=sol.n_rows)
     return out
 
 
@@ -168,7 +176,7 @@ def reference_decisions(sol: Solution) -> np.ndarray:
 def check_solution(sol: Solution, seed: int = 0) -> None:
     """Its row values, state values and decisions are the plain algorithm's, bit for bit."""
     rng = np.random.default_rng(seed)
-    for v in (np.zeros(len(sol.states)), np.ones(len(sol.states)), *sol._v,
+    for v in (np.zeros(len(sol.states)), np.ones(len(sol.states)), *sol._iterated().v,
               rng.random(len(sol.states))):
         q = sol._q(v)
         assert same_bits(q, reference_q(sol, v))
@@ -215,7 +223,7 @@ def test_S08_kernels_sharing_a_key_roll_the_same_round() -> None:
     sol = game.solve(game.start_key(0), 40, (OPTIMAL, OPTIMAL), 1e-9)
     fresh, _ = tiny_game()
     fresh = uncached(fresh)
-    seen: dict[tuple[object, ...], tuple[int, list[tuple[int, ...]]]] = {}
+    seen: dict[tuple[object, ...], Kernel] = {}
     shared = 0
     for key, (first, second) in zip(sol.states, sol.opts, strict=True):
         for o1 in first:
@@ -224,14 +232,11 @@ def test_S08_kernels_sharing_a_key_roll_the_same_round() -> None:
                 got = fresh.round_outcomes(key, oa, ob)
                 assert got == game.round_outcomes(key, oa, ob)
                 mods = game._techs(key[8], key[9], oa, ob)[2]
-                ch = game.chain
-                (aa, ad), (ba, bd) = ch.constants
                 ids = (game.alloc_index[0][oa.allocation], game.alloc_index[1][ob.allocation])
                 first_att = (1 - key[0]) if (oa if key[0] == 0 else ob).yield_initiative \
                     else key[0]
-                k = game._kernel_key(first_att, aa + mods[0] - bd - mods[3] - key[1],
-                                     ba + mods[2] - ad - mods[1] + key[1],
-                                     game._near(key[2], key[3]), ids, (key[6], key[7]))
+                k = game.form.kernel_key(first_att, *game.form.offsets(key[1], mods),
+                                         game.pieces.near(key[2], key[3]), ids, (key[6], key[7]))
                 if k in seen:
                     shared += 1
                     assert seen[k] == got
@@ -245,7 +250,7 @@ def test_wide_codes_as_python_ints_give_the_same_solution(monkeypatch: pytest.Mo
     game, _ = tiny_game(cap=30)
     key = game.start_key(1)
     sol = game.solve(key, 30, (OPTIMAL, OPTIMAL), 1e-12)
-    monkeypatch.setattr(game_module, "WIDE", 0)
+    monkeypatch.setattr(rows_module, "WIDE", 0)
     wide, _ = tiny_game(cap=30)
     other = wide.solve(key, 30, (OPTIMAL, OPTIMAL), 1e-12)
     assert other.states == sol.states

@@ -14,6 +14,8 @@ goldens pin the layout, and tests/test_seeded_figures.py pins the figures by see
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable
+from typing import Any
 
 import pytest
 
@@ -71,6 +73,8 @@ SCENARIOS: dict[str, list[Step]] = {
     ],
     # (a copy in the test's folder, named by its file: the path shown is the same everywhere)
     "sevendag-show": [bundled_copy("sevendag.toml"), ["rulesets", "show", "sevendag.toml"]],
+    # the house pair's advice at the table: one line per option, 21 lines at most
+    "sevendag-advise": [["init", "--seed", "1"], ["advise"]],
     "d20-show": [bundled_copy("d20.toml"), ["rulesets", "show", "d20.toml"]],
 }
 
@@ -80,6 +84,14 @@ NARROW = ("d20-table", "sevendag-table", "sevendag-fight", "sevendag-runs", "rol
 
 SIMULATED = ("sevendag-runs", "d20-runs", "sevendag-sweep")
 """Scenarios whose simulated figures are replayed from tests/golden/NAME.sim.json."""
+
+SLOW = ("sevendag-advise",)
+"""Scenarios that take 0.5 s or more (the game solved from nothing kept)."""
+
+
+def marked(names: Iterable[str]) -> list[Any]:
+    """The scenarios' names, the slow ones marked."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in names]
 
 
 def test_every_simulating_scenario_is_drawn_from_fixed_figures() -> None:
@@ -99,7 +111,7 @@ def drawn(name: str, lang: str, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@pytest.mark.parametrize("name", marked(sorted(SCENARIOS)))
 def test_golden_display(name: str, lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")
     text = drawn(name, lang, monkeypatch)

@@ -271,7 +271,7 @@ CASES: list[Case] = [
          "Ysolde est encore sous l'effet de 'garde de fer' (1 round(s) restant(s), celui-ci compris) : "
          "pas de nouvelle technique", "still under", setup=guard_active),
     Case("unknown technique", ["round", "--technique", "Ysolde=fireball", "--seed", "1"],
-         "Ysolde : technique 'fireball' inconnue : choisir parmi ", "no technique",
+         "--technique Ysolde=fireball : pas de technique 'fireball' : utiliser ", "no technique", 2,
          setup=init_sevendag),
     Case("sevendag choice on d20", ["round", "--technique", "A=feint"], "sont des choix de Sevendag",
          "Sevendag choices", 2, setup=init_d20),
@@ -378,7 +378,7 @@ def test_validate_lists_every_problem_in_french(tmp_path: Path) -> None:
     assert all(p.startswith("house.toml : ") for p in problems), problems
     text = "\n".join(problems)
     for fragment in ("formulas.attack : position 7 : on attendait", "formulas.vig : champ inconnu 'luck'",
-                     "options.round_cap : 0 est hors limites : valeur attendue de 1 à 10000",
+                     "options.round_cap : 0 : donner un nombre de rounds de 1 à",
                      "colour : clé inconnue"):
         assert fragment in text, (fragment, text)
     for english in ("expected", "unknown", "out of range", "valid"):

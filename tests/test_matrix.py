@@ -25,43 +25,19 @@ import pytest
 from rich.console import Console
 
 from sevendag_cli.sim.roster import EXACT, RUNS, Matchup, Roster, Standing
-from tests.helpers import GOLDEN, TWINBLADE, assert_one_line_error, check_width, compare, run, run_json
+from tests.helpers import (
+    BRUTE,
+    GOLDEN,
+    KESTREL,
+    TWINBLADE,
+    assert_one_line_error,
+    check_width,
+    compare,
+    run,
+    run_json,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-
-KESTREL = """ruleset = "d20"
-name = "Kestrel"
-level = 4
-str = 10
-dex = 17
-con = 12
-wis = 12
-bba = 3
-armour = 2
-dodge = 1
-hp = 40
-
-[weapon]
-name = "rapier"
-damage = "1d6"
-crit_range = 18
-"""
-BRUTE = """ruleset = "d20"
-name = "Brute"
-level = 4
-str = 16
-dex = 9
-con = 14
-wis = 8
-bba = 4
-armour = 1
-hp = 55
-
-[weapon]
-name = "great axe"
-damage = "1d12"
-crit_factor = 3
-"""
 
 
 def d20_roster() -> list[str]:
@@ -107,15 +83,22 @@ def test_d20_cells_agree_with_fight_exact_within_their_intervals() -> None:
 
 @pytest.mark.slow
 def test_sevendag_cells_are_fight_exact_s_numbers() -> None:
-    """Sevendag: the same push from the same starts (S-02) as fight --exact: the same floats."""
+    """Sevendag: the same push from the same starts (S-02) as fight --exact: the same floats
+    for the order solved, the other order (the same fight, each fighter's odds swapped) to
+    the last bits."""
     Path("twinblade.toml").write_text(TWINBLADE, "utf-8")
     doc = matrix("brannoc", "ysolde", "twinblade.toml", "--tolerance", "1e-12", "--jobs", "1")
+    same = 0
     for i, j in cells(doc):
         fight = run_json("fight", doc["sheets"][i], doc["sheets"][j], "--exact")
-        assert doc["win_probability"][i][j] == fight["fighters"][0]["win_probability"]
-        assert doc["bounds"][i][j] == fight["fighters"][0]["bounds"]
-        assert doc["draw_probability"][i][j] == fight["draw_probability"]
-        assert doc["unresolved"][i][j] == fight["unresolved"]
+        same += doc["win_probability"][i][j] == fight["fighters"][0]["win_probability"]
+        close = pytest.approx(fight["fighters"][0]["win_probability"], rel=0, abs=1e-15)
+        assert doc["win_probability"][i][j] == close
+        assert doc["bounds"][i][j] == pytest.approx(fight["fighters"][0]["bounds"], abs=1e-15)
+        assert doc["draw_probability"][i][j] == pytest.approx(fight["draw_probability"],
+                                                              abs=1e-15)
+        assert doc["unresolved"][i][j] == pytest.approx(fight["unresolved"], abs=1e-15)
+    assert same >= 3  # one order of each pair
 
 
 @pytest.mark.slow
@@ -427,15 +410,16 @@ def test_exact_and_simulated_documents_match_the_schema() -> None:
 
 @pytest.mark.slow
 def test_a_pair_too_large_for_exact_odds_is_simulated(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Beyond the exact solvers' limits (here the d20 solver's million pairs of hit points),
-    the pair is simulated and says why; the table is 'mixed', the other pairs exact."""
+    """Beyond the exact solvers' limits (here the d20 solver's 5,000 hit points a fighter),
+    the pairs are simulated and say why; the table is 'mixed', the other pairs exact (5,000 hit
+    points against 45 included, the cap of 50 computed)."""
     from sevendag_cli.sim import roster
 
     monkeypatch.setattr(roster, "FALLBACK_RUNS", 300)  # the test's budget, not 100,000
-    giant = small_d20("Colossus", 1001)
+    giant = small_d20("Colossus", 5001)
     Path("colossus.toml").write_text(giant, "utf-8")
     Path("leviathan.toml").write_text(giant.replace("Colossus", "Leviathan")
-                                      .replace("hp = 1001", "hp = 1000"), "utf-8")
+                                      .replace("hp = 5001", "hp = 5000"), "utf-8")
     args = ["colossus.toml", "leviathan.toml", "a", "--cap", "50", "--seed", "3", "--jobs", "1"]
     result = run("matrix", *args, "--json")
     assert result.exit_code == 0, result.stderr
@@ -443,11 +427,14 @@ def test_a_pair_too_large_for_exact_odds_is_simulated(monkeypatch: pytest.Monkey
     jsonschema.Draft202012Validator(schema()).validate(doc)
     assert doc["method"] == "mixed" and doc["seed"] == 3 and doc["runs"] == 300
     c, v = doc["fighters"].index("Colossus"), doc["fighters"].index("Leviathan")
-    assert doc["methods"][c][v] == doc["methods"][v][c] == RUNS
-    assert sum(m == RUNS for row in doc["methods"] for m in row if m) == 2
+    a = doc["fighters"].index("A")
+    assert doc["methods"][c][v] == doc["methods"][v][c] == RUNS  # Colossus's pairs: simulated
+    assert doc["methods"][c][a] == doc["methods"][a][c] == RUNS
+    assert doc["methods"][v][a] == doc["methods"][a][v] == "exact"  # 5,000 HP: still exact
+    assert sum(m == RUNS for row in doc["methods"] for m in row if m) == 4
     assert "simulated with 300 fights" in doc["note"]
     shown = run("matrix", *args)
-    assert "~" in shown.stdout and "1,000,000 pairs of hit points" in shown.stdout
+    assert "~" in shown.stdout and "5,000 hit points" in shown.stdout
 
 
 # --- the display ------------------------------------------------------------------------------------

@@ -1,8 +1,7 @@
 """Optimal play (issue 17): the game's rounds against the engine, and its solver against brute force.
 
-* **One round, every declaration** (S-03 yield, S-04 allocations, S-05 techniques): for
-  each (assaillant's option, défenseur's option) the game's transitions equal the step
-  engine's ``play_round`` with those choices over every face of every die, as fractions.
+* **One round, every declaration**: in ``tests/test_round_forms.py`` (the exact round form
+  against the step engine over every face, every pair of declarations).
 * **The solver**: both fighters on their sheets gives the chain's odds; the optimiser can
   only gain; the game's value lies between the two best responses; on tiny games with one
   or two rounds to go it equals brute-force minimax over the engine's own rounds; solved
@@ -28,7 +27,7 @@ from sevendag_cli.sevendag.engine import (
     SevendagState,
     initial_state,
 )
-from sevendag_cli.sevendag.game import OPTIMAL, SHEET, Option, SevendagGame, merge
+from sevendag_cli.sevendag.game import OPTIMAL, SHEET, Option, SevendagGame
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, WoundBand
 from tests.exact_helpers import distribution
 from tests.records import replace
@@ -48,59 +47,6 @@ TINY_COUNTED = replace(
                 WoundBand("fatal", 7, None, 0, 1, {})),
     drop_check_die=4, drop_recovery_rounds=2, fumble_grants_crit=True, failure_beats_crit=False,
     round_cap=10**9)
-
-
-def engine_keys(game: SevendagGame, rs: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
-                state: SevendagState, choices: engine.Choices) -> dict[Any, Fraction]:
-    out: dict[Any, Fraction] = {}
-    for new, p in distribution(lambda d: engine.play_round(rs, a, b, state, d, choices)[1]).items():
-        k = game.key_of(new)
-        out[k] = out.get(k, Fraction(0)) + p
-    return out
-
-
-def game_keys(game: SevendagGame, key: Any, oa: Option, ob: Option) -> dict[Any, Fraction]:
-    den, targets = game.transitions(key, oa, ob)
-    return {t: Fraction(w, den) for t, w in targets}
-
-
-def pairs(game: SevendagGame, key: Any) -> list[tuple[Option, Option]]:
-    return list(product(game.options(key, 0), game.options(key, 1)))
-
-
-def _cases() -> list[Any]:
-    return [
-        pytest.param(TINY_HOUSE, TINY_X, TINY_Y, initial_state(TINY_X, TINY_Y, "X"),
-                     id="tiny-start-X-holds"),
-        pytest.param(
-            TINY_HOUSE, TINY_X, TINY_Y,
-            SevendagState(3, "Y", (fs("X", ("light",), 3, granted_crit=True),
-                                   fs("Y", ("serious",), 2))),
-            id="tiny-Y-holds-penalties-grant", marks=pytest.mark.slow),
-        pytest.param(
-            TINY_COUNTED, TINY_Z, TINY_Y,
-            SevendagState(2, "Z", (
-                fs("Z", ("light",), 1, dropped=(DroppedWeapon("k", (2,), 2),)),
-                fs("Y", ("light", "serious"), 1, technique=ActiveTechnique("guard", 1)))),
-            id="tiny-dual-dropped-out_after-near-guard", marks=pytest.mark.slow),
-    ]
-
-
-@pytest.mark.parametrize(("rs", "a", "b", "state"), _cases())
-@pytest.mark.slow
-def test_S03_S04_S05_every_declaration_pair_is_the_engines_round(
-        rs: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, state: SevendagState) -> None:
-    """S-03, S-04, S-05 (and S-06 .. S-19 as the engine plays them): every (assaillant's
-    option, défenseur's option) gives the engine's ``play_round`` distribution exactly."""
-    game = SevendagGame(rs, a, b)
-    key = game.key_of(state)
-    assert not isinstance(key, int)
-    checked = 0
-    for oa, ob in pairs(game, key):
-        choices = merge(a.name, oa, b.name, ob, state.assaillant)
-        assert game_keys(game, key, oa, ob) == engine_keys(game, rs, a, b, state, choices), (oa, ob)
-        checked += 1
-    assert checked >= 32  # yields x allocations x techniques, both sides
 
 
 def test_S04_S05_options_are_what_the_engine_accepts() -> None:

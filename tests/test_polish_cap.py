@@ -1,8 +1,7 @@
-"""No "round cap N" where there is none (polish 2): d20's certified odds with no ``--cap`` are
-the fight played to the end (D-12: one pass over both fighters' hit points, no time dimension),
-as ``fight --exact`` says; ``sweep`` and ``matrix`` word them the same in the display, the
-picture's title and the JSON note.  A cap that applies (``--cap N``, or Sevendag's odds pushed
-round by round to the cap) is still named."""
+"""No "round cap N" where there is none (polish 2): the bundled d20 ruleset has no round cap,
+so its fights are played to the end (D-12), exact or simulated, as ``fight --exact`` says;
+``sweep`` and ``matrix`` word them the same in the display, the picture's title and the JSON
+note.  A cap that applies (``--cap N``, a ruleset's ``round_cap``, Sevendag's S-19) is named."""
 
 from __future__ import annotations
 
@@ -37,8 +36,18 @@ def test_d20_sweep_with_cap_and_simulated_sweep_name_the_cap_D12() -> None:
     capped = first_lines("sweep", "A", "B", "-r", "d20", "--vary", "A.ac=5,6", "--cap", "50", n=1)
     assert "round cap 50" in capped and END_EN not in capped
     runs = first_lines("sweep", "A", "B", "-r", "d20", "--vary", "A.ac=5,6", "--runs", "200",
+                       "--seed", "1", "--cap", "50", n=1)
+    assert "round cap 50" in runs and END_EN not in runs
+
+
+def test_d20_simulated_sweep_and_matrix_with_no_cap_name_none_D12() -> None:
+    """The bundled d20 ruleset has no round cap: simulated fights are played to the end too
+    (up to the simulators' safety limit), and say so."""
+    runs = first_lines("sweep", "A", "B", "-r", "d20", "--vary", "A.ac=5,6", "--runs", "200",
                        "--seed", "1", n=1)
-    assert "round cap 1000" in runs
+    assert END_EN in runs and "round cap" not in runs
+    matrix = first_lines("matrix", "A", "B", "-r", "d20", "--jobs", "1", "--runs", "200")
+    assert END_EN in matrix.splitlines()[1] and "round cap" not in matrix
 
 
 def test_sevendag_sweep_names_its_round_cap_S19() -> None:

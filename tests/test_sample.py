@@ -230,7 +230,7 @@ def test_sevendag_chain_sizes_are_what_the_sampler_was_measured_on() -> None:
 
 
 def test_successors_moves_add_up_to_targets_absorb_and_rewards() -> None:
-    """Successors.moves is the round whole: summed by target it gives targets/weights and
+    """Successors.moves is the round whole: summed by target it gives targets/probs and
     absorb, summed by reward it gives rewards (the chain's other fields, unchanged)."""
     chain = sev_chain.chain_for(TINY_RS, TINY_X, TINY_Y)
     order = chain.closure([chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))])
@@ -245,7 +245,8 @@ def test_successors_moves_add_up_to_targets_absorb_and_rewards() -> None:
                 rewards[r] += w
         assert by_target.pop(sev_chain.A_WINS, 0) == s.absorb[0]
         assert by_target.pop(sev_chain.B_WINS, 0) == s.absorb[1]
-        assert by_target == dict(zip(s.targets, s.weights, strict=True))
+        assert list(by_target) == list(s.targets)
+        assert [w / s.den for w in by_target.values()] == list(s.probs)
         assert tuple(rewards) == s.rewards
         assert sum(w for _, w, _ in s.moves) == s.den
 
@@ -256,7 +257,7 @@ def test_successors_moves_add_up_to_targets_absorb_and_rewards() -> None:
 def d20_cases() -> dict[str, tuple[D20Ruleset, D20Fighter, D20Fighter, int]]:
     rs, a, b = d14_pair()
     return {
-        "D-02-D-12-D-14-pair": (rs, a, b, rs.round_cap),
+        "D-02-D-12-D-14-pair": (rs, a, b, 1000),  # a cap of 1000: no part of a 43-round fight
         "D-12-mid-fight-cap-15": (rs, replace(a, hp=20), replace(b, hp=31), 15),
     }
 
@@ -283,7 +284,7 @@ def test_D02_D12_round_table_sample_agrees_with_the_exact_push(name: str) -> Non
     fn = d20_sampled.D20Batches()
     batch = fn(rs, a, b, N, rng(11), cap)
     assert fn.method == d20_sampled.CHAIN
-    if cap < rs.round_cap:
+    if cap < 100:
         assert exact.draw_probability > 0.05  # the cap matters
     check_d20(exact, batch)
 

@@ -369,8 +369,12 @@ CHANGES = {
                                           'label = "round shield"\nhands = 2'),
     "sevendag sheet: unknown item key": ("fighter-sevendag", "fighters/brannoc.toml",
                                          "skill = 14", "skill = 14\nweight = 3"),
-    "d20 ruleset: unknown option": ("ruleset-d20", "d20.toml", "round_cap = 1000",
-                                    "round_cap = 1000\nbogus = 1"),
+    "d20 ruleset: unknown option": ("ruleset-d20", "d20.toml", 'round_cap = "none"',
+                                    'round_cap = "none"\nbogus = 1'),
+    "d20 ruleset: a round cap neither a number nor none": (
+        "ruleset-d20", "d20.toml", 'round_cap = "none"', 'round_cap = "never"'),
+    "d20 ruleset: a round cap of 0": ("ruleset-d20", "d20.toml", 'round_cap = "none"',
+                                      "round_cap = 0"),
     "d20 ruleset: bad enum": ("ruleset-d20", "d20.toml", 'dd = "roll"', 'dd = "table"'),
     "d20 ruleset: unknown formula": ("ruleset-d20", "d20.toml", 'unarmed_damage = "1d3"',
                                      'unarmed_damage = "1d3"\nparry = "1d20"'),
@@ -411,6 +415,9 @@ GOOD_CHANGES = {
     "d20 sheet: stated AC and notes": (
         "fighter-d20", "fighters/b.toml", "", 'notes = "anything"\n'),
     "d20 ruleset: level table": ("ruleset-d20", "d20.toml", 'dd = "roll"', 'dd = "level_table"'),
+    "d20 ruleset: a round cap (D-12)": ("ruleset-d20", "d20.toml", 'round_cap = "none"',
+                                        "round_cap = 1000"),
+    "d20 ruleset: no round_cap key": ("ruleset-d20", "d20.toml", 'round_cap = "none"', ""),
     "sevendag ruleset: plain-text label": (
         "ruleset-sevendag", "sevendag.toml", 'label = { en = "Sevendag", fr = "Sevendag" }',
         'label = "My house"'),

@@ -215,7 +215,7 @@ def test_S04_tactics_give_default_allocations() -> None:
     ("who", "alloc", "message"),
     [
         ("Aldo", ("attack", "attack"), "shield's die only defends"),
-        ("Aldo", ("attack",), "has 1 entries but Aldo has 2 hands"),
+        ("Aldo", ("attack",), "has 1 entry but Aldo has 2 hands"),
         ("Aldo", ("attack", "block"), "'block' is not a commitment"),
         ("Bera", ("attack", "defence"), "two-handed weapon's dice go together"),
         ("Nobody", ("attack", "defence"), "no such fighter"),

@@ -151,7 +151,7 @@ def test_status_says_whether_the_fight_is_over_and_who_won(
 def test_status_of_a_draw() -> None:
     run("init", "--dice", "5,19")
     doc = json.loads(ENCOUNTER.read_text("utf-8"))
-    doc["state"] |= {"over": True, "winner": None, "capped": True}
+    doc["state"] |= {"over": True, "winner": None, "capped": True, "round": 200}  # the cap reached
     ENCOUNTER.write_text(json.dumps(doc), "utf-8")
     status = run_json("status")
     validate("status", status)

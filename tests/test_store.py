@@ -219,6 +219,8 @@ def test_an_encounter_too_large_to_read_back_is_not_written(
 
 @pytest.mark.parametrize(("content", "message"), [
     (b"[" * 100_000, "nested deeper than 64"),
+    (b"[" + b"[]," * 100_000 + b"[]]", "not read: its values"),  # more lists than memory allows
+    (b"[" * 65 + b"]" * 65, "nested deeper than 64"),
     (b'{"a":' * 65 + b"1" + b"}" * 65, "nested deeper than 64"),
     (b'{"format": "sevendag-encounter", "n": ' + b"9" * 5000 + b"}", "whole number beyond"),
     (b'{"format": "sevendag-encounter", "n": -9223372036854775808}', "whole number beyond"),

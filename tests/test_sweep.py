@@ -141,7 +141,7 @@ REFUSED = [
     (["--vary", "A.ac="], 2, "give the values"),
     (["--vary", "A.ac=5,,6"], 2, "give the values"),
     (["--vary", "Zed.ac=5..6"], 2, "no fighter 'Zed'"),
-    (["--vary", "A.ac=5,x"], 2, "--vary A.ac=x: ac: expected a whole number, found a text 'x'"),
+    (["--vary", "A.ac=5,x"], 2, "--vary A.ac=5,x: ac: expected a whole number, found a text 'x'"),
     (["--vary", "A.ac=5..6", "--csv", "--json"], 2, "--csv and --json: choose one"),
     (["--vary", "A.ac=5..6", "--runs", "10", "--tolerance", "1e-9"], 2, "--tolerance goes with exact odds"),
     (["--vary", "A.ac=5..6", "--runs", "0"], 2, "--runs 0"),

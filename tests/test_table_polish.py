@@ -184,7 +184,7 @@ def test_S05_S04_a_fighter_given_twice_is_refused_and_nothing_changes(args: list
 def test_S05_technique_errors_list_the_french_names_in_french() -> None:
     ok("init", "--dice", "19,1")
     result = run("round", "-t", "Brannoc=zz", "--dice", "2,4,4,8", "--lang", "fr")
-    assert_one_line_error(result, 1, "technique 'zz' inconnue")
+    assert_one_line_error(result, 2, "pas de technique 'zz'")
     assert "feinte" in result.stderr and "garde de fer" in result.stderr
     assert "feint," not in result.stderr and "guard" not in result.stderr
     english = run("round", "-t", "Brannoc=zz", "--dice", "2,4,4,8")

@@ -31,7 +31,7 @@ ERROR_CASES: list[tuple[list[str] | None, list[str], str, str | None, int]] = [
     (["init", "--dice", "5,19"], ["wound", "Brannoc", "--heal", "light"], "engine.sev.nothing_to_heal",
      "wound", 1),
     (["init", "--dice", "5,19"], ["round", "--technique", "Brannoc=dance", "--seed", "1"],
-     "engine.sev.no_technique", "round", 1),
+     "cli.unknown_technique", "round", 2),
     (["init", "--ruleset", "d20", "--dice", "19,5"], ["round", "--dice", "99"], "dice.off_die", "round", 2),
     (None, ["rulesets", "show", "chess"], "data.not_found_ruleset", "rulesets show", 2),
     (None, ["roll", "2d20kh1x"], "formula.unexpected", "roll", 2),

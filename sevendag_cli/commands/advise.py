@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from sevendag_cli.commandline import SevendagCommand
+from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import (
     DEFAULT_ENCOUNTER,
@@ -28,8 +29,13 @@ app = typer.Typer()
 
 AfterOpt = Annotated[
     str | None,
-    typer.Option("--after", help="What the assaillant declared, for the défenseur's advice: "
+    typer.Option("--after", help="What the assailant declared, for the defender's advice: "
                  "'yield=no;allocation=attack,attack;technique=feint'."),
+]
+TopOpt = Annotated[
+    int | None,
+    typer.Option("--top", help="Show only the N best lines (with --json: the N best options).",
+                 metavar="N"),
 ]
 ToleranceOpt = Annotated[
     float | None,
@@ -43,6 +49,7 @@ def advise_cmd(
     after: AfterOpt = None,
     cap: EncounterCapOpt = None,
     tolerance: ToleranceOpt = None,
+    top: TopOpt = None,
     json_: JsonOpt = False,
     lang: LangOpt = None,
 ) -> None:
@@ -50,9 +57,10 @@ def advise_cmd(
 
     Each option (yield or not, allocation, technique if one is free) comes with the chance
     to win if taken, both fighters playing optimally afterwards and the opponent answering
-    optimally, and the opponent's best answer. Reads the encounter, changes nothing.
+    optimally, and the opponent's best answer. Options that change neither the chance nor
+    the answer share a line. Reads the encounter, changes nothing.
 
-    Example: sevendag advise  ·  sevendag advise --after 'yield=no;allocation=attack,defence'
+    Example: sevendag advise --top 5  ·  sevendag advise --after 'yield=no;allocation=attack,defence'
     """
     with handled(lang):
         from sevendag_cli.commands.table import busy_note
@@ -61,13 +69,15 @@ def advise_cmd(
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
         check_numbers(cap, None, None)
+        if top is not None and top < 1:
+            raise UsageError(Msg("advise.top", value=top))
         if tolerance is not None:
             check_tolerance(tolerance)
         at = Encounter(encounter).advise(after=after, cap=cap, tolerance=tolerance)
         busy_note(at.busy, encounter, out.lang)
         if out.json:
-            out.data(at.to_dict(out.lang))
+            out.data(at.to_dict(out.lang, top=top))
             return
         from sevendag_cli.render.rich_advise import advise_lines
 
-        advise_lines(out.console(), out.lang, at)
+        advise_lines(out.console(), out.lang, at, top=top)

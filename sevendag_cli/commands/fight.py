@@ -75,6 +75,19 @@ def fight_cmd(
         bool, typer.Option("--odds", help="Show how each fighter's chance to win swung, round by "
                            "round (a chart; a list in the JSON).")
     ] = False,
+    exploit: Annotated[
+        bool | None, typer.Option("--exploit/--no-exploit",
+                                  help="With --exact: what each sheet gives away against optimal "
+                                  "play, however long it takes (default: only when quick).",
+                                  show_default=False)
+    ] = None,
+    fractions: Annotated[
+        bool | None, typer.Option("--fractions/--no-fractions",
+                                  help="With --exact: the exact fractions of the fight played to "
+                                  "the end, however long they take (default: only when quick; "
+                                  "a progress bar at a terminal).",
+                                  show_default=False)
+    ] = None,
     json_: JsonOpt = False,
     jsonl: JsonlOpt = False,
     lang: LangOpt = None,
@@ -87,7 +100,9 @@ def fight_cmd(
 
     Examples: sevendag fight  ·  sevendag fight A B --ruleset d20 --seed 7 --json
     ·  sevendag fight --runs 100000  ·  sevendag fight --exact --tolerance 1e-9
-    ·  sevendag fight --exact --tactic Brannoc=all-out --csv
+    ·  sevendag fight --exact --tactic Brannoc=full-defence --csv
+    ·  sevendag fight --exact --exploit
+    ·  sevendag fight A B --ruleset d20 --set A.hp=200 --exact --fractions
     ·  sevendag fight --seed 7 --odds
     """
     with handled(lang):
@@ -98,9 +113,15 @@ def fight_cmd(
             raise UsageError(Msg("cli.odds_one_fight"))
         if (runs is not None or exact) and dice is not None:
             raise UsageError(Msg("cli.dice_one_fight"))
+        if exact and seed is not None:  # refused as --dice is: nothing to seed
+            raise UsageError(Msg("cli.seed_exact", seed=seed))
         check_numbers(cap, runs, seed)
         if tolerance is not None and not (exact or odds):
             raise UsageError(Msg("cli.tolerance_exact"))
+        if exploit is not None and not exact:
+            raise UsageError(Msg("cli.exploit_exact"))
+        if fractions is not None and not exact:
+            raise UsageError(Msg("cli.fractions_exact"))
         check_table_options(out, csv_, plot, runs is not None or exact or odds)
         from sevendag_cli.library import Matchup
 
@@ -111,7 +132,8 @@ def fight_cmd(
             run_simulation(m, runs, seed, cap, out, csv_=csv_, plot=plot)
             return
         if exact:
-            run_exact(m, out, cap, tolerance, csv_=csv_, plot=plot)
+            run_exact(m, out, cap, tolerance, csv_=csv_, plot=plot, exploit=exploit,
+                      fractions=fractions)
             return
         if odds:
             play_fight_with_odds(m, seed, dice, cap, tolerance, out, csv_=csv_, plot=plot)
@@ -153,6 +175,10 @@ def play_fight(m: Matchup, seed: int | None, dice: str | None, cap: int | None,
         policies_line(r.c, m.names, m.policies, out.lang)
         r.fight_play(play)
         report_seed(out, choice)
+    from sevendag_cli.library import stopped_notes
+
+    for message in stopped_notes(play.result(), play.played):
+        note(f"sevendag: {message.render(out.lang)}")
 
 
 def play_fight_with_odds(
@@ -187,7 +213,7 @@ def play_fight_with_odds(
 
         r = renderer(out, rs, (m.a, m.b))
         print_changes(r.c, changes, out.lang)
-        policies_line(r.c, m.names, m.policies, out.lang)
+        policies_line(r.c, m.names, m.policies, out.lang)  # the sheets: the chart's notes say so
         r.fight(result)
         r.c.print()
         swing_chart(r.c, swing, out.lang, rs.engine, m.policies, (m.a, m.b))
@@ -195,8 +221,9 @@ def play_fight_with_odds(
             note_seed(done.seed, out.lang)
     if plot is not None:
         from sevendag_cli.render.odds_out import plot_swing
+        from sevendag_cli.render.whatif import play_words
 
-        plot_swing(plot, swing, out.lang)
+        plot_swing(plot, swing, out.lang, play_words(rs.engine, m.names, m.policies, out.lang))
 
 
 # --- --runs and --exact -------------------------------------------------------------------
@@ -232,13 +259,17 @@ def run_simulation(
 
         console = out.console()
         print_changes(console, changes, out.lang)
-        policies_line(console, m.names, m.policies, out.lang)
-        render_simulation(console, result, out.lang, rs)
+        policies_line(console, m.names, m.policies, out.lang, rs.engine)
+        render_simulation(console, result, out.lang, rs, m.policies)
     if plot is not None:
         from sevendag_cli.render.fight_out import plot_rounds
+        from sevendag_cli.render.whatif import play_words, titled
 
-        title = t("sim.runs", out.lang, runs=count(result.runs, out.lang), seed=result.seed)
+        title = titled(t("sim.runs", out.lang, runs=count(result.runs, out.lang), seed=result.seed),
+                       play_words(rs.engine, m.names, m.policies, out.lang))
         plot_rounds(plot, result.rounds.histogram, result.runs, title, out.lang, result.fighters)
+    for message in done.notes:
+        note(f"sevendag: {message.render(out.lang)}")
     if result.interrupted:
         message = Msg("cli.interrupted_runs", done=result.runs, requested=result.requested_runs)
         sys.stderr.write(f"sevendag: {message.render(out.lang)}\n")
@@ -246,9 +277,20 @@ def run_simulation(
 
 
 def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float | None = None, *,
-              csv_: bool = False, plot: str | None = None) -> None:
-    """``--exact``: the fight's chain pushed round by round to the cap, within ``tolerance``."""
-    done = m.exact(tolerance=tolerance, cap=cap)
+              csv_: bool = False, plot: str | None = None, exploit: bool | None = None,
+              fractions: bool | None = None) -> None:
+    """``--exact``: the fight's exact odds within ``tolerance``; ``exploit``, ``fractions``: what
+    each sheet gives away and the exact fractions, asked (True), never (False) or where they
+    cost little (None); fractions asked get a bar on stderr at a terminal, from their first
+    report (only a long solve reports)."""
+    if fractions and sys.stderr.isatty() and out.rich:
+        from sevendag_cli.render.progress import bar_at_first_report
+
+        with bar_at_first_report(Msg("cli.progress_fractions").render(out.lang)) as report:
+            done = m.exact(tolerance=tolerance, cap=cap, exploit=exploit, fractions=True,
+                           progress=report)
+    else:
+        done = m.exact(tolerance=tolerance, cap=cap, exploit=exploit, fractions=fractions)
     result, rs, changes = done.result, m.ruleset, m.changes
     if out.json:
         out.data(done.to_dict(out.lang))
@@ -262,10 +304,13 @@ def run_exact(m: Matchup, out: Output, cap: int | None = None, tolerance: float 
 
         console = out.console()
         print_changes(console, changes, out.lang)
-        render_exact(console, result, out.lang, rs, m.policies, done.exploitability)
+        render_exact(console, result, out.lang, rs, m.policies,
+                     done.exploitability or done.exploitability_skipped)
     if plot is not None:
         from sevendag_cli.render.fight_out import plot_rounds
+        from sevendag_cli.render.whatif import play_words, titled
 
         key = "sim.exact_title_end" if result.solver == "end" else "sim.exact_title"
-        title = t(key, out.lang, cap=result.cap, tol=result.tolerance)
+        title = titled(t(key, out.lang, cap=result.cap, tol=result.tolerance),
+                       play_words(rs.engine, m.names, m.policies, out.lang))
         plot_rounds(plot, result.rounds.histogram, 1.0, title, out.lang, result.fighters)

@@ -58,7 +58,7 @@ def odds_cmd(
     FIGHTER=optimal has that fighter declare its best each round instead.
 
     Example: sevendag odds  ·  sevendag odds --json --tolerance 1e-9
-    ·  sevendag odds --set Ysolde.attack=9 --tactic Brannoc=all-out  ·  sevendag odds --csv
+    ·  sevendag odds --set Ysolde.attack=9 --tactic Brannoc=full-defence  ·  sevendag odds --csv
     ·  sevendag odds --tactic Brannoc=optimal
     """
     with handled(lang):

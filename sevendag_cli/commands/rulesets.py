@@ -129,6 +129,8 @@ def describe_ruleset(rs: Ruleset) -> dict[str, Any]:
             formulas[f.name] = value.text
         elif isinstance(value, bool | int | str) and f.name not in ("name", "path", "engine"):
             options[f.name] = value
+        elif value is None and f.name == "round_cap":  # no round cap (d20's house default)
+            options[f.name] = None
     out["formulas"] = formulas
     out["options"] = options
     from sevendag_cli.backend import backend_for

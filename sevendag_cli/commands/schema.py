@@ -25,7 +25,7 @@ from typing import Annotated, Any
 import typer
 
 from sevendag_cli.commandline import SevendagCommand
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg, UsageError, install_command
 from sevendag_cli.failure import handled
 from sevendag_cli.options import LangOpt
 
@@ -111,7 +111,8 @@ def _optional(module: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise UsageError(Msg("cli.needs_package", module=module)) from None
+        raise UsageError(Msg("cli.needs_package", module=module,
+                             install=install_command("test"))) from None
 
 
 @cache

@@ -72,7 +72,7 @@ def sweep_cmd(
     """Odds of a fight for each value of one sheet field, exact where possible: find the fair value.
 
     Examples: sevendag sweep A B --ruleset d20 --vary A.ac=5..12 --fair
-    ·  sevendag sweep --vary Ysolde.attack=6..12 --tactic Brannoc=all-out
+    ·  sevendag sweep --vary Ysolde.attack=6..12 --tactic Brannoc=full-defence
     ·  sevendag sweep A B -r d20 --vary A.weapon.damage=1d6,1d8,2d4 --csv
     ·  sevendag sweep A B -r d20 --vary A.ac=8..14 --vary B.ac=8..14 --fair --plot grid.png
     """
@@ -103,9 +103,10 @@ def sweep_cmd(
         WhatIf.parse(set_, tactic)  # the what-ifs' syntax too
         m = Matchup.load(check_fighter_count(fighters), ruleset, set=set_, tactic=tactic)
         first = m
-        for target, values in varied:
-            first = first.vary(target, values[0])
-        what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies)
+        for (target, values), typed in zip(varied, vary, strict=True):
+            first = first.vary(target, values[0], f"--vary {typed}")
+        what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies,
+                      [target for target, _ in varied])
         for said in played_policies(m.ruleset, m.asked)[1]:  # no choices: optimal is the sheet
             note(f"sevendag: {said.render(out.lang)}")
         for v in vary:
@@ -141,10 +142,12 @@ def run_sweep(m: Matchup, vary: list[str], out: Output, *, fair: bool, runs: int
     else:
         done = work()
     result = done.result
+    from sevendag_cli.render.whatif import play_words
     from sevendag_cli.sim.sweep import SweepGrid
 
+    play = play_words(m.ruleset.engine, m.names, m.policies, out.lang)
     if isinstance(result, SweepGrid):
-        _grid_outputs(out, done, result, csv_=csv_, plot=plot)
+        _grid_outputs(out, done, result, csv_=csv_, plot=plot, play=play)
     elif out.json:
         out.data(done.to_dict())
     elif csv_:
@@ -155,19 +158,21 @@ def run_sweep(m: Matchup, vary: list[str], out: Output, *, fair: bool, runs: int
     else:
         from sevendag_cli.render.rich_sweep import render_sweep
 
-        render_sweep(out.console(), result, m.changes, out.lang)
+        render_sweep(out.console(), result, m.changes, out.lang, play)
     if plot is not None and not isinstance(result, SweepGrid):
-        draw(plot, result, out.lang)
+        draw(plot, result, out.lang, play)
     if runs is not None and not out.json:
         assert seed is not None
         note_seed(seed, out.lang)
 
 
-def draw(path: str, result: Any, lang: str) -> None:
-    """The P(win) curve of each fighter over the values, with its interval band."""
+def draw(path: str, result: Any, lang: str, play: str | None = None) -> None:
+    """The P(win) curve of each fighter over the values, with its interval band; ``play``: who
+    plays how, the title's second line."""
     from sevendag_cli.i18n import t
     from sevendag_cli.render import plot as plotting
     from sevendag_cli.render.sweep_data import interval, sweep_title
+    from sevendag_cli.render.whatif import titled
     from sevendag_cli.text import visible
 
     points = result.points
@@ -177,18 +182,21 @@ def draw(path: str, result: Any, lang: str) -> None:
         lows, highs = zip(*(interval(p.fighters[i]) for p in points), strict=True)
         curves.append(plotting.Curve(name, [p.fighters[i].win_probability for p in points],
                                      list(lows), list(highs)))
-    title = sweep_title(result, lang)
+    title = titled(sweep_title(result, lang), play)
     fair = result.fair if not result.unchanged else None
     mark, mark_label = None, ""
     if fair is not None and fair.beyond is None:
         mark, mark_label = fair.value, t("sweep.fair_plot", lang, value=visible(str(fair.value)))
-    plotting.curves(path, [p.value for p in points], curves, title=title,
-                    x_label=visible(result.field), y_label=t("plot.p_win", lang),
-                    x_mark=mark, x_mark_label=mark_label)
+    x = [p.value for p in points]
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in x)
+    plotting.curves(path, x, curves, title=title, x_label=visible(result.field),
+                    y_label=t("plot.p_win", lang), x_mark=mark, x_mark_label=mark_label,
+                    joined=numbers)  # values that are not a scale (1d6, 2d4): points
     plotting.report(path, lang)
 
 
-def _grid_outputs(out: Output, done: SweepResult, result: SweepGrid, *, csv_: bool, plot: str | None) -> None:
+def _grid_outputs(out: Output, done: SweepResult, result: SweepGrid, *, csv_: bool, plot: str | None,
+                  play: str | None = None) -> None:
     """Two ``--vary``: the grid as JSON, CSV or a table, and as a heat map (``--plot``)."""
     if out.json:
         out.data(done.to_dict())
@@ -200,21 +208,22 @@ def _grid_outputs(out: Output, done: SweepResult, result: SweepGrid, *, csv_: bo
     else:
         from sevendag_cli.render.rich_sweep import render_grid
 
-        render_grid(out.console(), result, done.changes, out.lang)
+        render_grid(out.console(), result, done.changes, out.lang, play)
     if plot is not None:
-        draw_grid(plot, result, out.lang)
+        draw_grid(plot, result, out.lang, play)
 
 
-def draw_grid(path: str, result: SweepGrid, lang: str) -> None:
+def draw_grid(path: str, result: SweepGrid, lang: str, play: str | None = None) -> None:
     """The grid as a heat map of P(first fighter wins), with the fair curve where 50/50 is crossed."""
     from sevendag_cli.i18n import t
     from sevendag_cli.render import plot as plotting
     from sevendag_cli.render.sweep_data import fair_curve, sweep_title
+    from sevendag_cli.render.whatif import titled
     from sevendag_cli.text import visible
 
     name = visible(result.points[0].fighters[0].name)
     values = [[p.fighters[0].win_probability for p in result.row(i)] for i in range(len(result.rows))]
-    title = sweep_title(result, lang)
+    title = titled(sweep_title(result, lang), play)
     plotting.heat_map(path, [visible(str(v)) for v in result.rows], [visible(str(v)) for v in result.columns],
                       values, title=title, value_label=t("sweep.grid_value", lang, name=name),
                       x_label=visible(result.fields[1]), y_label=visible(result.fields[0]),

@@ -99,6 +99,8 @@ def init_cmd(
         from sevendag_cli.encounter import Encounter as Table
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
+        if manual and fighters and len(fighters) % 2:  # init --manual Brannoc: one player's dice?
+            raise UsageError(Msg("cli.init_manual_name", name=fighters[-1]))
         given = check_fighter_count(fighters)
         a, b = (given[0], given[1]) if given else (None, None)
         asked: tuple[str, ...] = ()
@@ -160,13 +162,20 @@ def round_cmd(
     no_input: Annotated[
         bool, typer.Option("--no-input", help="Never ask: use the sheets' tactics and rules.")
     ] = False,
+    ask_for: Annotated[
+        list[str] | None,
+        typer.Option("--ask", metavar="NAME",
+                     help="Sevendag, at a terminal: ask only this fighter's choices (its yield when "
+                          "it is the assailant, its hands, its technique; repeat for each player); "
+                          "the others play their sheets' tactics and rules."),
+    ] = None,
     odds: Annotated[
         bool, typer.Option("--odds", help="Show each fighter's chance to win before and after "
                            "the round (off by default: the game master decides what the players see).")
     ] = False,
     advise: Annotated[
         bool, typer.Option("--advise", help="Sevendag: before the round, show every option of the "
-                           "assaillant with its chance to win (as the advise command).")
+                           "assailant with its chance to win (as the advise command).")
     ] = False,
     tactic: Annotated[
         list[str] | None,
@@ -181,20 +190,23 @@ def round_cmd(
     """Resolve the next round of the encounter, step by step, and save it.
 
     Example: sevendag round --dice 8,18,17,3,3 --json  ·  sevendag round --odds
-    ·  sevendag round --odds --tactic Brannoc=optimal
+    ·  sevendag round --odds --tactic Brannoc=optimal  ·  sevendag round --ask Ysolde
     """
     with handled(lang):
         from sevendag_cli.encounter import Encounter as Table
 
         out = make_output(json_, jsonl, lang)
+        only: tuple[str, ...] | None = None
+        if ask_for:  # the players asked for their own choices: fighters of this encounter
+            only = _asked_players(ask_for, encounter, no_input)
         ask = None
-        if sys.stdin.isatty() and out.rich and not no_input:
+        if sys.stdin.isatty() and (out.rich or only is not None) and not no_input:
             def ask(rs: Ruleset, a: Fighter, b: Fighter, state: object, yield_: bool | None,
                     allocation: dict[str, tuple[str, ...]], technique: dict[str, str]) -> object:
                 from sevendag_cli.backend import backend_for
 
                 return backend_for(rs).prompt_choices(rs, a, b, state, yield_, allocation, technique,
-                                                      out.lang)
+                                                      out.lang, only=only)
 
         if advise:
             if not out.rich:
@@ -235,10 +247,27 @@ def round_cmd(
             if played.odds is not None:
                 from sevendag_cli.render.rich_odds import odds_line
 
-                odds_line(r.c, out.lang, played.odds[1], played.odds[0])
+                odds_line(r.c, out.lang, played.odds[1], played.odds[0], played.policies)
             report_seed(out, choice[0])
             if played.result.over:
                 note(t("fight_over", out.lang))
+
+
+def _asked_players(given: list[str], encounter: Path, no_input: bool) -> tuple[str, ...]:
+    """``round --ask NAME``: fighters of this encounter, in a ruleset with choices, asked at a
+    terminal (each refused in one line otherwise)."""
+    from sevendag_cli.backend import backend_for
+    from sevendag_cli.encounter import load
+
+    if no_input:
+        raise UsageError(Msg("cli.ask_no_input"))
+    loaded = load(encounter)
+    asked = players(given, (loaded.a.name, loaded.b.name))
+    if not backend_for(loaded.ruleset).has_choices():
+        raise UsageError(Msg("cli.ask_no_choices", ruleset=loaded.ruleset.name))
+    if not sys.stdin.isatty():
+        raise UsageError(Msg("cli.ask_terminal"))
+    return asked
 
 
 # --- wound ------------------------------------------------------------------------------

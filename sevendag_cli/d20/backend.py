@@ -78,14 +78,15 @@ def _pair(ruleset: Ruleset, a: Fighter, b: Fighter) -> tuple[D20Ruleset, D20Figh
 
 
 class _MomentOdds:
-    """The odds of any state of one d20 pair: the round tables (kept, or built with icepool)."""
+    """The odds of any state of one d20 pair: the round tables (kept, or built from the
+    formulas' exact laws)."""
 
     def __init__(self, chain: D20Chain, used_kept: bool = False) -> None:
         self.chain = chain
         self.used_kept = used_kept
 
-    def odds(self, state: Any, cap: int, tolerance: float) -> Odds:
-        return self.chain.odds(state, cap, tolerance)
+    def odds(self, state: Any, cap: int | None, tolerance: float) -> Odds:
+        return self.chain.odds(state, cap, tolerance)  # None: no cap, the fight played to the end
 
     def keep(self, tolerance: float) -> bytes:
         """The round tables as kept bytes; none (``b""``, nothing kept) when an exact weight
@@ -116,8 +117,7 @@ def _dag_odds(setup: PairSetup, tables: D20Tables, a: Any, b: Any) -> Odds:
     if a.hp * b.hp > MAX_DAG_CELLS:
         raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,
                              b=b.name, hp_b=b.hp))
-    cap = None if setup.played_to_end else setup.cap  # as fight --exact (with or without --cap)
-    return D20Chain(tables).odds(initial_state(a, b), cap, setup.tolerance)
+    return D20Chain(tables).odds(initial_state(a, b), setup.cap, setup.tolerance)  # None: no cap
 
 
 class D20Backend:
@@ -183,6 +183,15 @@ class D20Backend:
 
     # --- the step engine ----------------------------------------------------------------
 
+    def check_state(self, ruleset: Ruleset, fighters: tuple[Fighter, Fighter], state: object) -> None:
+        from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+        from sevendag_cli.d20.state import D20State, check_state
+
+        a, b = fighters
+        assert isinstance(ruleset, D20Ruleset) and isinstance(state, D20State)
+        assert isinstance(a, D20Fighter) and isinstance(b, D20Fighter)
+        check_state(ruleset, (a, b), state)
+
     def engine(self) -> ModuleType:
         from sevendag_cli.d20 import engine
 
@@ -214,7 +223,8 @@ class D20Backend:
         return None
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
+                       only: Sequence[str] | None = None) -> Any:
         return None  # nobody chooses anything in Le combat (D-02)
 
     def seed_replays_round(self) -> bool:
@@ -268,13 +278,15 @@ class D20Backend:
         return D20Batches(), D20Aggregator((a.name, b.name))
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight:
+                    tolerance: float, fractions: bool | None, policies: Policies = PLAIN,
+                    progress: Callable[[int, int], None] | None = None) -> ExactFight:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
         from sevendag_cli.d20.exact_fight import d20_fight
 
-        return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions)
+        return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions,
+                         progress=progress)
 
     def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
         """Each fighter's hit points left when winning (a distribution) and damage dealt."""
@@ -287,7 +299,8 @@ class D20Backend:
             for x in extras]}
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds:
+                    tolerance: float, policies: Policies = PLAIN,
+                    cap: int | None = None) -> MomentOdds:
         from sevendag_cli.d20.chain import D20Chain, D20Tables, chain_for, pair_fingerprint
         from sevendag_cli.sim.moment import decode
 
@@ -319,7 +332,8 @@ class D20Backend:
         return fight_play(*pair, dice, cap)
 
     def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+                       tolerance: float, sheet: Odds | None = None,
+                       asked: bool = True) -> Exploitability | Msg:
         """Nothing to give away: with no choices, the best response is the sheet."""
         from sevendag_cli.sim.exact_records import Exploitability
 
@@ -329,12 +343,11 @@ class D20Backend:
         return Exploitability((a.name, b.name), (0.0, 0.0), ((0.0, 0.0), (0.0, 0.0)),
                               (own[1], own[0]), own, tolerance)
 
-    def exact_to_end(self) -> bool:
-        return True  # the hit-point DAG, no time dimension (D-12): the cap only with --cap
-
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
-        """From the start, as the odds from any moment (None: the cap matters, push instead)."""
+        """From the start, as the odds from any moment: the fight played to the end (``cap`` None
+        and no cap in the ruleset), or with the cap's share bounded (None where it matters: the
+        whole fight is computed instead)."""
         from sevendag_cli.d20.chain import MAX_HP, chain_for
 
         rs, fa, fb = cast("tuple[D20Ruleset, D20Fighter, D20Fighter]", (ruleset, a, b))
@@ -343,7 +356,7 @@ class D20Backend:
         chain = chain_for(rs, fa, fb)
         if not chain.moves:
             return None
-        odds = chain.uncapped_odds(fa.hp, fb.hp, None, cap)
+        odds = chain.uncapped_odds(fa.hp, fb.hp, None, rs.round_cap if cap is None else cap)
         if odds.unresolved > tolerance:
             return None
         return chain.names, odds, chain.rounds_mean(fa.hp, fb.hp)
@@ -351,7 +364,7 @@ class D20Backend:
     def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, Any],
                     solved: Callable[[int, int, Callable[[], Odds]], Cell],
                     fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
-        """The round tables (icepool) built once for the pair, mirrored for the other order."""
+        """The round tables built once for the pair, mirrored for the other order."""
         from sevendag_cli.d20.chain import d20_tables
 
         rs, a, b = setup.ruleset, setup.fighters[i], setup.fighters[j]
@@ -363,7 +376,7 @@ class D20Backend:
                 solved(j, i, lambda: _dag_odds(setup, mirrored(tables), b, a)))
 
     def solver_limits(self) -> frozenset[str]:
-        return frozenset({"exact.d20.hp", "exact.d20.cells", "exact.d20.cells_odds", "roster.d20_cells"})
+        return frozenset({"exact.d20.hp", "exact.d20.cells", "roster.d20_cells"})
 
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         fa, fb = cast("tuple[D20Fighter, D20Fighter]", (a, b))

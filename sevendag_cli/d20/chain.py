@@ -2,9 +2,9 @@
 
 **Tables** (:class:`D20Tables`, once per (ruleset, pair)): who attacks a round
 (D-02) and the exact damage distribution of each fighter's attack (D-04 .. D-10),
-from :func:`sevendag_cli.d20.exact.round_distribution` (icepool).  They are
-plain integers, so they can be kept (``msgspec`` encodes them) and a later
-process answers without icepool.
+from :func:`sevendag_cli.d20.exact.round_distribution` (the formulas' exact laws).  They are
+plain integers, so they can be kept (``msgspec`` encodes them, when each fits 64 bits) and a
+later process answers without computing them again.
 
 **Odds** (:class:`D20Chain`): hit points only go down, and a round deals no damage
 (a miss, a full dodge) with the same probability ``s`` in every state, so the
@@ -15,15 +15,15 @@ look-up.  Small fights (:data:`PY_CELLS`) in pure Python; larger ones by
 :mod:`sevendag_cli.d20.solve` (numpy, extended precision, a far tighter rounding
 bound), up to :data:`sevendag_cli.limits.MAX_EXACT_HP` hit points each.
 
-**The round cap** (draw after round ``cap``, as ``round`` and ``fight``): from
-``(ha, hb)`` the fight is over after at most ``K = ha + hb - 1`` damaging rounds,
-so ``P(round cap reached) <= P(Binomial(n, 1 - s) < K)`` with ``n`` the rounds
-left; and it is reached only if each fighter's damage over those rounds falls short
-of the other's hit points, which a Chernoff bound caps (:meth:`D20Chain.cap_bound`:
-the least of the three).  When that bound is below the tolerance it is added to the
-unresolved mass
-(each win probability lies within it); otherwise the cap matters and the fight is
-pushed round by round to the cap (:func:`sevendag_cli.sim.push.d20_push`).
+**The round cap** (a draw after round ``cap``, as ``round`` and ``fight``; a ruleset with
+no cap plays the fight to the end): from ``(ha, hb)`` the fight is over after at most
+``K = ha + hb - 1`` damaging rounds, so ``P(round cap reached) <= P(Binomial(n, 1 - s) <
+K)`` with ``n`` the rounds left; and it is reached only if each fighter's damage over those
+rounds falls short of the other's hit points, which a Chernoff bound caps
+(:meth:`D20Chain.cap_bound`: the least of the three).  When that bound is below the
+tolerance it is added to the unresolved mass (each win probability lies within it);
+otherwise the cap matters and the capped fight is computed from the law of the number of
+hits that end it (:meth:`D20Chain.capped_odds`, :mod:`sevendag_cli.d20.rounds`).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import msgspec
 from sevendag_cli.d20.engine import D20State
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.errors import EncounterError, Msg, UsageError
-from sevendag_cli.limits import MAX_D20_PUSH_CELLS, MAX_EXACT_HP
+from sevendag_cli.limits import MAX_EXACT_HP
 from sevendag_cli.sim.odds import (
     COMPLETE,
     DEFAULT_TOLERANCE,
@@ -103,7 +103,7 @@ def _weights(dist: dict[int, Fraction]) -> tuple[tuple[tuple[int, int], ...], in
 
 
 def d20_tables(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> D20Tables:
-    """The exact round tables of a against b (imports icepool, through the formula dice)."""
+    """The exact round tables of a against b (from the formulas' exact laws)."""
     from sevendag_cli.d20.exact import round_distribution
 
     if max(a.hp, b.hp) > MAX_HP:
@@ -322,7 +322,7 @@ class D20Chain:
         if names != self.names:
             raise EncounterError(Msg("exact.d20.state", a=names[0], b=names[1], c=self.names[0],
                                      d=self.names[1]))
-        if state.over:
+        if state.over and (state.winner is not None or state.capped):  # not a safety stop
             return finished(self.names, None if state.winner is None
                             else self.names.index(state.winner))
         ha, hb = state.fighters[0].hp, state.fighters[1].hp
@@ -333,24 +333,31 @@ class D20Chain:
                                  b=self.names[1], hp_b=hb))
         rounds = None if cap is None else max(1, cap - state.round)
         if not self.moves:  # nobody can ever deal damage: a draw at the cap (D-12, cap)
-            return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds or 0, COMPLETE)
+            if rounds is None:  # and no cap ends the fight: nothing ever resolves
+                return Odds(self.names, (0.0, 0.0), 0.0, 1.0, 0, COMPLETE)
+            return Odds(self.names, (0.0, 0.0), 1.0, 0.0, rounds, COMPLETE)
         fixed = None if state.next_attacker is None else self.names.index(state.next_attacker)
-        if rounds is not None and ha * hb > MAX_D20_PUSH_CELLS:  # before any work: the push?
-            free = rounds if fixed is None else rounds - 1
-            if binomial_cdf_upper(free, 1.0 - self.s, ha + hb - 2) > tolerance:
-                raise UsageError(Msg("exact.d20.cells_odds", max=MAX_D20_PUSH_CELLS,
-                                     a=self.names[0], hp_a=ha, b=self.names[1], hp_b=hb, cap=cap))
         odds = self.uncapped_odds(ha, hb, fixed, rounds)
-        if odds.unresolved > tolerance and rounds is None:  # only the rounding is unresolved
+        if rounds is None:  # no cap: everything resolved, only the rounding unresolved
             return msgspec.structs.replace(odds, stop=COMPLETE)
-        if odds.unresolved > tolerance and rounds is not None:  # the cap needs the rounds
-            from sevendag_cli.sim.push import d20_push
+        if odds.unresolved > tolerance and rounds is not None:  # the cap matters: computed
+            return self.capped_odds(ha, hb, fixed, rounds, tolerance)
+        return odds
 
-            pushed = d20_push(self, ha, hb, fixed, rounds, tolerance).odds
-            if pushed.stop == WORK and pushed.unresolved > tolerance:  # nothing from unresolved mass
-                raise UsageError(Msg("exact.unresolved", unresolved=pushed.unresolved,
-                                     tolerance=tolerance))
-            return pushed
+    def capped_odds(self, ha: int, hb: int, fixed: int | None, rounds: int,
+                    tolerance: float) -> Odds:
+        """The odds within ``rounds`` rounds from (ha, hb), a draw after them: from the law of
+        the number of hits that end the fight and the rounds they take
+        (:func:`sevendag_cli.d20.rounds.timed`), the draw computed."""
+        from sevendag_cli.d20.rounds import timed
+
+        p = self.p_first
+        columns = [(0, p), (1, 1.0 - p)] if fixed is None else [(fixed, 1.0)]
+        push = timed(self.jumps, ha, hb, columns, rounds, tolerance).push
+        odds = push.odds(self.names, rounds, len(push.alive))
+        if odds.stop == WORK and odds.unresolved > tolerance:  # nothing from unresolved mass
+            raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved,
+                                 tolerance=tolerance))
         return odds
 
 
@@ -375,7 +382,7 @@ def d20_odds(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, state: D20State,
              tables: D20Tables | None = None) -> Odds:
     """Each fighter's win probability from ``state``, with bounds, the draw and the unresolved mass.
 
-    ``tables``: the pair's :class:`D20Tables` kept from an earlier call (skips icepool).
+    ``tables``: the pair's :class:`D20Tables` kept from an earlier call (skips the formulas' laws).
     From a finished fight: 1 and 0.
     """
     chain = D20Chain(tables) if tables is not None else chain_for(ruleset, a, b)

@@ -7,9 +7,10 @@ Two stages:
    P(a > b) / (1 - P(tie))``) and the damage that attacker deals (D-04..D-10:
    natural hit / miss, AC, critical range and factor, save with natural success
    / failure, DD rolled or from the level table, ``half`` or ``negate``, magic
-   damage, minimum damage).  Every formula is turned into an :mod:`icepool` die
-   by walking its tree (fixed fields from ``fighter.env()``; keep and drop as a
-   pool's highest or lowest dice, an exploding die as icepool's ``explode``); a
+   damage, minimum damage).  Every formula is turned into its exact law by
+   walking its tree (:mod:`sevendag_cli.sim.formula_dice`: fixed fields from
+   ``fighter.env()``; a group's sum as one power of its die's law, keep and drop
+   as icepool's pools, explosions and rerolls in the die's law); a
    check is split by its "natural" (its first die, or the kept die of
    ``2d20kh1``: :func:`natural_groups`), each natural with its probability.
 
@@ -32,11 +33,13 @@ refused (:class:`UsageError`).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import reduce
 from operator import mul
 
+from sevendag_cli.d20.jumps import Jumps
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, unarmed
 from sevendag_cli.errors import UsageError
 from sevendag_cli.rules.bounds import check_exact
@@ -52,9 +55,15 @@ from sevendag_cli.sim.formula_dice import (
 )
 from sevendag_cli.sim.weights import Weights, convolve
 
-MAX_WORK = 1_000_000_000
-"""Most work the exact solver accepts, in hp_a * hp_b * (hp_a + hp_b) * largest damage
-(about 6 s on a laptop; the D-14 duel is 5e6, about 25 ms)."""
+MAX_WORK = 10_000_000_000
+"""Most work the exact fractions take, in the units of :func:`fraction_work` (some 6 ns each on
+this project's machine: about a minute); beyond it, none (the float odds are certified all the
+same)."""
+PAY_WORK = 20_000_000
+"""Most work (:func:`fraction_work`) the fractions take by default: some 0.12 s, under half of
+a whole ``fight --exact`` without them (0.25-0.3 s of CPU at that size), so that they never
+make the command more than 1.5 times slower (``python benchmarks/bench_d20_rounds.py``);
+beyond it, they are given only when asked (``--fractions``)."""
 MAX_HP = 2000
 
 # --- one round -----------------------------------------------------------------
@@ -210,8 +219,38 @@ def _scaled(dist: Dist, den: int) -> list[int]:
     return out
 
 
-def exact_d20(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> ExactResult:
-    """The exact win probabilities and expected rounds of a d20 fight (no round cap)."""
+def _integer_weights(jumps: Jumps) -> tuple[list[int], list[int], int]:
+    """Each round's outcomes as integers over one denominator: damage to b (a attacks), to a
+    (b attacks), the weight M of a damaging round, and the weights' common factor taken out."""
+    pa = jumps.pa
+    ra = {d: pa * p for d, p in jumps.qa.items()}  # damage to b
+    rb = {d: (1 - pa) * p for d, p in jumps.qb.items()}  # damage to a
+    den = reduce(math.lcm, (p.denominator for p in (*ra.values(), *rb.values())), 1)
+    qa = _scaled(ra, den)
+    qb = _scaled(rb, den)
+    move = den - qa[0] - qb[0]  # D * P(this round deals damage)
+    g = reduce(math.gcd, qa[1:] + qb[1:], move) if move else 1
+    return [q // g for q in qa], [q // g for q in qb], move // g
+
+
+def fraction_work(jumps: Jumps, ha: int, hb: int) -> int:
+    """The work of :func:`exact_d20`, from the sizes: each of the ``ha * hb`` states sums its
+    damage values' products (and one division) on integers of ``(ha + hb) * log2(M)`` bits,
+    64 a machine word."""
+    qa, qb, m = _integer_weights(jumps)
+    terms = sum(1 for q in qa[1:] if q) + sum(1 for q in qb[1:] if q) + 2
+    return ha * hb * terms * ((ha + hb) * max(1, m.bit_length()) // 64 + 1)
+
+
+def fractions_pay(jumps: Jumps, ha: int, hb: int) -> bool:
+    """Whether the exact fractions come by default: their work at most :data:`PAY_WORK`."""
+    return fraction_work(jumps, ha, hb) <= PAY_WORK
+
+
+def exact_d20(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *,
+              progress: Callable[[int, int], None] | None = None) -> ExactResult:
+    """The exact win probabilities and expected rounds of a d20 fight (no round cap);
+    ``progress(done, total)``: the states solved so far (rows of a's hit points)."""
     check_exact(ruleset, a, b)  # the value bound (issue 9), and damage the chain can hold
     if max(a.hp, b.hp) > MAX_HP:
         raise UsageError(
@@ -219,38 +258,28 @@ def exact_d20(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> ExactResult:
             f"({a.name} {a.hp}, {b.name} {b.hp}): simulate with --runs instead"
         )
     rd = round_distribution(ruleset, a, b)
-    top = max(max(rd.a_attacks.damage), max(rd.b_attacks.damage), 1)
-    work = a.hp * b.hp * (a.hp + b.hp) * min(top, max(a.hp, b.hp))
-    if work > MAX_WORK:
+    jumps = Jumps(rd.p_a_attacks, rd.a_attacks.damage, rd.b_attacks.damage)
+    if fraction_work(jumps, a.hp, b.hp) > MAX_WORK:
         raise UsageError(
             f"exact odds for {a.name} ({a.hp} HP) against {b.name} ({b.hp} HP) would take too "
             "long (hit points times damage too large): simulate with --runs instead"
         )
-    pa = rd.p_a_attacks
-    ra = {d: pa * p for d, p in rd.a_attacks.damage.items()}  # damage to b
-    rb = {d: (1 - pa) * p for d, p in rd.b_attacks.damage.items()}  # damage to a
-    den = reduce(math.lcm, (p.denominator for p in (*ra.values(), *rb.values())), 1)
-    qa = _scaled(ra, den)
-    qb = _scaled(rb, den)
-    move = den - qa[0] - qb[0]  # D * P(this round deals damage)
-    if move == 0 or (sum(qa[1:]) == 0 and sum(qb[1:]) == 0):
+    qa, qb, m = _integer_weights(jumps)
+    if m == 0 or (sum(qa[1:]) == 0 and sum(qb[1:]) == 0):
         raise UsageError(
             f"neither {a.name} nor {b.name} can ever deal damage with these sheets: "
             "the fight would never end (the exact solver has no round cap)"
         )
-    g = reduce(math.gcd, qa[1:] + qb[1:], move)
-    qa = [q // g for q in qa]
-    qb = [q // g for q in qb]
-    m = move // g
-    wins_num, visits_num, scale_exp = _solve(a.hp, b.hp, qa, qb, m)
+    wins_num, visits_num, scale_exp = _solve(a.hp, b.hp, qa, qb, m, progress)
     # P(a wins) = sum over visited states of visit * P(b drops) / M, visit = visits / M**L.
     scale = m**scale_exp
     p_a = Fraction(wins_num, scale * m)
-    rounds = Fraction(visits_num, scale) / (Fraction(move, den))
+    rounds = Fraction(visits_num, scale) / (1 - jumps.s)
     return ExactResult((a.name, b.name), (p_a, 1 - p_a), Fraction(0), rounds, NOTE)
 
 
-def _solve(ha0: int, hb0: int, qa: list[int], qb: list[int], m: int) -> tuple[int, int, int]:
+def _solve(ha0: int, hb0: int, qa: list[int], qb: list[int], m: int,
+           progress: Callable[[int, int], None] | None = None) -> tuple[int, int, int]:
     """Pull DP over the jump chain, in decreasing hp; returns (Σ visit·tail_a, Σ visit, L).
 
     ``visit(ha, hb) * M**L`` is an integer for every state because a state is at
@@ -275,6 +304,8 @@ def _solve(ha0: int, hb0: int, qa: list[int], qb: list[int], m: int) -> tuple[in
     wins = 0
     visits = 0
     for ha in range(ha0, 0, -1):
+        if progress is not None:
+            progress(ha0 - ha, ha0)
         row = rows[ha]
         for hb in range(hb0, 0, -1):
             if ha == ha0 and hb == hb0:
@@ -289,4 +320,6 @@ def _solve(ha0: int, hb0: int, qa: list[int], qb: list[int], m: int) -> tuple[in
                 cols[hb][ha] = v
                 visits += v
                 wins += v * tail_a[hb]
+    if progress is not None:
+        progress(ha0, ha0)
     return wins, visits, big_l

@@ -25,10 +25,11 @@ from sevendag_cli.d20.attack import (
     save_verdict,
 )
 from sevendag_cli.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
-from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, unarmed
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, play_limit, unarmed
 from sevendag_cli.d20.state import D20State, _set_hp, initial_state
 from sevendag_cli.dice import DiceSource, NotedDice
 from sevendag_cli.engine.common import (
+    SAFETY_LIMIT,
     Check,
     Event,
     FightOverEvent,
@@ -179,8 +180,15 @@ def play_round(
     state: D20State,
     dice: DiceSource,
     choices: Any = None,
+    *,
+    limit: int | None = None,
 ) -> tuple[RoundResult, D20State]:
-    """One round (D-02 .. D-12): initiative (unless rolled by `init`), one attack."""
+    """One round (D-02 .. D-12): initiative (unless rolled by `init`), one attack.
+
+    A fight still going after the ruleset's ``round_cap`` is a draw; with no cap, ``limit`` (a
+    whole fight's: the simulators' safety limit) stops it after that round, not over by the
+    rules: a ``fight-over`` event of reason ``safety-limit``, no winner, not a draw.
+    """
     if state.over:
         raise EncounterError(over_message(state.winner))
     rec = RecordingDice(dice)
@@ -206,9 +214,12 @@ def play_round(
         if after <= 0:
             new = replace(new, over=True, winner=attacker.name)
             events.append(FightOverEvent(attacker.name, defender.name, "defeated", ("D-12",)))
-    if not new.over and number >= ruleset.round_cap:
+    if not new.over and ruleset.round_cap is not None and number >= ruleset.round_cap:
         new = replace(new, over=True, winner=None, capped=True)
         events.append(FightOverEvent(None, None, "round-cap", ()))
+    elif not new.over and ruleset.round_cap is None and limit is not None and number >= limit:
+        new = replace(new, over=True, winner=None)
+        events.append(FightOverEvent(None, None, SAFETY_LIMIT, ()))
     result = RoundResult(number, tuple(events), rec.take(), new.fighters, new.over, new.winner,
                          capped=new.capped)
     return result, new
@@ -275,12 +286,14 @@ def fight_play(
     rec = RecordingDice(dice)
     init, state = start(ruleset, a, b, rec)
     init_rolls = rec.take()
+    limit = play_limit(ruleset)  # with no round cap, the safety limit
     return FightPlay(ruleset.name, (a.name, b.name), init, init_rolls, state,
-                     lambda s: play_round(ruleset, a, b, s, dice))
+                     lambda s: play_round(ruleset, a, b, s, dice, limit=limit))
 
 
 def fight(
     ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, dice: DiceSource, cap: int | None = None
 ) -> FightResult:
-    """A whole fight, round after round, until one is defeated or the round cap."""
+    """A whole fight, round after round, until one is defeated, the round cap (a draw) or, with
+    no cap, the safety limit (:data:`~sevendag_cli.limits.MAX_PLAYED_ROUNDS`)."""
     return fight_play(ruleset, a, b, dice, cap).collect()

@@ -9,7 +9,8 @@ from msgspec import Struct
 from sevendag_cli.data import Reader, str_list, str_table
 from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
-from sevendag_cli.limits import MAX_ROUND_CAP
+from sevendag_cli.limits import MAX_PLAYED_ROUNDS, MAX_ROUND_CAP
+from sevendag_cli.terms import name_problem
 
 ENGINE = "d20"
 
@@ -68,7 +69,7 @@ class D20Ruleset(Struct, frozen=True):
     dd_table: tuple[DDBand, ...]
     min_damage: int  # D-10
     crit_multiplies_magic: bool  # house default: false
-    round_cap: int
+    round_cap: int | None  # a draw after this many rounds; None: no cap (the fight ends, D-12)
     examples: tuple[str, ...]
     house_defaults: dict[str, str]
     rules: dict[str, str]
@@ -156,7 +157,7 @@ def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
     dd_level_of = o.text("dd_level_of", "attacker", ("attacker", "defender"))
     min_damage = o.integer("min_damage", 1, 0, 1000)
     crit_magic = o.flag("crit_multiplies_magic", False)
-    round_cap = o.integer("round_cap", 1000, 1, MAX_ROUND_CAP)
+    round_cap = _round_cap(o)
     o.finish()
     bands: list[DDBand] = []
     for b in r.tables("dd_table", []):
@@ -177,6 +178,32 @@ def read_ruleset(r: Reader, name: str, path: str) -> D20Ruleset:
         house_defaults=str_table(r, "house_defaults"), rules=str_table(r, "rules"),
     )
     return ruleset
+
+
+NO_CAP = "none"
+"""``options.round_cap = "none"`` (or no ``round_cap`` at all, the house default): no round cap."""
+
+
+def _round_cap(o: Reader) -> int | None:
+    """``options.round_cap``: a number of rounds, after which a fight still going is a draw; or
+    ``"none"``, or the key left out: no cap — every d20 fight ends (D-12), and the simulators
+    stop only at their safety limit (:data:`sevendag_cli.limits.MAX_PLAYED_ROUNDS`), saying so."""
+    if not o.has("round_cap"):
+        return None
+    value = o.data["round_cap"]
+    o.seen.add("round_cap")
+    if value == NO_CAP:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_ROUND_CAP:
+        o.add("round_cap", Msg("rules.d20.round_cap", value=value, max=MAX_ROUND_CAP))
+        return None
+    return value
+
+
+def play_limit(ruleset: D20Ruleset) -> int:
+    """The rounds a fight is played to at most: the ruleset's round cap (then a draw), or with no
+    cap the simulators' safety limit (:data:`~sevendag_cli.limits.MAX_PLAYED_ROUNDS`)."""
+    return MAX_PLAYED_ROUNDS if ruleset.round_cap is None else ruleset.round_cap
 
 
 def _check_dd_table(r: Reader, bands: list[DDBand], mode: str) -> None:
@@ -202,8 +229,9 @@ def _check_dd_table(r: Reader, bands: list[DDBand], mode: str) -> None:
 
 def read_fighter(r: Reader, path: str) -> D20Fighter:
     name = r.text("name")
-    if r.has("name") and not name.strip():
-        r.add("name", Msg("rules.must_not_be_empty"))
+    problem = name_problem(name) if r.has("name") else None
+    if problem is not None:  # empty, or a name no NAME=VALUE option could type
+        r.add("name", problem)
     r.text("ruleset")
     weapon: Weapon | None = None
     if r.has("weapon"):

@@ -224,6 +224,7 @@ class D20Batches:
 
     def __call__(self, ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, n: int,
                  rng: np.random.Generator, cap: int | None = None) -> D20Batch:
+        from sevendag_cli.d20.rules import play_limit
         from sevendag_cli.d20.vector import simulate_d20_batch
 
         key = (id(ruleset), id(a), id(b))
@@ -232,7 +233,7 @@ class D20Batches:
             small = isinstance(n, int) and n < MIN_FIGHTS
             self._table = None if small else round_table(ruleset, a, b)
             self.method = VECTOR if self._table is None else CHAIN
-        cap = ruleset.round_cap if cap is None else cap
+        cap = play_limit(ruleset) if cap is None else cap
         if self._table is None or isinstance(cap, bool) or not isinstance(cap, int) or cap < 1 \
                 or isinstance(n, bool) or not isinstance(n, int) or n < 0:
             return simulate_d20_batch(ruleset, a, b, n, rng, cap)  # it refuses what is wrong

@@ -11,8 +11,9 @@ from typing import Any, ClassVar
 from msgspec import Struct
 from msgspec.structs import replace
 
-from sevendag_cli.d20.rules import D20Fighter
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.errors import EncounterError, Msg, UsageError, joined
+from sevendag_cli.limits import MAX_PLAYED_ROUNDS
 
 
 class D20FighterState(Struct, frozen=True, gc=False):
@@ -142,3 +143,56 @@ def _str(v: object) -> str:
         raise _Bad(Msg("engine.state.not_text", value=v))
     return v
 
+
+
+# --- the state against the rules and the sheets -------------------------------------------------
+
+
+def check_state(ruleset: D20Ruleset, fighters: tuple[D20Fighter, D20Fighter], state: D20State) -> None:
+    """Refuse a state the rules (D-02, D-12, the round cap) and the embedded sheets could not
+    have reached: one :class:`~sevendag_cli.errors.EncounterError` naming the first field
+    that does not hold (the encounter's reader calls this on every read, before any die)."""
+    from sevendag_cli.engine.common import state_invalid
+
+    cap = ruleset.round_cap
+    for i, (sheet, f) in enumerate(zip(fighters, state.fighters, strict=True)):
+        where = f"state.fighters[{i}]"
+        if f.name != sheet.name:
+            raise state_invalid(f"{where}.name", f.name, Msg("engine.state.want.sheet_name",
+                                                                n=i + 1, name=sheet.name))
+        if f.max_hp != sheet.hp:
+            raise state_invalid(f"{where}.max_hp", f.max_hp, Msg("engine.state.want.max_hp", hp=sheet.hp))
+        if f.hp > f.max_hp:
+            raise state_invalid(f"{where}.hp", f.hp, Msg("engine.state.want.hp_max", max=f.max_hp))
+    if cap is None:  # no round cap: a round count no fight reaches at the table is damage
+        if not 0 <= state.round <= MAX_PLAYED_ROUNDS:
+            raise state_invalid("state.round", state.round,
+                                Msg("engine.state.want.round_none", max=MAX_PLAYED_ROUNDS))
+    elif not 0 <= state.round <= cap + 1:  # a fight reopened by a heal at the cap has one more
+        raise state_invalid("state.round", state.round, Msg("engine.state.want.round", cap=cap))
+    if state.next_attacker is not None and state.round != 0:
+        raise state_invalid("state.next_attacker", state.next_attacker,
+                            Msg("engine.state.want.next_attacker"))
+    if state.capped and not state.over:
+        raise state_invalid("state.capped", True, Msg("engine.state.want.capped_going_on"))
+    if not state.over:
+        if state.winner is not None:
+            raise state_invalid("state.winner", state.winner, Msg("engine.state.want.no_winner"))
+        for i, f in enumerate(state.fighters):
+            if f.hp <= 0:
+                raise state_invalid(f"state.fighters[{i}].hp", f.hp, Msg("engine.state.want.alive"))
+        return
+    if state.capped:
+        if cap is None:
+            raise state_invalid("state.capped", True, Msg("engine.state.want.capped_no_cap"))
+        if state.winner is not None:
+            raise state_invalid("state.winner", state.winner, Msg("engine.state.want.capped_winner"))
+        if state.round < cap:
+            raise state_invalid("state.round", state.round, Msg("engine.state.want.round_capped", cap=cap))
+        return
+    if state.winner is None:
+        raise state_invalid("state.winner", None, Msg("engine.state.want.winner"))
+    for i, f in enumerate(state.fighters):
+        if (f.name == state.winner) != (f.hp > 0):
+            want = "winner_alive" if f.name == state.winner else "loser_down"
+            raise state_invalid(f"state.fighters[{i}].hp", f.hp, Msg(f"engine.state.want.{want}"))

@@ -27,7 +27,7 @@ from sevendag_cli.d20.attack import (
     save_outcome,
     save_verdict,
 )
-from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, unarmed
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset, Weapon, play_limit, unarmed
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.limits import MAX_ROUND_CAP
 from sevendag_cli.sim.vec_formula import VecFormula
@@ -228,10 +228,12 @@ def _initiative(ia: VecFormula, ib: VecFormula, rng: np.random.Generator,
 
 def simulate_d20_batch(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, n: int,
                        rng: np.random.Generator, cap: int | None = None) -> D20Batch:
-    """``n`` whole fights of a against b; a fight not over after ``cap`` rounds is a draw."""
+    """``n`` whole fights of a against b; a fight not over after ``cap`` rounds (default: the
+    ruleset's :func:`~sevendag_cli.d20.rules.play_limit`) stops there: a draw, or with no
+    round cap unfinished."""
     if n < 0:
         raise UsageError(Msg("sim.fights", n=n))
-    cap = ruleset.round_cap if cap is None else cap
+    cap = play_limit(ruleset) if cap is None else cap
     if cap < 1:
         raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
     ia = VecFormula.bind(ruleset.initiative, a.env())

@@ -18,8 +18,16 @@ from typing import Any, ClassVar
 from msgspec import Struct, field
 
 from sevendag_cli.dice import DiceSource, Roll, face_noted
-from sevendag_cli.errors import Msg
+from sevendag_cli.errors import EncounterError, Msg, shown_value
 from sevendag_cli.formula import Evaluated, Formula
+
+
+def state_invalid(field: str, value: object, expected: Msg) -> EncounterError:
+    """A saved state its rules or its sheets could not have reached (each ruleset's
+    ``check_state``): one line naming the field, its value and what would hold there."""
+    shown = ("true" if value else "false") if isinstance(value, bool) else (
+        "null" if value is None else shown_value(value))
+    return EncounterError(Msg("engine.state.invalid", field=field, value=shown, expected=expected))
 
 
 def over_message(winner: str | None) -> Msg:
@@ -99,10 +107,17 @@ class InitiativeEvent(Event, frozen=True, gc=False):
     rules: tuple[str, ...] = ()
 
 
+SAFETY_LIMIT = "safety-limit"
+"""A :class:`FightOverEvent`'s reason when a whole fight with no round cap is stopped at the
+simulators' safety limit (:data:`sevendag_cli.limits.MAX_PLAYED_ROUNDS`): not over by the
+rules, and not a draw."""
+
+
 class FightOverEvent(Event, frozen=True, gc=False):
     """The fight ends: a winner and a loser, or a draw at the round cap (winner None).
 
-    ``reason``: ``defeated`` (d20, D-12), ``out`` (Sevendag, S-19) or ``round-cap``.
+    ``reason``: ``defeated`` (d20, D-12), ``out`` (Sevendag, S-19) or ``round-cap``; or
+    :data:`SAFETY_LIMIT` (no winner, not a draw: a fight with no round cap stopped there).
     """
 
     kind: ClassVar[str] = "fight-over"

@@ -17,9 +17,15 @@ def option_data(option: Any) -> dict[str, Any] | None:
             "technique": option.technique}
 
 
-def advise_document(at: Any, lang: str = "en") -> dict[str, Any]:
-    """The advice as a document: the header, the state, each option with its value."""
+def advise_document(at: Any, lang: str = "en", top: int | None = None) -> dict[str, Any]:
+    """The advice as a document: the header, the state, each option with its value (``top``:
+    the ``top`` best only, in their order; ``best`` indexes what is kept)."""
     advice = at.advice
+    options = list(advice.options)
+    if top is not None and top < len(options):
+        ranked = sorted(range(len(options)), key=lambda i: (-options[i].win_probability, i))
+        options = [options[i] for i in sorted(ranked[:top])]
+    best = max(range(len(options)), key=lambda i: options[i].win_probability)
     return {
         **header("advise", at.ruleset.name, None), "encounter": at.encounter,
         "round": at.state.round, "cap": at.cap, "tolerance": at.tolerance,
@@ -28,6 +34,6 @@ def advise_document(at: Any, lang: str = "en") -> dict[str, Any]:
         "policies": {name: "optimal" for name in (f.name for f in at.state.fighters)},
         "options": [{**(option_data(o.option) or {}), "win_probability": o.win_probability,
                      "bounds": [o.low, o.high], "answer": option_data(o.answer)}
-                    for o in advice.options],
-        "best": advice.best,
+                    for o in options],
+        "best": best,
     }

@@ -161,7 +161,7 @@ def round_data(result: RoundResult) -> dict[str, Any]:
         "fighters": [state_data(s) for s in result.states],
         "over": result.over,
         "winner": result.winner,
-        "draw": result.over and result.winner is None,
+        "draw": result.over and result.winner is None and result.capped,  # not a safety stop
         "capped": result.capped,
     }
 
@@ -180,7 +180,7 @@ def fight_document(result: FightResult, seed: int | None) -> dict[str, Any]:
         "rounds": [round_data(r) for r in result.rounds],
         "rounds_played": len(result.rounds),
         "winner": result.winner,
-        "draw": result.winner is None,
+        "draw": result.winner is None and result.capped,  # a safety stop is not a draw
         "capped": result.capped,
     }
 
@@ -208,7 +208,7 @@ def _fight_lines(ruleset: str, fighters: tuple[str, str], initiative: Initiative
         yield from round_events(rnd)
     result = final()
     yield {"type": "end", "round": played, "winner": result.winner,
-           "draw": result.winner is None, "capped": result.capped,
+           "draw": result.winner is None and result.capped, "capped": result.capped,
            "fighters": [state_data(s) for s in result.states]}
 
 
@@ -224,7 +224,7 @@ def round_events(
     lines += [{**event_data(e), "round": rnd.number} for e in rnd.events]
     lines.append({"type": "round-end", "round": rnd.number, "rolls": [roll_data(r) for r in rnd.rolls],
                   "fighters": [state_data(s) for s in rnd.states], "over": rnd.over,
-                  "winner": rnd.winner, "draw": rnd.over and rnd.winner is None,
+                  "winner": rnd.winner, "draw": rnd.over and rnd.winner is None and rnd.capped,
                   "capped": rnd.capped})
     return lines
 

@@ -11,7 +11,8 @@ Every line of the step-by-step display goes through :func:`wrap` instead:
   short phrase.  Only a glued group wider than a whole line is broken, at its
   glue;
 * a rule tag is joined to the word before it by :data:`TIGHT` (``attack  [S-04]``),
-  which never breaks: only a single word (or tag) wider than a line is cut;
+  which never breaks: only a single word (or tag) wider than a line is cut, after a ``/``
+  when it has one (a path breaks between its folders, never inside a name);
 * no line ends with spaces, and none is wider than the console.
 
 :func:`print_rows` lays out ``key  value`` rows (the fighters' states,
@@ -113,23 +114,32 @@ class _Filler:
                 self.cut(a, b)
 
     def cut(self, start: int, end: int) -> None:
-        """A word wider than a line: as many characters as fit on each line (no space at a
-        line's end or start)."""
+        """A word wider than a line: as many characters as fit on each line, broken after
+        the last ``/`` that fits when there is one (a path breaks between its folders, never
+        inside a name), else anywhere (no space at a line's end or start)."""
         a = start
-        for i in range(start, end):
-            w = _width(self.plain[a:i + 1])
-            if self.used + w > self.width and i > a:
-                b = i
-                while b > a and self.plain[b - 1] in _SPACES:
-                    b -= 1
-                self.segments.append((a, b))
-                self.newline()
-                a = i
-            while a == i and a < end and self.plain[a] in _SPACES:
-                a += 1
-        if a < end:
-            self.segments.append((a, end))
-            self.used += _width(self.plain[a:end])
+        while a < end:
+            if a > start:
+                while a < end and self.plain[a] in _SPACES:
+                    a += 1
+                if a >= end:
+                    return
+            i = a
+            while i < end and self.used + _width(self.plain[a:i + 1]) <= self.width:
+                i += 1
+            if i >= end:
+                self.segments.append((a, end))
+                self.used += _width(self.plain[a:end])
+                return
+            i = max(i, a + 1)  # not a cell left: one character all the same
+            slash = self.plain.rfind("/", a, i)
+            b = slash + 1 if slash >= a else i
+            trimmed = b
+            while trimmed > a and self.plain[trimmed - 1] in _SPACES:
+                trimmed -= 1
+            self.segments.append((a, trimmed))
+            self.newline()
+            a = b
 
 
 def wrap(text: Text, width: int, hang: int = 4, cont: int | None = None) -> list[Text]:

@@ -34,16 +34,34 @@ def short_float(x: float) -> str:
 def method_line(roster: Roster, lang: str) -> str:
     """The line under the title: how the table was computed (the display's and the picture's).
 
-    Exact odds of fights played to the end (d20 with no ``--cap``) name no round cap: there is
-    none in them, as ``fight --exact`` says."""
+    Fights played to the end (a ruleset with no round cap, d20's house default) name no round
+    cap: there is none, as ``fight --exact`` says."""
     from sevendag_cli.i18n import count, t
     from sevendag_cli.sim.roster import RUNS
 
     if roster.method == RUNS:
-        return t("matrix.runs", lang, runs=count(roster.runs or 0, lang), seed=roster.seed,
-                 cap=roster.cap)
+        return t("matrix.runs_end" if roster.to_end else "matrix.runs", lang,
+                 runs=count(roster.runs or 0, lang), seed=roster.seed, cap=roster.cap)
     return t("matrix.exact_end" if roster.to_end else "matrix.exact", lang, cap=roster.cap,
              tol=short_float(roster.tolerance or 0.0))
+
+
+def policies_text(roster: Roster, names: list[str], lang: str) -> str | None:
+    """Who plays how (the display's line and the picture's): who plays optimally, or that
+    every fighter plays its sheet; None where the rules leave no choice (d20)."""
+    from sevendag_cli.backend import backend_named
+    from sevendag_cli.i18n import t
+    from sevendag_cli.policies import OPTIMAL
+
+    if not backend_named(roster.engine).has_choices():
+        return None
+    optimal = [x for x, p in zip(names, roster.policies, strict=False)
+               if p == OPTIMAL]  # no policies (a Roster made by hand): every sheet
+    if not optimal:
+        return t("matrix.sheets_all", lang)
+    if len(optimal) == len(names):
+        return t("matrix.optimal_all", lang)
+    return t("matrix.optimal_some", lang, who=", ".join(optimal))
 
 
 def matrix_notes(roster: Roster) -> list[Msg]:
@@ -51,7 +69,8 @@ def matrix_notes(roster: Roster) -> list[Msg]:
     from sevendag_cli.sim.roster import RUNS
 
     if roster.method == RUNS:
-        notes = [Msg("roster.note.runs", runs=roster.runs or 0)]
+        notes = [Msg("roster.note.runs_end" if roster.to_end else "roster.note.runs",
+                     runs=roster.runs or 0)]
     else:
         notes = [Msg("roster.note.exact_end" if roster.to_end else "roster.note.exact")]
         if roster.simulated:

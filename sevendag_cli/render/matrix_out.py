@@ -52,6 +52,26 @@ def matrix_rows(roster: Roster) -> list[list[Any]]:
     return rows
 
 
+def _exploit_panel(roster: Roster, lang: str) -> Any:
+    """``--exploit``: what each row's sheet gives away, in points, as a second grid (None when
+    not asked, or where the rules leave no choice)."""
+    from sevendag_cli.backend import backend_named
+    from sevendag_cli.i18n import t
+    from sevendag_cli.render import plot
+
+    if not roster.exploit or not backend_named(roster.engine).has_choices():
+        return None
+
+    def points(g: Any) -> float | None:
+        return None if g is None else 100 * g.value
+
+    values = [[None if c is None or i == j else points(c.gives_away) for j, c in enumerate(row)]
+              for i, row in enumerate(roster.cells)]
+    means = [points(s.gives_away) for s in roster.standings]
+    return plot.HeatPanel(values, t("matrix.exploit_title", lang), t("plot.exploit_points", lang),
+                          extra=(t("matrix.mean", lang), means))
+
+
 def plot_matrix(path: str, roster: Roster, lang: str) -> None:
     """The heat map of the table, its title the display's (what was computed, and how)."""
     from sevendag_cli.i18n import count, t
@@ -68,15 +88,17 @@ def plot_matrix(path: str, roster: Roster, lang: str) -> None:
     if roster.method == MIXED:
         lines.append(t("plot.matrix_simulated", lang, n=roster.simulated,
                        runs=count(roster.runs or 0, lang)))
-    from sevendag_cli.policies import OPTIMAL
+    from sevendag_cli.render.matrix_data import policies_text
 
-    optimal = [x for x, p in zip(names, roster.policies, strict=False) if p == OPTIMAL]
-    if optimal:  # who plays optimally (nothing when every fighter plays its sheet)
-        lines.append(t("matrix.optimal_all", lang) if len(optimal) == n else
-                     t("matrix.optimal_some", lang, who=", ".join(optimal)))
-    values = [[None if c is None else c.win for c in row] for row in roster.cells]
+    said = policies_text(roster, names, lang)  # who plays how
+    if said is not None:
+        lines.append(said)
+    values = [[None if c is None or i == j else c.win for j, c in enumerate(row)]
+              for i, row in enumerate(roster.cells)]
     marked = [[roster.method == MIXED and c is not None and c.method == RUNS for c in row]
               for row in roster.cells]
+    mean = t("matrix.mean", lang)
     plot.heat_map(path, names, names, values, title="\n".join(lines),
-                  value_label=t("plot.p_row", lang), marked=marked)
+                  value_label=t("plot.p_row", lang), marked=marked,
+                  extra=(mean, [s.mean for s in roster.standings]), below=_exploit_panel(roster, lang))
     plot.report(path, lang)

@@ -23,14 +23,15 @@ if TYPE_CHECKING:
     from sevendag_cli.sim.swing import OddsPoint, OddsSwing
 
 
-def odds_notes(engine: str, cap: int, odds: Odds | None, tolerance: float,
+def odds_notes(engine: str, cap: int | None, odds: Odds | None, tolerance: float,
                policies: Sequence[str] = PLAIN, names: Sequence[str] = (),
                fighters: Sequence[Any] = ()) -> list[Msg]:
     """What the display and the JSON ``note`` say of the odds: the assumptions, the cap, the stop
     (of a finished fight, only that it is over)."""
     if odds is not None and odds.finished:
         return [Msg("exact.note.stop.over")]
-    notes = [assumption_note(engine, policies, names, fighters), Msg("exact.assume.cap", cap=cap)]
+    notes = [assumption_note(engine, policies, names, fighters),
+             Msg("exact.assume.cap", cap=cap) if cap is not None else Msg("exact.assume.no_cap")]
     if odds is not None:
         notes.append(Msg(f"exact.note.stop.{odds.stop}", unresolved=odds.unresolved,
                          tolerance=tolerance))
@@ -53,12 +54,13 @@ def assumption_note(engine: str, policies: Sequence[str] = PLAIN,
     return Msg("exact.assume.optimal", who=optimal[0])
 
 
-def basis(engine: str, cap: int, tolerance: float, names: Sequence[str],
+def basis(engine: str, cap: int | None, tolerance: float, names: Sequence[str],
           policies: Sequence[str] = PLAIN, fighters: Sequence[Any] = ()) -> dict[str, Any]:
     from sevendag_cli.sim.swing import assumptions
 
     return {"cap": cap, "tolerance": tolerance,
-            "assumes": list(assumptions(engine, (policies[0], policies[1]), fighters)),
+            "assumes": list(assumptions(engine, (policies[0], policies[1]), fighters,
+                                        cap is not None)),
             "policies": policies_data(names, policies)}
 
 
@@ -67,7 +69,7 @@ def _names(point: OddsPoint) -> tuple[str, str]:
 
 
 def odds_document(state: Any, ruleset: Any, encounter: str, odds: Odds, point: OddsPoint,
-                  cap: int, tolerance: float, lang: str, policies: Sequence[str] = PLAIN,
+                  cap: int | None, tolerance: float, lang: str, policies: Sequence[str] = PLAIN,
                   fighters: Sequence[Any] = ()) -> dict[str, Any]:
     """``odds --json``: each fighter's chance to win from the saved encounter (schema ``odds``)."""
     data: dict[str, Any] = to_data(point)
@@ -84,7 +86,7 @@ def odds_document(state: Any, ruleset: Any, encounter: str, odds: Odds, point: O
     }
 
 
-def moment_odds(point: OddsPoint, engine: str, cap: int, tolerance: float,
+def moment_odds(point: OddsPoint, engine: str, cap: int | None, tolerance: float,
                 fighters: Sequence[Any] = ()) -> dict[str, Any]:
     """``init --odds``: the odds from the state ``init`` saved (before round 1)."""
     data: dict[str, Any] = to_data(point)
@@ -93,7 +95,7 @@ def moment_odds(point: OddsPoint, engine: str, cap: int, tolerance: float,
             "draw_probability": point.draw_probability, "unresolved": point.unresolved}
 
 
-def round_odds(before: OddsPoint, after: OddsPoint, engine: str, cap: int,
+def round_odds(before: OddsPoint, after: OddsPoint, engine: str, cap: int | None,
                tolerance: float, policies: Sequence[str] = PLAIN,
                fighters: Sequence[Any] = ()) -> dict[str, Any]:
     """``round --odds``: the odds before and after the round, per fighter (schema ``round``)."""

@@ -38,8 +38,9 @@ def swing_rows(swing: OddsSwing) -> list[list[Any]]:
     return [[p.round, p.moment, *row] for p in swing.points for row in outcome_rows(p)]
 
 
-def plot_swing(path: str, swing: OddsSwing, lang: str) -> None:
-    """Each fighter's P(win) at each moment, with its certified interval as a band."""
+def plot_swing(path: str, swing: OddsSwing, lang: str, play: str | None = None) -> None:
+    """Each fighter's P(win) at each moment, with its certified interval as a band; ``play``:
+    who plays how, the title's second line."""
     from sevendag_cli.i18n import t
     from sevendag_cli.render import plot
     from sevendag_cli.sim.swing import START
@@ -52,8 +53,11 @@ def plot_swing(path: str, swing: OddsSwing, lang: str) -> None:
                          [p.fighters[k].win_probability for p in points],
                          [p.fighters[k].bounds[0] for p in points],
                          [p.fighters[k].bounds[1] for p in points]) for k in (0, 1)]
-    plot.curves(path, x, curves, title=t("odds.swing_title", lang, cap=swing.cap,
-                                         tol=swing.tolerance),
+    from sevendag_cli.render.whatif import titled
+
+    title = "odds.swing_title" if swing.cap is not None else "odds.swing_title_end"
+    plot.curves(path, x, curves, title=titled(t(title, lang, cap=swing.cap,
+                                                tol=swing.tolerance), play),
                 x_label=t("plot.moment", lang), y_label=t("plot.p_win", lang),
                 keep_ticks=[i for i, p in enumerate(points) if p.round == 0])  # start, initiative
     plot.report(path, lang)

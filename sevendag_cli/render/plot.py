@@ -16,7 +16,8 @@ user's language)::
     plot.bars(path, x=[1, 2, 3], y=[.2, .5, .3], title=..., x_label=..., y_label=...)
     plot.heat_map(path, rows=names, columns=names, values=[[None, .4], [.6, None]],
                   title=..., value_label="P(row beats column)",
-                  marked=[[False, True], [True, False]])                   # a matrix
+                  marked=[[False, True], [True, False]],
+                  extra=("mean", [.4, .6]))                                # a matrix
     plot.report(path, lang)        # "plot written to FILE" on stderr
 
 ``x`` may hold numbers (a numeric axis) or any values (one tick each, in order: dice
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg, UsageError, install_command
 
 FORMATS = ("png", "svg")
 MAX_TICKS = 25
@@ -180,7 +181,7 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise UsageError(Msg("plot.needs_matplotlib")) from None
+        raise UsageError(Msg("plot.needs_matplotlib", install=install_command("plot"))) from None
     if first:
         matplotlib.rcdefaults()  # matplotlib's own defaults: nothing from a file in the folder
     matplotlib.use("Agg", force=True)
@@ -221,22 +222,49 @@ def _percent_axis(axis: Any) -> None:
     axis.set_major_formatter(PercentFormatter(1.0))
 
 
+def _integer_ticks(ax: Any, x: Sequence[Any]) -> None:
+    """An axis of whole numbers ticked at whole numbers only: at each value when they are few
+    (a sweep of 8 and 9 is ticked 8, 9, not 8.2, 8.4…), else wherever matplotlib likes."""
+    from matplotlib.ticker import MaxNLocator
+
+    values = sorted(set(x))
+    if len(values) <= MAX_TICKS:
+        ax.set_xticks(values, [str(v) for v in values])
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+
+
 def curves(path: str | Path, x: Sequence[Any], curves: Sequence[Curve], *, title: str,
            x_label: str, y_label: str, percent: bool = True, mark: float | None = 0.5,
-           x_mark: Any = None, x_mark_label: str = "", keep_ticks: Sequence[int] = ()) -> None:
+           x_mark: Any = None, x_mark_label: str = "", keep_ticks: Sequence[int] = (),
+           joined: bool = True) -> None:
     """Lines over ``x``, each with its band; ``mark``: a dotted horizontal line (50%);
     ``x_mark``: a value of ``x`` marked by a vertical line labelled ``x_mark_label`` (the fair value);
     ``keep_ticks``: positions of ``x`` labelled however many values there are (the swing's start and
-    initiative)."""
+    initiative).  ``joined=False``: values that are not a scale (``1d6``, ``2d4``, ``1d8``): a
+    point per value with its interval as an error bar, nothing drawn between them.  Whole
+    numbers are ticked at whole numbers."""
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.2), layout="constrained")
     positions = list(x) if _numeric(x) else list(range(len(x)))
-    for curve in curves:
+    shift = 0.08 if not joined and len(curves) > 1 else 0.0  # side by side, not on each other
+    for k, curve in enumerate(curves):
+        if not joined:
+            at = [p + (k - (len(curves) - 1) / 2) * shift for p in positions]
+            errors = None
+            if curve.low is not None and curve.high is not None:
+                errors = [[max(0.0, y - lo) for y, lo in zip(curve.y, curve.low, strict=True)],
+                          [max(0.0, hi - y) for y, hi in zip(curve.y, curve.high, strict=True)]]
+            ax.errorbar(at, list(curve.y), yerr=errors, fmt="o", markersize=5, capsize=4,
+                        label=_short(curve.label))
+            continue
         (line,) = ax.plot(positions, list(curve.y), marker="o", markersize=3,
                           label=_short(curve.label))
         if curve.low is not None and curve.high is not None:
             ax.fill_between(positions, list(curve.low), list(curve.high), alpha=0.25,
                             color=line.get_color(), linewidth=0)
+    if _numeric(x) and all(isinstance(v, int) for v in x):
+        _integer_ticks(ax, x)
     if not _numeric(x):
         step = -(-len(x) // MAX_TICKS)  # a label every ``step`` values: at most MAX_TICKS
         ticks = sorted({*range(0, len(x), step), *(i for i in keep_ticks if 0 <= i < len(x))})
@@ -359,43 +387,102 @@ def label_colour(rgba: Sequence[float]) -> str:
     return "black" if 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.5 else "white"
 
 
+@dataclass(frozen=True)
+class HeatPanel:
+    """A second grid under a :func:`heat_map` (``matrix --exploit``: what each sheet gives
+    away), on its own sequential scale from 0 (white) to its largest value; ``values`` are
+    drawn as they are (points), ``None`` is an empty cell; ``extra`` its own last column."""
+
+    values: Sequence[Sequence[float | None]]
+    title: str
+    value_label: str
+    extra: tuple[str, Sequence[float | None]] | None = None
+
+
+EMPTY_CELL = "#8c8c8c"
+"""An empty cell (a matrix's diagonal: no fighter fights itself): a mid grey, never a colour of
+the scale (whose middle, 50%, is white)."""
+
+
+def _grid(values: Sequence[Sequence[float | None]],
+          extra: tuple[str, Sequence[float | None]] | None) -> Any:
+    import numpy as np
+
+    rows = [[np.nan if v is None else float(v) for v in row] for row in values]
+    if extra is not None:
+        rows = [[*row, np.nan if e is None else float(e)] for row, e in zip(rows, extra[1], strict=True)]
+    return np.array(rows)
+
+
+def _panel(ax: Any, fig: Any, rows: Sequence[str], columns: Sequence[str],
+           values: Sequence[Sequence[float | None]], *, cmap: Any, vmin: float | None,
+           vmax: float | None, label: Any, value_label: str, percent: bool,
+           marked: Sequence[Sequence[bool]] | None = None, mark: str = "~",
+           extra: tuple[str, Sequence[float | None]] | None = None) -> Any:
+    """One grid: its cells coloured and labelled, empty cells grey and marked ``–``, and
+    ``extra`` (a matrix's mean) as a last column set apart by a white rule."""
+    grid = _grid(values, extra)
+    image = ax.imshow(grid, cmap=cmap.with_extremes(bad=EMPTY_CELL), vmin=vmin, vmax=vmax)
+    shown = [_short(c) for c in columns] + ([_short(extra[0])] if extra is not None else [])
+    ax.set_xticks(range(len(shown)), shown, rotation=45, ha="right")
+    ax.set_yticks(range(len(rows)), [_short(r) for r in rows])
+    for i in range(len(rows)):
+        for j in range(grid.shape[1]):
+            v = None if grid[i][j] != grid[i][j] else float(grid[i][j])  # NaN: empty
+            flagged = marked is not None and j < len(columns) and marked[i][j]
+            if len(rows) > 20:
+                if flagged:  # too small for a label: hatched
+                    from matplotlib.patches import Rectangle
+
+                    ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
+                                           linewidth=0))
+                continue
+            if v is None:
+                if j < len(columns):
+                    ax.text(j, i, "–", ha="center", va="center", fontsize=8, color="white")
+                continue
+            text = label(v)
+            ax.text(j, i, mark + text if flagged else text, ha="center", va="center",
+                    fontsize=8, color=label_colour(image.cmap(image.norm(v))))
+    if extra is not None:
+        ax.axvline(len(columns) - 0.5, color="white", linewidth=4)
+    bar = fig.colorbar(image, ax=ax)
+    bar.set_label(_short(value_label, MAX_TITLE))
+    if percent:
+        _percent_axis(bar.ax.yaxis)
+    return image
+
+
 def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
              values: Sequence[Sequence[float | None]], *, title: str, value_label: str,
              percent: bool = True, marked: Sequence[Sequence[bool]] | None = None,
              mark: str = "~", x_label: str | None = None, y_label: str | None = None,
-             curve: Sequence[tuple[float, float]] | None = None, curve_label: str = "50/50") -> None:
-    """A grid of values (None: an empty cell, the diagonal of a matrix), each cell labelled;
-    a cell ``marked[i][j]`` has ``mark`` before its label (a simulated cell of a matrix).
+             curve: Sequence[tuple[float, float]] | None = None, curve_label: str = "50/50",
+             extra: tuple[str, Sequence[float | None]] | None = None,
+             below: HeatPanel | None = None) -> None:
+    """A grid of values (None: an empty cell, the diagonal of a matrix: grey, marked ``–``),
+    each cell labelled; a cell ``marked[i][j]`` has ``mark`` before its label (a simulated cell
+    of a matrix); ``extra``: a last column (label, values) set apart (a matrix's mean);
+    ``below``: a second grid of the same rows and columns under it (``matrix --exploit``).
 
     A colour-blind-safe diverging map (``RdBu``: red for 0%, white at 50%, blue for 100%),
     each label black or white, whichever reads better on its cell.  ``curve``: points
     (column position, row position) joined by a line (a sweep grid's 50/50 curve)."""
     plt = _pyplot()
-    import numpy as np
-
-    grid = np.array([[np.nan if v is None else float(v) for v in row] for row in values])
-    width = max(4.0, 0.6 * len(columns) + 2)
+    n_columns = len(columns) + (1 if extra is not None else 0)
+    width = max(4.0, 0.6 * n_columns + 2)
     height = max(4.0, 0.6 * len(rows) + 2 + (0.6 if curve else 0))
-    fig, ax = plt.subplots(figsize=(width + 1, height), layout="constrained")
-    cmap = plt.get_cmap("RdBu")
-    image = ax.imshow(grid, cmap=cmap, vmin=0.0 if percent else None,
-                      vmax=1.0 if percent else None)
-    ax.set_xticks(range(len(columns)), [_short(c) for c in columns], rotation=45, ha="right")
-    ax.set_yticks(range(len(rows)), [_short(r) for r in rows])
-    for i, row in enumerate(values):
-        for j, v in enumerate(row):
-            if v is None:
-                continue
-            flagged = marked is not None and marked[i][j]
-            if len(rows) <= 20:
-                text = f"{100 * v:.0f}" if percent else f"{v:.2g}"
-                ax.text(j, i, mark + text if flagged else text, ha="center", va="center",
-                        fontsize=8, color=label_colour(cmap(image.norm(float(v)))))
-            elif flagged:  # too small for a label: hatched
-                from matplotlib.patches import Rectangle
+    if below is None:
+        fig, ax = plt.subplots(figsize=(width + 1, height), layout="constrained")
+    else:
+        fig, (ax, low) = plt.subplots(2, 1, figsize=(width + 1, 2 * height), layout="constrained")
 
-                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///",
-                                       linewidth=0))
+    def percent_label(v: float) -> str:
+        return f"{100 * v:.0f}" if percent else f"{v:.2g}"
+
+    _panel(ax, fig, rows, columns, values, cmap=plt.get_cmap("RdBu"),
+           vmin=0.0 if percent else None, vmax=1.0 if percent else None, label=percent_label,
+           value_label=value_label, percent=percent, marked=marked, mark=mark, extra=extra)
     if curve:
         ax.plot([x for x, _ in curve], [y for _, y in curve], color="black", linewidth=2,
                 linestyle="--", marker="o", markersize=3, label=curve_label)
@@ -404,10 +491,14 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
         ax.set_xlabel(_short(x_label, MAX_TITLE))
     if y_label is not None:
         ax.set_ylabel(_short(y_label, MAX_TITLE))
-    bar = fig.colorbar(image, ax=ax)
-    bar.set_label(_short(value_label, MAX_TITLE))
-    if percent:
-        _percent_axis(bar.ax.yaxis)
+    if below is not None:
+        drawn = [v for row in below.values for v in row if v is not None]
+        if below.extra is not None:
+            drawn += [v for v in below.extra[1] if v is not None]
+        _panel(low, fig, rows, columns, below.values, cmap=plt.get_cmap("Purples"), vmin=0.0,
+               vmax=max([*drawn, 1e-9]), label=lambda v: f"{v:.1f}",
+               value_label=below.value_label, percent=False, extra=below.extra)
+        low.set_title(_title(below.title, fig.get_figwidth()), fontsize=10)
     fig.suptitle(_title(title, fig.get_figwidth()))  # centred on the picture, colour bar included
     _save(fig, path)
 

@@ -24,8 +24,11 @@ def _progress() -> Progress:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
+    from sevendag_cli.columns import display_columns
+
     return Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                    TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+                    TimeRemainingColumn(), console=Console(stderr=True, width=display_columns()),
+                    transient=True)
 
 
 def with_progress(work: Callable[[Callable[[int], None]], T], total: int, description: str) -> T:

@@ -43,7 +43,7 @@ def status(r: RichRenderer, state: Any, sheets: dict[str, Any], encounter: str) 
     print_rows(r.c, rows)
     if state.over:
         who = (r.tr("winner", name=visible(state.winner)) if state.winner is not None
-               else r.tr("draw", n=rs.round_cap))
+               else r.tr("draw", n=rs.round_cap if rs.round_cap is not None else state.round))
         r.line(Text(r.tr("status.over", who=who), "bold green" if state.winner else "bold yellow"))
     else:
         r.line(Text(r.tr("status.in_progress", n=state.round + 1), "bold"))

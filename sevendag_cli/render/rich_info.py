@@ -52,7 +52,8 @@ def render_rulesets(console: Console, doc: dict[str, Any], lang: str) -> None:
     if doc.get("broken"):
         console.print()
         print_wrapped(console, Text(h(lang, "broken"), "bold underline"))
-        rows = [[Text(visible(b["path"])), Text(visible(b["problem"]), "red")] for b in doc["broken"]]
+        rows = [[Text(visible(b["path"])), Text(visible(_without_path(b["problem"], b["path"])), "red")]
+                for b in doc["broken"]]
         print_columns(console, [h(lang, c) for c in ("path", "problem")], rows)
     console.print()
     line = Text(h(lang, "search_line", dirs=" · ".join(visible(d) for d in doc["search_path"])), "dim")
@@ -62,6 +63,14 @@ def render_rulesets(console: Console, doc: dict[str, Any], lang: str) -> None:
         print_wrapped(console, Text(h(lang, "search_line", dirs="").rstrip(), "dim"))
         for d in doc["search_path"]:
             print_path(console, Text(visible(d), "dim"), 4)
+
+
+def _without_path(problem: str, path: str) -> str:
+    """A file's problem without the file's path it starts with (shown in its own column)."""
+    for sep in (": ", " : "):
+        if problem.startswith(path + sep):
+            return problem[len(path) + len(sep):]
+    return problem
 
 
 def _range(low: int, high: int | None) -> str:
@@ -87,7 +96,7 @@ def render_ruleset(console: Console, doc: dict[str, Any], lang: str) -> None:
 
     section(h(lang, "rules"), sorted(doc["rules"].items()))
     section(h(lang, "formulas"), list(doc["formulas"].items()))
-    section(h(lang, "options"), [(k, str(v).lower() if isinstance(v, bool) else str(v))
+    section(h(lang, "options"), [(k, str(v).lower() if isinstance(v, bool | None) else str(v))
                                  for k, v in doc["options"].items()])
     if "wounds" in doc:
         section(h(lang, "wounds"), [

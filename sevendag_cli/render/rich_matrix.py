@@ -234,17 +234,13 @@ def render_matrix(console: Console, roster: Roster, lang: str) -> None:
 
 
 def _policies_line(console: Console, roster: Roster, lang: str) -> None:
-    """Who plays optimally (nothing when every fighter plays its sheet)."""
-    from sevendag_cli.policies import OPTIMAL
+    """Who plays optimally, or that every fighter plays its sheet (nothing where the rules
+    leave no choice)."""
+    from sevendag_cli.render.matrix_data import policies_text
 
-    optimal = [visible(s.name) for s, p in zip(roster.standings, roster.policies, strict=False)
-               if p == OPTIMAL]  # no policies (a Roster made by hand): every sheet
-    if not optimal:
-        return
-    if len(optimal) == len(roster.standings):
-        print_line(console, t("matrix.optimal_all", lang))
-    else:
-        print_line(console, t("matrix.optimal_some", lang, who=", ".join(optimal)))
+    said = policies_text(roster, [visible(s.name) for s in roster.standings], lang)
+    if said is not None:
+        print_line(console, said)
 
 
 def _exploit_table(console: Console, roster: Roster, lang: str) -> None:

@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from sevendag_cli.i18n import label, number, t
-from sevendag_cli.policies import PLAIN
+from sevendag_cli.policies import PLAIN, SHEET
 from sevendag_cli.render.layout import MIN_WIDTH, print_line, print_rows
 from sevendag_cli.render.odds_data import odds_notes
 from sevendag_cli.render.rich_sim import _interval as interval
@@ -32,7 +32,7 @@ def percent(p: float, lang: str = "en") -> str:
     return number(p, ".1%", lang)
 
 
-def _notes(console: Console, engine: str, cap: int, odds: Odds | None, tolerance: float,
+def _notes(console: Console, engine: str, cap: int | None, odds: Odds | None, tolerance: float,
            lang: str, indent: str = "  ", policies: Sequence[str] = PLAIN,
            names: Sequence[str] = (), fighters: Sequence[Any] = ()) -> None:
     for note in odds_notes(engine, cap, odds, tolerance, policies, names, fighters):
@@ -43,7 +43,7 @@ def _notes(console: Console, engine: str, cap: int, odds: Odds | None, tolerance
 
 
 def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounter: str,
-                 odds: Odds, point: OddsPoint, cap: int, tolerance: float,
+                 odds: Odds, point: OddsPoint, cap: int | None, tolerance: float,
                  policies: Sequence[str] = PLAIN, fighters: Sequence[Any] = ()) -> None:
     """``odds``: where the fight stands, each fighter's chance to win from here, and what it assumes."""
 
@@ -54,7 +54,7 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
                         "bold underline"))
     if state.over:
         who = (tr("winner", name=state.winner) if state.winner is not None
-               else tr("draw", n=cap))
+               else tr("draw", n=cap if cap is not None else state.round))
         print_line(console, Text("  " + tr("status.over", who=who), "bold"), hang=4)
     else:
         played = tr("status.no_round") if state.round == 0 else tr("status.rounds", n=state.round)
@@ -75,7 +75,7 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
         draw.append(f"  {tr('odds.exact', interval=interval(*point.draw_bounds, lang))}")
     rows.append((Text(tr("odds.draw")), draw))
     print_rows(console, rows)
-    if not state.over:
+    if not state.over and cap is not None:
         print_line(console, Text("  " + tr("odds.cap", cap=cap, left=rounds_left(state, cap))), hang=4)
     _notes(console, ruleset.engine, cap, odds, tolerance, lang, policies=policies,
            names=[f.name for f in point.fighters], fighters=fighters)
@@ -84,9 +84,11 @@ def odds_display(console: Console, lang: str, ruleset: Any, state: Any, encounte
 # --- round --odds, init --odds: one line ----------------------------------------------------------
 
 
-def odds_line(console: Console, lang: str, after: OddsPoint, before: OddsPoint | None = None) -> None:
+def odds_line(console: Console, lang: str, after: OddsPoint, before: OddsPoint | None = None,
+              policies: Sequence[str] | None = None) -> None:
     """``odds: Brannoc 52.3% → 38.1%, Ysolde 47.7% → 61.9%`` (before → after), or the odds alone;
-    the draw too when it shows at one decimal."""
+    the draw too when it shows at one decimal. When a fighter plays optimally (``policies``),
+    the line says who plays how: ``odds (Brannoc optimal, Ysolde on its sheet): …``."""
     parts: list[str] = []
     names = [visible(f.name) for f in after.fighters]
     pairs: list[tuple[str, float | None, float]] = [
@@ -99,7 +101,12 @@ def odds_line(console: Console, lang: str, after: OddsPoint, before: OddsPoint |
         shown_odds = percent(y, lang) if x is None else f"{percent(x, lang)} → {percent(y, lang)}"
         parts.append(f"{name} {shown_odds}")
     text = Text("  ")
-    text.append(t("odds.line", lang, odds=", ".join(parts)), "bold")
+    if policies is not None and any(p != SHEET for p in policies):
+        who = ", ".join(t(f"sim.policy.{p}", lang, name=n)
+                        for n, p in zip(names, policies, strict=True))
+        text.append(t("odds.line_play", lang, odds=", ".join(parts), who=who), "bold")
+    else:
+        text.append(t("odds.line", lang, odds=", ".join(parts)), "bold")
     print_line(console, text, hang=4)
 
 
@@ -145,7 +152,8 @@ def swing_chart(console: Console, swing: OddsSwing, lang: str, engine: str,
     if not points:
         return
     names = [visible(f.name) for f in points[0].fighters]
-    print_line(console, Text(t("odds.swing_title", lang, cap=swing.cap, tol=swing.tolerance),
+    title = "odds.swing_title" if swing.cap is not None else "odds.swing_title_end"
+    print_line(console, Text(t(title, lang, cap=swing.cap, tol=swing.tolerance),
                         "bold underline"))
     print_line(console, t("odds.legend", lang, a=names[0], b=names[1]))
     labels = [_row_label(p, lang) for p in points]

@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.text import Text
 
 from sevendag_cli.engine.common import (
+    SAFETY_LIMIT,
     Event,
     FightPlay,
     FightResult,
@@ -154,6 +155,8 @@ class RichRenderer:
         count = self.tr("rounds_played", n=n, s=seconds) if seconds else self.tr("rounds_only", n=n)
         if result.winner:
             self.line(Text(self.tr("winner", name=result.winner), "bold green"), " · ", count)
+        elif not result.capped:  # no round cap: stopped at the safety limit, not a draw
+            self.line(Text(self.tr("safety_stop", n=n), "bold yellow"), " · ", count)
         else:
             self.line(Text(self.tr("draw", n=n), "bold yellow"), " · ", count)
 
@@ -174,5 +177,7 @@ class RichRenderer:
     def fight_over(self, ev: Any) -> None:
         if ev.winner:
             self.line(Text(self.tr("winner", name=ev.winner), "bold green"), rules_text(ev.rules))
+        elif ev.reason == SAFETY_LIMIT:
+            self.line(Text(self.tr("safety_stop", n=self.number), "bold yellow"))
         else:
             self.line(Text(self.tr("draw", n=self.number), "bold yellow"))

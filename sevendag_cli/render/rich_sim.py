@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from sevendag_cli.errors import Msg
 from sevendag_cli.i18n import count, number, percent_sign, t
 from sevendag_cli.policies import SHEET
 from sevendag_cli.render.layout import print_line
@@ -39,10 +40,12 @@ def sim_table(headers: list[str], rows: list[list[Text | str]]) -> Table:
     return table
 
 
-def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) -> None:
+def render_simulation(console: Console, result: Any, lang: str, ruleset: Any,
+                      policies: Sequence[str] | None = None) -> None:
     """``fight --runs``: the rounds histogram first (at most 12 rows, none of them 0.0%), then
-    what each ruleset adds, the draws and rounds, and the verdict — who wins — last, so that at
-    80×24 it is what stays on screen."""
+    what each ruleset adds, the draws and rounds (under optimal play, how many fights end near
+    the cap, and why), and the verdict — who wins — last, so that at 80×24 it is what stays on
+    screen."""
     result, ruleset = visible_data(result), visible_data(ruleset)
     print_line(console, Text(w(lang, "runs", runs=count(result.runs, lang), seed=result.seed), "bold"))
     r = result.rounds
@@ -50,9 +53,14 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any) ->
     extras = getattr(result, result.engine, None)  # the ruleset's own figures, if any
     _ruleset_tables(console, result.engine, result.fighters,
                     extras.fighters if extras is not None else None, lang, ruleset)
-    print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
-                   f"({number(result.draw_probability, '.2%', lang)})")
+    if result.cap is not None:
+        print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
+                       f"({number(result.draw_probability, '.2%', lang)})")
+    elif result.unfinished:  # no round cap: fights stopped at the safety limit, not draws
+        print_line(console, f"{w(lang, 'unfinished', n=result.safety_limit)}{t('colon', lang)}"
+                       f"{count(result.unfinished, lang)} ({number(result.unfinished / result.runs, '.2%', lang)})")
     print_line(console, w(lang, "rounds", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90, max=r.max))
+    holding_out_lines(console, r.histogram, result.runs, result.cap, policies, lang)
     if result.first_striker_won is not None:
         print_line(console, w(lang, "firstwon", p=result.first_striker_won))
     rows: list[list[Text | str]] = [
@@ -132,8 +140,17 @@ def _interval(low: float, high: float, lang: str = "en") -> str:
 
 
 def policies_line(console: Console, names: Sequence[str], policies: Sequence[str] | None,
-                  lang: str) -> None:
-    """How each fighter plays, when one plays optimally."""
+                  lang: str, engine: str | None = None) -> None:
+    """How each fighter plays: with ``engine``, always where the rules leave choices (``play:
+    both on their sheets`` too: the odds' assumption); without, only when one plays optimally
+    (the step-by-step fight, whose rounds show every declaration)."""
+    if engine is not None:
+        from sevendag_cli.render.whatif import play_words
+
+        said = play_words(engine, names, policies, lang)
+        if said is not None:
+            print_line(console, said)
+        return
     if policies is None or all(p == SHEET for p in policies):
         return
     who = ", ".join(w(lang, f"policy.{p}", name=visible(n))
@@ -141,13 +158,43 @@ def policies_line(console: Console, names: Sequence[str], policies: Sequence[str
     print_line(console, w(lang, "policies", who=who))
 
 
+HOLDING_OUT = 0.01
+"""Under optimal play, the share of fights ending in the last tenth of the rounds before the
+cap (draws included) from which the display says why fights last that long."""
+
+
+def near_cap_share(histogram: Any, total: float, cap: int) -> tuple[int, float]:
+    """The first round of the cap's last tenth, and the share of fights ending there or at
+    the cap (the histogram counts a fight still going at the cap, a draw, at the cap)."""
+    start = cap - cap // 10 + 1
+    return start, sum(float(v) for k, v in histogram if int(k) >= start) / (total or 1)
+
+
+def holding_out_lines(console: Console, histogram: Any, total: float, cap: int,
+                      policies: Sequence[str] | None, lang: str) -> None:
+    """Under optimal play, when 1% or more of the fights end near the cap: how many, and why
+    (a win counts whenever it comes, a draw half: a side may hold out while many rounds
+    remain)."""
+    if policies is None or all(p == SHEET for p in policies) or cap < 10:
+        return
+    start, share = near_cap_share(histogram, total, cap)
+    if share < HOLDING_OUT:
+        return
+    print_line(console, w(lang, "near_cap", start=start, cap=cap, p=share))
+    print_line(console, Text(w(lang, "holding_out"), "dim"), hang=2)
+
+
 def exploitability_lines(console: Console, e: Any, lang: str) -> None:
-    """``fight --exact``: what each sheet gives away against optimal play."""
+    """``fight --exact``: what each sheet gives away against optimal play (or why it was not
+    computed: a :class:`~sevendag_cli.errors.Msg`)."""
+    if isinstance(e, Msg):
+        print_line(console, Text(e.render(lang), "dim"))
+        return
     if e is None or not any(g > 0 for g in e.gives_away):
         return
     print_line(console, w(lang, "exploit_title"))
     for i in (0, 1):
-        print_line(console, w(lang, "exploit_line", name=visible(e.names[i]), p=e.gives_away[i],
+        print_line(console, w(lang, "exploit_line", name=visible(e.names[i]), pts=100 * e.gives_away[i],
                               other=visible(e.names[1 - i]), br=e.best_response[i],
                               sv=e.sheet_value[1 - i]))
     print_line(console, Text(w(lang, "exploit_value", tol=e.tolerance), "dim"))
@@ -162,7 +209,7 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None,
     end = result.solver == "end"  # d20 played to the end: no cap in these odds
     title = w(lang, "exact_title_end" if end else "exact_title", cap=result.cap, tol=result.tolerance)
     print_line(console, Text(title, "bold"))
-    policies_line(console, [f.name for f in result.fighters], policies, lang)
+    policies_line(console, [f.name for f in result.fighters], policies, lang, result.engine)
     rows: list[list[Text | str]] = [
         [Text(visible(f.name), "bold"), number(f.win_probability, ".4%", lang),
          _interval(f.bounds[0], f.bounds[1], lang)]
@@ -174,10 +221,7 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None,
         print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
                        f"{_interval(result.draw_bounds[0], result.draw_bounds[1], lang)}")
     r = result.rounds
-    if r.sd is None:
-        print_line(console, w(lang, "rounds_mean_only", mean=r.mean))
-    else:
-        print_line(console, w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
+    print_line(console, w(lang, "rounds_exact", mean=r.mean, sd=r.sd, p50=r.p50, p90=r.p90))
     if result.first_striker_won is not None:
         print_line(console, w(lang, "firstwon_exact", p=result.first_striker_won))
     # The display stops where the rest would show as 0.0%; the JSON has every round.
@@ -190,8 +234,10 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None,
     if rest > 0:
         print_line(console, w(lang, "after", p=rest, n=bars[-1][0] if bars else 0))
     if r.tail > 0:
-        key = "tail_rounds" if result.solver in ("chain", "end") else "tail"
+        key = "tail_rounds" if result.solver == "end" else "tail"
         print_line(console, w(lang, key, p=r.tail, n=r.histogram[-1][0] if r.histogram else 0))
+    if not end:
+        holding_out_lines(console, r.histogram, 1.0, result.cap, policies, lang)
     fr = result.fractions
     if fr is not None:
         for f, p in zip(result.fighters, fr.win_probability, strict=True):

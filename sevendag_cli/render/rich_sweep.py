@@ -36,11 +36,15 @@ def _cell(f: Any, lang: str = "en") -> str:
     return number(f.win_probability, ".2%", lang)
 
 
-def render_sweep(console: Console, result: Any, changes: Any, lang: str) -> None:
+def render_sweep(console: Console, result: Any, changes: Any, lang: str,
+                 play: str | None = None) -> None:
+    """The sweep's table and bars; ``play``: who plays how, under the title."""
     from sevendag_cli.render.sweep_data import sweep_title
 
     field = visible(result.field)
     print_line(console, Text(sweep_title(result, lang), "bold"))
+    if play is not None:
+        print_line(console, play)
     print_changes(console, changes, lang)
     points = result.points
     names = [visible(f.name) for f in points[0].fighters]
@@ -132,7 +136,8 @@ def _first_with(points: Any, value: Any) -> Any:
 # --- a grid (two --vary) --------------------------------------------------------------------------
 
 
-def render_grid(console: Console, result: Any, changes: Any, lang: str) -> None:
+def render_grid(console: Console, result: Any, changes: Any, lang: str,
+                play: str | None = None) -> None:
     """Two fields varied together: P(first fighter wins) in each cell, the first field's values
     down the side, the second's across (in blocks that fit the width, each repeating the side);
     ``*`` after the fairest cell of each row with ``--fair``; then, per row, where 50/50 lies."""
@@ -140,6 +145,8 @@ def render_grid(console: Console, result: Any, changes: Any, lang: str) -> None:
     from sevendag_cli.render.sweep_data import sweep_title
 
     print_line(console, Text(sweep_title(result, lang), "bold"))
+    if play is not None:
+        print_line(console, play)
     print_changes(console, changes, lang)
     names = [visible(f.name) for f in result.points[0].fighters]
     print_line(console, Text(t("sweep.grid_heading", lang, name=names[0], rows=f1, columns=f2), "bold"))

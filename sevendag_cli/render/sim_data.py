@@ -26,13 +26,16 @@ def _fraction(x: Fraction | None) -> str | None:
 
 def exact_note(result: ExactFight) -> list[Msg]:
     """What the display and the JSON say about how the odds were computed."""
-    chain = result.solver in ("chain", "end")
-    kind = {"chain": "_chain", "end": "_end"}.get(result.solver, "")
+    kind = "_end" if result.solver == "end" else ""  # d20 with no round cap
     notes = [Msg(f"exact.note.{result.engine}{kind}", cap=result.cap),
-             Msg(f"exact.note.stop.{'chain' if chain and result.stop != 'complete' else result.stop}",
-                 unresolved=result.unresolved, tolerance=result.tolerance)]
-    if result.fractions is not None:
-        notes.append(Msg("exact.note.fractions"))
+             Msg(f"exact.note.stop.{result.stop}", unresolved=result.unresolved,
+                 tolerance=result.tolerance)]
+    if result.unresolved > result.tolerance and result.stop != "work":
+        # nothing left in play, yet wider: the rounding floor (and optimal play's ties)
+        notes.append(Msg("exact.note.floor", unresolved=result.unresolved,
+                         tolerance=result.tolerance))
+    if result.fractions is not None:  # with no round cap, the very fight of the odds above
+        notes.append(Msg("exact.note.fractions_end" if kind else "exact.note.fractions"))
     elif result.no_fractions is not None:
         notes.append(Msg("exact.note.no_fractions", reason=result.no_fractions))
     return notes

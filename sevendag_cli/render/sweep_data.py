@@ -37,7 +37,7 @@ GRID_CSV_COLUMNS = ("field_1", "value_1", "field_2", "value_2", *CSV_COLUMNS[2:]
 
 def sweep_title(result: Sweep | SweepGrid, lang: str) -> str:
     """The display's and the picture's title: what was varied, and how the odds were obtained
-    (exact odds of fights played to the end, d20 with no ``--cap``, name no round cap)."""
+    (the fights played to the end, a ruleset with no round cap, name none)."""
     from sevendag_cli.i18n import count, t
     from sevendag_cli.text import visible
 
@@ -45,8 +45,8 @@ def sweep_title(result: Sweep | SweepGrid, lang: str) -> str:
     if result.method == "exact":
         return t("sweep.title_exact_end" if result.to_end else "sweep.title_exact", lang,
                  field=field, cap=result.cap, tol=result.tolerance or 0.0)
-    return t("sweep.title_runs", lang, field=field, runs=count(result.runs or 0, lang),
-             seed=result.seed, cap=result.cap)
+    return t("sweep.title_runs_end" if result.to_end else "sweep.title_runs", lang, field=field,
+             runs=count(result.runs or 0, lang), seed=result.seed, cap=result.cap)
 
 
 def _fighter(f: Any) -> dict[str, Any]:

@@ -75,3 +75,26 @@ def print_changes(console: Console, changes: Sequence[Change], lang: str) -> Non
     from sevendag_cli.render.layout import print_wrapped
 
     print_wrapped(console, Text(changes_line(changes, lang), "italic"), hang=2)
+
+
+def play_words(engine: str, names: Sequence[str], policies: Sequence[str] | None,
+               lang: str) -> str | None:
+    """Who plays how, for a display's header and a picture's title: ``play: Brannoc optimal,
+    Ysolde on its sheet``, ``play: both on their sheets``; None where the rules leave no
+    choice (d20: every fighter plays its sheet, whatever is asked)."""
+    from sevendag_cli.backend import backend_named
+    from sevendag_cli.policies import SHEET
+    from sevendag_cli.text import visible
+
+    if not backend_named(engine).has_choices():
+        return None
+    if policies is None or all(p == SHEET for p in policies):
+        return t("sim.policies", lang, who=t("sim.policy.sheets", lang))
+    who = ", ".join(t(f"sim.policy.{p}", lang, name=visible(n))
+                    for n, p in zip(names, policies, strict=True))
+    return t("sim.policies", lang, who=who)
+
+
+def titled(title: str, play: str | None) -> str:
+    """A picture's title with who plays how on its own line."""
+    return title if play is None else f"{title}\n{play}"

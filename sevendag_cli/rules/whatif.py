@@ -74,10 +74,12 @@ class Assignment(Struct, frozen=True):
     option: str
     target: str  # FIGHTER.FIELD (--set, --vary) or FIGHTER (--tactic)
     value: str
+    as_typed: str = ""  # a --vary's whole text (``--vary A.ac=5..9``) for one of its values
 
     @property
     def typed(self) -> str:
-        return f"{self.option} {self.target}={self.value}"
+        """The option as the user typed it, for a message."""
+        return self.as_typed or f"{self.option} {self.target}={self.value}"
 
 
 class Change(Struct, frozen=True):
@@ -112,9 +114,13 @@ def _split(text: str, option: str) -> Assignment:
         raise UsageError(Msg("whatif.too_long", option=option, n=len(text), max=MAX_WHAT_IF_TEXT))
     target, sep, value = text.partition("=")
     target = target.strip()
+    if option == TACTIC and sep and not target and value.strip():  # ``=optimal``: no name
+        key = "whatif.tactic_no_name_policy" if policy_word(value) else "whatif.tactic_no_name"
+        raise UsageError(Msg(key, text=text, value=value.strip()))
+    if option == TACTIC and (not sep or not target):
+        raise UsageError(Msg("whatif.tactic_syntax", text=text))
     if not sep or not target:
-        example = "B.armour=7" if option != TACTIC else "Brannoc=all-out"
-        raise UsageError(Msg("whatif.syntax", option=option, text=text, example=example))
+        raise UsageError(Msg("whatif.syntax", option=option, text=text, example="B.armour=7"))
     return Assignment(option, target, value.strip())
 
 
@@ -134,17 +140,35 @@ def policy_word(value: str) -> str | None:
     return None
 
 
+POLICY_WORDS = ("optimal", "sheet", "optimale", "fiche")
+"""The policies as typed, in either language (for "Did you mean …?")."""
+
+
+def with_policy_suggestion(message: Msg, value: str) -> Msg:
+    """``message`` with the policy ``value`` was a typo of (``optimall``: optimal), if any."""
+    from sevendag_cli.terms import fold
+
+    return _suggest(message, fold(value.strip()), list(POLICY_WORDS))
+
+
 def _split_tactic(text: str) -> Assignment:
-    """``FIGHTER=TACTIC``, or ``optimal`` / ``sheet`` alone: every fighter's policy."""
+    """``FIGHTER=TACTIC``, or ``optimal`` / ``sheet`` alone: every fighter's policy (a typo of
+    one of them alone is refused saying which)."""
     if "=" not in text and policy_word(text.strip()) is not None:
         if len(text) > MAX_WHAT_IF_TEXT:
             raise UsageError(Msg("whatif.too_long", option=TACTIC, n=len(text), max=MAX_WHAT_IF_TEXT))
         return Assignment(TACTIC, EVERY_FIGHTER, text.strip())
-    return _split(text, TACTIC)
+    try:
+        return _split(text, TACTIC)
+    except UsageError as exc:
+        if "=" in text or len(text) > MAX_WHAT_IF_TEXT:
+            raise
+        raise UsageError(with_policy_suggestion(exc.msg, text)) from None
 
 
 class WhatIf(Struct, frozen=True):
-    """The what-ifs of one command: assignments in the order typed (the last one wins)."""
+    """The what-ifs of one command: assignments in the order typed (the last one wins: a
+    ``--set`` of a field set before, a ``--tactic`` of a fighter named before)."""
 
     assignments: tuple[Assignment, ...] = ()
 
@@ -159,24 +183,41 @@ class WhatIf(Struct, frozen=True):
 
     def policies(self, names: Sequence[str]) -> tuple[str, ...]:
         """Each fighter's policy (``sheet`` unless ``--tactic NAME=optimal`` or ``--tactic
-        optimal`` says otherwise; the last one typed wins), in the order of ``names``."""
+        optimal`` says otherwise), in the order of ``names``: the last ``--tactic`` naming a
+        fighter decides how it plays (:meth:`last_tactics`) — a policy, or a tactic (then its
+        sheet plays, with that tactic)."""
         out = [SHEET] * len(names)
-        for asg in self.assignments:
-            policy = policy_word(asg.value) if asg.option == TACTIC else None
-            if policy is None:
+        for i, n in self.last_tactics(names).items():
+            out[i] = policy_word(self.assignments[n].value) or SHEET
+        return tuple(out)
+
+    def last_tactics(self, names: Sequence[str], *, policies: bool = True) -> dict[int, int]:
+        """For each fighter named by a ``--tactic`` (by its index in ``names``), the index of the
+        last one naming it (``optimal`` alone names every fighter); ``policies=False``: of the
+        last one giving it a tactic (not a policy).
+
+        One reading, in what is shown and in what is played alike: the last ``--tactic`` of a
+        fighter decides how it plays; of several tactics, the last one is its sheet's (an
+        earlier one is dropped, as a repeated ``--set`` is); a tactic followed by a policy stays
+        a change of the sheet, shown, with the note that it changes nothing when the fighter
+        plays optimally (:meth:`~sevendag_cli.backend.Backend.inert_notes`)."""
+        last: dict[int, int] = {}
+        for n, asg in enumerate(self.assignments):
+            if asg.option != TACTIC or (not policies and policy_word(asg.value) is not None):
                 continue
             if asg.target == EVERY_FIGHTER:
-                out = [policy] * len(names)
+                last.update((i, n) for i in range(len(names)))
             else:
-                out[_fighter(asg, asg.target, list(names))] = policy
-        return tuple(out)
+                last[_fighter(asg, asg.target, list(names))] = n
+        return last
 
     def __bool__(self) -> bool:
         return bool(self.assignments)
 
-    def plus(self, target: str, value: str, option: str = VARY) -> WhatIf:
-        """This what-if and one more assignment (applied last)."""
-        return WhatIf((*self.assignments, Assignment(option, target, value)))
+    def plus(self, target: str, value: str, option: str = VARY, typed: str = "") -> WhatIf:
+        """This what-if and one more assignment (applied last); ``typed``: the option as the
+        user typed it, when it was not ``OPTION TARGET=VALUE`` (a sweep's range)."""
+        return WhatIf((*self.assignments, Assignment(option, target, value, typed)))
 
     def apply(self, docs: Docs, engine: str) -> tuple[Docs, tuple[Change, ...]]:
         """The sheets' data with the changes applied (copies), and the changes (the sheets'
@@ -189,7 +230,10 @@ class WhatIf(Struct, frozen=True):
         names = [_name(data) for _, data in docs]
         out = [(source, copy.deepcopy(data)) for source, data in docs]
         indexed: list[tuple[int, list[Change]]] = []
+        counting = set(self.last_tactics(names, policies=False).values())
         for n, asg in enumerate(self.assignments):
+            if asg.option == TACTIC and policy_word(asg.value) is None and n not in counting:
+                continue  # a later --tactic gives this fighter another tactic: that one counts
             if asg.option == TACTIC and policy_word(asg.value) is not None:
                 if asg.target != EVERY_FIGHTER:
                     _fighter(asg, asg.target, names)  # the fighter named is there
@@ -580,7 +624,7 @@ def _tactic(asg: Assignment, data: dict[str, Any], fighter: str,
     rules = [p for p in parts if "=" in p]
     plain = [p for p in parts if "=" not in p]
     if len(plain) > 1 or not parts:
-        raise UsageError(Msg("whatif.unknown_tactic", typed=asg.typed, tactics=", ".join(tactics)))
+        raise UsageError(_unknown_tactic(asg, asg.value, tactics))
     changes = _plain_tactic(asg, plain[0], data, fighter, tactics) if plain else []
     for part in rules:
         key, _, value = part.partition("=")
@@ -642,6 +686,14 @@ def _yield_rule(asg: Assignment, data: dict[str, Any], fighter: str, value: str)
     return [Change(fighter, "yield", found, previous)]
 
 
+def _unknown_tactic(asg: Assignment, value: str, tactics: tuple[str, ...]) -> Msg:
+    """A tactic that is none, with the tactic or policy it was a typo of (``all-outt``)."""
+    from sevendag_cli.terms import fold
+
+    message = Msg("whatif.unknown_tactic", typed=asg.typed, tactics=", ".join(tactics))
+    return _suggest(message, fold(value.strip()), [*tactics, *POLICY_WORDS])
+
+
 def _plain_tactic(asg: Assignment, value: str, data: dict[str, Any], fighter: str,
                   tactics: tuple[str, ...]) -> list[Change]:
     """The tactic part of ``--tactic``: a tactic's key or one commitment per hand."""
@@ -653,7 +705,7 @@ def _plain_tactic(asg: Assignment, value: str, data: dict[str, Any], fighter: st
         body = value.split(":", 1)[1] if fold(value).startswith("custom:") else value
         parts = list(commitments(body))
         if not parts or any(p not in COMMITMENT_WORDS for p in parts):
-            raise UsageError(Msg("whatif.unknown_tactic", typed=asg.typed, tactics=", ".join(tactics)))
+            raise UsageError(_unknown_tactic(asg, value, tactics))
         tactic, allocation = "custom", parts
     changes = [Change(fighter, "tactic", tactic, data.get("tactic"))]
     previous = data.get("allocation")

@@ -1,8 +1,8 @@
-"""Advice at the table (issue 17): every declaration open to the fighter who declares now.
+"""Advice at the table: every declaration open to the fighter who declares now.
 
-From a state between rounds: the assaillant declares first (yield or not, allocation,
-technique if none is in effect); with ``after`` (what the assaillant declared) the
-défenseur answers.  Each option comes with the chance to win of the fighter declaring
+From a state between rounds: the assailant (``assaillant``) declares first (yield or not,
+allocation, technique if none is in effect); with ``after`` (what the assailant declared) the
+defender (``défenseur``) answers.  Each option comes with the chance to win of the fighter declaring
 (a draw counting half) if taken — both playing optimally afterwards, the opponent
 answering optimally within the round — its certified bounds and the opponent's best
 answer (:mod:`sevendag_cli.sevendag.game`).  The game is solved once per pair over the whole
@@ -44,6 +44,94 @@ class Advice(Struct, frozen=True):
     rounds_left: int
     complete: bool
 
+    def folded(self) -> tuple[FoldedOption, ...]:
+        """The options as ``advise`` shows them (:func:`folded`)."""
+        return folded(self)
+
+
+class FoldedOption(Struct, frozen=True, gc=False):
+    """Declarations that differ only by what cannot matter, as one line of ``advise``.
+
+    "Cannot matter": the opponent's best answer is the same and the chances cannot be told
+    apart (every two certified intervals overlap), so choosing among them changes neither
+    the chance to win nor what the opponent does.  The members form a product (every
+    combination of its ``yields``, ``allocations`` and ``techniques`` is one of them), so
+    the line can name each part's alternatives: ``yield or not · defence, defence``."""
+
+    members: tuple[int, ...]  # indices into Advice.options, in their order
+    yields: tuple[bool, ...]
+    allocations: tuple[tuple[str, ...], ...]
+    techniques: tuple[str | None, ...]
+    win_probability: float  # the highest of the members'
+    low: float  # the lowest bound of the members'
+    high: float  # the highest bound
+    answer: Option | None
+
+
+def _parts(values: list[AdvisedOption]) -> tuple[tuple[bool, ...], tuple[tuple[str, ...], ...],
+                                                 tuple[str | None, ...]]:
+    """Each part's alternatives, in the order they first appear."""
+    yields = tuple(dict.fromkeys(v.option.yield_initiative for v in values))
+    allocations = tuple(dict.fromkeys(v.option.allocation for v in values))
+    techniques = tuple(dict.fromkeys(v.option.technique for v in values))
+    return yields, allocations, techniques
+
+
+def _foldable(values: list[AdvisedOption]) -> bool:
+    """One answer, intervals that all overlap, and a product of the parts' alternatives."""
+    if len({v.answer for v in values}) != 1:
+        return False
+    if max(v.low for v in values) > min(v.high for v in values):
+        return False
+    yields, allocations, techniques = _parts(values)
+    return len(yields) * len(allocations) * len(techniques) == len(values)
+
+
+def _mergeable(groups: list[list[int]], opts: tuple[AdvisedOption, ...]
+               ) -> tuple[int, int, list[int]] | None:
+    """The first two groups whose union is foldable, and the union."""
+    for x in range(len(groups)):
+        for y in range(x + 1, len(groups)):
+            union = sorted(groups[x] + groups[y])
+            if _foldable([opts[i] for i in union]):
+                return x, y, union
+    return None
+
+
+def folded(advice: Advice) -> tuple[FoldedOption, ...]:
+    """The options as ``advise`` shows them: those that differ only by what cannot matter
+    (:class:`FoldedOption`) folded into one, best first (a tie: in the options' order).
+
+    Two groups of the same answer are merged while their union is still foldable, until
+    none is (the options are a few dozen: a plain search is enough)."""
+    opts = advice.options
+    by_answer: dict[Option | None, list[list[int]]] = {}
+    for i, o in enumerate(opts):
+        by_answer.setdefault(o.answer, []).append([i])
+    groups: list[list[int]] = []
+    for bucket in by_answer.values():
+        while (pair := _mergeable(bucket, opts)) is not None:
+            x, y, union = pair
+            bucket[x] = union
+            del bucket[y]
+        groups.extend(bucket)
+    out = []
+    for members in groups:
+        values = [opts[i] for i in members]
+        yields, allocations, techniques = _parts(values)
+        out.append(FoldedOption(tuple(members), yields, allocations, techniques,
+                                max(v.win_probability for v in values),
+                                min(v.low for v in values), max(v.high for v in values),
+                                values[0].answer))
+    out.sort(key=lambda g: (-g.win_probability, g.members[0]))
+    return tuple(out)
+
+
+_AFTER_KEYS = {"yield": "yield", "ceder": "yield", "cede": "yield", "allocation": "allocation",
+               "allocate": "allocation", "repartition": "allocation", "technique": "technique",
+               "tech": "technique"}
+"""The keys of ``--after`` (either language, folded), each to the one it spells."""
+
 
 def parse_after(text: str, ruleset: SevendagRuleset, fighter: SevendagFighter,
                 state: SevendagState | None = None) -> Option:
@@ -58,6 +146,7 @@ def parse_after(text: str, ruleset: SevendagRuleset, fighter: SevendagFighter,
     yielded = False
     allocation: tuple[str, ...] | None = None
     technique: str | None = None
+    given: dict[str, str] = {}  # each key once: a repeated one is refused, not the last taken
     for part in (p.strip() for p in text.split(";")):
         if not part:
             continue
@@ -65,6 +154,11 @@ def parse_after(text: str, ruleset: SevendagRuleset, fighter: SevendagFighter,
         key, value = fold(key.strip()), value.strip()
         if not sep or not value:
             raise UsageError(Msg("advise.after_syntax", part=part))
+        same = _AFTER_KEYS.get(key)
+        if same is not None:
+            if same in given:
+                raise UsageError(Msg("advise.after_twice", key=same, first=given[same], second=value))
+            given[same] = value
         if key in ("yield", "ceder", "cede"):
             answer = yes_no(value)
             if answer is None:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg, SevendagError, UsageError
 from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
 
 if TYPE_CHECKING:
@@ -93,16 +93,38 @@ def _pair(ruleset: Ruleset, a: Fighter,
     return None
 
 
-def technique_key(rs: SevendagRuleset, text: str) -> str:
-    """A technique as typed: its key, a label in either language, or an unambiguous short form
-    of them (``garde``); an ambiguous one is refused naming the candidates (S-05)."""
+def technique_key(rs: SevendagRuleset, text: str, name: str = "") -> str:
+    """A technique as typed (``--technique NAME=TEXT``): its key, a label in either language,
+    or an unambiguous short form of them (``garde``); an ambiguous one is refused naming the
+    candidates, one that matches none is refused naming the closest (``fient``: did you mean
+    feint?) and every technique, both usage mistakes (exit 2; S-05)."""
     from sevendag_cli.errors import joined
+    from sevendag_cli.sevendag.planning import technique_names
 
     found: list[str] = rs.technique_candidates(text)
     if len(found) > 1:
         raise UsageError(Msg("cli.ambiguous_technique", value=text, candidates=joined(
             (Msg.label(rs.techniques[k].label, k) for k in found), "or")))
-    return found[0] if found else text  # what matches nothing is refused by the engine, as typed
+    if found:
+        return found[0]
+    close = closest_technique(rs, text)
+    known = technique_names(rs)
+    if close is None:
+        raise UsageError(Msg("cli.unknown_technique", name=name, value=text, known=known))
+    raise UsageError(Msg("cli.unknown_technique_close", name=name, value=text, known=known,
+                         close=Msg.label(rs.techniques[close].label, close)))
+
+
+def closest_technique(rs: SevendagRuleset, text: str) -> str | None:
+    """The technique most like ``text`` (a typo of its key or of a label in either language)."""
+    import difflib
+
+    from sevendag_cli.terms import fold
+
+    spellings = {fold(word): key for key, tech in rs.techniques.items()
+                 for word in (key, *tech.label.values())}
+    found = difflib.get_close_matches(fold(text), list(spellings), n=1)
+    return spellings[found[0]] if found else None
 
 
 class _MomentOdds:
@@ -113,16 +135,16 @@ class _MomentOdds:
         self.lookup = lookup  # the kept odds of every state, indexed (or None)
         self.used_kept = lookup is not None
 
-    def odds(self, state: Any, cap: int, tolerance: float) -> Odds:
-        return self.chain.odds(state, cap, tolerance, lookup=self.lookup)
+    def odds(self, state: Any, cap: int | None, tolerance: float) -> Odds:
+        return self.chain.odds(state, cap, tolerance, lookup=self.lookup)  # None: the ruleset's
 
     def keep(self, tolerance: float) -> bytes:
         chain = self.chain
         if self.lookup is None:
-            from sevendag_cli.sim.push import sevendag_table
+            from sevendag_cli.sevendag.push import chain_table
 
             starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
-            self.lookup = chain.lookup(sevendag_table(chain, starts, tolerance))
+            self.lookup = chain.lookup(chain_table(chain, starts, tolerance))
         kept: bytes = self.lookup.table.to_bytes()
         return kept
 
@@ -133,14 +155,14 @@ def exact_odds(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
     from sevendag_cli.sevendag.chain import SevendagChain
     from sevendag_cli.sevendag.exact import initiative_probability
     from sevendag_cli.sevendag.model import check_plain
-    from sevendag_cli.sim.push import sevendag_push
+    from sevendag_cli.sevendag.push import chain_push
 
     check_plain(a, b)  # the chain assumes no yield and no new technique
     chain = SevendagChain(ruleset, a, b, models)
     p_a = initiative_probability(ruleset, a, b)
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
               (chain.state_id(chain.start_key(1)), float(1 - p_a))]
-    push, _ = sevendag_push(chain, starts, cap, tolerance)
+    push, _ = chain_push(chain, starts, cap, tolerance)
     odds = push.odds(chain.names, cap, len(push.alive))
     if odds.stop == "work" and odds.unresolved > tolerance:  # simulated instead (no ranking from it)
         raise UsageError(Msg("exact.unresolved", unresolved=odds.unresolved, tolerance=tolerance))
@@ -206,6 +228,15 @@ class SevendagBackend:
 
     # --- the step engine ----------------------------------------------------------------
 
+    def check_state(self, ruleset: Ruleset, fighters: tuple[Fighter, Fighter], state: object) -> None:
+        from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+        from sevendag_cli.sevendag.state import SevendagState, check_state
+
+        a, b = fighters
+        assert isinstance(ruleset, SevendagRuleset) and isinstance(state, SevendagState)
+        assert isinstance(a, SevendagFighter) and isinstance(b, SevendagFighter)
+        check_state(ruleset, (a, b), state)
+
     def engine(self) -> ModuleType:
         from sevendag_cli.sevendag import engine
 
@@ -264,7 +295,7 @@ class SevendagBackend:
         hands = {n: commitments(v) for n, v in per_fighter(allocate, "--allocate", who).items()}
         # ``none`` (in either language): no technique this round, whatever the sheet's rule
         tech: dict[str, str | None] = {
-            n: None if fold(v) in NONE_WORDS else technique_key(rs, v)
+            n: None if fold(v) in NONE_WORDS else technique_key(rs, v, n)
             for n, v in per_fighter(technique, "--technique", who).items()}
         if ask is not None:
             return ask(rs, a, b, state, yield_, hands, tech)
@@ -274,11 +305,12 @@ class SevendagBackend:
         return engine.Choices(yield_initiative=yield_, allocation=hands, technique=tech)
 
     def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str) -> Any:
+                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
+                       only: Sequence[str] | None = None) -> Any:
         from sevendag_cli.sevendag.prompts import ask_sevendag_choices
 
         return ask_sevendag_choices(cast("SevendagRuleset", ruleset), a, b, state, yield_,
-                                    allocation, technique, lang)
+                                    allocation, technique, lang, only=only)
 
     def seed_replays_round(self) -> bool:
         return False  # the choices of a round are not in its seed
@@ -358,7 +390,8 @@ class SevendagBackend:
         return fn, aggregator
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                    tolerance: float, fractions: bool, policies: Policies = PLAIN) -> ExactFight:
+                    tolerance: float, fractions: bool | None, policies: Policies = PLAIN,
+                    progress: Callable[[int, int], None] | None = None) -> ExactFight:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
@@ -379,7 +412,8 @@ class SevendagBackend:
             for x in extras]}
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
-                    tolerance: float, policies: Policies = PLAIN) -> MomentOdds:
+                    tolerance: float, policies: Policies = PLAIN,
+                    cap: int | None = None) -> MomentOdds:
         from sevendag_cli.sevendag.chain import OddsTable, chain_for
         from sevendag_cli.sevendag.policy import PolicyMomentOdds
         from sevendag_cli.sevendag.rules import needs_game
@@ -387,7 +421,7 @@ class SevendagBackend:
 
         rs, fa, fb = cast("tuple[SevendagRuleset, SevendagFighter, SevendagFighter]", (ruleset, a, b))
         if needs_game(fa, fb, policies):
-            return PolicyMomentOdds(rs, fa, fb, policies)
+            return PolicyMomentOdds(rs, fa, fb, policies, kept, cap)
         chain = chain_for(rs, fa, fb)
         table = decode(OddsTable, kept)
         lookup = chain.lookup(table) if table is not None and table.tolerance <= tolerance else None
@@ -437,16 +471,14 @@ class SevendagBackend:
         return fight_play(*pair, dice, cap)
 
     def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
-                       tolerance: float, sheet: Odds | None = None) -> Exploitability:
+                       tolerance: float, sheet: Odds | None = None,
+                       asked: bool = True) -> Exploitability | Msg:
         pair = _pair(ruleset, a, b)
         if pair is None:
             raise UsageError(Msg("cli.mismatch"))
         from sevendag_cli.sevendag.policy import exploitability
 
-        return exploitability(*pair, cap=cap, tolerance=tolerance)
-
-    def exact_to_end(self) -> bool:
-        return False  # the fight pushed round by round to the round cap
+        return exploitability(*pair, cap=cap, tolerance=tolerance, asked=asked)
 
     def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
                    tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
@@ -466,9 +498,11 @@ class SevendagBackend:
                 found = cache[k] = fighter_model(setup.ruleset, setup.fighters[k])
             return found
 
-        rs, cap, tolerance = setup.ruleset, setup.cap, setup.tolerance
+        rs, tolerance = setup.ruleset, setup.tolerance
+        cap = rs.round_cap if setup.cap is None else setup.cap  # a Sevendag ruleset always has one
         from sevendag_cli.sevendag.policy import policy_odds
         from sevendag_cli.sevendag.rules import needs_game
+        from sevendag_cli.sim.odds import Odds
 
         def solve(x: int, y: int) -> Callable[[], Odds]:
             fx, fy = setup.fighters[x], setup.fighters[y]
@@ -478,17 +512,33 @@ class SevendagBackend:
             mx, my = model(x), model(y)
             return lambda: exact_odds(rs, fx, fy, cap, tolerance, (mx, my))
 
-        return solved(i, j, solve(i, j)), solved(j, i, solve(j, i))
+        # One solve a pair: the other order is the same fight, each fighter's odds swapped
+        # (S-02's initiative, the rounds and the declarations do not depend on who is named
+        # first)
+        kept: list[Odds] = []
+
+        def first() -> Odds:
+            kept.append(solve(i, j)())
+            return kept[0]
+
+        def mirrored() -> Odds:
+            if not kept:  # the first order fell: solved on its own
+                return solve(j, i)()
+            o = kept[0]
+            return Odds((o.names[1], o.names[0]), (o.win[1], o.win[0]), o.draw, o.unresolved,
+                        o.rounds, o.stop)
+
+        return solved(i, j, first), solved(j, i, mirrored)
 
     def solver_limits(self) -> frozenset[str]:
-        return frozenset({"exact.sev.faces", "exact.sev.states"})
+        return frozenset({"exact.sev.faces", "exact.sev.states", "game.size", "game.grown"})
 
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         fa, fb = cast("tuple[SevendagFighter, SevendagFighter]", (a, b))
         return int(sum(h.die for h in fa.hands) * sum(h.die for h in fb.hands))
 
     def warm_modules(self) -> tuple[str, ...]:
-        return ("sevendag_cli.sevendag.chain", "sevendag_cli.sevendag.exact", "sevendag_cli.sim.push")
+        return ("sevendag_cli.sevendag.chain", "sevendag_cli.sevendag.exact", "sevendag_cli.sevendag.push")
 
     # --- what-if ------------------------------------------------------------------------
 
@@ -516,9 +566,10 @@ class SevendagBackend:
         (:func:`technique_changes_inert`), no sheet's technique rule names it (S-05), and no
         technique is in effect in ``state`` whose modifiers the change sets (the odds from a
         saved encounter run its course)."""
+        notes = tactic_notes(cast("SevendagRuleset", ruleset), fighters, changes, policies)
         techniques = [c for c in changes if c.ruleset is not None and c.field.startswith("techniques.")]
         if not techniques or not technique_changes_inert(policies):
-            return []
+            return notes
         from sevendag_cli.sevendag.state import SevendagState
 
         in_effect = {f.technique.name for f in state.fighters if f.technique is not None} \
@@ -530,8 +581,8 @@ class SevendagBackend:
                  and not (c.field.split(".")[1] in in_effect
                           and c.field.rsplit(".", 1)[-1] in ("attack", "defence"))]
         if not inert:
-            return []
-        return [Msg("whatif.technique_inert", fields=", ".join(dict.fromkeys(inert)))]
+            return notes
+        return [*notes, Msg("whatif.technique_inert", fields=", ".join(dict.fromkeys(inert)))]
 
     def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]:
         """A field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
@@ -546,6 +597,51 @@ class SevendagBackend:
         from sevendag_cli.sevendag.display import DISPLAY
 
         return DISPLAY
+
+
+SHEET_PLAY = ("tactic", "allocation", "technique", "technique.name", "technique.when", "yield")
+"""A sheet's fields that say how it plays (``--tactic``: its tactic and rules, S-03..S-05)."""
+
+
+def tactic_notes(ruleset: SevendagRuleset, fighters: Sequence[Fighter],
+                 changes: Sequence[SheetChange], policies: Sequence[str]) -> list[Msg]:
+    """``--tactic`` changes that change nothing: a fighter that plays optimally does not play
+    its sheet's tactic and rules at all; a new tactic that commits every hand as the old one
+    did, with every set of dropped weapons (``all-out`` for a sword and a shield: a shield
+    only defends, S-04), plays the same fight (the fighter's model, the allocations the
+    engines read, is the same)."""
+    import msgspec
+
+    from sevendag_cli.sevendag.game import OPTIMAL
+    from sevendag_cli.sevendag.model import fighter_model
+
+    notes: list[Msg] = []
+    for i, f in enumerate(fighters):
+        mine = [c for c in changes if c.ruleset is None and c.fighter == f.name
+                and c.field in SHEET_PLAY]
+        if not mine:
+            continue
+        fields = ", ".join(dict.fromkeys(f"{f.name}.{c.field}" for c in mine))
+        if i < len(policies) and policies[i] == OPTIMAL:
+            notes.append(Msg("whatif.tactic_optimal", fields=fields, name=f.name))
+            continue
+        if any(c.field not in ("tactic", "allocation") for c in mine):
+            continue  # a yield or technique rule: played when its moment comes
+        sheet = cast("SevendagFighter", f)
+        tactic = next((getattr(c, "previous", None) for c in mine if c.field == "tactic"),
+                      sheet.tactic)
+        allocation = next((getattr(c, "previous", None) for c in mine if c.field == "allocation"),
+                          sheet.allocation)
+        before = msgspec.structs.replace(
+            sheet, tactic="custom" if allocation else (tactic or ruleset.default_tactic),
+            allocation=tuple(allocation) if allocation else None)
+        try:
+            same = fighter_model(ruleset, before) == fighter_model(ruleset, sheet)
+        except SevendagError:  # the sheet's own allocation refused: its fight never ran
+            continue
+        if same:
+            notes.append(Msg("whatif.tactic_inert", fields=fields, name=f.name))
+    return notes
 
 
 def technique_changes_inert(policies: Sequence[str] = ("sheet", "sheet")) -> bool:

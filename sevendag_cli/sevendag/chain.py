@@ -28,15 +28,13 @@ clamped to ``[lo, hi]`` and the chain is finite, exactly (no approximation).
 Techniques change the constants, so a state under a technique is not clamped; it
 lasts a few rounds.
 
-**One round** (:meth:`SevendagChain.successors`): every exchange's outcome comes
-from an exact enumeration of the dice — each hand's die split into lowest /
-in-between / highest faces (all S-10 .. S-15 look at), the in-between faces only
-adding to the totals — with the verdicts (S-10 .. S-13) and allocations (S-04,
-S-18) of the shared fighter model (:mod:`sevendag_cli.sevendag.model`, built
-on the step-by-step engine's planning code).  Exchange 2 sees exchange 1's wound
-penalty, granted critical and the end of the round by critical defence (S-08,
-S-14); drops and techniques count down at the end of the round.  Probabilities
-are exact integers over a common denominator; floats are taken from them.
+**One round** (:meth:`SevendagChain.successors`): the exact round form's
+(:mod:`sevendag_cli.sevendag.rounds`, the one place a round's sequencing is written: the
+exchanges, S-08's penalty on the second, S-14, S-19 mid-round, granted criticals, drops) with
+the sheets' declarations (the allocations of the shared fighter model,
+:mod:`sevendag_cli.sevendag.model`, no yield, no new technique), its outcomes taken to the
+next states (:class:`~sevendag_cli.sevendag.rounds.Pieces`).  Probabilities are exact integers
+over a common denominator; floats are taken from them.
 
 **Solving** (:meth:`SevendagChain.solve`): the mass of the starting state is pushed
 round by round — round by round because the round cap is a number of rounds: the
@@ -50,7 +48,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from bisect import bisect_left, bisect_right
+from array import array
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -58,16 +56,8 @@ import msgspec
 
 from sevendag_cli.errors import EncounterError, Msg, UsageError
 from sevendag_cli.sevendag.engine import SevendagState
-from sevendag_cli.sevendag.model import (
-    Allocation,
-    FighterModel,
-    Verdict,
-    check_fighters,
-    check_plain,
-    fighter_model,
-    granted_unit,
-    judge,
-)
+from sevendag_cli.sevendag.model import FighterModel, check_fighters, check_plain, fighter_model
+from sevendag_cli.sevendag.rounds import KEEP, Pieces, RoundForm, Tech, mask_of
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.odds import (
     COMPLETE,
@@ -80,7 +70,6 @@ from sevendag_cli.sim.odds import (
     finished,
     gamma,
 )
-from sevendag_cli.sim.weights import convolve
 
 MAX_FACES = 250_000
 """Most (sum of a's dice faces) x (sum of b's): the size of one exchange's enumeration."""
@@ -92,12 +81,6 @@ MAX_WORK = 30_000_000
 MAX_TECHNIQUE_ROUNDS = 100
 """Longest technique still in effect that a saved state may carry."""
 
-Counts = dict[int, int]
-"""A distribution as integer weights: value -> number of face combinations."""
-
-Tech = tuple[int, int, int] | None
-"""A technique in effect: (attack modifier, defence modifier, rounds left), or None."""
-
 StateKey = tuple[
     int,  # assaillant: 0 = a, 1 = b
     int,  # D = a's penalty - b's penalty (clamped to [lo, hi] without technique)
@@ -107,18 +90,11 @@ StateKey = tuple[
     Tech, Tech,  # technique in effect, a and b
 ]
 
-_Outcome = tuple[int, bool, bool, int, bool]
-"""One exchange: (final band or -1, fumble, granted critical used, units dropped, critical defence)."""
-
-_RoundOutcome = tuple[int, int, int, int, int, int, bool, bool]
-"""One round: (winner or -1, band a took or -1, band b took or -1, assaillant after,
-units a dropped, units b dropped, a holds a granted critical, b holds one)."""
-
 
 
 class OddsTable(msgspec.Struct, frozen=True):
     """Certified odds of every state of a chain, for any state with ``horizon`` rounds or more
-    to go (:func:`sevendag_cli.sim.push.sevendag_table` builds it; ``to_bytes`` keeps it).
+    to go (:func:`sevendag_cli.sevendag.push.chain_table` builds it; ``to_bytes`` keeps it).
 
     Per state: the masses resolved within ``horizon`` rounds to a's win, to b's (lower
     bounds), the mass resolved to a draw (states from which nobody can ever be taken out:
@@ -165,183 +141,6 @@ class Lookup:
         self.index = {k: i for i, k in enumerate(table.states)}
 
 
-LOW, MID, HIGH = 0, 1, 2
-
-
-# --- dice ------------------------------------------------------------------------------
-
-
-def _add_into(total: Counts, x: Counts) -> None:
-    for v, c in x.items():
-        total[v] = total.get(v, 0) + c
-
-
-def _category(sides: int, cat: int) -> Counts:
-    """Faces of a d``sides`` in one category: lowest, in between, highest."""
-    if cat == LOW:
-        return {1: 1}
-    if cat == HIGH:
-        return {sides: 1}
-    return {v: 1 for v in range(2, sides)}
-
-
-def attack_cases(model: FighterModel, alloc: Allocation,
-                 failure_beats_crit: bool) -> dict[Verdict, Counts]:
-    """S-10 .. S-13: the attack dice grouped by verdict, with their sums' weights."""
-    cases: dict[Verdict, Counts] = {}
-
-    def walk(i: int, lo: int, hi: int, dist: Counts) -> None:
-        if i == len(alloc.attack):
-            v = judge(model, alloc, lo, hi, failure_beats_crit)
-            _add_into(cases.setdefault(v, {}), dist)
-            return
-        h = alloc.attack[i]
-        sides = model.sides[h]
-        for cat in (LOW, MID, HIGH):
-            if cat == MID and sides <= 2:
-                continue
-            walk(i + 1, lo | (1 << h if cat == LOW else 0), hi | (1 << h if cat == HIGH else 0),
-                 convolve(dist, _category(sides, cat)))
-
-    walk(0, 0, 0, {0: 1})
-    return cases
-
-
-def defence_cases(model: FighterModel, alloc: Allocation) -> dict[tuple[bool, bool], Counts]:
-    """S-14, S-15: the defence dice as (critical defence, shield) with their sums' weights."""
-    cases: dict[tuple[bool, bool], Counts] = {}
-
-    def walk(i: int, top: bool, shield: bool, dist: Counts) -> None:
-        if i == len(alloc.defence):
-            _add_into(cases.setdefault((top, shield), {}), dist)
-            return
-        h = alloc.defence[i]
-        sides = model.sides[h]
-        walk(i + 1, top, shield, convolve(dist, {v: 1 for v in range(1, sides)}))
-        walk(i + 1, True, shield or model.shield[h], convolve(dist, {sides: 1}))
-
-    walk(0, False, False, {0: 1})
-    return cases
-
-
-def drop_weights(model: FighterModel, fumbled: int, die: int) -> list[tuple[int, int]]:
-    """S-10/S-18: every set of weapons dropped among ``fumbled``, weighted over ``die ** units``.
-
-    One drop check per fumbled weapon, dropped above its skill; units that make no
-    check contribute the factor ``die`` so that every exchange shares one denominator.
-    """
-    cases: list[tuple[int, int]] = [(0, 1)]
-    for u, unit in enumerate(model.units):
-        if not fumbled >> u & 1:
-            cases = [(bits, w * die) for bits, w in cases]
-            continue
-        drop = max(0, die - unit.skill)
-        keep = die - drop
-        cases = [(bits | (1 << u), w * drop) for bits, w in cases if drop] + [
-            (bits, w * keep) for bits, w in cases if keep]
-    return cases
-
-
-class _Landing:
-    """Attacks that land (no failure, no shield): margins without the constants, one verdict."""
-
-    __slots__ = ("critical", "extra", "prefix", "shift", "top", "xs")
-
-    def __init__(self, margins: Counts, factor: int, extra: int, shift: int, critical: bool,
-                 top: bool) -> None:
-        self.xs = sorted(margins)
-        self.prefix = [0]
-        for x in self.xs:
-            self.prefix.append(self.prefix[-1] + margins[x] * factor)
-        self.extra, self.shift, self.critical, self.top = extra, shift, critical, top
-
-    def count(self, lo: float, hi: float) -> int:
-        """Weight of the margins x with lo <= x <= hi."""
-        if lo > hi:
-            return 0
-        return self.prefix[bisect_right(self.xs, hi)] - self.prefix[bisect_left(self.xs, lo)]
-
-
-class _Exchange:
-    """One attack of a fighter on the other for given dropped weapons, before the constants."""
-
-    def __init__(self, chain: SevendagChain, att: int, mask_att: int, mask_def: int) -> None:
-        ma, md = chain.models[att], chain.models[1 - att]
-        alloc_a, alloc_d = ma.allocations[mask_att], md.allocations[mask_def]
-        self.fixed: dict[_Outcome, int]
-        self.landing: list[_Landing] = []
-        if not alloc_a.attack:  # S-04: no attack, nobody rolls
-            self.den = 1
-            self.fixed = {(-1, False, False, 0, False): 1}
-            self.x_lo = self.x_hi = 0
-            self.g_extra = self.g_shift = 0
-            return
-        die = chain.drop_die
-        factor = die ** len(ma.units)
-        den = factor
-        for h in alloc_a.attack:
-            den *= ma.sides[h]
-        for h in alloc_d.defence:
-            den *= md.sides[h]
-        self.den = den
-        g = granted_unit(ma, alloc_a)
-        self.g_extra = ma.units[g].extra_damage if g is not None else 0
-        self.g_shift = ma.units[g].band_shift if g is not None else 0
-        fixed: dict[_Outcome, int] = {}
-        defence = defence_cases(md, alloc_d)
-        x_lo, x_hi = math.inf, -math.inf
-        for v, attack in attack_cases(ma, alloc_a, chain.failure_beats_crit).items():
-            n_attack = sum(attack.values())
-            extra = sum(t * ma.units[u].extra_damage for u, t in enumerate(v.times))
-            shift = sum(t * ma.units[u].band_shift for u, t in enumerate(v.times))
-            for (top, shield), dsums in defence.items():
-                n = n_attack * sum(dsums.values())
-                if v.failure:  # S-10 .. S-13, S-18: fails whatever the totals
-                    for dropped, w in drop_weights(ma, v.fumbled, die):
-                        key: _Outcome = (-1, v.fumble, False, dropped, top)
-                        fixed[key] = fixed.get(key, 0) + n * w
-                elif shield:  # S-15
-                    key = (-1, False, False, 0, top)
-                    fixed[key] = fixed.get(key, 0) + n * factor
-                else:
-                    margins = convolve(attack, dsums, -1)
-                    x_lo, x_hi = min(x_lo, min(margins)), max(x_hi, max(margins))
-                    self.landing.append(_Landing(margins, factor, extra, shift, v.critical, top))
-        self.fixed = fixed
-        self.x_lo, self.x_hi = (int(x_lo), int(x_hi)) if self.landing else (0, 0)
-        e_max = max([self.g_extra] + [g.extra for g in self.landing])
-        # Offsets beyond these give the same outcomes: every landing attack foiled / last band.
-        self.o_min = -self.x_hi - e_max
-        self.o_max = chain.lows[-1] - self.x_lo
-
-    def outcomes(self, chain: SevendagChain, offset: int, granted: bool) -> list[tuple[_Outcome, int]]:
-        """S-06, S-07, S-10 (granted critical), S-17: outcomes at ``offset`` = constants + penalties."""
-        if self.landing:
-            offset = min(self.o_max, max(self.o_min, offset))
-        out: dict[_Outcome, int] = dict(self.fixed)
-        lows, highs, last = chain.lows, chain.highs, len(chain.lows) - 1
-        for grp in self.landing:
-            o = offset
-            if granted and not grp.critical:
-                # A granted critical: used by an attack with a margin above 0 (its metal's effect).
-                foiled = grp.count(-math.inf, -o)
-                floor_x: float = -o + 1
-                e, sh, used = self.g_extra, self.g_shift, True
-            else:
-                e, sh, used = grp.extra, grp.shift, False
-                foiled = grp.count(-math.inf, -o - e)
-                floor_x = -math.inf
-            if foiled:
-                k: _Outcome = (-1, False, False, 0, grp.top)
-                out[k] = out.get(k, 0) + foiled
-            for j in range(last + 1):
-                c = grp.count(max(floor_x, lows[j] - o - e), highs[j] - o - e)
-                if c:
-                    k = (min(last, j + sh), False, used, 0, grp.top)
-                    out[k] = out.get(k, 0) + c
-        return list(out.items())
-
-
 # --- the chain ---------------------------------------------------------------------------
 
 
@@ -358,22 +157,22 @@ B_WINS = -2
 
 
 class Successors:
-    """One round from a state: where the mass goes, exactly (integer weights over ``den``).
+    """One round from a state: where the mass goes (``targets``, ``probs``: the round summed
+    by where it leads; ``absorb``: the weights of a winning and of b winning, over ``den``),
+    ``rewards`` the weight of each wound taken; ``moves`` keeps them together, each way the
+    round can go with the wounds taken in it (what :mod:`sevendag_cli.sim.sample` draws).
+    Kept lean (compact arrays, the exact weights of the targets not kept:
+    :meth:`SevendagChain.exact_weights` works them out again)."""
 
-    ``targets``/``weights``/``absorb`` are the round summed by where it leads, ``rewards``
-    the weight of each wound taken; ``moves`` keeps them together, each way the round can
-    go with the wounds taken in it (what :mod:`sevendag_cli.sim.sample` draws)."""
-
-    __slots__ = ("_moves", "absorb", "den", "pa", "pb", "probs", "rewards", "targets", "weights")
+    __slots__ = ("_moves", "absorb", "den", "pa", "pb", "probs", "rewards", "targets")
 
     def __init__(self, targets: list[int], weights: list[int], absorb: tuple[int, int], den: int,
                  rewards: tuple[int, ...],
                  moves: tuple[Move, ...] | tuple[SevendagChain, int] = ()) -> None:
-        self.targets = targets
-        self.weights = weights
+        self.targets = array("q", targets)
         self.absorb = absorb  # weight of a winning, of b winning, this round
         self.den = den
-        self.probs = [w / den for w in weights]
+        self.probs = array("d", [w / den for w in weights])
         self.pa, self.pb = absorb[0] / den, absorb[1] / den
         self.rewards = rewards  # weight of each (fighter, band) wound this round: a's bands, b's
         self._moves = moves  # the moves, or (chain, state) to work them out when asked
@@ -409,23 +208,13 @@ class SevendagChain:
             repr((_ruleset_key(ruleset), self.names, self.models,
                   a.attack, a.defence, b.attack, b.defence)).encode()).hexdigest()[:32]
 
-        bands = ruleset.wounds
-        self.band_names = tuple(band.name for band in bands)
-        self.lows = tuple(band.low for band in bands)
-        # S-07: a band runs from its low to the next band's low - 1 (bands are contiguous).
-        self.highs: tuple[float, ...] = (*(low - 1 for low in self.lows[1:]), math.inf)
-        self.penalty = tuple(band.penalty for band in bands)
-        self.tracked = tuple(j for j, band in enumerate(bands) if band.out_after)
-        self.slot = {j: i for i, j in enumerate(self.tracked)}
-        self.limit = tuple(bands[j].out_after for j in self.tracked)
-        self.recovery = ruleset.drop_recovery_rounds
-        self.grants = ruleset.fumble_grants_crit
-        self.failure_beats_crit = ruleset.failure_beats_crit
-        self.drop_die = ruleset.drop_check_die
         self.constants = ((a.attack, a.defence), (b.attack, b.defence))
-        self._exchanges: dict[tuple[int, int, int], _Exchange] = {}
-        self._outcomes: dict[tuple[int, int, int, int, bool], list[tuple[_Outcome, int]]] = {}
-        self._kernels: dict[tuple[object, ...], tuple[int, list[tuple[_RoundOutcome, int]]]] = {}
+        # The exact round (the models' allocations indexed by the dropped units' mask).
+        self.form = form = RoundForm(ruleset, self.models, self.constants)
+        self.pieces = Pieces(form)
+        self.band_names, self.lows, self.highs = form.band_names, form.lows, form.highs
+        self.penalty, self.tracked, self.slot, self.limit = (form.penalty, form.tracked,
+                                                             form.slot, form.limit)
         self.index: dict[StateKey, int] = {}
         self.states: list[StateKey] = []
         self._succ: list[Successors | None] = []
@@ -545,104 +334,6 @@ class SevendagChain:
 
     # --- one round
 
-    def _exchange(self, att: int, mask_att: int, mask_def: int, offset: int,
-                  granted: bool) -> list[tuple[_Outcome, int]]:
-        table = self._exchanges.get((att, mask_att, mask_def))
-        if table is None:
-            table = self._exchanges[(att, mask_att, mask_def)] = _Exchange(
-                self, att, mask_att, mask_def)
-        if table.landing:
-            offset = min(table.o_max, max(table.o_min, offset))
-        key = (att, mask_att, mask_def, offset, granted)
-        got = self._outcomes.get(key)
-        if got is None:
-            got = self._outcomes[key] = table.outcomes(self, offset, granted)
-        return got
-
-    def _den(self, att: int, mask_att: int, mask_def: int) -> int:
-        table = self._exchanges.get((att, mask_att, mask_def))
-        if table is None:
-            table = self._exchanges[(att, mask_att, mask_def)] = _Exchange(
-                self, att, mask_att, mask_def)
-        return table.den
-
-    def kernel(self, assail: int, d: int, near: tuple[tuple[bool, ...], tuple[bool, ...]],
-               masks: tuple[int, int], granted: tuple[bool, bool],
-               mods: tuple[int, int, int, int]) -> tuple[int, list[tuple[_RoundOutcome, int]]]:
-        """S-08: exchange 1, then exchange 2 unless the fight is over or S-14 ended the round.
-
-        Depends on the wounds only through D and which tracked bands are one wound
-        from ``out_after`` (a fighter defends at most once a round).  Returns the
-        common denominator and the outcomes with their weights.
-        """
-        key = (assail, d, near, masks, granted, mods)
-        got = self._kernels.get(key)
-        if got is not None:
-            return got
-        first, second = assail, 1 - assail
-        den1 = self._den(first, masks[first], masks[second])
-        den2 = self._den(second, masks[second], masks[first])
-        (aa, ad), (ba, bd) = self.constants
-        attack_a, defence_a = aa + mods[0], ad + mods[1]
-        attack_b, defence_b = ba + mods[2], bd + mods[3]
-        pen = self.penalty
-        out: dict[_RoundOutcome, int] = {}
-
-        def offset(att: int, dd: int) -> int:
-            return attack_a - defence_b - dd if att == 0 else attack_b - defence_a + dd
-
-        def out_now(fighter: int, band: int) -> bool:
-            i = self.slot.get(band)
-            return i is not None and near[fighter][i]
-
-        for o1, w1 in self._exchange(first, masks[first], masks[second], offset(first, d),
-                                     granted[first]):
-            band, fumble, used, dropped, top = o1
-            g = [granted[0], granted[1]]
-            if used:
-                g[first] = False
-            if fumble and self.grants:
-                g[second] = True
-            hits = [-1, -1]
-            drops = [0, 0]
-            drops[first] = dropped
-            weight = w1 * den2
-            if band >= 0:
-                hits[second] = band
-                if out_now(second, band):  # S-19: out, the fight ends mid-round
-                    r: _RoundOutcome = (first, hits[0], hits[1], 0, 0, 0, False, False)
-                    out[r] = out.get(r, 0) + weight
-                    continue
-            if top:  # S-14: the round ends; the défenseur becomes the assaillant
-                r = (-1, hits[0], hits[1], second, drops[0], drops[1], g[0], g[1])
-                out[r] = out.get(r, 0) + weight
-                continue
-            d2 = d + (pen[hits[0]] if hits[0] >= 0 else 0) - (pen[hits[1]] if hits[1] >= 0 else 0)
-            for o2, w2 in self._exchange(second, masks[second], masks[first], offset(second, d2),
-                                         g[second]):
-                band2, fumble2, used2, dropped2, _top2 = o2
-                h = [hits[0], hits[1]]
-                gg = [g[0], g[1]]
-                if used2:
-                    gg[second] = False
-                if fumble2 and self.grants:
-                    gg[first] = True
-                winner = -1
-                if band2 >= 0:
-                    h[first] = band2
-                    if out_now(first, band2):
-                        winner = second
-                if winner >= 0:
-                    r = (winner, h[0], h[1], 0, 0, 0, False, False)
-                else:
-                    dr = [drops[0], drops[1]]
-                    dr[second] = dropped2
-                    r = (-1, h[0], h[1], assail, dr[0], dr[1], gg[0], gg[1])
-                out[r] = out.get(r, 0) + w1 * w2
-        got = (den1 * den2, list(out.items()))
-        self._kernels[key] = got
-        return got
-
     def successors(self, i: int) -> Successors:
         """One round from state ``i`` (built once, then kept; its ``moves`` kept too while
         :attr:`keep_moves`, else worked out again when asked)."""
@@ -662,25 +353,22 @@ class SevendagChain:
         return self._round(i, True).moves
 
     def _round(self, i: int, keep: bool) -> Successors:
+        """State ``i``'s round (the sheets' declarations: no yield, no new technique) from the
+        exact round form, its outcomes taken to the next states."""
         assail, d, ca, cb, ra, rb, ga, gb, ta, tb = self.states[i]
-        near = (tuple(c + 1 >= lim for c, lim in zip(ca, self.limit, strict=True)),
-                tuple(c + 1 >= lim for c, lim in zip(cb, self.limit, strict=True)))
-        masks = (sum(1 << u for u, r in enumerate(ra) if r > 0),
-                 sum(1 << u for u, r in enumerate(rb) if r > 0))
-        mods = ((ta[0], ta[1]) if ta else (0, 0)) + ((tb[0], tb[1]) if tb else (0, 0))
-        den, outcomes = self.kernel(assail, d, near, masks, (ga, gb),
-                                    (mods[0], mods[1], mods[2], mods[3]))
-        ta2: Tech = (ta[0], ta[1], ta[2] - 1) if ta and ta[2] > 1 else None
-        tb2: Tech = (tb[0], tb[1], tb[2] - 1) if tb and tb[2] > 1 else None
+        pieces = self.pieces
+        near = pieces.near(ca, cb)
+        x, y = self.form.offsets(d, pieces.mods(ta, tb))
+        kernel = self.form.kernel(assail, x, y, near, (mask_of(ra), mask_of(rb)), (ga, gb))
+        ta2, tb2 = pieces.tech_next(ta), pieces.tech_next(tb)
         free = ta2 is None and tb2 is None
-        pen, nb = self.penalty, len(self.penalty)
+        nb = len(self.penalty)
         absorb = [0, 0]
         rewards = [0] * (2 * nb)
         by_target: dict[int, int] = {}
-        rec = self.recovery
         moves: dict[tuple[int, tuple[int, ...]], int] = {}
         taken = self._taken
-        for (winner, ha, hb, assail2, da, db, ga2, gb2), w in outcomes:
+        for winner, ha, hb, assail2, da, db, ga2, gb2, w in kernel.outcomes:
             if ha >= 0:
                 rewards[ha] += w
             if hb >= 0:
@@ -694,19 +382,17 @@ class SevendagChain:
                 mk = (A_WINS if winner == 0 else B_WINS, got_rewards)
                 moves[mk] = moves.get(mk, 0) + w
                 continue
-            d2 = d + (pen[ha] if ha >= 0 else 0) - (pen[hb] if hb >= 0 else 0)
+            d2 = d + pieces.delta(ha, hb)
             if free:
                 d2 = self.clamp(d2)
-            ca2 = ca if ha < 0 or ha not in self.slot else _bump(ca, self.slot[ha])
-            cb2 = cb if hb < 0 or hb not in self.slot else _bump(cb, self.slot[hb])
-            ra2 = tuple(rec if da >> u & 1 else max(0, r - 1) for u, r in enumerate(ra))
-            rb2 = tuple(rec if db >> u & 1 else max(0, r - 1) for u, r in enumerate(rb))
-            t = self.state_id((assail2, d2, ca2, cb2, ra2, rb2, ga2, gb2, ta2, tb2))
+            t = self.state_id((assail if assail2 == KEEP else assail2, d2, pieces.bump(ca, ha),
+                               pieces.bump(cb, hb), pieces.recover(ra, da),
+                               pieces.recover(rb, db), ga2, gb2, ta2, tb2))
             by_target[t] = by_target.get(t, 0) + w
             mk = (t, got_rewards)
             moves[mk] = moves.get(mk, 0) + w
-        return Successors(list(by_target), list(by_target.values()), (absorb[0], absorb[1]), den,
-                          tuple(rewards),
+        return Successors(list(by_target), list(by_target.values()), (absorb[0], absorb[1]),
+                          kernel.den, tuple(rewards),
                           tuple((t, w, r) for (t, r), w in moves.items()) if keep else (self, i))
 
     def closure(self, starts: Sequence[int]) -> list[int]:
@@ -824,13 +510,13 @@ class SevendagChain:
 
     def exact_weights(self, i: int) -> tuple[list[tuple[int, Fraction]], tuple[Fraction, Fraction]]:
         """Round ``i``'s transitions as exact fractions: (target, p) pairs and (P(a wins), P(b wins))."""
+        by_target: dict[int, int] = {}
+        for t, w, _taken in self.moves(i):
+            if t >= 0:
+                by_target[t] = by_target.get(t, 0) + w
         s = self.successors(i)
-        return ([(t, Fraction(w, s.den)) for t, w in zip(s.targets, s.weights, strict=True)],
+        return ([(t, Fraction(w, s.den)) for t, w in by_target.items()],
                 (Fraction(s.absorb[0], s.den), Fraction(s.absorb[1], s.den)))
-
-
-def _bump(counts: tuple[int, ...], i: int) -> tuple[int, ...]:
-    return (*counts[:i], counts[i] + 1, *counts[i + 1:])
 
 
 # --- one chain per (ruleset, pair) --------------------------------------------------------

@@ -42,7 +42,7 @@ MAX_FACES = 250_000
 
 NOTE = (
     "Exact (no sampling): each round's outcome from exact enumeration of the dice "
-    "(S-06..S-18), then an absorbing Markov chain over the assaillant, the wounds that count "
+    "(S-06..S-18), then an absorbing Markov chain over the assailant, the wounds that count "
     "towards out_after, dropped weapons and granted criticals (S-02..S-19). No round cap in "
     "this model, so no draws; a simulation with a round cap can differ only by its (rare) "
     "capped fights."

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from sevendag_cli.errors import Msg, SevendagError
+from sevendag_cli.sevendag.push import chain_push
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.exact_fight import (
     BandExact,
@@ -14,13 +15,20 @@ from sevendag_cli.sim.exact_fight import (
     exact_result,
 )
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_cap, check_tolerance
-from sevendag_cli.sim.push import sevendag_push
+
+FRACTION_ENTRIES = 4_000
+"""Most ways the rounds of a chain go (its states' successors, summed) for exact fractions
+computed unasked: their numbers grow a thousand digits and more, and cost 3 to 6 times the
+certified odds beyond (``--fractions`` asks for them whatever they cost)."""
 
 
 def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, *,
                    cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE,
-                   fractions: bool = True) -> ExactFight:
-    """The whole fight of ``fight`` / ``--runs`` (sheet tactics, no yield, no technique), exactly."""
+                   fractions: bool | None = None) -> ExactFight:
+    """The whole fight of ``fight`` / ``--runs`` (sheet tactics, no yield, no technique), exactly.
+
+    ``fractions``: None where the chain is small (:data:`FRACTION_ENTRIES`), True always,
+    False never."""
     from sevendag_cli.sevendag.chain import chain_for
     from sevendag_cli.sevendag.exact import initiative_probability
 
@@ -30,9 +38,19 @@ def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFigh
     p_a = initiative_probability(ruleset, a, b)
     starts = [(chain.state_id(chain.start_key(0)), float(p_a)),
               (chain.state_id(chain.start_key(1)), float(1 - p_a))]
-    push, wounds = sevendag_push(chain, starts, cap, tolerance)
+    push, wounds = chain_push(chain, starts, cap, tolerance)
     check_resolved(push, chain.names, tolerance)
-    exact, why = _sevendag_fractions(ruleset, a, b) if fractions else (None, None)
+    exact, why = (None, None)
+    if fractions is None:
+        order = chain.closure([s for s, _ in starts])
+        entries = sum(len(chain.successors(s).targets) for s in order)
+        if entries > FRACTION_ENTRIES and _finite(ruleset) is None:
+            why = Msg("exact.note.fractions_skipped", states=len(order), entries=entries,
+                      max=FRACTION_ENTRIES)
+        else:
+            exact, why = _sevendag_fractions(ruleset, a, b)
+    elif fractions:
+        exact, why = _sevendag_fractions(ruleset, a, b)
     bands = chain.band_names
     extra = tuple(
         SevendagFighterExact(name, tuple(BandExact(band, float(wounds[i, j].sum()))
@@ -42,13 +60,21 @@ def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFigh
                    sevendag=(extra[0], extra[1]))
 
 
+def _finite(ruleset: SevendagRuleset) -> Msg | None:
+    """Why the chain has no exact fractions (its penalties pile up without bound), or None."""
+    for band in ruleset.wounds:
+        if band.penalty and not band.out_after:
+            return Msg("exact.note.unbounded", band=band.name, penalty=band.penalty)
+    return None
+
+
 def _sevendag_fractions(ruleset: SevendagRuleset, a: SevendagFighter,
                         b: SevendagFighter) -> tuple[Fractions | None, Msg | None]:
     from sevendag_cli.sevendag.exact import exact_sevendag
 
-    for band in ruleset.wounds:
-        if band.penalty and not band.out_after:
-            return None, Msg("exact.note.unbounded", band=band.name, penalty=band.penalty)
+    unbounded = _finite(ruleset)
+    if unbounded is not None:
+        return None, unbounded
     try:
         r = exact_sevendag(ruleset, a, b)
     except SevendagError as exc:

@@ -53,7 +53,7 @@ from msgspec import Struct
 
 from sevendag_cli.errors import Msg, RuleError, UsageError
 from sevendag_cli.policies import OPTIMAL, POLICIES, SHEET
-from sevendag_cli.sevendag.chain import SevendagChain, StateKey, Tech, _bump
+from sevendag_cli.sevendag.chain import SevendagChain, StateKey
 from sevendag_cli.sevendag.engine import (
     ATTACK,
     DEFENCE,
@@ -71,6 +71,16 @@ from sevendag_cli.sevendag.model import (
     check_fighters,
     fighter_model,
 )
+from sevendag_cli.sevendag.rounds import (
+    KEEP,
+    Kernel,
+    Option,
+    RoundOutcome,
+    Tech,
+    merge,
+    wound_weights,
+)
+from sevendag_cli.sevendag.rows import MAX_GAME_BYTES, GameSize
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sevendag.rules import yields as rule_yields
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance, gamma
@@ -78,9 +88,9 @@ from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance, gamma
 if TYPE_CHECKING:
     import numpy as np
 
+    from sevendag_cli.sevendag.rows import Kernels
 
-MAX_GAME_STATES = 20_000
-"""Most states one game holds."""
+
 MAX_STEPS = 5_000
 """Most rounds of value iteration (a fight that can go on for ever stops there, its interval
 left open)."""
@@ -90,39 +100,12 @@ is played (the game's value moves by at most this much a round)."""
 SETTLED = 32
 """Rounds with the same declarations everywhere (and values within ``TIE``) after which they
 are taken as settled for every further round to go."""
-MAX_DECISIONS = 40_000_000
-"""Most (state, rounds to go) declarations one solved game keeps for play (160 MB)."""
-MAX_GAME_ROWS = 2_000_000
-"""Most (state, assaillant's option, défenseur's option) rounds one game builds."""
+MAX_DECISIONS = 20_000_000
+"""Most (state, rounds to go) declarations one solved game keeps for play (80 MB)."""
 
-WIDE = 1 << 62
-"""Codes (a state, a kernel, as one int in mixed radix) this large or larger are Python ints
-in object arrays instead of int64."""
-
-KEEP = 2
-"""A round's outcome that leaves the initiative where it was."""
 
 Target = StateKey | int
 """Where a round leads: a state, or the winner (0 = a, 1 = b)."""
-
-
-class Option(Struct, frozen=True, gc=False):
-    """One fighter's declaration for a round (S-03, S-04, S-05)."""
-
-    yield_initiative: bool
-    allocation: tuple[str, ...]  # per hand: attack / defence / none
-    technique: str | None  # started this round
-
-    def choices(self, name: str) -> Choices:
-        """This declaration as the step engine's choices for fighter ``name``."""
-        return Choices(self.yield_initiative, {name: self.allocation}, {name: self.technique})
-
-
-def merge(a_name: str, a: Option, b_name: str, b: Option, assaillant: str) -> Choices:
-    """Both fighters' declarations as the engine's :class:`Choices` (the assaillant's yield)."""
-    yielded = a.yield_initiative if assaillant == a_name else b.yield_initiative
-    tech = {a_name: a.technique, b_name: b.technique}  # None: no technique, whatever the sheet
-    return Choices(yielded, {a_name: a.allocation, b_name: b.allocation}, tech)
 
 
 def _dropped(fighter: SevendagFighter, model: FighterModel, mask: int) -> tuple[DroppedWeapon, ...]:
@@ -183,24 +166,23 @@ class SevendagGame:
                                        tuple(_allocation(model, al) for al in allocs)))
         self.alloc_index = [{al: i for i, al in enumerate(x)} for x in self.allocs]
         self.models = (models[0], models[1])
-        # The chain's exchange tables, indexed by allocation id instead of dropped mask.
+        # The chain (its states' keys) and its exact round, the allocations indexed by id.
         self.chain = SevendagChain(ruleset, a, b, self.models)
+        self.form = self.chain.form
+        self.pieces = self.chain.pieces
         self.techniques = tuple(ruleset.techniques)
         self.lo, self.hi = self._thresholds()
-        self._kernels: dict[tuple[object, ...], tuple[int, list[tuple[int, ...]]]] = {}
         self._solved: dict[tuple[object, ...], Solution] = {}
-        self._bump_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
-        self._rec_cache: dict[tuple[int, ...], dict[int, tuple[int, ...]]] = {}
-        self._near_cache: dict[tuple[tuple[int, ...], tuple[int, ...]],
-                               tuple[tuple[bool, ...], tuple[bool, ...]]] = {}
-        self._flat_kernels: _Kernels | None = None
-        self._offset_bounds: dict[tuple[int, tuple[int, int]], tuple[int, int, int, int]] = {}
+        self._kernels: Kernels | None = None
+        self._options: dict[tuple[int, bool, int, bool], list[Option]] = {}
 
-    def _flat(self) -> _Kernels:
-        """The game's rounds flattened for solving (see :class:`_Kernels`), built once."""
-        got = self._flat_kernels
+    def kernels(self) -> Kernels:
+        """The game's rounds flattened for solving (see :class:`~.rows.Kernels`), built once."""
+        got = self._kernels
         if got is None:
-            got = self._flat_kernels = _Kernels(self)
+            from sevendag_cli.sevendag.rows import Kernels
+
+            got = self._kernels = Kernels(self)
         return got
 
     # --- states
@@ -261,9 +243,22 @@ class SevendagGame:
         return sum(1 << u for u, r in enumerate(rec) if r > 0)
 
     def options(self, key: StateKey, fighter: int, policy: str = OPTIMAL) -> list[Option]:
-        """Fighter ``fighter``'s declarations in state ``key`` (its sheet's alone for ``sheet``)."""
+        """Fighter ``fighter``'s declarations in state ``key`` (its sheet's alone for ``sheet``).
+        Optimal play's depend on the state only through who holds the initiative, the weapons
+        being picked up and whether a technique is in effect: one list, shared."""
         assail, _d, _ca, _cb, ra, rb, _ga, _gb, ta, tb = key
         mask = self._mask(ra if fighter == 0 else rb)
+        if policy != SHEET:
+            free = (ta if fighter == 0 else tb) is None
+            shared = (fighter, assail == fighter, mask, free)
+            got = self._options.get(shared)
+            if got is None:
+                got = self._options[shared] = self._options_for(key, fighter, policy, mask)
+            return got
+        return self._options_for(key, fighter, policy, mask)
+
+    def _options_for(self, key: StateKey, fighter: int, policy: str, mask: int) -> list[Option]:
+        assail, _d, _ca, _cb, _ra, _rb, _ga, _gb, ta, tb = key
         allocs = self.allocs[fighter]
         if policy == SHEET:  # S-03, S-05: the sheet's yield and technique rules
             f = self.fighters[fighter]
@@ -281,184 +276,99 @@ class SevendagGame:
         return [Option(y, allocs[i], t) for y in yields
                 for i in self.valid[fighter][mask] for t in techs]
 
+    # --- size
+
+    def size(self, policies: tuple[str, str], seeds: Sequence[StateKey] = ()) -> GameSize:
+        """How large the game is at most, from the sheets and the ruleset alone, before
+        anything is built: its states (every assaillant, penalty difference within the
+        clamp, wounds counted, weapons being picked up, granted criticals and techniques in
+        effect that the policies can reach, and the ``seeds``'), and its declared rounds (each
+        state's options, first declarer's times the answer's, summed over those states)."""
+        rs = self.ruleset
+        # D moves with the penalties; where every band with a penalty is counted, the wounds
+        # counted fix it (a seed's aside)
+        free = any(band.penalty and not band.out_after for band in rs.wounds)
+        n_d = self.hi - self.lo + 1 if free else 1 + len(seeds)
+        counts = math.prod(rs.wounds[j].out_after for j in self.chain.tracked)
+        granted = 2 if rs.fumble_grants_crit else 1
+        per_state = [0, 0]  # per assaillant: the product over the fighters of their sums
+        pieces = []
+        for f, fighter in enumerate(self.fighters):
+            model = self.models[f]
+            recs = [k[4] if f == 0 else k[5] for k in seeds]
+            held = [k[8] if f == 0 else k[9] for k in seeds]
+            rec_max = max([rs.drop_recovery_rounds, *(max(r, default=0) for r in recs)])
+            weapons = [u for u, unit in enumerate(model.units) if unit.is_weapon]
+            # techniques in effect: every (modifiers, rounds left) the fighter can start, or a
+            # seed holds
+            if policies[f] == OPTIMAL:
+                started = list(rs.techniques.values())
+            else:
+                rule = fighter.technique_rule
+                started = [rs.techniques[rule.technique]] if rule is not None else []
+            busy = sum(max(0, t.duration - 1) for t in started)
+            busy += sum(t[2] for t in held if t is not None)
+            n_rec = (rec_max + 1) ** len(weapons)
+            pieces.append(n_rec * (1 + busy))
+            for assail in (0, 1):
+                total = 0
+                for mask in range(1 << len(weapons)):
+                    unit_mask = sum(1 << weapons[i] for i in range(len(weapons)) if mask >> i & 1)
+                    ways = rec_max ** bin(mask).count("1")  # rec tuples with that mask
+                    if policies[f] == OPTIMAL:
+                        allocs = len(self.valid[f][unit_mask])
+                        ys = 2 if assail == f else 1
+                        opts = ys * allocs * (1 + len(self.techniques)) + ys * allocs * busy
+                    else:
+                        opts = 1 + busy
+                    total += ways * opts
+                per_state[assail] = total if f == 0 else per_state[assail] * total
+        base = n_d * (counts * granted) ** 2
+        states = 2 * base * pieces[0] * pieces[1] + len(seeds)
+        rows = base * (per_state[0] + per_state[1]) + len(seeds)
+        return GameSize(states, rows)
+
+    def check_size(self, policies: tuple[str, str], seeds: Sequence[StateKey] = ()) -> GameSize:
+        """:meth:`size`, refused in one line when it may take more than :data:`MAX_GAME_BYTES`
+        (the outcomes, not known before the rounds are built, counted as one a round)."""
+        size = self.size(policies, seeds)
+        if size.bytes(size.rows) > MAX_GAME_BYTES:
+            raise UsageError(Msg("game.size", a=self.names[0], b=self.names[1],
+                                 states=size.states, rows=size.rows,
+                                 mb=size.bytes(size.rows) >> 20, max=MAX_GAME_BYTES >> 20))
+        return size
+
     # --- one round
 
-    def _kernel(self, first: int, d: int,
-                near: tuple[tuple[bool, ...], tuple[bool, ...]], ids: tuple[int, int],
-                granted: tuple[bool, bool], mods: tuple[int, int, int, int],
-                ) -> tuple[int, list[tuple[int, ...]]]:
-        """S-03, S-08, S-14: the chain's round (:meth:`SevendagChain.kernel`) with a yield.
-
-        ``first`` attacks first: the assaillant, or the défenseur when the assaillant
-        yields (S-03).  A critical defence in exchange 1 gives the initiative to its
-        defender, in exchange 2 to ``first``; without one the assaillant keeps it
-        (``KEEP``, resolved by the caller): a yield shares the rounds of the other
-        fighter's initiative.
-        """
-        ch = self.chain
-        (aa, ad), (ba, bd) = ch.constants
-        attack_a, defence_a = aa + mods[0], ad + mods[1]
-        attack_b, defence_b = ba + mods[2], bd + mods[3]
-        key = self._kernel_key(first, attack_a - defence_b - d, attack_b - defence_a + d, near,
-                               ids, granted)
-        kept = self._kernels.get(key)
-        if kept is not None:
-            return kept
-        second = 1 - first
-        den1 = ch._den(first, ids[first], ids[second])
-        den2 = ch._den(second, ids[second], ids[first])
-        pen = ch.penalty
-        out: dict[tuple[int, ...], int] = {}
-
-        def offset(att: int, dd: int) -> int:
-            return attack_a - defence_b - dd if att == 0 else attack_b - defence_a + dd
-
-        def out_now(fighter: int, band: int) -> bool:
-            i = ch.slot.get(band)
-            return i is not None and near[fighter][i]
-
-        for (band, fumble, used, dropped, top), w1 in ch._exchange(
-                first, ids[first], ids[second], offset(first, d), granted[first]):
-            g = [granted[0], granted[1]]
-            if used:
-                g[first] = False
-            if fumble and ch.grants:
-                g[second] = True
-            hits = [-1, -1]
-            drops = [0, 0]
-            drops[first] = dropped
-            if band >= 0:
-                hits[second] = band
-                if out_now(second, band):  # S-19: out, the fight ends mid-round
-                    r: tuple[int, ...] = (first, hits[0], hits[1], 0, 0, 0, 0, 0)
-                    out[r] = out.get(r, 0) + w1 * den2
-                    continue
-            if top:  # S-14: the round ends; exchange 1's defender holds the initiative
-                r = (-1, hits[0], hits[1], second, drops[0], drops[1], g[0], g[1])
-                out[r] = out.get(r, 0) + w1 * den2
-                continue
-            d2 = d + (pen[hits[0]] if hits[0] >= 0 else 0) - (pen[hits[1]] if hits[1] >= 0 else 0)
-            for (band2, fumble2, used2, dropped2, top2), w2 in ch._exchange(
-                    second, ids[second], ids[first], offset(second, d2), g[second]):
-                h = [hits[0], hits[1]]
-                gg = [g[0], g[1]]
-                if used2:
-                    gg[second] = False
-                if fumble2 and ch.grants:
-                    gg[first] = True
-                if band2 >= 0:
-                    h[first] = band2
-                    if out_now(first, band2):
-                        r = (second, h[0], h[1], 0, 0, 0, 0, 0)
-                        out[r] = out.get(r, 0) + w1 * w2
-                        continue
-                dr = [drops[0], drops[1]]
-                dr[second] = dropped2
-                r = (-1, h[0], h[1], first if top2 else KEEP, dr[0], dr[1], gg[0], gg[1])
-                out[r] = out.get(r, 0) + w1 * w2
-        reduced: list[tuple[int, ...]] = []
-        slot = ch.slot
-        for (winner, ha, hb, assail2, da, db, ga2, gb2), w in out.items():
-            delta = (pen[ha] if ha >= 0 else 0) - (pen[hb] if hb >= 0 else 0)
-            reduced.append((winner, delta, slot.get(ha, -1), slot.get(hb, -1), assail2, da, db,
-                            ga2, gb2, w, ha, hb))
-        got = (den1 * den2, reduced)
-        self._kernels[key] = got
-        return got
-
-    def _kernel_key(self, first: int, x: int, y: int, near: object, ids: tuple[int, int],
-                    granted: tuple[bool, bool]) -> tuple[object, ...]:
-        """What :meth:`_kernel` depends on, with a's attack offset ``x`` at D and b's ``y``.
-
-        D and the modifiers count only through the offsets each exchange is rolled at: the
-        first attacker's, and the second's less the penalty of the wound exchange 1 dealt
-        (none, or a band's).  Each exchange clamps its offset to its own range
-        (:meth:`SevendagChain._exchange`): the offsets are clamped here to where they still
-        change something, so kernels that roll the same exchanges are one."""
-        (lo1, hi1, lo2, hi2) = self._bounds(first, ids)
-        w, z = (x, y) if first == 0 else (y, x)
-        return (first, min(hi1, max(lo1, w)), min(hi2, max(lo2, z)), near, ids, granted)
-
-    def _bounds(self, first: int, ids: tuple[int, int]) -> tuple[int, int, int, int]:
-        """Where the first attacker's offset, and the second's before a penalty, still change
-        something (see :meth:`_kernel_key`)."""
-        bounds = self._offset_bounds.get((first, ids))
-        if bounds is None:
-            ch = self.chain
-            second = 1 - first
-            ch._den(first, ids[first], ids[second])  # both exchanges' tables built
-            ch._den(second, ids[second], ids[first])
-            t1 = ch._exchanges[(first, ids[first], ids[second])]
-            t2 = ch._exchanges[(second, ids[second], ids[first])]
-            pens = [0, *ch.penalty]
-            bounds = self._offset_bounds[(first, ids)] = (
-                *((t1.o_min, t1.o_max) if t1.landing else (0, 0)),
-                *((t2.o_min + min(pens), t2.o_max + max(pens)) if t2.landing else (0, 0)))
-        return bounds
-
-    def _targets(self, key: StateKey, oa: Option, ob: Option,
-                 ) -> tuple[int, list[tuple[Target, int]], list[tuple[int, ...]]]:
+    def round_targets(self, key: StateKey, oa: Option, ob: Option,
+                 ) -> tuple[int, list[tuple[Target, int]], list[RoundOutcome]]:
         """One round's targets and weights, not merged (see :meth:`transitions`); and the
-        kernel's outcomes they come from, in the same order (the last two of each: the band
-        of the wound a took, of the wound b took, -1 for none)."""
+        round's outcomes they come from, in the same order."""
         assail, d, ca, cb, ra, rb, _ga, _gb, ta, tb = key
         t0, t1, _ = self._techs(ta, tb, oa, ob)
-        den, outcomes = self.round_outcomes(key, oa, ob)
-        ta2: Tech = (t0[0], t0[1], t0[2] - 1) if t0 and t0[2] > 1 else None
-        tb2: Tech = (t1[0], t1[1], t1[2] - 1) if t1 and t1[2] > 1 else None
-        bump_a, bump_b = self._bumps(ca), self._bumps(cb)
-        rec_a, rec_b = self._recover(ra), self._recover(rb)
-        lo, hi = self.lo, self.hi
+        kernel = self.round_outcomes(key, oa, ob)
+        pieces = self.pieces
+        ta2, tb2 = pieces.tech_next(t0), pieces.tech_next(t1)
         out: list[tuple[Target, int]] = []
-        for winner, delta, sa, sb, assail2, da, db, ga2, gb2, w, _ha, _hb in outcomes:
+        for winner, ha, hb, assail2, da, db, ga2, gb2, w in kernel.outcomes:
             if winner >= 0:
                 out.append((winner, w))
                 continue
-            d2 = d + delta
-            d2 = hi if d2 >= hi else lo if d2 <= lo else d2
-            out.append(((assail if assail2 == KEEP else assail2, d2, bump_a[sa], bump_b[sb],
-                         rec_a[da], rec_b[db], ga2 > 0, gb2 > 0, ta2, tb2), w))
-        return den, out, outcomes
+            d2 = self.clamp(d + pieces.delta(ha, hb))
+            out.append(((assail if assail2 == KEEP else assail2, d2, pieces.bump(ca, ha),
+                         pieces.bump(cb, hb), pieces.recover(ra, da), pieces.recover(rb, db),
+                         ga2, gb2, ta2, tb2), w))
+        return kernel.den, out, kernel.outcomes
 
-    def round_outcomes(self, key: StateKey, oa: Option, ob: Option,
-                       ) -> tuple[int, list[tuple[int, ...]]]:
-        """One round's kernel (:meth:`_kernel`) from ``key`` with these declarations: its
-        denominator and its outcomes."""
+    def round_outcomes(self, key: StateKey, oa: Option, ob: Option) -> Kernel:
+        """One round from ``key`` with these declarations, from the exact round form (S-03:
+        the défenseur attacks first when the assaillant yields)."""
         assail, d, ca, cb, _ra, _rb, ga, gb, ta, tb = key
         yielded = (oa if assail == 0 else ob).yield_initiative
-        mods = self._techs(ta, tb, oa, ob)[2]
-        near = self._near(ca, cb)
+        x, y = self.form.offsets(d, self._techs(ta, tb, oa, ob)[2])
         ids = (self.alloc_index[0][oa.allocation], self.alloc_index[1][ob.allocation])
         first = 1 - assail if yielded else assail
-        return self._kernel(first, d, near, ids, (ga, gb), mods)
-
-    def _near(self, ca: tuple[int, ...], cb: tuple[int, ...],
-              ) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-        got = self._near_cache.get((ca, cb))
-        if got is None:
-            lim = self.chain.limit
-            got = self._near_cache[(ca, cb)] = (
-                tuple(c + 1 >= n for c, n in zip(ca, lim, strict=True)),
-                tuple(c + 1 >= n for c, n in zip(cb, lim, strict=True)))
-        return got
-
-    def _bumps(self, counts: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
-        """Counted wounds after a wound in tracked slot s (-1: none counted)."""
-        got = self._bump_cache.get(counts)
-        if got is None:
-            got = {-1: counts, **{s: _bump(counts, s) for s in range(len(counts))}}
-            self._bump_cache[counts] = got
-        return got
-
-    def _recover(self, rec: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
-        """S-18: rounds left picking each unit up after a round dropping the units in a mask."""
-        got = self._rec_cache.get(rec)
-        if got is None:
-            r0 = self.chain.recovery
-            got = {m: tuple(r0 if m >> u & 1 else max(0, r - 1) for u, r in enumerate(rec))
-                   for m in range(1 << len(rec))}
-            self._rec_cache[rec] = got
-        return got
+        return self.form.kernel(first, x, y, self.pieces.near(ca, cb), ids, (ga, gb))
 
     def transitions(self, key: StateKey, oa: Option, ob: Option,
                     ) -> tuple[int, list[tuple[Target, int]]]:
@@ -467,7 +377,7 @@ class SevendagGame:
         A target is the next state, or the winner (0, 1).  Exactly the step engine's
         ``play_round`` with :func:`merge` of the declarations (the exhaustive test).
         """
-        den, targets, _ = self._targets(key, oa, ob)
+        den, targets, _ = self.round_targets(key, oa, ob)
         out: dict[Target, int] = {}
         for t, w in targets:
             out[t] = out.get(t, 0) + w
@@ -484,22 +394,13 @@ class SevendagGame:
         if ob.technique is not None:
             t = self.ruleset.techniques[ob.technique]
             t1 = (t.attack, t.defence, t.duration)
-        m0, m1 = (t0[0], t0[1]) if t0 else (0, 0), (t1[0], t1[1]) if t1 else (0, 0)
-        return t0, t1, (m0[0], m0[1], m1[0], m1[1])
+        return t0, t1, self.pieces.mods(t0, t1)
 
     def wounds(self, key: StateKey, oa: Option, ob: Option) -> tuple[int, ...]:
         """One round's wounds from ``key`` with these declarations: the weight (over the
         denominator of :meth:`transitions`) of each fighter taking a wound of each band,
         a's bands then b's (the wound that takes a fighter out included)."""
-        outcomes = self.round_outcomes(key, oa, ob)[1]
-        nb = len(self.chain.penalty)
-        out = [0] * (2 * nb)
-        for *_, w, ha, hb in outcomes:
-            if ha >= 0:
-                out[ha] += w
-            if hb >= 0:
-                out[nb + hb] += w
-        return tuple(out)
+        return wound_weights(self.round_outcomes(key, oa, ob), len(self.form.penalty))
 
     # --- solving
 
@@ -516,166 +417,12 @@ class SevendagGame:
         ask = (start, rounds, policies, tolerance, tuple(also))
         got = self._solved.get(ask)
         if got is None:
+            # one solved game kept at a time in the process: each may take most of the memory
+            # a game is allowed (MAX_GAME_BYTES)
+            for game in (*_GAMES.values(), self):
+                game._solved.clear()
             got = self._solved[ask] = Solution(self, start, max(1, rounds), policies, tolerance,
                                                tuple(also))
-        return got
-
-
-class _Kernels:
-    """The game's rounds flattened for :class:`Solution` (built once per game, grown as
-    solves need more): each kernel (:meth:`SevendagGame._kernel`) as a slice of flat arrays
-    of its outcomes that lead to a state (the kernel's order, winners left out), and the
-    pieces of a state interned to small ints, with what a round does to each (a wound
-    counted, weapons picked up, a technique's rounds), so that a round's targets are
-    computed for many rows at once and a state is looked up by one int instead of its
-    nested tuple.  The weights are the kernel's own, divided in Python as before (the
-    same floats)."""
-
-    def __init__(self, game: SevendagGame) -> None:
-        self.game = game
-        self.ids: dict[tuple[int, ...], int] = {}  # (first, offsets, near, ids, granted) -> kernel
-        self.same: dict[tuple[object, ...], int] = {}  # the same by what it depends on
-        self.near_ids: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-        self.nears: list[tuple[tuple[bool, ...], tuple[bool, ...]]] = []
-        # per kernel: where its outcomes to a state start, how many, all outcomes, P(a wins),
-        # P(b wins)
-        self.off: list[int] = []
-        self.length: list[int] = []
-        self.n_all: list[int] = []
-        self.pa: list[float] = []
-        self.pb: list[float] = []
-        # per outcome to a state: the keep-or-give initiative, D's change, the tracked slot of
-        # a's wound and of b's (-1: none), the masks dropped, the granted criticals (2a + b)
-        self.cols: tuple[list[int], ...] = tuple([] for _ in range(7))
-        self.p: list[float] = []
-        self._arrays: tuple[np.ndarray, ...] | None = None  # None: kernels added since
-        self._kept: tuple[np.ndarray, ...] | None = None
-        self._done = (0, 0)  # kernels, outcomes in _kept
-        # interned pieces: counted wounds (both fighters), weapons picked up (per fighter),
-        # techniques in effect
-        self.count_ids: dict[tuple[int, ...], int] = {}
-        self.counts: list[tuple[int, ...]] = []
-        self.bump: list[list[int]] = []  # per counts: after no wound (0), a wound in slot s (s+1)
-        self.rec_ids: tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]] = ({}, {})
-        self.recs: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
-        self.recover: tuple[list[list[int]], list[list[int]]] = ([], [])  # per rec, per mask
-        self.tech_ids: dict[Tech, int] = {}
-        self.techs: list[Tech] = []
-        self.tech_next: list[int] = []  # the technique in effect the next round
-        self.started: dict[str, Tech] = {}
-        for name, t in game.ruleset.techniques.items():
-            self.started[name] = (t.attack, t.defence, t.duration)
-            self.tech(self.started[name])
-        self.tech(None)
-
-    # --- interned pieces (each closed under what a round does to it)
-
-    def tech(self, t: Tech) -> int:
-        got = self.tech_ids.get(t)
-        if got is None:
-            got = self.tech_ids[t] = len(self.techs)
-            self.techs.append(t)
-            self.tech_next.append(-1)
-            nxt: Tech = (t[0], t[1], t[2] - 1) if t and t[2] > 1 else None
-            self.tech_next[got] = self.tech(nxt)
-        return got
-
-    def count(self, c: tuple[int, ...]) -> int:
-        got = self.count_ids.get(c)
-        if got is None:
-            got = self.count_ids[c] = len(self.counts)
-            self.counts.append(c)
-            row = [got]
-            self.bump.append(row)
-            lim = self.game.chain.limit
-            for s in range(len(c)):  # a wound that does not take the fighter out (S-19)
-                row.append(self.count(_bump(c, s)) if c[s] + 1 < lim[s] else -1)
-        return got
-
-    def rec(self, f: int, r: tuple[int, ...]) -> int:
-        ids = self.rec_ids[f]
-        got = ids.get(r)
-        if got is None:
-            got = ids[r] = len(self.recs[f])
-            self.recs[f].append(r)
-            row: list[int] = []
-            self.recover[f].append(row)
-            r0 = self.game.chain.recovery
-            for m in range(1 << len(r)):  # S-18
-                row.append(self.rec(f, tuple(r0 if m >> u & 1 else max(0, x - 1)
-                                             for u, x in enumerate(r))))
-        return got
-
-    def near(self, ca: tuple[int, ...], cb: tuple[int, ...]) -> int:
-        got = self.near_ids.get((ca, cb))
-        if got is None:
-            got = self.near_ids[(ca, cb)] = len(self.nears)
-            self.nears.append(self.game._near(ca, cb))
-        return got
-
-    # --- kernels
-
-    def kernel(self, first: int, x: int, y: int, near: int, ida: int, idb: int, granted: int,
-               d: int, *mods: int) -> int:
-        """The id of the kernel at attack offsets ``x`` (a's at D = ``d``, with modifiers
-        ``mods``: a's attack, defence, b's) and ``y`` (b's)."""
-        key = (first, x, y, near, ida, idb, granted)
-        got = self.ids.get(key)
-        if got is not None:
-            return got
-        game = self.game
-        g = (granted >> 1 == 1, granted & 1 == 1)
-        same = game._kernel_key(first, x, y, near, (ida, idb), g)
-        got = self.same.get(same)
-        if got is not None:
-            self.ids[key] = got
-            return got
-        den, outcomes = game._kernel(first, d, self.nears[near], (ida, idb), g,
-                                     (mods[0], mods[1], mods[2], mods[3]))
-        got = self.ids[key] = self.same[same] = len(self.off)
-        self.off.append(len(self.p))
-        self.n_all.append(len(outcomes))
-        win = loss = 0
-        cols = self.cols
-        for winner, delta, sa, sb, assail2, da, db, ga2, gb2, w, _ha, _hb in outcomes:
-            if winner >= 0:
-                if winner == 0:
-                    win += w
-                else:
-                    loss += w
-                continue
-            cols[0].append(assail2)
-            cols[1].append(delta)
-            cols[2].append(sa + 1)
-            cols[3].append(sb + 1)
-            cols[4].append(da)
-            cols[5].append(db)
-            cols[6].append(2 * (ga2 > 0) + (gb2 > 0))
-            self.p.append(w / den)
-        self.length.append(len(self.p) - self.off[got])
-        self.pa.append(win / den)
-        self.pb.append(loss / den)
-        self._arrays = None
-        return got
-
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """(off, length, n_all, pa, pb, p, *cols) as arrays (the kernels added since the last
-        call appended)."""
-        got = self._arrays
-        if got is None:
-            import numpy as np
-
-            i64 = np.int64
-            k0, e0 = self._done
-            new = (np.array(self.off[k0:], dtype=i64), np.array(self.length[k0:], dtype=i64),
-                   np.array(self.n_all[k0:], dtype=i64), np.array(self.pa[k0:]),
-                   np.array(self.pb[k0:]), np.array(self.p[e0:]),
-                   *(np.array(c[e0:], dtype=i64) for c in self.cols))
-            old = self._kept
-            got = self._arrays = new if old is None else tuple(
-                np.concatenate((a, b)) for a, b in zip(old, new, strict=True))
-            self._kept = got
-            self._done = (len(self.off), len(self.p))
         return got
 
 
@@ -695,171 +442,16 @@ class Solution:
         self.game, self.start, self.rounds, self.policies = game, start, rounds, policies
         self.tolerance = tolerance
         states: list[StateKey] = list(dict.fromkeys((start, *also)))
-        index: dict[StateKey, int] = {k: i for i, k in enumerate(states)}
+        game.check_size(policies, states)  # bounded before anything is built
         seeds = len(states)  # the states whose interval must be within the tolerance
+        from sevendag_cli.sevendag.rows import Rows
+
+        built = Rows(game, states, policies).build()
         # per state: the assaillant's options, the défenseur's
-        self.opts: list[tuple[list[Option], list[Option]]] = []
-        kern = game._flat()
-        for key in states:  # the seeds' pieces (closed under a round: no new piece below)
-            kern.count(key[2])
-            kern.count(key[3])
-            kern.rec(0, key[4])
-            kern.rec(1, key[5])
-            kern.tech(key[8])
-            kern.tech(key[9])
-        # A state as one int: its pieces in mixed radix
-        lo, hi = game.lo, game.hi
-        d_lo = min(lo, *(k[1] for k in states))
-        n_d = max(hi, *(k[1] for k in states)) - d_lo + 1
-        n_c, n_ra, n_rb, n_t = len(kern.counts), len(kern.recs[0]), len(kern.recs[1]), len(kern.techs)
-        radix = (2, n_d, n_c, n_c, n_ra, n_rb, 4, n_t * n_t)
-        wide = math.prod(radix) >= WIDE  # beyond int64: Python ints in object arrays
-        bump = np.array(kern.bump, dtype=np.int64)
-        recover = (np.array(kern.recover[0], dtype=np.int64),
-                   np.array(kern.recover[1], dtype=np.int64))
-        tech_ids, tech_next, started = kern.tech_ids, kern.tech_next, kern.started
-
-        def encode(key: StateKey) -> int:
-            assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
-            code = 0
-            for part, r in zip((assail, d - d_lo, kern.count_ids[ca], kern.count_ids[cb],
-                                kern.rec_ids[0][ra], kern.rec_ids[1][rb], 2 * bool(ga) + bool(gb),
-                                tech_ids[ta] * n_t + tech_ids[tb]), radix, strict=True):
-                code = code * r + part
-            return code
-
-        codes: dict[int, int] = {encode(key): i for i, key in enumerate(states)}
-        (aa, ad), (ba, bd) = game.chain.constants
-        alloc_index = game.alloc_index
-        n_alloc_b = len(game.allocs[1])
-        parts: list[tuple[np.ndarray, ...]] = []  # per batch: rows, then entries
-        n_rows = 0
-        longest = 1
-        k = 0
-        # Breadth first, a batch at a time: every state known and not yet expanded, in order
-        # (the order in which they are found, as when expanded one by one)
-        while k < len(states):
-            batch = states[k:]
-            # per option, first declarer's then answer's (S-05): yield, allocation id, attack
-            # and defence modifiers, the technique in effect next round
-            opt: tuple[list[int], ...] = ([], [], [], [], [])
-            # per state: assaillant, D, counted, picking up (a, b), near, granted, options
-            pieces: list[int] = []
-            batch_rows = 0
-            for key in batch:
-                assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
-                first = game.options(key, assail, policies[assail])
-                second = game.options(key, 1 - assail, policies[1 - assail])
-                self.opts.append((first, second))
-                batch_rows += len(first) * len(second)
-                if n_rows + batch_rows > MAX_GAME_ROWS:
-                    raise UsageError(Msg("game.size", a=game.names[0], b=game.names[1],
-                                         max=MAX_GAME_ROWS))
-                pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb],
-                           kern.rec_ids[0][ra], kern.rec_ids[1][rb], kern.near(ca, cb),
-                           2 * bool(ga) + bool(gb), len(first), len(second))
-                for f, opts in ((assail, first), (1 - assail, second)):
-                    held = ta if f == 0 else tb
-                    ids = alloc_index[f]
-                    for o in opts:
-                        tech = started[o.technique] if o.technique is not None else held
-                        opt[0].append(o.yield_initiative)
-                        opt[1].append(ids[o.allocation])
-                        opt[2].append(tech[0] if tech else 0)
-                        opt[3].append(tech[1] if tech else 0)
-                        opt[4].append(tech_next[tech_ids[tech]])
-            state = np.array(pieces, dtype=np.int64).reshape(-1, 10).T
-            n1, n2 = state[8], state[9]
-            o_yield, o_alloc, o_att, o_def, o_next = (np.array(x, dtype=np.int64) for x in opt)
-            # each row: its state, first option i and answer j (rows: i, then j)
-            per_state = n1 * n2
-            row_state = np.repeat(np.arange(len(batch), dtype=np.int64), per_state)
-            r = np.arange(batch_rows, dtype=np.int64) - np.repeat(
-                np.cumsum(per_state) - per_state, per_state)
-            row_i = r // n2[row_state]
-            f_opt = np.repeat(np.cumsum(n1 + n2) - n1 - n2, per_state) + row_i
-            s_opt = f_opt - row_i + n1[row_state] + r % n2[row_state]
-            assail_r = state[0][row_state]
-            a_first = assail_r == 0
-            a_opt, b_opt = np.where(a_first, f_opt, s_opt), np.where(a_first, s_opt, f_opt)
-            ida, idb = o_alloc[a_opt], o_alloc[b_opt]
-            att = np.where(o_yield[f_opt] == 1, 1 - assail_r, assail_r)  # S-03: a yield
-            d_r = state[1][row_state]
-            x = (aa - bd) - d_r + o_att[a_opt] - o_def[b_opt]  # a's attack offset
-            y = (ba - ad) + d_r + o_att[b_opt] - o_def[a_opt]  # b's
-            # the kernel: by what it depends on (SevendagGame._kernel_key), as one int
-            pair = (att * len(game.allocs[0]) + ida) * n_alloc_b + idb
-            pairs, pair_at = np.unique(pair, return_inverse=True)
-            bounds = np.array([game._bounds(int(p) // (len(game.allocs[0]) * n_alloc_b), (
-                int(p) // n_alloc_b % len(game.allocs[0]), int(p) % n_alloc_b))
-                for p in pairs.tolist()], dtype=np.int64).reshape(-1, 4)[pair_at].T
-            w = np.clip(np.where(att == 0, x, y), bounds[0], bounds[1])
-            z = np.clip(np.where(att == 0, y, x), bounds[2], bounds[3])
-            kernel_parts = (w - int(w.min()), z - int(z.min()), state[6][row_state],
-                            state[7][row_state])
-            sizes = [int(part.max()) + 1 for part in kernel_parts]
-            code: np.ndarray = pair.astype(object) if math.prod(
-                sizes, start=int(pair.max()) + 1) >= WIDE else pair
-            for part, size in zip(kernel_parts, sizes, strict=True):
-                code = code * size + part
-            _, same_at, same_inverse = np.unique(code, return_index=True, return_inverse=True)
-            kid_same = np.array([kern.kernel(*args) for args in zip(*(
-                v[same_at].tolist() for v in (att, x, y, state[6][row_state], ida, idb,
-                                              state[7][row_state], d_r, o_att[a_opt],
-                                              o_def[a_opt], o_att[b_opt], o_def[b_opt])),
-                strict=True)], dtype=np.int64)
-            kid_arr = kid_same[same_inverse]
-            row_tech = o_next[a_opt] * n_t + o_next[b_opt]  # a's technique next round, b's
-            (k_off, k_len, k_all, k_pa, k_pb, k_p, c_assail, c_delta, c_sa, c_sb, c_da, c_db,
-             c_g) = kern.arrays()
-            lens = k_len[kid_arr]
-            ent = np.repeat(k_off[kid_arr] - np.cumsum(lens) + lens, lens) + np.arange(
-                int(lens.sum()), dtype=np.int64)
-            piece = state[:6, np.repeat(row_state, lens)]
-            # each entry's target: the pieces after the round
-            to_assail = c_assail[ent]
-            to_assail = np.where(to_assail == KEEP, piece[0], to_assail)
-            to_d = np.clip(piece[1] + c_delta[ent], lo, hi) - d_lo
-            to_ca, to_cb = bump[piece[2], c_sa[ent]], bump[piece[3], c_sb[ent]]
-            to_ra, to_rb = recover[0][piece[4], c_da[ent]], recover[1][piece[5], c_db[ent]]
-            to_g = c_g[ent]
-            to_t = np.repeat(row_tech, lens)
-            if ent.size and min(int(to_ca.min()), int(to_cb.min())) < 0:
-                raise RuntimeError("a wound counted past the fighter's last")  # never: S-19
-            code = to_assail.astype(object) if wide else to_assail
-            for part, r in zip((to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t), radix[1:],
-                               strict=True):
-                code = code * r + part
-            uniq, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
-            col_of = np.array([codes.get(c, -1) for c in uniq.tolist()], dtype=np.int64)
-            new = np.flatnonzero(col_of < 0)
-            if new.size:
-                new = new[np.argsort(first_at[new], kind="stable")]  # in the order found
-                if len(states) + new.size > MAX_GAME_STATES:
-                    raise UsageError(Msg("game.states", a=game.names[0], b=game.names[1],
-                                         max=MAX_GAME_STATES))
-                col_of[new] = np.arange(len(states), len(states) + new.size)
-                at = first_at[new]
-                for c, a2, d2, ca2, cb2, ra2, rb2, g2, t2 in zip(
-                        uniq[new].tolist(), *(arr[at].tolist() for arr in (
-                            to_assail, to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t)),
-                        strict=True):
-                    t_a, t_b = divmod(t2, n_t)
-                    key = (a2, d2 + d_lo, kern.counts[ca2], kern.counts[cb2], kern.recs[0][ra2],
-                           kern.recs[1][rb2], g2 >> 1 == 1, g2 & 1 == 1, kern.techs[t_a],
-                           kern.techs[t_b])
-                    codes[c] = index[key] = len(states)
-                    states.append(key)
-            n_batch = batch_rows
-            if n_batch:
-                longest = max(longest, int(k_all[kid_arr].max()))
-            parts.append((row_state + k, row_i, k_pa[kid_arr], k_pb[kid_arr],
-                          np.repeat(np.arange(n_rows, n_rows + n_batch, dtype=np.int64), lens),
-                          col_of[inverse], k_p[ent], k_all[kid_arr]))
-            n_rows += n_batch
-            k += len(batch)
-        rs_arr, ri_arr, pa_arr, pb_arr, ent_row, ent_col, ent_p, outcomes = (
-            np.concatenate([p[i] for p in parts]) for i in range(8))
+        self.opts: list[tuple[list[Option], list[Option]]] = built.opts
+        index, longest, n_rows, n_units = built.index, built.longest, built.n_rows, built.n_units
+        (rs_arr, ri_arr, pa_arr, pb_arr, row_unit_arr, outcomes, unit_state, ent_unit, ent_col,
+         ent_p) = built.arrays()
         self.row_outcomes: np.ndarray = outcomes
         """Each row's outcomes (the winners' included): its rounding allowance counts them."""
         self.states = states
@@ -876,10 +468,13 @@ class Solution:
         self._np = np
         self._pa = pa_arr
         self._pb = pb_arr
-        self._row = ent_row
+        self._unit = row_unit_arr  # each row's unit: the rows of a unit have the same entries
+        self._unit_state = unit_state
+        self._row = ent_unit  # each entry's unit
         self._col = ent_col
         self._p = ent_p
         self._n_rows = n_rows
+        self._n_units = n_units
         self._si_starts, self._s_starts = si_starts, s_starts
         self._si_a_first = a_first[si_state]  # a declares first: the answer (b) minimises
         self._a_first = a_first
@@ -892,25 +487,39 @@ class Solution:
         sign_state = np.where(a_first, 1.0, -1.0)
         self._signs = (np.repeat(sign_group, np.diff(np.append(si_starts, n_rows))), sign_group,
                        sign_state[si_state], sign_state)
-        start_rows = np.flatnonzero(rs_arr < seeds)
-        n = len(states)
-        # L from 0, U from 1, M from 1/2 (the draw at the cap): V with t rounds to go
-        low, high = np.zeros(n), np.ones(n)
-        q_low, q_high = self._q(low), self._q(high)  # each row's value, t rounds to go after it
+        self._start_rows = np.flatnonzero(rs_arr < seeds)
+        self._longest = longest
+        self.n_rows = n_rows
+        self._decisions: np.ndarray | None = None
+        self._values: _Values | None = None
+
+    # --- the game's value (value iteration), computed when first asked
+
+    def _iterated(self) -> _Values:
+        """Value iteration from ``V = 0`` and ``V = 1`` at once (each row's value, t rounds to go
+        after it), until the start's interval is within the tolerance or every round to the cap
+        is counted (then the draw at the cap, exactly, from ``V = ½``).  Not needed to play the
+        declarations (:meth:`decisions`): done when a value is first asked for."""
+        got = self._values
+        if got is not None:
+            return got
+        np = self._np
+        n, rounds, start_rows = len(self.states), self.rounds, self._start_rows
+        # from 0 and from 1 side by side: column 0 the low values, column 1 the high
+        q = self._q(np.stack([np.zeros(n), np.ones(n)], axis=1))
         t = 0
         last = min(rounds - 1, MAX_STEPS)
         while t < last:
-            width = float(np.max(q_high[start_rows] - q_low[start_rows]))
-            if width <= tolerance:
+            width = float(np.max(q[start_rows, 1] - q[start_rows, 0]))
+            if width <= self.tolerance:
                 break
-            low, high = self._reduce(q_low), self._reduce(q_high)
-            q_low, q_high = self._q(low), self._q(high)
+            q = self._q(self._reduce(q))
             t += 1
-        self.steps = t
+        q_low, q_high = q[:, 0].copy(), q[:, 1].copy()
         # rounding: each step sums at most ``longest`` + 1 rounded products per row
-        self.error = (t + 1) * gamma(longest + 4)
-        self.complete = t >= rounds - 1
-        if self.complete:  # every round to the cap counted: the draw at the cap, exactly
+        error = (t + 1) * gamma(self._longest + 4)
+        complete = t >= rounds - 1
+        if complete:  # every round to the cap counted: the draw at the cap, exactly
             mid = np.full(n, 0.5)
             for _ in range(t):
                 mid = self._step(mid)
@@ -918,53 +527,87 @@ class Solution:
             q_low = q_high = q_mid
         else:
             q_mid = (q_low + q_high) / 2
-        self._q_rows = (q_low, q_high, q_mid)
-        v_low, v_high, v_mid = (self._reduce(q) for q in self._q_rows)
-        self._v = (v_low, v_high, v_mid)
-        e = self.error
-        self.value = float(v_mid[0])
-        self.low = max(0.0, float(v_low[0]) - e)
-        self.high = min(1.0, float(v_high[0]) + e)
-        self.n_rows = n_rows
-        self._decisions: np.ndarray | None = None
+        q_rows = (q_low, q_high, q_mid)
+        v_low, v_high, v_mid = (self._reduce(q) for q in q_rows)
+        got = self._values = _Values(t, error, complete, q_rows, (v_low, v_high, v_mid))
+        return got
+
+    @property
+    def steps(self) -> int:
+        """Rounds of value iteration until the start's interval fit the tolerance."""
+        return self._iterated().steps
+
+    @property
+    def error(self) -> float:
+        """The values' rounding allowance."""
+        return self._iterated().error
+
+    @property
+    def complete(self) -> bool:
+        """Whether every round to the cap was counted (the values exact but for rounding)."""
+        return self._iterated().complete
+
+    @property
+    def value(self) -> float:
+        """a's value from the start: P(a wins) + ½ P(draw)."""
+        return float(self._iterated().v[2][0])
+
+    @property
+    def low(self) -> float:
+        got = self._iterated()
+        return max(0.0, float(got.v[0][0]) - got.error)
+
+    @property
+    def high(self) -> float:
+        got = self._iterated()
+        return min(1.0, float(got.v[1][0]) + got.error)
 
     def _q(self, v: np.ndarray) -> np.ndarray:
         """Each row's value with ``v`` after it: P(a wins now) + Σ p v(target), the entries
-        summed in their order from 0 (as ``bincount`` would): column ``j`` holds each row's
-        ``j``-th entry, the rows longest first, so that column is added to a prefix."""
+        summed in their order from 0 (as ``bincount`` would), once per unit (the rows of a
+        unit share their entries): column ``j`` holds each unit's ``j``-th entry, the units
+        longest first, so that column is added to a prefix."""
         cols = self._columns
         if cols is None:
             cols = self._columns = self._by_column()
         rank, columns = cols
-        acc = self._np.zeros(self._n_rows)
+        acc = self._np.zeros((self._n_units, *v.shape[1:]))
+        if v.ndim == 2:  # several value vectors side by side: each column as it would alone
+            for k, col, p in columns:
+                acc[:k] += p[:, None] * v[col]
+            both: np.ndarray = self._pa[:, None] + acc[rank]
+            return both
         for k, col, p in columns:
             acc[:k] += p * v[col]
         q: np.ndarray = self._pa + acc[rank]
         return q
 
     def _by_column(self) -> tuple[np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]]:
-        """The entries by column (see :meth:`_q`): each row's place, longest first, and per
-        column the rows that have one, its targets and its probabilities."""
+        """The entries by column (see :meth:`_q`): each row's place (its unit's, longest
+        first), and per column the units that have one, its targets and its probabilities."""
         xp = self._np
-        ptr = self.row_entries()
+        ptr = self.unit_entries()
         lens = xp.diff(ptr)
         order = xp.argsort(-lens, kind="stable")
-        rank = xp.empty(self._n_rows, dtype=xp.int64)
-        rank[order] = xp.arange(self._n_rows)
+        rank = xp.empty(self._n_units, dtype=xp.int64)
+        rank[order] = xp.arange(self._n_units)
         longest = -lens[order]  # ascending
         first = ptr[order]
         columns: list[tuple[int, np.ndarray, np.ndarray]] = []
         for j in range(int(lens.max()) if lens.size else 0):
-            k = int(xp.searchsorted(longest, -j, side="left"))  # rows with more than j
+            k = int(xp.searchsorted(longest, -j, side="left"))  # units with more than j
             e = first[:k] + j
             columns.append((k, self._col[e], self._p[e]))
-        return rank, columns
+        return rank[self._unit], columns
 
     def _reduce(self, q: np.ndarray) -> np.ndarray:
         """Each state's value from its rows' (the answer's best, then the first declarer's):
         a minimum taken as the maximum of the values negated, then negated back (exact)."""
         xp = self._np
         sign_row, sign_group, sign_first, sign_state = self._signs
+        if q.ndim == 2:  # several side by side (see _q)
+            sign_row, sign_group, sign_first, sign_state = (
+                x[:, None] for x in (sign_row, sign_group, sign_first, sign_state))
         inner = sign_group * xp.maximum.reduceat(sign_row * q, self._si_starts)
         v: np.ndarray = sign_state * xp.maximum.reduceat(sign_first * inner, self._s_starts)
         return v
@@ -981,7 +624,7 @@ class Solution:
         s = self.index[key]
         rows = xp.flatnonzero(self._row_state == s)
         first, second = self.opts[s]
-        q = self._q_rows[2][rows].reshape(len(first), len(second))
+        q = self._iterated().q_rows[2][rows].reshape(len(first), len(second))
         a_first = key[0] == 0
         if declared is None:
             inner = q.min(axis=1) if a_first else q.max(axis=1)
@@ -992,7 +635,7 @@ class Solution:
     def value_at(self, key: StateKey) -> tuple[float, float, float]:
         """a's value from ``key`` (of this solution's closure), and its certified bounds
         (within the tolerance for the start and the states solved ``also``)."""
-        v_low, v_high, v_mid = self._v
+        v_low, v_high, v_mid = self._iterated().v
         s = self.index[key]
         e = self.error
         return (float(v_mid[s]), max(0.0, float(v_low[s]) - e),
@@ -1075,13 +718,58 @@ class Solution:
         rows: np.ndarray = d[min(togo, len(d)) - 1]
         return rows
 
-    def row_entries(self) -> np.ndarray:
-        """Where each row's entries start (and, last, where they end), in the entry arrays."""
+    def unit_entries(self) -> np.ndarray:
+        """Where each unit's entries start (and, last, where they end), in the entry arrays."""
         kept = self._ptr
         if kept is None:
             np = self._np
-            kept = self._ptr = np.searchsorted(self._row, np.arange(self._n_rows + 1))
+            kept = self._ptr = np.searchsorted(self._row, np.arange(self._n_units + 1))
         return kept
+
+    @property
+    def row_states(self) -> np.ndarray:
+        """Each row's state (rows: a state's first declarer's options, each with every answer)."""
+        return self._row_state
+
+    @property
+    def wins_now(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each row's chance that a wins in that very round, and that b does."""
+        return self._pa, self._pb
+
+    def row_values(self, v: np.ndarray) -> np.ndarray:
+        """Each row's value with the states' values ``v`` after its round (see :meth:`_q`)."""
+        return self._q(v)
+
+    def state_values(self, q: np.ndarray) -> np.ndarray:
+        """Each state's value from its rows' (see :meth:`_reduce`)."""
+        return self._reduce(q)
+
+    @property
+    def targets(self) -> np.ndarray:
+        """Each entry's target state (entries: the outcomes of a unit's round that lead to a
+        state, the units' in order)."""
+        return self._col
+
+    @property
+    def probs(self) -> np.ndarray:
+        """Each entry's probability."""
+        return self._p
+
+    def entry_states(self) -> np.ndarray:
+        """Each entry's state (non-decreasing)."""
+        got: np.ndarray = self._unit_state[self._row]
+        return got
+
+    def entries_of(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The entries of ``rows`` (their units'): each entry's index in the entry arrays, and
+        the position in ``rows`` of the row it belongs to."""
+        np = self._np
+        ptr = self.unit_entries()
+        units = self._unit[rows]
+        lengths = ptr[units + 1] - ptr[units]
+        ent = np.repeat(ptr[units] - np.cumsum(lengths) + lengths, lengths) + np.arange(
+            int(lengths.sum()))
+        return ent, np.repeat(np.arange(len(rows)), lengths)
 
     def row_options(self, row: int) -> tuple[Option, Option]:
         """The declarations (a's, b's) of one row."""
@@ -1096,7 +784,7 @@ class Solution:
         opponent answering optimally within the round, both playing their policies after),
         its bounds, and the answer."""
         np = self._np
-        q_low, q_high, q_mid = self._q_rows
+        q_low, q_high, q_mid = self._iterated().q_rows
         rows = np.flatnonzero(self._row_state == 0)
         first, second = self.opts[0]
         a_first = self.start[0] == 0
@@ -1116,7 +804,7 @@ class Solution:
     def answers(self, declared: Option) -> list[OptionValue]:
         """Each answer of the fighter declaring second once the first declared ``declared``."""
         np = self._np
-        q_low, q_high, q_mid = self._q_rows
+        q_low, q_high, q_mid = self._iterated().q_rows
         rows = np.flatnonzero(self._row_state == 0)
         first, second = self.opts[0]
         i = first.index(declared)
@@ -1140,6 +828,17 @@ def _first_best(tied: np.ndarray, progress: np.ndarray, pos: np.ndarray, starts:
     return found
 
 
+class _Values(Struct, frozen=True, gc=False):
+    """A solved game's values (:meth:`Solution._iterated`): the steps, the rounding allowance,
+    whether every round to the cap was counted, each row's (low, high, mid) and each state's."""
+
+    steps: int
+    error: float
+    complete: bool
+    q_rows: tuple[np.ndarray, np.ndarray, np.ndarray]
+    v: tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
 class OptionValue(Struct, frozen=True, gc=False):
     """One declaration with the game's value for a if taken (P(a wins) + ½ P(draw)), its
     certified bounds, and the opponent's best answer (None for an answer itself)."""
@@ -1161,7 +860,7 @@ def value_for(fighter: int, v: OptionValue) -> tuple[float, float, float]:
 # --- one game per (ruleset, pair) --------------------------------------------------------
 
 _GAMES: dict[tuple[object, ...], SevendagGame] = {}
-_GAMES_SIZE = 4
+_GAMES_SIZE = 2
 
 
 def game_for(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> SevendagGame:

@@ -63,8 +63,9 @@ from sevendag_cli.sevendag.game import (
 )
 from sevendag_cli.sim.odds import gamma
 
-FORMAT = 1
-"""Raised when the meaning of the kept bytes changes: old entries are then never read."""
+FORMAT = 2
+"""Raised when the meaning of the kept bytes changes: old entries are then never read (2: the
+entry names its key inside, under its digest)."""
 FOLDER = "game"
 MAGIC = b"sevendag-game\x00"
 MAX_KEPT = 80 * 1024 * 1024
@@ -72,6 +73,7 @@ MAX_KEPT = 80 * 1024 * 1024
 
 
 class _Header(msgspec.Struct, array_like=True, frozen=True):
+    key: str  # the question's key (the pair, policies, tolerance, cap): checked when read
     rows: int  # rows kept (each: low, high)
     states: list[StateKey]
     steps: list[int]  # t_s: rounds of value iteration after which the state is answered
@@ -152,9 +154,10 @@ class KeptGame:
 
 
 def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
-               cap: int) -> tuple[KeptGame, bytes] | None:
+               cap: int, question: str = "") -> tuple[KeptGame, bytes] | None:
     """The game from both start keys, each state answered once within ``tolerance`` (see the
-    module); and its bytes to keep.  None: the closure's solution does not fit (not kept)."""
+    module); and its bytes to keep, naming ``question`` (:func:`read_kept` checks it).  None:
+    the closure's solution does not fit (not kept)."""
     import numpy as np
 
     states: list[StateKey] = []
@@ -174,7 +177,7 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
         # fits), the one below goes on until every state's fits
         sol = Solution(game, start, rounds, policies, 1.0)
         n, n_rows = len(sol.states), sol.n_rows
-        rs = sol._row_state
+        rs = sol.row_states
         lens = sol.row_outcomes  # each round's outcomes
         if len(lens) != n_rows or n_rows == 0:
             return None
@@ -183,12 +186,12 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
             return None
         # most outcomes of a round reachable from each state (a fixed point over the graph)
         own = np.maximum(np.maximum.reduceat(lens, starts), 1)
-        ent_state = rs[sol._row]
+        ent_state = sol.entry_states()
         has, first_ent = np.unique(ent_state, return_index=True)
         reach = own
         while len(has):
             succ = np.zeros(n, dtype=np.int64)
-            succ[has] = np.maximum.reduceat(reach[sol._col], first_ent)
+            succ[has] = np.maximum.reduceat(reach[sol.targets], first_ent)
             nxt = np.maximum(reach, succ)
             if np.array_equal(nxt, reach):
                 break
@@ -197,18 +200,19 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
         last = min(rounds - 1, MAX_STEPS)
         t_of = np.full(n, -1, dtype=np.int64)
         keep_low, keep_high = np.zeros(n_rows), np.zeros(n_rows)
-        q_low, q_high = sol._q(np.zeros(n)), sol._q(np.ones(n))
+        # from 0 and from 1 side by side: column 0 the low values, column 1 the high
+        q = sol.row_values(np.stack([np.zeros(n), np.ones(n)], axis=1))
         t = 0
         while True:
-            width = np.maximum.reduceat(q_high - q_low, starts)
+            width = np.maximum.reduceat(q[:, 1] - q[:, 0], starts)
             new = (t_of < 0) & (width <= tolerance)
             if new.any():
                 t_of[new] = t
                 at = new[rs]
-                keep_low[at], keep_high[at] = q_low[at], q_high[at]
+                keep_low[at], keep_high[at] = q[at, 0], q[at, 1]
             if t >= last or bool((t_of >= 0).all()):
                 break
-            q_low, q_high = sol._q(sol._reduce(q_low)), sol._q(sol._reduce(q_high))
+            q = sol.row_values(sol.state_values(q))
             t += 1
         ends = np.r_[starts[1:], n_rows]
         for s, key in enumerate(sol.states):
@@ -224,7 +228,7 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
             lows.append(keep_low[a:b])
             highs.append(keep_high[a:b])
             rows += b - a
-    header = _Header(rows, states, steps, errors, offsets, sizes)
+    header = _Header(question, rows, states, steps, errors, offsets, sizes)
     low_all = np.concatenate(lows) if lows else np.zeros(0)
     high_all = np.concatenate(highs) if highs else np.zeros(0)
     blob = np.concatenate([low_all, high_all]).astype("<f8").tobytes()
@@ -235,8 +239,10 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
     return KeptGame(header, values), hashlib.sha256(body).digest() + body
 
 
-def read_kept(raw: bytes | None) -> KeptGame | None:
-    """The kept game in ``raw`` (as :func:`solve_kept` wrote it); None if it is not one."""
+def read_kept(raw: bytes | None, key: str) -> KeptGame | None:
+    """The kept game in ``raw`` (as :func:`solve_kept` wrote it) for the question ``key``;
+    None if it is not one, or another question's (another pair's entry under this name, its
+    own digest valid: the key inside says whose it is)."""
     if raw is None or len(raw) < 40 or sys.byteorder != "little":
         return None
     digest, body = raw[:32], raw[32:]
@@ -251,7 +257,7 @@ def read_kept(raw: bytes | None) -> KeptGame | None:
         return None
     blob = body[8 + size:]
     n = len(h.states)
-    if h.rows < 0 or len(blob) != 16 * h.rows or not (
+    if h.key != key or h.rows < 0 or len(blob) != 16 * h.rows or not (
             len(h.steps) == len(h.errors) == len(h.offsets) == len(h.sizes) == n):
         return None
     return KeptGame(h, memoryview(blob).cast("d"))
@@ -275,9 +281,10 @@ def kept_game(ruleset: Any, a: Any, b: Any, game: SevendagGame, policies: tuple[
     key = solver_cache.work_key(FOLDER, FORMAT, ruleset, a, b, list(policies), tolerance, cap)
     got = _KEPT.get(key)
     if got is None:
-        got = read_kept(solver_cache.load(key, folder=FOLDER, magic=MAGIC, max_size=MAX_KEPT))
+        got = read_kept(solver_cache.load(key, folder=FOLDER, magic=MAGIC, max_size=MAX_KEPT),
+                        key)
         if got is None:
-            built = solve_kept(game, policies, tolerance, cap)
+            built = solve_kept(game, policies, tolerance, cap, key)
             if built is None:
                 return None
             got, data = built

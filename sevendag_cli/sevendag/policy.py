@@ -26,10 +26,13 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+import msgspec
+
+from sevendag_cli.errors import Msg
 from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
 from sevendag_cli.sevendag.chain import StateKey
 from sevendag_cli.sevendag.engine import Choices, SevendagState
-from sevendag_cli.sevendag.game import Option, SevendagGame, Solution, game_for, merge
+from sevendag_cli.sevendag.game import TIE, Option, SevendagGame, Solution, game_for, merge
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, needs_game
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
@@ -101,7 +104,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
                 tolerance: float) -> tuple[Push, np.ndarray]:
     """Each start (its own column) pushed round by round for ``togo`` rounds, each round
     through the rows declared for its rounds to go; the mass still in play after the last
-    round is a draw.  As :func:`sevendag_cli.sim.push.sevendag_push`: the ends of each round
+    round is a draw.  As :func:`sevendag_cli.sevendag.push.chain_push`: the ends of each round
     summed in extended precision, the rounding bounded and counted, stopped once what is
     still in play is within the tolerance; with the wounds taken, (2, bands, columns)."""
     import numpy as np
@@ -124,8 +127,8 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
         got = wounds_of.get(row)
         if got is None:
             oa, ob = sol.row_options(row)
-            key = sol.states[int(sol._row_state[row])]
-            den = game.round_outcomes(key, oa, ob)[0]
+            key = sol.states[int(sol.row_states[row])]
+            den = game.round_outcomes(key, oa, ob).den
             got = wounds_of[row] = tuple(w / den for w in game.wounds(key, oa, ob))
         return got
 
@@ -152,8 +155,8 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
                 rew[s] = rewards(int(rows[s]))
             last = rows
             src, tgt, prob = _moves(sol, rows)
-            pa = sol._pa[rows].astype(np.longdouble)
-            pb = sol._pb[rows].astype(np.longdouble)
+            pa = sol.wins_now[0][rows].astype(np.longdouble)
+            pb = sol.wins_now[1][rows].astype(np.longdouble)
             indegree = int(np.bincount(tgt, minlength=n).max()) if tgt.size else 0
             step = gamma(indegree + 2)
         t += 1
@@ -161,24 +164,30 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
         m = push_round(push, m, alive_cols, pa, pb, (src, tgt, prob), step * alive)
         work += prob.size * columns
     end_push(push, m, t == togo, final)
+    push.error += tie_allowance(chain.policies, push)
     return push, wounds.reshape(2, nb, columns)
+
+
+def tie_allowance(policies: Policies, push: Push) -> float:
+    """How far the value of the fight the declarations play may lie from the game's own:
+    among declarations within :data:`~sevendag_cli.sevendag.game.TIE` of the best the
+    quicker win is played, so an optimal fighter may give up ``TIE`` a round — ``TIE`` times
+    the rounds the fight is expected to last (the mass in play, summed over the rounds).
+    Added to the push's error bound, the certified intervals hold the game's value too."""
+    if OPTIMAL not in policies:
+        return 0.0
+    rounds = math.fsum(float(x.sum()) for x in push.alive) + push.rounds_extra + push.tail
+    return TIE * rounds
 
 
 def _moves(sol: Solution, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Where the mass of each state goes when it plays ``rows`` (one a state): the source
     state, the target state and the probability of each entry of those rows."""
-    import numpy as np
-
-    ptr = sol.row_entries()
-    lengths = ptr[rows + 1] - ptr[rows]
-    n = len(rows)
-    src = np.repeat(np.arange(n), lengths)
-    ent = np.repeat(ptr[rows] - np.cumsum(lengths) + lengths, lengths) + np.arange(
-        int(lengths.sum()))
-    return src, sol._col[ent], sol._p[ent]
+    ent, src = sol.entries_of(rows)
+    return src, sol.targets[ent], sol.probs[ent]
 
 
-class OddsTable:
+class TogoOdds:
     """Each state's odds with ``t`` rounds to go, for every ``t`` up to the solve's rounds, the
     declarations played (one backward pass: ``A_t = pa + P A_{t-1}``, likewise for b and for
     the mass still in play, the draw at the cap): ``fight --odds`` and ``odds`` look up a
@@ -205,7 +214,7 @@ class OddsTable:
             rows = sol.rows_for(t)
             src, tgt, prob = _moves(sol, rows)
             longest = max(longest, int(np.bincount(src, minlength=n).max()) if src.size else 0)
-            for have, start in ((self.a, sol._pa[rows]), (self.b, sol._pb[rows])):
+            for have, start in ((self.a, sol.wins_now[0][rows]), (self.b, sol.wins_now[1][rows])):
                 have[t] = start + np.bincount(src, weights=prob * have[t - 1][tgt], minlength=n)
             self.going[t] = np.bincount(src, weights=prob * self.going[t - 1][tgt], minlength=n)
         self.sol = sol
@@ -216,13 +225,20 @@ class OddsTable:
         from sevendag_cli.sim.odds import COMPLETE, certified
 
         s = self.sol.index[key]
-        error = 2 * self.step * float(self.played[togo, s])
+        # rounding, and the ties (see tie_allowance)
+        tie = TIE if OPTIMAL in self.sol.policies else 0.0
+        error = (2 * self.step + tie) * float(self.played[togo, s])
         return certified(names, float(self.a[togo, s]), float(self.b[togo, s]),
                          float(self.going[togo, s]), error, togo, COMPLETE)
 
+    def floor(self, key: StateKey, togo: int) -> float:
+        """The part of :meth:`odds`' unresolved mass no further work removes: the ties'."""
+        tie = TIE if OPTIMAL in self.sol.policies else 0.0
+        return 3 * tie * float(self.played[togo, self.sol.index[key]])
+
 
 MAX_TABLE = 8_000_000
-"""Most (state, rounds to go) odds an :class:`OddsTable` holds (three arrays of doubles,
+"""Most (state, rounds to go) odds a :class:`TogoOdds` holds (three arrays of doubles,
 200 MB); beyond, each state is pushed on its own."""
 
 
@@ -263,7 +279,6 @@ def policy_exact(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighte
                  tolerance: float = DEFAULT_TOLERANCE) -> ExactFight:
     """``fight --exact`` under the policies: the fight their declarations play, pushed round
     by round (certified to ``tolerance``); no fractions."""
-    from sevendag_cli.errors import Msg
     from sevendag_cli.sim.exact_fight import (
         BandExact,
         SevendagFighterExact,
@@ -288,7 +303,7 @@ def policy_exact(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighte
 def policy_odds(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
                 policies: Sequence[str], cap: int, tolerance: float) -> Odds:
     """The odds of :func:`policy_exact` alone (a roster's cell)."""
-    from sevendag_cli.errors import Msg, UsageError
+    from sevendag_cli.errors import UsageError
     from sevendag_cli.sim.odds import WORK
 
     chain = PolicyChain(ruleset, a, b, policies, cap=cap)
@@ -299,20 +314,116 @@ def policy_odds(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter
     return odds
 
 
-class PolicyMomentOdds:
-    """The odds from any state of one pair's fight under the policies (``odds``,
-    ``round --odds``, ``fight --odds``): the push from that state; nothing kept."""
+class KeptHeader(msgspec.Struct, array_like=True, frozen=True):
+    """What a kept odds table of a fight under policies is for, and its shape."""
 
-    used_kept = False
+    fingerprint: str  # the pair's (:attr:`SevendagChain.fingerprint`), the policies, the cap
+    names: tuple[str, str]
+    rounds: int  # rows: 0 .. rounds rounds to go
+    step: float  # the rounding allowance per round of the fight's expected length
+    tie: float  # the ties' allowance per round (optimal play)
+    states: list[StateKey]
 
-    def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
-                 policies: Sequence[str]) -> None:
-        self.chain = PolicyChain(ruleset, a, b, policies)
-        self._tables: dict[int, OddsTable] = {}
 
-    def odds(self, state: SevendagState, cap: int, tolerance: float) -> Odds:
+class KeptOdds:
+    """A :class:`TogoOdds` read back from the user's cache: each state's odds with ``t``
+    rounds to go, looked up without numpy (the raw doubles of the three tables)."""
+
+    def __init__(self, header: KeptHeader, values: Sequence[float]) -> None:
+        self.header = header
+        self.values = values  # P(a wins), then P(b wins), then P(still going): (rounds + 1) x n
+        self.index = {k: i for i, k in enumerate(header.states)}
+        self.floor = 0.0  # the last odds' unresolved mass that is the ties' allowance
+
+    @staticmethod
+    def fingerprint(chain: PolicyChain, cap: int) -> str:
+        return f"{chain.game.chain.fingerprint}:{chain.policies[0]}:{chain.policies[1]}:{cap}"
+
+    def odds(self, key: StateKey, togo: int) -> Odds | None:
+        """The certified odds of ``key`` with ``togo`` rounds to go, or None: not kept."""
         from sevendag_cli.sim.odds import COMPLETE, certified
 
+        h = self.header
+        s = self.index.get(key)
+        if s is None or not 1 <= togo <= h.rounds:
+            return None
+        n, v = len(h.states), self.values
+        block = (h.rounds + 1) * n
+        going = [v[2 * block + t * n + s] for t in range(togo + 1)]
+        a, b = v[togo * n + s], v[block + togo * n + s]
+        # what the kept bytes say is checked where it is used: probabilities (NaN fails), the
+        # three outcomes summing to one
+        if not (all(0.0 <= x <= 1.0 for x in (a, b, *going))
+                and abs(a + b + going[-1] - 1.0) <= 1e-9):
+            return None
+        played = math.fsum(going[:togo])
+        odds = certified(h.names, a, b, going[-1], (2 * h.step + h.tie) * played, togo, COMPLETE)
+        self.floor = 3 * h.tie * played  # what no further work removes: the ties'
+        return odds
+
+    @classmethod
+    def of(cls, table: TogoOdds, chain: PolicyChain, cap: int) -> bytes:
+        """A table's bytes to keep: a SHA-256 of the rest, the header, the doubles."""
+        import hashlib
+        import struct
+
+        import numpy as np
+
+        sol = table.sol
+        header = KeptHeader(cls.fingerprint(chain, cap), chain.names, sol.rounds, table.step,
+                            TIE if OPTIMAL in sol.policies else 0.0, list(sol.states))
+        head = msgspec.msgpack.encode(header)
+        blob = np.concatenate([table.a.ravel(), table.b.ravel(), table.going.ravel()]).astype(
+            "<f8").tobytes()
+        body = struct.pack("<Q", len(head)) + head + blob
+        return hashlib.sha256(body).digest() + body
+
+    @classmethod
+    def read(cls, raw: bytes | None, chain: PolicyChain, cap: int) -> KeptOdds | None:
+        """The table kept in ``raw`` for exactly this pair, policies and cap; None otherwise
+        (another pair's, damaged, or values no solver writes: the work is done again)."""
+        import hashlib
+        import struct
+        import sys
+
+        if raw is None or len(raw) < 40 or sys.byteorder != "little":
+            return None
+        digest, body = raw[:32], raw[32:]
+        if hashlib.sha256(body).digest() != digest:
+            return None
+        (size,) = struct.unpack_from("<Q", body)
+        if size > len(body) - 8:
+            return None
+        try:
+            h = msgspec.msgpack.decode(body[8:8 + size], type=KeptHeader)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+        blob = body[8 + size:]
+        if h.fingerprint != cls.fingerprint(chain, cap) or tuple(h.names) != chain.names \
+                or h.rounds != cap or len(blob) != 24 * (h.rounds + 1) * len(h.states) \
+                or not (0.0 <= h.step < 1e-9 and 0.0 <= h.tie <= TIE):
+            return None
+        return cls(h, memoryview(blob).cast("d"))
+
+
+class PolicyMomentOdds:
+    """The odds from any state of one pair's fight under the policies (``odds``,
+    ``round --odds``, ``fight --odds``): looked up in the table of the whole fight (built
+    once, kept in the user's cache, :meth:`keep`), else pushed from that state."""
+
+    def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,
+                 policies: Sequence[str], kept: bytes | None = None,
+                 cap: int | None = None) -> None:
+        self.chain = PolicyChain(ruleset, a, b, policies)
+        self._tables: dict[int, TogoOdds] = {}
+        self.cap = ruleset.round_cap if cap is None else cap
+        self.kept = KeptOdds.read(kept, self.chain, self.cap) if kept is not None else None
+        self.used_kept = self.kept is not None
+
+    def odds(self, state: SevendagState, cap: int | None, tolerance: float) -> Odds:
+        from sevendag_cli.sim.odds import COMPLETE, certified
+
+        cap = self.cap if cap is None else cap  # None: the ruleset's (S-19: always one)
         chain = self.chain
         chain.cap = cap
         key = chain.game.key_of(state)
@@ -321,19 +432,39 @@ class PolicyMomentOdds:
             return certified(chain.names, won[0], won[1], 1.0 if key == -1 else 0.0, 0.0, 0,
                              COMPLETE)
         togo = max(1, cap - state.round)
+        if self.kept is not None and cap == self.cap:
+            got = self.kept.odds(key, togo)
+            if got is not None and got.unresolved <= tolerance + self.kept.floor:
+                return got
         sol = chain.solution(key, togo)
         if len(sol.states) * (sol.rounds + 1) <= MAX_TABLE:
             table = self._tables.get(id(sol))
             if table is None:
-                table = self._tables[id(sol)] = OddsTable(sol)
+                table = self._tables[id(sol)] = TogoOdds(sol)
             odds = table.odds(chain.names, key, togo)
-            if odds.unresolved <= tolerance:
+            if odds.unresolved <= tolerance + table.floor(key, togo):
                 return odds
         push, _ = chain.push([(key, 1.0)], togo, tolerance)
         return push.odds(chain.names, togo, len(push.alive))
 
     def keep(self, tolerance: float) -> bytes:
-        return b""
+        """The odds of every state of the whole fight (both initiatives' closure, every round
+        to go up to the cap), to keep: b"" when the table is too large to keep."""
+        chain = self.chain
+        chain.cap = self.cap
+        starts = _starts(chain)
+        sol = chain.solution(starts[0][0], self.cap, [k for k, _ in starts])
+        if len(sol.states) * (sol.rounds + 1) > MAX_KEPT_TABLE:
+            return b""
+        table = self._tables.get(id(sol))
+        if table is None:
+            table = self._tables[id(sol)] = TogoOdds(sol)
+        return KeptOdds.of(table, chain, self.cap)
+
+
+MAX_KEPT_TABLE = 2_000_000
+"""Most (state, rounds to go) odds a kept table holds (48 MB in the cache: the house pair's
+3,200 states and 200 rounds are 640,000)."""
 
 
 class PolicyBatch:
@@ -410,15 +541,15 @@ class _Tables:
         hb: list[int] = []
         for p, row in enumerate(used.tolist()):
             oa, ob = sol.row_options(row)
-            key = sol.states[int(sol._row_state[row])]
-            den, out, outcomes = chain.game._targets(key, oa, ob)
+            key = sol.states[int(sol.row_states[row])]
+            den, out, outcomes = chain.game.round_targets(key, oa, ob)
             acc = 0
             for (to, w), oc in zip(out, outcomes, strict=True):
                 acc += w
                 cum.append(p + acc / den)
                 target.append(-1 - to if isinstance(to, int) else sol.index[to])
-                ha.append(oc[-2])
-                hb.append(oc[-1])
+                ha.append(oc[1])
+                hb.append(oc[2])
             cum[-1] = p + 1.0  # the row's weights sum to its denominator: no gap at the end
         self.cum = np.array(cum)
         self.target = np.array(target, dtype=np.int64)
@@ -440,24 +571,38 @@ def _value(game: SevendagGame, starts: list[tuple[StateKey, float]], rounds: int
     return value, max(0.0, low), min(1.0, high)
 
 
+UNASKED_ROWS = 150_000
+"""Most declared rounds (the three games together, estimated before any is built) for what
+each sheet gives away when it was not asked for (plain ``fight --exact``: a few seconds);
+beyond, it is skipped with a note saying how to ask for it."""
+
+
 def exploitability(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, *,
                    cap: int | None = None, tolerance: float = DEFAULT_TOLERANCE,
-                   ) -> Exploitability:
+                   asked: bool = True) -> Exploitability | Msg:
     """What each sheet gives away against optimal play (see
     :class:`~sevendag_cli.policies.Exploitability`): the game solved three times from the
     fight's start (S-02: both initiatives, weighted) — sheet against sheet, and each
-    fighter's best response to the other's sheet — each within ``max(tolerance, 1e-6)``."""
+    fighter's best response to the other's sheet — each within ``max(tolerance, 1e-6)``.
+
+    Not ``asked`` (plain ``fight --exact``): computed only when the three games are small
+    (:data:`UNASKED_ROWS`), else the note saying why it was skipped.  Asked: the game's own
+    bounds refuse it in one line."""
     from sevendag_cli.sevendag.exact import initiative_probability
     from sevendag_cli.sim.exact_records import Exploitability
 
     game = game_for(ruleset, a, b)
+    starts0 = [game.start_key(0), game.start_key(1)]
+    asks = (PLAIN, (OPTIMAL, SHEET), (SHEET, OPTIMAL))
+    if not asked:
+        rows = sum(game.size(pols, starts0).rows for pols in asks)
+        if rows > UNASKED_ROWS:
+            return Msg("exact.exploit_skipped", rows=rows, max=UNASKED_ROWS)
     rounds = ruleset.round_cap if cap is None else cap
     tol = max(tolerance, GAME_TOLERANCE)
     p_a = float(initiative_probability(ruleset, a, b))
-    starts = [(game.start_key(0), p_a), (game.start_key(1), 1.0 - p_a)]
-    sheet = _value(game, starts, rounds, PLAIN, tol)
-    a_best = _value(game, starts, rounds, (OPTIMAL, SHEET), tol)  # a against b's sheet
-    b_best = _value(game, starts, rounds, (SHEET, OPTIMAL), tol)  # b against a's sheet
+    starts = [(starts0[0], p_a), (starts0[1], 1.0 - p_a)]
+    sheet, a_best, b_best = (_value(game, starts, rounds, pols, tol) for pols in asks)
     # b's sheet gives away what a gains by answering it; a's, what b gains (b's side: 1 - a's)
     away_b = (a_best[0] - sheet[0], (a_best[1] - sheet[2], a_best[2] - sheet[1]))
     away_a = (sheet[0] - b_best[0], (sheet[1] - b_best[2], sheet[2] - b_best[1]))

@@ -16,7 +16,7 @@ from __future__ import annotations
 import shutil
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from sevendag_cli.errors import Msg, RuleError, UsageError
@@ -30,7 +30,8 @@ def _read(prompt: str) -> str:
     sys.stderr.write(prompt)
     sys.stderr.flush()
     line = sys.stdin.readline()
-    if not line:
+    if not line:  # the end of the input: the error line goes below the prompt, not after it
+        sys.stderr.write("\n")
         raise UsageError(Msg("cli.choices_ended"))
     return line.strip()
 
@@ -60,17 +61,23 @@ def ask_sevendag_choices(
     rs: Any, a: Any, b: Any, state: Any, yield_: bool | None,
     allocation: dict[str, tuple[str, ...]], technique: dict[str, str | None], lang: str,
     read: Callable[[str], str] = _read, warn: Callable[[str], None] | None = None,
+    only: Collection[str] | None = None,
 ) -> engine.Choices:
     """Ask what the options did not say: the yield, each fighter's hands, each technique.
 
     ``read`` shows a question and returns the answer; ``warn`` shows a line (the
-    hands, the techniques, why an answer was refused).
+    hands, the techniques, why an answer was refused).  ``only``: ask only these
+    fighters (``round --ask NAME``: a player's own choices); what the others did not
+    get from the options is their sheet's (its tactic, its yield and technique rules),
+    as without a terminal.
     """
     say = warn or _stderr_say
     fighters = {a.name: a, b.name: b}
     ruled = fighters[state.assaillant].yield_rule != "never"
     chosen_yield: bool | None = yield_
-    if yield_ is None:  # Enter keeps the sheet's choice (its yield rule, S-03)
+    if yield_ is None and only is not None and state.assaillant not in only:
+        chosen_yield = None if ruled else False  # the sheet's, as without a terminal
+    elif yield_ is None:  # Enter keeps the sheet's choice (its yield rule, S-03)
         sheet_yields = planning.sheet_yield(fighters, state)
         key = "prompt.yield_yes" if sheet_yields else "prompt.yield"
         answer = ask_yes_no(t(key, lang, name=visible(state.assaillant)), lang, read, say,
@@ -78,6 +85,8 @@ def ask_sevendag_choices(
         chosen_yield = None if ruled and answer == sheet_yields else answer
     order = [state.assaillant, state.other(state.assaillant)]
     for name in order:
+        if only is not None and name not in only:
+            continue  # its sheet's tactic and rules
         f = fighters[name]
         if name not in allocation:
             allocation[name] = _ask_hands(rs, a, b, state, f, lang, read, say)

@@ -12,6 +12,7 @@ shared with the vectorised simulator; this module rolls, sequences and records.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 from msgspec.structs import replace
 
@@ -32,6 +33,7 @@ from sevendag_cli.engine.common import (
 from sevendag_cli.errors import EncounterError, Msg, RuleError, UsageError, joined
 from sevendag_cli.rules.bounds import check_values
 from sevendag_cli.sevendag.attack import (
+    AttackVerdict,
     attack_groups,
     is_weapon,
     judge_attack,
@@ -133,6 +135,33 @@ def _wound_rules(band: WoundBand, fs: FighterState) -> tuple[str, ...]:
 # --- a round (S-03..S-19) -----------------------------------------------------
 
 
+class _Rolled(NamedTuple):
+    """An exchange's dice and what they say before the totals (:meth:`_Round._roll_exchange`)."""
+
+    attack: tuple[Roll, ...]
+    verdict: AttackVerdict
+    drops: tuple[DropEvent, ...]
+    defence: tuple[Roll, ...]
+    critical_defence: bool  # S-14
+    shield_hand: int | None  # S-15: the shield's hand on its highest face (1-based)
+    att_fs: FighterState  # the attacker after its drops (S-18)
+
+
+class _Landed(NamedTuple):
+    """What an attack does at its margin (:meth:`_Round._land`)."""
+
+    outcome: str
+    critical: str | None
+    granted: bool  # S-10: a granted critical used
+    metals: tuple[MetalEffect, ...]  # S-17
+    extra: int
+    damage: int
+    band: WoundBand | None
+    shift: int
+    final: WoundBand | None  # the band after the metals' shift
+    att_fs: FighterState  # the attacker after using a granted critical
+
+
 class _Round:
     """The mutable bookkeeping of one round being played."""
 
@@ -157,7 +186,6 @@ class _Round:
 
     def exchange(self, number: int, att_name: str, def_name: str) -> bool:
         """One exchange; returns True when it ends the round by a critical defence (S-14)."""
-        rs = self.ruleset
         att, dfn = self.fighters[att_name], self.fighters[def_name]
         att_plan, def_plan = self.plans[att_name], self.plans[def_name]
         att_hands = [i for i, c in enumerate(att_plan.allocation) if c == ATTACK]
@@ -174,8 +202,48 @@ class _Round:
                 defence_technique=def_plan.technique if def_plan.defence_mod else None,
             ))
             return False
+        rolled = self._roll_exchange(att_name, def_name, att_hands, def_hands)
+        att_fs = rolled.att_fs
+        attack_total = (att.attack + sum(r.face for r in rolled.attack) + att_plan.attack_mod
+                        - att_fs.penalty)
+        defence_total = (dfn.defence + sum(r.face for r in rolled.defence)
+                         + def_plan.defence_mod - def_fs.penalty)
+        margin = attack_total - defence_total
+        rules: list[str] = ["S-08", "S-06", *rolled.verdict.rules]
+        if att_plan.attack_mod or def_plan.defence_mod:
+            rules.append("S-05")
+        if att_fs.penalty or def_fs.penalty:
+            rules.append("S-19")
+        land = self._land(att, att_hands, rolled, att_fs, margin, rules)
+        att_fs = land.att_fs
+        if rolled.critical_defence:
+            rules.append("S-14")
+        at = len(self.events)
+        exchange = ExchangeEvent(
+            number, att_name, def_name, tuple(i + 1 for i in att_hands),
+            tuple(i + 1 for i in def_hands), rolled.attack, rolled.defence,
+            att.attack, dfn.defence, att_plan.attack_mod, def_plan.defence_mod,
+            att_fs.penalty, def_fs.penalty, attack_total, defence_total, margin, land.outcome,
+            land.critical, land.granted, land.metals, land.extra, land.damage,
+            land.band.name if land.band else None, land.shift,
+            land.final.name if land.final else None, rolled.critical_defence,
+            rolled.shield_hand, tuple(dict.fromkeys(rules)),
+            attack_technique=att_plan.technique if att_plan.attack_mod else None,
+            defence_technique=def_plan.technique if def_plan.defence_mod else None,
+        )
+        self.events.append(exchange)
+        self.events += rolled.drops
+        return self._after_exchange(att_name, def_name, att_fs, def_fs, rolled, land, exchange,
+                                    at)
 
-        # Roll order (S-20): attack dice, drop checks, defence dice.
+    def _roll_exchange(self, att_name: str, def_name: str, att_hands: list[int],
+                       def_hands: list[int]) -> _Rolled:
+        """The exchange's dice (S-20: attack dice, drop checks, defence dice) and what they
+        say before the totals: the verdict (S-10 .. S-13), the drops (S-18), a critical
+        defence (S-14) and the shield's highest face (S-15)."""
+        rs = self.ruleset
+        att, dfn = self.fighters[att_name], self.fighters[def_name]
+        att_fs = self.states[att_name]
         attack_rolls = tuple(
             _roll(self.dice, att.hands[i].die, "attack", att_name) for i in att_hands
         )
@@ -199,95 +267,72 @@ class _Round:
         defence_rolls = tuple(
             _roll(self.dice, dfn.hands[i].die, "defence", def_name) for i in def_hands
         )
-
-        critical_defence = any(r.is_max for r in defence_rolls)
         shield_hand: int | None = None
         for i, r in zip(def_hands, defence_rolls, strict=True):
             item = dfn.item_in(i)
             if r.is_max and item is not None and item.kind == "shield":
                 shield_hand = i + 1
                 break
+        return _Rolled(attack_rolls, verdict, tuple(drops), defence_rolls,
+                       any(r.is_max for r in defence_rolls), shield_hand, att_fs)
 
-        attack_total = (att.attack + sum(r.face for r in attack_rolls) + att_plan.attack_mod
-                        - att_fs.penalty)
-        defence_total = (dfn.defence + sum(r.face for r in defence_rolls)
-                         + def_plan.defence_mod - def_fs.penalty)
-        margin = attack_total - defence_total
-
-        rules: list[str] = ["S-08", "S-06", *verdict.rules]
-        if att_plan.attack_mod or def_plan.defence_mod:
-            rules.append("S-05")
-        if att_fs.penalty or def_fs.penalty:
-            rules.append("S-19")
+    def _land(self, att: SevendagFighter, att_hands: list[int], rolled: _Rolled,
+              att_fs: FighterState, margin: int, rules: list[str]) -> _Landed:
+        """S-06, S-07, S-10 (a granted critical), S-15, S-17: what the attack does at this
+        margin (``rules`` gets the rules it applies)."""
+        rs, verdict = self.ruleset, rolled.verdict
         critical = verdict.critical
         # S-17: the metals a critical by the dice applies, and those a granted critical would.
         crit_metals = metal_effects(rs, verdict.metal_groups)
-        weapons = [g for g in attack_groups(att, att_hands, attack_rolls) if is_weapon(g)]
+        weapons = [g for g in attack_groups(att, att_hands, rolled.attack) if is_weapon(g)]
         grant_metals = metal_effects(rs, ((weapons[0], 1),) if weapons else ())
         grant_used, raw, raw_shift, wound = landing(
-            True, verdict.failure, shield_hand is not None, critical is not None,
+            True, verdict.failure, rolled.shield_hand is not None, critical is not None,
             att_fs.granted_crit, margin,
             sum(m.extra_damage for m in crit_metals), sum(m.band_shift for m in crit_metals),
             sum(m.extra_damage for m in grant_metals), sum(m.band_shift for m in grant_metals),
         )
-        granted = False
-        metals: tuple[MetalEffect, ...] = ()
-        extra = 0
-        damage = 0
-        band: WoundBand | None = None
-        final: WoundBand | None = None
-        shift = 0
         if verdict.failure:
             outcome = "critical-failure" if verdict.fumble else "failed"
-        elif shield_hand is not None:
-            outcome = "shield-foiled"
+            return _Landed(outcome, critical, False, (), 0, 0, None, 0, None, att_fs)
+        if rolled.shield_hand is not None:
             rules.append("S-15")
-        else:
-            metals = crit_metals
-            if grant_used:
-                critical, granted, metals = "critical", True, grant_metals
-                att_fs = replace(att_fs, granted_crit=False)
-                rules.append("S-10")
-            if metals:
-                rules.append("S-17")
-            extra = sum(m.extra_damage for m in metals)
-            if not wound:
-                outcome = "foiled"
-            else:
-                outcome = "wound"
-                damage = raw
-                band = rs.band_for(raw)
-                assert band is not None
-                shift = raw_shift
-                final = rs.shifted(band, shift)
-                rules.append("S-07")
-        if critical_defence:
-            rules.append("S-14")
-        at = len(self.events)
-        exchange = ExchangeEvent(
-            number, att_name, def_name, tuple(i + 1 for i in att_hands),
-            tuple(i + 1 for i in def_hands), attack_rolls, defence_rolls,
-            att.attack, dfn.defence, att_plan.attack_mod, def_plan.defence_mod,
-            att_fs.penalty, def_fs.penalty, attack_total, defence_total, margin, outcome,
-            critical, granted, metals, extra, damage, band.name if band else None, shift,
-            final.name if final else None, critical_defence, shield_hand,
-            tuple(dict.fromkeys(rules)),
-            attack_technique=att_plan.technique if att_plan.attack_mod else None,
-            defence_technique=def_plan.technique if def_plan.defence_mod else None,
-        )
-        self.events.append(exchange)
-        self.events += drops
-        if verdict.fumble and rs.fumble_grants_crit:
+            return _Landed("shield-foiled", critical, False, (), 0, 0, None, 0, None, att_fs)
+        metals, granted = crit_metals, False
+        if grant_used:
+            critical, granted, metals = "critical", True, grant_metals
+            att_fs = replace(att_fs, granted_crit=False)
+            rules.append("S-10")
+        if metals:
+            rules.append("S-17")
+        extra = sum(m.extra_damage for m in metals)
+        if not wound:
+            return _Landed("foiled", critical, granted, metals, extra, 0, None, 0, None, att_fs)
+        band = rs.band_for(raw)
+        assert band is not None
+        rules.append("S-07")
+        return _Landed("wound", critical, granted, metals, extra, raw, band, raw_shift,
+                       rs.shifted(band, raw_shift), att_fs)
+
+    def _after_exchange(self, att_name: str, def_name: str, att_fs: FighterState,
+                        def_fs: FighterState, rolled: _Rolled, land: _Landed,
+                        exchange: ExchangeEvent, at: int) -> bool:
+        """The exchange's consequences: a granted critical (S-10), the wound and its penalty
+        (S-07, S-19), a fighter out (S-19), the initiative after a critical defence (S-14)."""
+        rs = self.ruleset
+        if rolled.verdict.fumble and rs.fumble_grants_crit:
             def_fs = replace(def_fs, granted_crit=True)
             self.events.append(CriticalGrantedEvent(def_name, att_name, ("S-10",)))
+        final = land.final
         if final is not None:
             def_fs = _add_wound(rs, def_fs, final)
             self.events.append(WoundEvent(
-                def_name, final.name, damage, att_name, def_fs.wounds, def_fs.penalty,
+                def_name, final.name, land.damage, att_name, def_fs.wounds, def_fs.penalty,
                 def_fs.out, _wound_rules(final, def_fs),
             ))
         self.states[att_name] = att_fs
         self.states[def_name] = def_fs
+        critical_defence = rolled.critical_defence
         if def_fs.out:
             self.over, self.winner = True, att_name
             self.events.append(FightOverEvent(att_name, def_name, "out", ("S-09", "S-19")))

@@ -21,7 +21,7 @@ from sevendag_cli.errors import Msg
 from sevendag_cli.formula import Formula
 from sevendag_cli.limits import MAX_ROUND_CAP
 from sevendag_cli.policies import PLAIN
-from sevendag_cli.terms import WHEN_WORDS, YIELD_WORDS
+from sevendag_cli.terms import WHEN_WORDS, YIELD_WORDS, name_problem
 
 if TYPE_CHECKING:
     import numpy as np
@@ -321,8 +321,9 @@ def _check_bands(r: Reader, wounds: list[WoundBand]) -> None:
 
 def read_fighter(r: Reader, path: str, ruleset: SevendagRuleset | None) -> SevendagFighter:
     name = r.text("name")
-    if r.has("name") and not name.strip():
-        r.add("name", Msg("rules.must_not_be_empty"))
+    problem = name_problem(name) if r.has("name") else None
+    if problem is not None:  # empty, or a name no NAME=VALUE option could type
+        r.add("name", problem)
     r.text("ruleset")
     items: dict[str, Item] = {}
     metals = listed(ruleset.metals) if ruleset is not None else ""

@@ -252,3 +252,83 @@ def state_from_data(data: dict[str, Any]) -> SevendagState:
         )
     except _Bad as exc:
         raise EncounterError(Msg("engine.sev.state_damaged", detail=exc.msg)) from None
+
+
+# --- the state against the rules and the sheets -------------------------------------------------
+
+
+def check_state(ruleset: SevendagRuleset, fighters: tuple[SevendagFighter, SevendagFighter],
+                state: SevendagState) -> None:
+    """Refuse a state the rules (S-05, S-07, S-10, S-18, S-19, the round cap) and the embedded
+    sheets could not have reached: one :class:`~sevendag_cli.errors.EncounterError` naming the
+    first field that does not hold (the encounter's reader calls this on every read, before
+    any die).  What is derived is derived again: a fighter's penalty is the sum of its wounds'
+    (S-19), it is out exactly when its wounds take it out, and the fight is over exactly when
+    a fighter is out or the round cap was reached."""
+    from sevendag_cli.engine.common import state_invalid
+
+    bands = {b.name: b for b in ruleset.wounds}
+    cap = ruleset.round_cap
+    outs = []
+    for i, (sheet, f) in enumerate(zip(fighters, state.fighters, strict=True)):
+        where = f"state.fighters[{i}]"
+        if f.name != sheet.name:
+            raise state_invalid(f"{where}.name", f.name, Msg("engine.state.want.sheet_name",
+                                                                n=i + 1, name=sheet.name))
+        for k, wound in enumerate(f.wounds):
+            if wound not in bands:
+                raise state_invalid(f"{where}.wounds[{k}]", wound,
+                                    Msg("engine.state.want.band", bands=", ".join(bands)))
+        penalty = sum(bands[w].penalty for w in f.wounds)
+        if f.penalty != penalty:
+            raise state_invalid(f"{where}.penalty", f.penalty,
+                                Msg("engine.state.want.penalty", penalty=penalty))
+        out = any(b.out_after > 0 and f.wounds.count(b.name) >= b.out_after for b in ruleset.wounds)
+        if f.out != out:
+            raise state_invalid(f"{where}.out", f.out, Msg("engine.state.want.out_wounds",
+                                                              out="true" if out else "false"))
+        outs.append(out)
+        if f.technique is not None:
+            technique = ruleset.techniques.get(f.technique.name)
+            if technique is None:
+                raise state_invalid(f"{where}.technique.name", f.technique.name, Msg(
+                    "engine.state.want.technique", names=", ".join(ruleset.techniques) or "-"))
+            if f.technique.rounds_left > technique.duration:
+                raise state_invalid(f"{where}.technique.rounds_left", f.technique.rounds_left,
+                                    Msg("engine.state.want.rounds", most=technique.duration))
+        for k, d in enumerate(f.dropped):
+            item = sheet.items.get(d.item)
+            held = tuple(h + 1 for h, hand in enumerate(sheet.hands) if hand.holds == d.item)
+            if item is None or not held:
+                raise state_invalid(f"{where}.dropped[{k}].item", d.item, Msg(
+                    "engine.state.want.item", name=sheet.name,
+                    items=", ".join(sorted({h.holds for h in sheet.hands if h.holds})) or "-"))
+            if d.hands != held:
+                raise state_invalid(f"{where}.dropped[{k}].hands", list(d.hands),
+                                    Msg("engine.state.want.hands", hands=list(held)))
+            if d.rounds_left > max(1, ruleset.drop_recovery_rounds):
+                raise state_invalid(f"{where}.dropped[{k}].rounds_left", d.rounds_left,
+                                    Msg("engine.state.want.rounds", most=ruleset.drop_recovery_rounds))
+        if f.granted_crit and not ruleset.fumble_grants_crit:
+            raise state_invalid(f"{where}.granted_crit", True, Msg("engine.state.want.no_grant"))
+    if state.round > cap + 1:  # a fight reopened by a heal at the cap has one round more
+        raise state_invalid("state.round", state.round, Msg("engine.state.want.round", cap=cap))
+    if state.capped and not state.over:
+        raise state_invalid("state.capped", True, Msg("engine.state.want.capped_going_on"))
+    if not state.over:
+        for i, out in enumerate(outs):
+            if out:
+                raise state_invalid(f"state.fighters[{i}].out", True,
+                                    Msg("engine.state.want.not_out"))
+        return
+    if state.capped:
+        if state.winner is not None:
+            raise state_invalid("state.winner", state.winner, Msg("engine.state.want.capped_winner"))
+        if state.round < cap:
+            raise state_invalid("state.round", state.round, Msg("engine.state.want.round_capped", cap=cap))
+        return
+    standing = [f.name for f, out in zip(state.fighters, outs, strict=True) if not out]
+    if len(standing) != 1 or state.winner != standing[0]:
+        raise state_invalid("state.winner", state.winner, Msg(
+            "engine.state.want.standing", name=standing[0]) if len(standing) == 1 else
+            Msg("engine.state.want.one_out"))

@@ -8,7 +8,7 @@ Each ruleset's own simulator, chain and exact solver live in its package
 * :mod:`.moment` — the odds from any moment (``odds_at``, ``OddsSolver``).
 * :mod:`.push` / :mod:`.exact_fight` / :mod:`.exact_records` — ``fight --exact``: the
   round-by-round push (numpy), its distributions and records; :mod:`.odds` — the certified records.
-* :mod:`.formula_dice` — formulas as exact dice (icepool), for both solvers and ``roll --odds``;
+* :mod:`.formula_dice` — formulas as exact laws (integer weights), for both solvers and ``roll --odds``;
   :mod:`.weights` — distributions as integer weights.
 * :mod:`.stats` — Wilson intervals, histogram summaries.
 * :mod:`.sweep` — one field's values; :mod:`.swing` — a fight's odds moment by moment.

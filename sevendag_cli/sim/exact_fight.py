@@ -25,6 +25,7 @@ capped odds by at most the draw probability.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from sevendag_cli.errors import Msg, UsageError
@@ -44,7 +45,7 @@ from sevendag_cli.sim.push import Push
 
 __all__ = ["BandExact", "D20FighterExact", "ExactFight", "FighterExact", "Fractions", "HpLeft",
            "RoundsExact", "SevendagFighterExact", "check_resolved", "exact_fight", "exact_result",
-           "rounds_of"]
+           "rank", "rounds_of"]
 
 
 # --- either ruleset ---------------------------------------------------------------------------
@@ -94,11 +95,11 @@ def rounds_of(push: Push, cap: int) -> RoundsExact:
     second = math.fsum(t * t * q for t, q in pairs) + tail * (n + 1) ** 2
     mean = low
     var = max(0.0, second - mean * mean)
-    return RoundsExact(mean, (low, high), math.sqrt(var), _rank(pairs, tail, 0.5),
-                       _rank(pairs, tail, 0.9), tuple(pairs), tail)
+    return RoundsExact(mean, (low, high), math.sqrt(var), rank(pairs, tail, 0.5),
+                       rank(pairs, tail, 0.9), tuple(pairs), tail)
 
 
-def _rank(pairs: list[tuple[int, float]], tail: float, q: float) -> int:
+def rank(pairs: list[tuple[int, float]], tail: float, q: float) -> int:
     """Nearest rank as ``--runs``: the smallest t with P(T <= t) >= q (the tail counts last)."""
     total = math.fsum(p for _, p in pairs) + tail
     need = q * total
@@ -111,13 +112,20 @@ def _rank(pairs: list[tuple[int, float]], tail: float, q: float) -> int:
 
 
 def exact_fight(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
-                tolerance: float = DEFAULT_TOLERANCE, fractions: bool = True,
-                policies: Policies = PLAIN) -> ExactFight:
-    """``fight --exact`` for either ruleset (``fractions=False``: without the exact fractions of
-    the uncapped fight, which a sweep does not report; ``policies``: how each fighter plays)."""
+                tolerance: float = DEFAULT_TOLERANCE, fractions: bool | None = None,
+                policies: Policies = PLAIN,
+                progress: Callable[[int, int], None] | None = None) -> ExactFight:
+    """``fight --exact`` for either ruleset; ``cap`` None: the ruleset's round cap, if any;
+    ``policies``: how each fighter plays.
+
+    ``fractions``: the exact fractions of the fight played to the end where they can be had
+    — None where they cost little beside the certified odds (else a note says how to ask for
+    them), True whatever they cost (with ``progress(done, total)``), False never (a sweep does
+    not report them)."""
     from sevendag_cli.backend import backend_for
     from sevendag_cli.rules.bounds import check_exact
 
     check_exact(ruleset, a, b)  # the value bound, as the step-by-step and vectorised engines
     return backend_for(ruleset).exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance,
-                                            fractions=fractions, policies=policies)
+                                            fractions=fractions, policies=policies,
+                                            progress=progress)

@@ -25,15 +25,15 @@ class FighterExact(msgspec.Struct, frozen=True):
 
 
 class RoundsExact(msgspec.Struct, frozen=True):
-    """The rounds distribution, pushed round by round.  A d20 fight too long to push within
-    its work limit has only its mean (the fight played to the end: ``histogram`` empty, ``sd``,
-    ``p50`` and ``p90`` None)."""
+    """The rounds distribution: P(T = t) for every round with mass, up to the cap (the draws
+    counted at it) or, with no cap, until ``tail`` is small (the fights still going after the
+    last round shown), with its mean, standard deviation, median and 90th percentile."""
 
     mean: float  # a lower bound; mean_bounds adds what the tail can add
     mean_bounds: tuple[float, float]
-    sd: float | None
-    p50: int | None
-    p90: int | None
+    sd: float
+    p50: int
+    p90: int
     histogram: tuple[tuple[int, float], ...]  # (rounds, probability), every round with mass
     tail: float  # mass of the fights not over when the push stopped (beyond the histogram)
 
@@ -71,7 +71,7 @@ class Fractions(msgspec.Struct, frozen=True):
 class ExactFight(msgspec.Struct, frozen=True):
     ruleset: str
     engine: str
-    cap: int
+    cap: int | None  # None: no round cap (d20's house default), the fight played to the end
     tolerance: float
     stop: str  # COMPLETE, TOLERANCE or WORK (see sim.odds)
     fighters: tuple[FighterExact, FighterExact]
@@ -84,7 +84,7 @@ class ExactFight(msgspec.Struct, frozen=True):
     no_fractions: Msg | None  # why there are none
     d20: tuple[D20FighterExact, D20FighterExact] | None = None
     sevendag: tuple[SevendagFighterExact, SevendagFighterExact] | None = None
-    solver: str = "push"  # d20 with no time dimension: "chain" (the --cap bounded) or "end" (no cap)
+    solver: str = "push"  # "end": d20 with no round cap, the fight played to the end
 
     @property
     def odds(self) -> Odds:

@@ -13,14 +13,14 @@ round): :meth:`OddsSolver.keep` returns bytes to keep (in the user's cache folde
 :mod:`sevendag_cli.solver_cache`, never in an encounter file) and pass back as
 ``kept=``.  For d20 they are the pair's round tables (the next process needs
 no icepool); for Sevendag, the certified odds of every state of the pair's fight
-(built with numpy, :func:`.push.sevendag_table`), so that any state with enough
+(built with numpy, :func:`sevendag_cli.sevendag.push.chain_table`), so that any state with enough
 rounds to go is a look-up.  Bytes of another pair or ruleset are ignored.
 
 What "from any moment" assumes: each fighter keeps its sheet's tactic from now on
 (no yield, no new technique; a technique already in effect runs its course), as
 ``fight`` plays; the fight is a draw once ``round_cap`` rounds have been played
-(``cap`` overrides it), and at least one more round is played from a state that
-is not over, as ``round`` does.
+(``cap`` overrides it; a ruleset with no cap plays it to the end), and at least one more
+round is played from a state that is not over, as ``round`` does.
 """
 
 from __future__ import annotations
@@ -43,9 +43,11 @@ class OddsSolver:
         self.ruleset, self.a, self.b = ruleset, a, b
         self.policies = policies
         self.tolerance = check_tolerance(tolerance)
-        self.cap = check_cap(ruleset.round_cap if cap is None else cap)
+        cap = ruleset.round_cap if cap is None else cap
+        self.cap: int | None = None if cap is None else check_cap(cap)  # None: no round cap
         self._kept = kept
         self.cache_key: str | None = None  # set by :mod:`sevendag_cli.solver_cache`
+        self.cache_folder = "odds"  # where it keeps its work
         self._odds: MomentOdds | None = None
 
     def _moment(self) -> MomentOdds:
@@ -54,7 +56,8 @@ class OddsSolver:
 
             kept, self._kept = self._kept, None
             self._odds = backend_for(self.ruleset).moment_odds(self.ruleset, self.a, self.b, kept,
-                                                               self.tolerance, self.policies)
+                                                               self.tolerance, self.policies,
+                                                               self.cap)
         return self._odds
 
     def _get(self) -> Any:
@@ -63,8 +66,8 @@ class OddsSolver:
 
     @property
     def used_kept(self) -> bool:
-        """Whether the kept bytes were this very pair's and are in use."""
-        return self._odds is not None and self._odds.used_kept
+        """Whether the kept bytes were this very pair's and are in use (read them if not yet)."""
+        return self._moment().used_kept
 
     @property
     def _lookup(self) -> Any:

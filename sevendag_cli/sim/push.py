@@ -8,18 +8,16 @@ draw.  It stops earlier once the mass in play plus the rounding bound is below
 the tolerance, or at the work limit (:mod:`sevendag_cli.sim.odds` says what is
 certified).
 
-* Sevendag (:func:`sevendag_push`): over the states of a
-  :class:`~sevendag_cli.sevendag.chain.SevendagChain`, as a sparse matrix
-  (one ``bincount`` per column and round); states from which no fighter can ever
-  be taken out are resolved at once as draws when they hold no wound to count.
-* d20 (:func:`d20_push`): over the grid of both fighters' hit points, one shifted
-  add per damage value.
+Each ruleset's own push uses this machinery (:class:`Push`, :func:`push_round`,
+:func:`in_play`, :func:`end_push`): Sevendag's over the states of its chain
+(:mod:`sevendag_cli.sevendag.push`, and its game's rows under policies), d20's over the
+grid of both fighters' hit points (:func:`d20_push`, one shifted add per damage value).
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -36,14 +34,11 @@ from sevendag_cli.sim.odds import (
     gamma,
 )
 
-if TYPE_CHECKING:
-    from sevendag_cli.sevendag.chain import OddsTable, SevendagChain
-
 FloatArray = npt.NDArray[np.float64]
 
 MAX_CELLS = MAX_D20_PUSH_CELLS
 """Most (hit points of a) x (hit points of b) the d20 push holds (memory: ~16 MB a grid)."""
-MAX_PUSH_WORK = 400_000_000
+MAX_PUSH_WORK = 2_000_000_000
 """Most multiply-adds one push makes (a few seconds); then it stops, unresolved."""
 
 
@@ -100,82 +95,6 @@ def stop_now(push: Push, alive: float, tolerance: float, work: int, final: float
         push.stop = WORK
         return True
     return False
-
-
-# --- Sevendag -------------------------------------------------------------------------------
-
-
-def sevendag_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds: int,
-                  tolerance: float) -> tuple[Push, FloatArray]:
-    """Push each start (its own column) for at most ``rounds`` rounds; returns the wounds too.
-
-    The wounds are an array (2 fighters, bands, columns) of expected wounds taken.
-    """
-    order = chain.closure([s for s, _ in starts])
-    loc = {g: k for k, g in enumerate(order)}
-    n = len(order)
-    nb = len(chain.penalty)
-    src: list[int] = []
-    tgt: list[int] = []
-    prob: list[float] = []
-    pa = np.zeros(n)
-    pb = np.zeros(n)
-    rew = np.zeros((n, 2 * nb))
-    for k, g in enumerate(order):
-        s = chain.successors(g)
-        src.extend([k] * len(s.targets))
-        tgt.extend(loc[t] for t in s.targets)
-        prob.extend(s.probs)
-        pa[k], pb[k] = s.pa, s.pb
-        rew[k] = [w / s.den for w in s.rewards]
-    src_a = np.array(src, dtype=np.int64)
-    tgt_a = np.array(tgt, dtype=np.int64)
-    prob_a = np.array(prob)
-    indegree = int(np.bincount(tgt_a, minlength=n).max()) if n and tgt_a.size else 0
-    # States that can never end (neither fighter can take the other out from them): their
-    # mass is a draw at the cap.  Resolved at once when they hold no wound to count.
-    can_end = (pa + pb) > 0
-    changed = True
-    while changed:
-        reach = np.zeros(n, dtype=np.bool_)
-        np.logical_or.at(reach, src_a, can_end[tgt_a])
-        new = can_end | reach
-        changed = bool((new != can_end).any())
-        can_end = new
-    doomed = ~can_end
-    shortcut = bool(doomed.any()) and not rew[doomed].any()
-
-    columns = len(starts)
-    push = Push(columns)
-    push.draw_round = rounds
-    m = np.zeros((n, columns))
-    for c, (start, w) in enumerate(starts):
-        m[loc[start], c] = w
-    wounds = np.zeros((2 * nb, columns))
-    step = gamma(indegree + 2)
-    pa_ld, pb_ld = pa.astype(np.longdouble), pb.astype(np.longdouble)
-    # The ends' sums: n products in extended precision, one rounding to a double, then the
-    # rounds by math.fsum (one more), the columns and the three outcomes (a few more).
-    final = ld_gamma(n + 2) + gamma(8)
-    work = 0
-    t = 0
-    while t < rounds:
-        if shortcut:
-            stuck = m[doomed].sum(axis=0)
-            if stuck.any():
-                push.draw += stuck
-                push.rounds_extra += float(stuck.sum()) * (rounds - t)
-                m[doomed] = 0.0
-        playing = in_play(push, m, tolerance, work, final)
-        if playing is None:
-            break
-        col_alive, alive = playing
-        t += 1
-        wounds += rew.T @ m
-        m = push_round(push, m, col_alive, pa_ld, pb_ld, (src_a, tgt_a, prob_a), step * alive)
-        work += prob_a.size * columns
-    end_push(push, m, t == rounds, final)
-    return push, wounds.reshape(2, nb, columns)
 
 
 def in_play(push: Push, m: FloatArray, tolerance: float, work: int,
@@ -319,84 +238,3 @@ class D20Pushed:
         self.push = push
         self.rewards = rewards
         self.odds = push.odds(names, push.draw_round, rounds)
-
-
-
-
-# --- Sevendag: every state at once ----------------------------------------------------------
-
-
-def sevendag_table(chain: SevendagChain, starts: list[int],
-                   tolerance: float) -> OddsTable:
-    """Certified odds of every state reachable from ``starts``, for ``horizon`` rounds or more.
-
-    Backward, over the whole closure: ``P^t pa`` is the chance that a wins exactly in round
-    ``t + 1``; summing them gives P(a wins within T rounds) for every state at once, until
-    every state's unresolved mass is at most ``tolerance``.  States from which nobody can
-    ever be taken out are draws (at any cap).  The vectors summed decay, so the rounding
-    bound is gamma(out-degree) times the sum over rounds of their largest entries.
-    """
-    from sevendag_cli.sevendag.chain import OddsTable as Table
-
-    order = chain.closure(starts)
-    loc = {g: k for k, g in enumerate(order)}
-    n = len(order)
-    src: list[int] = []
-    tgt: list[int] = []
-    prob: list[float] = []
-    pa = np.zeros(n)
-    pb = np.zeros(n)
-    outdegree = 0
-    for k, g in enumerate(order):
-        s = chain.successors(g)
-        src.extend([k] * len(s.targets))
-        tgt.extend(loc[t] for t in s.targets)
-        prob.extend(s.probs)
-        pa[k], pb[k] = s.pa, s.pb
-        outdegree = max(outdegree, len(s.targets))
-    src_a = np.array(src, dtype=np.int64)
-    tgt_a = np.array(tgt, dtype=np.int64)
-    prob_a = np.array(prob)
-    can_end = (pa + pb) > 0
-    while True:
-        reach = np.zeros(n, dtype=np.bool_)
-        np.logical_or.at(reach, src_a, can_end[tgt_a])
-        grown = can_end | reach
-        if bool((grown == can_end).all()):
-            break
-        can_end = grown
-    doomed = ~can_end
-    # Doomed states absorb as draws: edges into them become the draw vector.
-    into = doomed[tgt_a]
-    pd: FloatArray = np.bincount(src_a[into], weights=prob_a[into], minlength=n).astype(np.float64)
-    keep = ~into & ~doomed[src_a]
-    src_k, tgt_k, prob_k = src_a[keep], tgt_a[keep], prob_a[keep]
-    pa, pb, pd = pa * can_end, pb * can_end, pd * can_end
-
-    def step(w: FloatArray) -> FloatArray:
-        out: FloatArray = np.bincount(src_k, weights=prob_k * w[tgt_k],
-                                      minlength=n).astype(np.float64)
-        return out
-
-    wa, wb, wd = pa.copy(), pb.copy(), pd.copy()
-    va, vb, vd = np.zeros(n), np.zeros(n), doomed.astype(np.float64)
-    rel = gamma(outdegree + 2)
-    error = 0.0
-    horizon = 0
-    while True:
-        va += wa
-        vb += wb
-        vd += wd
-        horizon += 1
-        error += rel * float(wa.max() + wb.max() + wd.max()) + 3 * UNIT_ROUNDOFF
-        unresolved = 1.0 - va - vb - vd + 3 * error
-        if float(unresolved[can_end].max(initial=0.0)) <= tolerance or horizon >= 100_000:
-            break
-        wa, wb, wd = step(wa), step(wb), step(wd)
-    lows = [np.clip(v - error * can_end, 0.0, 1.0) for v in (va, vb, vd)]
-    rest = np.clip(1.0 - (lows[0] + lows[1] + lows[2]), 0.0, 1.0)
-    return Table(
-        fingerprint=chain.fingerprint, names=chain.names, tolerance=tolerance, horizon=horizon,
-        states=tuple(chain.states[i] for i in order), win_a=tuple(lows[0].tolist()),
-        win_b=tuple(lows[1].tolist()), draw=tuple(lows[2].tolist()),
-        unresolved=tuple(rest.tolist()))

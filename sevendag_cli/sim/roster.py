@@ -8,11 +8,12 @@ round cap), as a :class:`Matchup`; each fighter plays its policy (issue 17:
 
 * **exact** (the default), a certified interval within the tolerance, as
   ``fight --exact``: Sevendag by the same round-by-round push over the pair's chain
-  (:func:`.push.sevendag_push`, the same numbers as ``fight --exact``); d20 by the
-  hit-point DAG of :class:`sevendag_cli.d20.chain.D20Chain` (the fight played to the end, as
-  ``fight --exact``; with ``--cap``, the cap bounded, pushed round by round only
-  when it matters — the method of the odds from any moment), which agrees with
-  ``fight --exact`` within their intervals and is about ten times faster;
+  (:func:`sevendag_cli.sevendag.push.chain_push`, the same numbers as ``fight --exact``); d20 by the
+  hit-point DAG of :class:`sevendag_cli.d20.chain.D20Chain` (with no round cap the fight
+  played to the end, as ``fight --exact``; with the ruleset's cap or ``--cap``, the cap's
+  share bounded, and computed only when it matters — the method of the odds from any
+  moment), which agrees with ``fight --exact`` within their intervals and is about ten
+  times faster;
 * **runs**, simulated (:func:`.runner.simulate`): every cell with ``--runs N``,
   or, in an exact table, a pair too large for the exact solvers (their limits:
   hit points, fight states, dice), with :data:`FALLBACK_RUNS` fights.  A cell's
@@ -27,7 +28,7 @@ figures), whatever the cells' method (with ``--runs`` too: the figures are the e
 game's, never sampled); per fighter, the mean over its opponents.
 
 **What is shared.**  The work is one task per *unordered* pair, which plays both
-orders: d20's round tables (icepool) are built once per pair and mirrored for
+orders: d20's round tables are built once per pair and mirrored for
 the other order (the same integers ``d20_tables`` gives for it); a Sevendag
 fighter's model (units, allocations) is built once per process.  The roster is
 handed to each worker process once (its initializer), never per task; a task is
@@ -159,7 +160,7 @@ class Roster(msgspec.Struct, frozen=True):
     ruleset: str
     engine: str
     method: str  # EXACT, RUNS or MIXED (some pairs simulated)
-    cap: int
+    cap: int | None  # None: no round cap (the fights played to the end)
     tolerance: float | None  # exact cells
     runs: int | None  # fights per simulated cell (None when no cell was simulated)
     seed: int | None  # the seed of the simulated cells (None when none was)
@@ -168,7 +169,7 @@ class Roster(msgspec.Struct, frozen=True):
     order: tuple[int, ...]
     policies: tuple[str, ...] = ()  # each fighter's, in ranking order (empty: all sheet)
     exploit: bool = False  # --exploit: the cells and standings carry gives_away
-    to_end: bool = False  # the exact cells are the fights played to the end: no cap in them
+    to_end: bool = False  # no round cap: the fights played to the end (simulated: to the safety limit)
 
     @property
     def optimal(self) -> bool:
@@ -195,11 +196,11 @@ class Setup(msgspec.Struct, frozen=True):
 
     ruleset: Any  # Ruleset (a msgspec Struct; Any here so that this module loads no rules)
     fighters: tuple[Any, ...]
-    cap: int
+    cap: int | None  # the round cap; None: none, the fights played to the end
     tolerance: float
     runs: int | None  # simulate every pair with this many fights
     seed: int
-    played_to_end: bool = False  # no --cap: d20's exact cells are the fights played to the end
+    played_to_end: bool = False  # no round cap (``cap`` None)
     policies: tuple[str, ...] = ()  # each fighter's policy, as given (empty: all sheet)
     exploit: bool = False  # compute what each sheet gives away (GivesAway)
 
@@ -256,19 +257,70 @@ def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], Matchu
 
 def play_pair(setup: Setup, i: int, j: int) -> tuple[Matchup, Matchup]:
     """Fighters ``i`` against ``j`` and ``j`` against ``i`` (the two cells of the pair), with
-    what each sheet gives away when ``setup.exploit``."""
+    what each sheet gives away when ``setup.exploit``; exact cells kept in the user's cache
+    (:func:`_kept_pair`), so a later table with this pair solves nothing again."""
     if setup.runs is not None:
-        cells = (_simulated(setup, i, j, setup.runs, None),
-                 _simulated(setup, j, i, setup.runs, None))
-    else:
-        from sevendag_cli.backend import backend_for
+        return (_simulated(setup, i, j, setup.runs, None),
+                _simulated(setup, j, i, setup.runs, None))
+    from sevendag_cli.backend import backend_for
 
-        cells = backend_for(setup.ruleset).matrix_pair(
-            setup, i, j, _MODELS,
-            lambda x, y, solve: _exact_or_simulated(setup, x, y,
-                                                    lambda: matchup_from_odds(solve())),
-            lambda x, y, exc: _fallen(setup, x, y, exc))
-    return _with_exploit(setup, i, j, *cells) if setup.exploit else cells
+    key = _pair_key(setup, i, j)
+    kept = _kept_pair(key)
+    if kept is not None:
+        return kept
+    cells = backend_for(setup.ruleset).matrix_pair(
+        setup, i, j, _MODELS,
+        lambda x, y, solve: _exact_or_simulated(setup, x, y,
+                                                lambda: matchup_from_odds(solve())),
+        lambda x, y, exc: _fallen(setup, x, y, exc))
+    cells = _with_exploit(setup, i, j, *cells) if setup.exploit else cells
+    if key is not None and all(c.method == EXACT for c in cells):
+        from sevendag_cli import solver_cache
+
+        solver_cache.store(key, msgspec.msgpack.encode(cells), folder=CELLS_FOLDER,
+                           magic=CELLS_MAGIC)
+    return cells
+
+
+CELLS_FOLDER = "cells"
+"""Where a table's exact cells are kept, per pair (``<cache>/cells``)."""
+CELLS_FORMAT = 1
+CELLS_MAGIC = b"sevendag-cells\x00"
+
+
+def _pair_key(setup: Setup, i: int, j: int) -> str | None:
+    """What a pair's exact cells depend on (both sheets in their order, the ruleset, the
+    policies, the cap, the tolerance, whether what the sheets give away is asked), or None
+    without a cache folder."""
+    from sevendag_cli import solver_cache
+    from sevendag_cli.folders import cache_dir
+
+    if cache_dir() is None:
+        return None
+    return solver_cache.work_key(CELLS_FOLDER, CELLS_FORMAT, setup.ruleset, setup.fighters[i],
+                                 setup.fighters[j], list(setup.pair_policies(i, j)), setup.cap,
+                                 setup.tolerance, setup.exploit)
+
+
+def _kept_pair(key: str | None) -> tuple[Matchup, Matchup] | None:
+    """The pair's kept exact cells, or None (none, damaged, or not exact probabilities)."""
+    if key is None:
+        return None
+    from sevendag_cli import solver_cache
+
+    raw = solver_cache.load(key, folder=CELLS_FOLDER, magic=CELLS_MAGIC, max_size=1 << 16)
+    if raw is None:
+        return None
+    try:
+        cells = msgspec.msgpack.decode(raw, type=tuple[Matchup, Matchup])
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    for c in cells:
+        values = (c.win, c.loss, c.draw, c.unresolved, *c.bounds)
+        if c.method != EXACT or not all(0.0 <= x <= 1.0 for x in values) \
+                or abs(c.win + c.loss + c.draw + c.unresolved - 1.0) > 1e-9:
+            return None
+    return cells
 
 
 def _with_exploit(setup: Setup, i: int, j: int, ij: Matchup,
@@ -284,6 +336,8 @@ def _with_exploit(setup: Setup, i: int, j: int, ij: Matchup,
         (a.name, b.name), (ij.win, ij.loss), ij.draw, ij.unresolved, 0, ij.stop or "")
     e = backend.exploitability(setup.ruleset, a, b, cap=setup.cap, tolerance=setup.tolerance,
                                sheet=sheet)
+    if isinstance(e, Msg):  # never when asked: the solver's bounds refuse instead
+        raise UsageError(e)
     return (msgspec.structs.replace(ij, gives_away=GivesAway(e.gives_away[0], e.bounds[0],
                                                              e.tolerance)),
             msgspec.structs.replace(ji, gives_away=GivesAway(e.gives_away[1], e.bounds[1],
@@ -310,6 +364,10 @@ def play_chunk(pairs: Sequence[tuple[int, int]]) -> ChunkResult:
             ij, ji = play_pair(setup, i, j)
         except SevendagError as exc:
             return Failure(exc.msg, exc.exit_code)
+        except MemoryError as exc:  # what ran out and what to try (sevendag_cli.memory)
+            from sevendag_cli.memory import out_of_memory
+
+            return Failure(out_of_memory(exc), 1)
         except Exception as exc:  # a bug or a system failure: one line, not a worker's traceback
             a, b = setup.fighters[i].name, setup.fighters[j].name
             return Failure(Msg("roster.failed", a=a, b=b, error=f"{type(exc).__name__}: {exc}"), 1)
@@ -581,9 +639,9 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     if len(set(names)) != n:
         twice = next(x for x in names if names.count(x) > 1)
         raise UsageError(Msg("roster.same_name", name=twice))
-    played_to_end = cap is None
     cap = ruleset.round_cap if cap is None else cap
-    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+    played_to_end = cap is None  # no round cap (d20's house default): the fights played to the end
+    if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
         raise UsageError(Msg("cli.cap", cap=cap))
     jobs = check_jobs(jobs)
     from sevendag_cli.rules.bounds import check_can_end
@@ -608,8 +666,6 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     simulated = [c for row in table for c in row if c is not None and c.method == RUNS]
     method = RUNS if runs is not None else MIXED if simulated else EXACT
     src = list(sources) if sources is not None else [getattr(f, "path", "") for f in fighters]
-    from sevendag_cli.backend import backend_for
-
     return Roster(
         ruleset=ruleset.name, engine=ruleset.engine, method=method, cap=cap,
         tolerance=None if runs is not None else setup.tolerance,
@@ -619,4 +675,4 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
                                  _mean_given([cells[(i, j)] for j in range(n) if j != i]))
                         for i in order),
         cells=table, order=tuple(order), policies=tuple(pols[i] for i in order), exploit=exploit,
-        to_end=played_to_end and runs is None and backend_for(ruleset).exact_to_end())
+        to_end=played_to_end)

@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from sevendag_cli.dice import check_seed
 from sevendag_cli.errors import Msg, UsageError
-from sevendag_cli.limits import INT_LIMIT, MAX_ROUND_CAP, MAX_RUNS
+from sevendag_cli.limits import INT_LIMIT, MAX_PLAYED_ROUNDS, MAX_ROUND_CAP, MAX_RUNS
 from sevendag_cli.policies import PLAIN, Policies
 from sevendag_cli.rules import Fighter, Ruleset
 from sevendag_cli.sim.stats import MeanSd, Summary, summarize, wilson
@@ -107,7 +107,7 @@ class SimulationResult:
     runs: int  # fights completed (fewer than asked when interrupted)
     requested_runs: int
     batch_size: int
-    cap: int  # round cap: a fight still going after it is a draw
+    cap: int | None  # round cap: a fight still going after it is a draw; None: no cap
     interrupted: bool
     fighters: tuple[FighterStats, FighterStats]
     draws: int
@@ -116,6 +116,8 @@ class SimulationResult:
     first_striker_won: float | None  # among decided fights; None if none was decided
     d20: D20Extra | None = None
     sevendag: SevendagExtra | None = None
+    unfinished: int = 0  # no round cap: fights stopped at the safety limit, neither won nor drawn
+    safety_limit: int | None = None  # no round cap: the rounds a fight is played to at most
 
     def to_data(self) -> dict[str, Any]:
         """Plain data (dicts, lists, numbers, texts) for a JSON renderer."""
@@ -282,8 +284,9 @@ def simulate(
 
     backend = backend_for(ruleset)
     backend.check_batch(ruleset, a, b)
-    cap = ruleset.round_cap if cap is None else cap
-    if cap < 1:
+    cap = ruleset.round_cap if cap is None else cap  # None: no round cap (d20's house default)
+    limit = MAX_PLAYED_ROUNDS if cap is None else cap  # then the safety limit stops a fight
+    if limit < 1:
         raise UsageError(Msg("cli.cap", cap=cap, max=MAX_ROUND_CAP))
     from sevendag_cli.rules.bounds import check_can_end, check_values
 
@@ -298,7 +301,7 @@ def simulate(
     try:
         while totals["runs"] < runs:
             n = min(batch_size, runs - totals["runs"])
-            batch = batch_fn(ruleset, a, b, n, rng, cap)
+            batch = batch_fn(ruleset, a, b, n, rng, limit)
             part = merge(_common_tally(batch), extra.tally(batch))
             totals = merge(totals, part)  # one assignment: all of the batch or none of it
             del batch, part
@@ -307,6 +310,8 @@ def simulate(
     except KeyboardInterrupt:
         interrupted = totals["runs"] < runs  # a Ctrl-C after the last batch loses nothing
     done: int = totals["runs"]
+    stopped: int = totals.get("draws", 0)  # not over at the limit: draws at a cap, else unfinished
+    draws = stopped if cap is not None else 0
     return SimulationResult(
         ruleset=ruleset.name,
         engine=ruleset.engine,
@@ -317,9 +322,11 @@ def simulate(
         cap=cap,
         interrupted=interrupted,
         fighters=_fighter_stats(totals, (a.name, b.name)),
-        draws=totals.get("draws", 0),
-        draw_probability=totals.get("draws", 0) / done if done else 0.0,
+        draws=draws,
+        draw_probability=draws / done if done else 0.0,
         rounds=_round_stats(totals),
         first_striker_won=_first_striker_won(totals),
         **extra.result(totals, done),
+        unfinished=stopped - draws,
+        safety_limit=None if cap is not None else limit,
     )

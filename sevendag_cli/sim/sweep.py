@@ -17,13 +17,13 @@ why d20 uses the start odds below rather than the push.
   fractions of the uncapped fight), so each point is ``fight --exact --set …``'s figures.
 * d20: the odds from the fight's start as :mod:`sevendag_cli.d20.chain` computes them from any
   moment — ``P(a wins)`` of the fight played to the end, one pass over both fighters'
-  hit points (as ``fight --exact``, the ruleset's round cap no part of it; with
-  ``--cap``, the cap's share bounded) — and the expected rounds by a second pass of the
-  same kind.  Both are certified, so a point's interval and ``fight --exact --set …``'s
-  overlap, and their win probabilities agree within the tolerance.  When a ``--cap``
-  matters (its bound is above the tolerance), the point is pushed as ``fight --exact``
-  does; a point that cannot be resolved within the limits stops the sweep with one line
-  (no fair value from mass left unresolved).
+  hit points (as ``fight --exact`` with no round cap; with the ruleset's cap or ``--cap``,
+  the cap's share bounded) — and the expected rounds by a second pass of the same kind.
+  Both are certified, so a point's interval and ``fight --exact --set …``'s overlap, and
+  their win probabilities agree within the tolerance.  When a cap matters (its bound is
+  above the tolerance), the point is ``fight --exact``'s capped fight; a point that cannot
+  be resolved within the limits stops the sweep with one line (no fair value from mass
+  left unresolved).
 
 **Simulated** (``runs``): the vectorised simulation of ``fight --runs``, with the same
 seed for every value (common random numbers: the differences between values are not
@@ -84,14 +84,14 @@ class Sweep(Struct, frozen=True):
     engine: str
     field: str  # FIGHTER.FIELD as typed
     method: str  # EXACT or RUNS
-    cap: int
+    cap: int | None  # None: no round cap
     tolerance: float | None
     runs: int | None
     seed: int | None
     points: tuple[SweepPoint, ...]
     fair: Fair | None
     unchanged: bool  # every value gave the same odds: the field plays no part
-    to_end: bool = False  # exact odds of the fights played to the end: no round cap in them
+    to_end: bool = False  # no round cap: the fights played to the end (simulated: to the safety limit)
 
 
 Loader = Callable[[str], tuple[Any, ...]]
@@ -106,8 +106,7 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
           progress: Callable[[int], None] | None = None, policies: Policies = PLAIN) -> Sweep:
     """The odds of the fight ``load(value)`` gives, for each value in order (each fighter
     playing its policy)."""
-    given_cap = cap  # exact d20 odds: None is the fight played to the end
-    cap = ruleset.round_cap if cap is None else cap
+    cap = ruleset.round_cap if cap is None else cap  # None: no round cap, played to the end
     if method == EXACT:
         tolerance = check_tolerance(tolerance)
     from sevendag_cli.rules.bounds import check_can_end
@@ -119,16 +118,14 @@ def sweep(ruleset: Any, field: str, values: Sequence[str], load: Loader, *, meth
     points = []
     for done, (a, b, value, rs) in enumerate(pairs, start=1):
         if method == EXACT:
-            points.append(_exact_point(rs, a, b, value, given_cap, tolerance, field, policies))
+            points.append(_exact_point(rs, a, b, value, cap, tolerance, field, policies))
         else:
             assert runs is not None and seed is not None
             points.append(_simulated_point(rs, a, b, value, cap, runs, seed, policies))
         if progress is not None:
             progress(done)
     unchanged = len(points) > 1 and all(_same(p, points[0]) for p in points[1:])
-    from sevendag_cli.backend import backend_for
-
-    to_end = method == EXACT and given_cap is None and backend_for(ruleset).exact_to_end()
+    to_end = cap is None  # no round cap: the fights played to the end (simulated: to the safety limit)
     return Sweep(ruleset.name, ruleset.engine, field, method, cap,
                  tolerance if method == EXACT else None, runs if method == RUNS else None,
                  seed if method == RUNS else None, tuple(points),
@@ -183,7 +180,7 @@ class SweepGrid(Struct, frozen=True):
     engine: str
     fields: tuple[str, str]
     method: str
-    cap: int
+    cap: int | None  # None: no round cap
     tolerance: float | None
     runs: int | None
     seed: int | None
@@ -250,6 +247,9 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tole
             bounds = odds.win_bounds
             fighters = tuple(PointFighter(names[i], odds.win[i], bounds[i], None) for i in (0, 1))
             return SweepPoint(value, (fighters[0], fighters[1]), odds.draw, rounds_mean)
+        kept = _kept_point(ruleset, a, b, value, cap, tolerance, policies)
+        if kept is not None:
+            return kept
         from sevendag_cli.sim.exact_fight import exact_fight
 
         result = exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance, fractions=False,
@@ -257,10 +257,67 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tole
     except SevendagError as exc:
         raise UsageError(Msg("sweep.exact_refused", field=field, value=value, reason=exc.msg)) from None
     fighters = tuple(PointFighter(f.name, f.win_probability, f.bounds, None) for f in result.fighters)
-    return SweepPoint(value, (fighters[0], fighters[1]), result.draw_probability, result.rounds.mean)
+    got = SweepPoint(value, (fighters[0], fighters[1]), result.draw_probability, result.rounds.mean)
+    if policies != PLAIN:
+        _keep_point(ruleset, a, b, cap, tolerance, policies, got)
+    return got
 
 
-def _simulated_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int, runs: int,
+POINTS_FOLDER = "points"
+"""Where a sweep's exact points under policies are kept (``<cache>/points``): each one a
+game solved, found again by the next sweep through that value."""
+
+
+def _point_key(ruleset: Any, a: Any, b: Any, cap: int | None, tolerance: float,
+               policies: Policies) -> str | None:
+    from sevendag_cli import solver_cache
+    from sevendag_cli.folders import cache_dir
+
+    if cache_dir() is None:
+        return None
+    return solver_cache.work_key(POINTS_FOLDER, 1, ruleset, a, b, list(policies), cap,
+                                 tolerance)
+
+
+def _kept_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tolerance: float,
+                policies: Policies) -> SweepPoint | None:
+    """An exact point under policies kept by an earlier sweep (the same sheets as edited, the
+    same ruleset, policies, cap and tolerance), checked; None otherwise."""
+    if policies == PLAIN:
+        return None
+    key = _point_key(ruleset, a, b, cap, tolerance, policies)
+    if key is None:
+        return None
+    import msgspec
+
+    from sevendag_cli import solver_cache
+
+    raw = solver_cache.load(key, folder=POINTS_FOLDER, magic=b"sevendag-point\x00",
+                            max_size=1 << 12)
+    try:
+        point = msgspec.msgpack.decode(raw, type=SweepPoint) if raw is not None else None
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if point is None or point.values != () or not all(
+            f.bounds is not None and 0.0 <= f.win_probability <= f.bounds[1] <= 1.0
+            for f in point.fighters) or not 0.0 <= point.draw_probability <= 1.0:
+        return None
+    return msgspec.structs.replace(point, value=value)
+
+
+def _keep_point(ruleset: Any, a: Any, b: Any, cap: int | None, tolerance: float,
+                policies: Policies, point: SweepPoint) -> None:
+    key = _point_key(ruleset, a, b, cap, tolerance, policies)
+    if key is not None:
+        import msgspec
+
+        from sevendag_cli import solver_cache
+
+        solver_cache.store(key, msgspec.msgpack.encode(point), folder=POINTS_FOLDER,
+                           magic=b"sevendag-point\x00")
+
+
+def _simulated_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, runs: int,
                      seed: int, policies: Policies = PLAIN) -> SweepPoint:
     from sevendag_cli.sim.runner import simulate
 

@@ -37,16 +37,19 @@ SHEET_TACTICS, NO_YIELD, NO_NEW_TECHNIQUE, DRAW_AT_CAP, OPTIMAL_PLAY, SHEET_RULE
 
 
 def assumptions(engine: str, policies: Policies = PLAIN,
-                fighters: Sequence[Any] = ()) -> tuple[str, ...]:
+                fighters: Sequence[Any] = (), capped: bool = True) -> tuple[str, ...]:
     """What the odds from any moment assume, as stable keys (JSON ``assumes``).
 
     Sevendag: each fighter commits its hands as its sheet's tactic says, the assailant
     never yields (S-03), nobody starts a technique (one in effect runs its course); both
-    rulesets: a fight still going after round ``cap`` is a draw.  d20 has no choices.
+    rulesets: a fight still going after round ``cap`` is a draw — unless there is no round
+    cap (``capped`` False: d20's house default, the fight played to the end).  d20 has no
+    choices.
     """
     from sevendag_cli.backend import backend_named
 
-    return backend_named(engine).assumptions(policies, fighters)
+    keys = backend_named(engine).assumptions(policies, fighters)
+    return keys if capped else tuple(k for k in keys if k != DRAW_AT_CAP)
 
 
 class FighterOdds(msgspec.Struct, frozen=True, gc=False):
@@ -75,7 +78,7 @@ class OddsPoint(msgspec.Struct, frozen=True, gc=False):
 class OddsSwing(msgspec.Struct, frozen=True):
     """How the odds swung through one fight (``fight --odds``), at the fight's cap and tolerance."""
 
-    cap: int
+    cap: int | None  # None: no round cap, the fight played to the end
     tolerance: float
     assumes: tuple[str, ...]
     points: tuple[OddsPoint, ...]
@@ -92,10 +95,12 @@ def point(odds: Odds, round_: int, moment: str = ROUND) -> OddsPoint:
     return OddsPoint(round_, moment, fighters_of(odds), odds.draw, odds.unresolved)
 
 
-def rounds_left(state: Any, cap: int) -> int:
+def rounds_left(state: Any, cap: int | None) -> int | None:
     """Rounds the odds look at from ``state``: up to the cap, at least one (as ``round`` plays
-    one more); none once the fight is over."""
-    return 0 if state.over else max(1, cap - state.round)
+    one more); none once the fight is over; None with no round cap (to the end)."""
+    if state.over:
+        return 0
+    return None if cap is None else max(1, cap - state.round)
 
 
 # --- a fight played ---------------------------------------------------------------------------
@@ -131,10 +136,16 @@ def fight_swing(ruleset: Any, a: Any, b: Any, result: FightResult, *, cap: int |
     from sevendag_cli.sim.exact_fight import exact_fight
     from sevendag_cli.sim.moment import OddsSolver
 
+    if solver is None and policies != PLAIN:  # the game's odds kept in the user's cache
+        from sevendag_cli import solver_cache
+
+        solver = solver_cache.solver(ruleset, a, b, cap=cap, tolerance=tolerance,
+                                     policies=policies)
+        solver_cache.keep(solver)
     if solver is None:
         solver = OddsSolver(ruleset, a, b, cap=cap, tolerance=tolerance, policies=policies)
     start = exact_fight(ruleset, a, b, cap=solver.cap, tolerance=solver.tolerance,
-                        policies=solver.policies).odds
+                        fractions=False, policies=solver.policies).odds
     states = fight_states(ruleset, a, b, result)
     if len(states) >= LOOKUP_FROM and solver.policies == PLAIN:
         solver.keep()
@@ -142,4 +153,5 @@ def fight_swing(ruleset: Any, a: Any, b: Any, result: FightResult, *, cap: int |
     for i, state in enumerate(states):
         points.append(point(solver(state), state.round, INITIATIVE if i == 0 else ROUND))
     return OddsSwing(solver.cap, solver.tolerance,
-                     assumptions(ruleset.engine, solver.policies, (a, b)), tuple(points))
+                     assumptions(ruleset.engine, solver.policies, (a, b), solver.cap is not None),
+                     tuple(points))

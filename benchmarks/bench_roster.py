@@ -1,0 +1,115 @@
+"""Rosters under optimal play, and the solved game kept between runs, run by hand (not
+collected by pytest)::
+
+    python benchmarks/bench_roster.py [--repeat 3] [--forty] [--jobs 2]
+
+Each figure is a whole command in a fresh process (``python -m sevendag_cli ...``): the
+child's CPU time (user + system, its workers included) and the wall time, medians of
+``--repeat`` runs, nothing kept between runs unless said (``SEVENDAG_NO_CACHE``, or a fresh
+cache folder):
+
+* **one house-pair solve**: ``fight --exact --tactic optimal`` (Brannoc and Ysolde, both
+  optimal) — the unit of the ratios below;
+* **6-sheet roster**: ``matrix`` of bench_matrix.py's six Sevendag sheets (sword and shield,
+  two-handed, dual wield, a lance, a buckler, a shield wall) ``--tactic optimal --jobs 1``:
+  its ratio to one house-pair solve (goal: at most 15x), then the same table again with its
+  cells kept (a second run);
+* **odds at the table**: ``odds --tactic optimal`` from a fresh encounter, first (the game
+  solved for the whole fight and kept) and again (a look-up), against a plain ``odds``
+  (goal: at most 2x once solved), and the first ``advise`` (goal: 1 s of CPU or less);
+* with ``--forty``: a 40-sheet roster (the six and 34 variations of them) under optimal play,
+  ``--jobs N``: its wall and CPU time (aim: under 10 minutes on the 2-core machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import tempfile
+from pathlib import Path
+
+from _common import command_cpu
+from bench_matrix import SEVENDAG_SHEETS
+
+
+def median_cpu(argv: list[str], repeat: int, **run: object) -> tuple[float, float]:
+    cpu: list[float] = []
+    wall: list[float] = []
+    for _ in range(repeat):
+        c, w, done = command_cpu(argv, **run)
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(argv)}: exit {done.returncode}: {done.stderr.strip()}")
+        cpu.append(c)
+        wall.append(w)
+    return statistics.median(cpu), statistics.median(wall)
+
+
+def write_roster(folder: Path, count: int) -> Path:
+    """The six sheets, and variations of them (attack, defence, speed shifted) up to ``count``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    bodies = list(SEVENDAG_SHEETS.items())
+    for k in range(count):
+        name, body = bodies[k % len(bodies)]
+        if k >= len(bodies):
+            shift = 1 + k // len(bodies)
+            name = f"{name}{shift}"
+            lines = []
+            for line in body.splitlines():
+                for field, delta in (("attack", shift % 3 - 1), ("defence", (shift + 1) % 3 - 1),
+                                     ("speed", shift % 2)):
+                    if line.startswith(f"{field} = "):
+                        line = f"{field} = {int(line.split('=')[1]) + delta}"
+                lines.append(line)
+            body = "\n".join(lines) + "\n"
+        (folder / f"{name.lower()}.toml").write_text(
+            f'ruleset = "sevendag"\nname = "{name}"\n{body}', "utf-8")
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--forty", action="store_true")
+    args = parser.parse_args()
+    cold = {**os.environ, "SEVENDAG_NO_CACHE": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        one, one_wall = median_cpu(["fight", "--exact", "--tactic", "optimal", "--json"],
+                                   args.repeat, env=cold)
+        print(f"one house-pair solve (fight --exact --tactic optimal)  cpu {one:8.0f} ms  "
+              f"wall {one_wall:8.0f} ms")
+        six = write_roster(root / "six", 6)
+        table = ["matrix", str(six), "--tactic", "optimal", "--jobs", "1", "--json"]
+        c, w = median_cpu(table, args.repeat, env=cold)
+        print(f"6-sheet roster, optimal, 1 process                    cpu {c:8.0f} ms  "
+              f"wall {w:8.0f} ms  x{c / one:5.1f} one solve (goal <= 15)")
+        kept = {**os.environ, "SEVENDAG_CACHE": str(root / "cache")}
+        median_cpu(table, 1, env=kept)
+        c2, w2 = median_cpu(table, args.repeat, env=kept)
+        print(f"6-sheet roster again, its cells kept                  cpu {c2:8.0f} ms  "
+              f"wall {w2:8.0f} ms")
+        table_dir = root / "table"
+        table_dir.mkdir()
+        at = {"cwd": table_dir, "env": {**os.environ, "SEVENDAG_CACHE": str(root / "cache2")}}
+        command_cpu(["init", "--seed", "1"], **at)
+        first, _, _ = command_cpu(["odds", "--tactic", "optimal"], **at)
+        again, _ = median_cpu(["odds", "--tactic", "optimal"], args.repeat, **at)
+        plain, _ = median_cpu(["odds"], args.repeat, **at)
+        adv_first, _, _ = command_cpu(["advise"], cwd=table_dir,
+                                      env={**os.environ, "SEVENDAG_CACHE": str(root / "cache3")})
+        print(f"odds --tactic optimal: first {first:6.0f} ms (solved and kept), then "
+              f"{again:6.0f} ms; plain odds {plain:6.0f} ms: x{again / plain:4.2f} (goal <= 2)")
+        print(f"advise, first call (the game solved and kept)  cpu {adv_first:6.0f} ms "
+              f"(goal <= 1000)")
+        if args.forty:
+            forty = write_roster(root / "forty", 40)
+            c, w = median_cpu(["matrix", str(forty), "--tactic", "optimal", "--jobs",
+                               str(args.jobs), "--json"], 1, env=cold)
+            print(f"40-sheet roster, optimal, --jobs {args.jobs}                    cpu "
+                  f"{c / 1000:8.1f} s  wall {w / 1000:8.1f} s (aim: under 600 s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,505 @@
+"""The game's declared rounds, built for solving (numpy): every state reachable from its seeds
+under the policies, each (state, first declarer's option, answer) a *row*, its outcomes that
+lead to a state its *entries* (:class:`Rows`, read by :class:`~sevendag_cli.sevendag.game.Solution`).
+
+The rounds are the exact round form's (:mod:`sevendag_cli.sevendag.rounds`), each computed
+once per key (:class:`Kernels`: flattened into compact arrays, with the pieces of a state
+interned to small ints and what a round does to each), so a batch of states' rows and their
+targets is computed at once, a state being one int in mixed radix.  Rows of a state that roll
+the same round and keep the same techniques share their entries (a *unit*).  The build is
+bounded: its size estimated before it starts (:meth:`SevendagGame.check_size`) and counted as
+it goes (:func:`check_bytes`), at most :data:`MAX_BATCH_ROWS` rows at a time.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from typing import TYPE_CHECKING, Protocol
+
+from msgspec import Struct
+
+from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.sevendag.rounds import KEEP, Option, Pieces, RoundForm, Tech
+from sevendag_cli.sevendag.rules import SevendagRuleset
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from sevendag_cli.sevendag.chain import StateKey
+
+
+class Game(Protocol):
+    """What the build reads of the game (:class:`~sevendag_cli.sevendag.game.SevendagGame`)."""
+
+    ruleset: SevendagRuleset
+    names: tuple[str, str]
+    form: RoundForm
+    pieces: Pieces
+    allocs: list[list[tuple[str, ...]]]
+    alloc_index: list[dict[tuple[str, ...], int]]
+    lo: int
+    hi: int
+
+    def kernels(self) -> Kernels: ...
+
+    def options(self, key: StateKey, fighter: int, policy: str) -> list[Option]: ...
+
+MAX_GAME_BYTES = 380 << 20
+"""Most memory one solved game may take: its states, declared rounds and their outcomes,
+estimated before it is built (:meth:`~sevendag_cli.sevendag.game.SevendagGame.size`) and
+counted as it is built (with numpy loaded and the declarations played kept, the process stays
+under 500 MB)."""
+ROW_BYTES = 120
+"""Memory per declared round of a solved game (measured): its state, option, chances to win
+now, outcome count, and its values through value iteration and the declarations."""
+ENTRY_BYTES = 60
+"""Memory per outcome of a declared round that leads to a state (measured): its round, its
+target and probability, their copies by column for the values, and the build's own."""
+KERNEL_BYTES = 160
+"""Memory per outcome of a distinct round kept for the build (compact arrays, and their
+arrays for numpy)."""
+STATE_BYTES = 600
+"""Memory per state of a solved game: its key, its index, its options and values."""
+MAX_BATCH_ROWS = 200_000
+"""Most declared rounds built at once (the memory a build holds at a time)."""
+
+WIDE = 1 << 62
+"""Codes (a state, a kernel, as one int in mixed radix) this large or larger are Python ints
+in object arrays instead of int64."""
+
+
+class GameSize(Struct, frozen=True, gc=False):
+    """A game's size at most (:meth:`~sevendag_cli.sevendag.game.SevendagGame.size`): its
+    states and declared rounds."""
+
+    states: int
+    rows: int
+
+    def bytes(self, entries: int, kernel_outcomes: int = 0) -> int:
+        """Memory of a solved game of this size with ``entries`` outcomes leading to a state,
+        built from rounds of ``kernel_outcomes`` outcomes in all."""
+        return (self.states * STATE_BYTES + self.rows * ROW_BYTES + entries * ENTRY_BYTES
+                + kernel_outcomes * KERNEL_BYTES)
+
+
+def check_bytes(game: Game, states: int, rows: int, entries: int) -> None:
+    """Refuse, in one line, a game whose build has grown past :data:`MAX_GAME_BYTES`."""
+    size = GameSize(states, rows)
+    used = size.bytes(entries, game.kernels().outcomes)
+    if used > MAX_GAME_BYTES:
+        raise UsageError(Msg("game.grown", a=game.names[0], b=game.names[1], states=states,
+                             rows=rows, mb=used >> 20, max=MAX_GAME_BYTES >> 20))
+
+
+class Kernels:
+    """The game's rounds flattened for :class:`Rows` (built once per game, grown as builds
+    need more): each kernel (:meth:`RoundForm.kernel`) as a slice of flat arrays of its
+    outcomes that lead to a state (the kernel's order, winners left out), and the pieces of a
+    state interned to small ints, with what a round does to each (a wound counted, weapons
+    picked up, a technique's rounds), so that a round's targets are computed for many rows at
+    once and a state is looked up by one int instead of its nested tuple.  The weights are the
+    kernel's own, divided in Python (the same floats)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.ids: dict[tuple[int, ...], int] = {}  # (first, offsets, near, ids, granted) -> kernel
+        self.same: dict[tuple[object, ...], int] = {}  # the same by what it depends on
+        self.near_ids: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+        self.nears: list[tuple[tuple[bool, ...], tuple[bool, ...]]] = []
+        # per kernel: where its outcomes to a state start, how many, all outcomes, P(a wins),
+        # P(b wins)
+        self.off: list[int] = []
+        self.length: list[int] = []
+        self.n_all: list[int] = []
+        self.pa: list[float] = []
+        self.pb: list[float] = []
+        # per outcome to a state: the keep-or-give initiative, D's change, the tracked slot of
+        # a's wound and of b's (-1: none), the masks dropped, the granted criticals (2a + b)
+        self.cols: tuple[array[int], ...] = tuple(array("i") for _ in range(7))
+        self.p: array[float] = array("d")
+        self._arrays: tuple[np.ndarray, ...] | None = None  # None: kernels added since
+        self._kept: tuple[np.ndarray, ...] | None = None
+        self._done = (0, 0)  # kernels, outcomes in _kept
+        # interned pieces: counted wounds (both fighters), weapons picked up (per fighter),
+        # techniques in effect
+        self.count_ids: dict[tuple[int, ...], int] = {}
+        self.counts: list[tuple[int, ...]] = []
+        self.bump: list[list[int]] = []  # per counts: after no wound (0), a wound in slot s (s+1)
+        self.rec_ids: tuple[dict[tuple[int, ...], int], dict[tuple[int, ...], int]] = ({}, {})
+        self.recs: tuple[list[tuple[int, ...]], list[tuple[int, ...]]] = ([], [])
+        self.recover: tuple[list[list[int]], list[list[int]]] = ([], [])  # per rec, per mask
+        self.tech_ids: dict[Tech, int] = {}
+        self.techs: list[Tech] = []
+        self.tech_next: list[int] = []  # the technique in effect the next round
+        self.started: dict[str, Tech] = {}
+        for name, t in game.ruleset.techniques.items():
+            self.started[name] = (t.attack, t.defence, t.duration)
+            self.tech(self.started[name])
+        self.tech(None)
+
+    # --- interned pieces (each closed under what a round does to it)
+
+    def tech(self, t: Tech) -> int:
+        got = self.tech_ids.get(t)
+        if got is None:
+            got = self.tech_ids[t] = len(self.techs)
+            self.techs.append(t)
+            self.tech_next.append(-1)
+            self.tech_next[got] = self.tech(self.game.pieces.tech_next(t))
+        return got
+
+    def count(self, c: tuple[int, ...]) -> int:
+        got = self.count_ids.get(c)
+        if got is None:
+            got = self.count_ids[c] = len(self.counts)
+            self.counts.append(c)
+            row = [got]
+            self.bump.append(row)
+            form = self.game.form
+            for band, s in form.slot.items():  # a wound that does not take the fighter out (S-19)
+                ok = c[s] + 1 < form.limit[s]
+                row.append(self.count(self.game.pieces.bump(c, band)) if ok else -1)
+        return got
+
+    def rec(self, f: int, r: tuple[int, ...]) -> int:
+        ids = self.rec_ids[f]
+        got = ids.get(r)
+        if got is None:
+            got = ids[r] = len(self.recs[f])
+            self.recs[f].append(r)
+            row: list[int] = []
+            self.recover[f].append(row)
+            for m in range(1 << len(r)):  # S-18
+                row.append(self.rec(f, self.game.pieces.recover(r, m)))
+        return got
+
+    def near(self, ca: tuple[int, ...], cb: tuple[int, ...]) -> int:
+        got = self.near_ids.get((ca, cb))
+        if got is None:
+            got = self.near_ids[(ca, cb)] = len(self.nears)
+            self.nears.append(self.game.pieces.near(ca, cb))
+        return got
+
+    @property
+    def outcomes(self) -> int:
+        """The outcomes leading to a state of every kernel built."""
+        return len(self.p)
+
+    # --- kernels
+
+    def kernel(self, first: int, x: int, y: int, near: int, ida: int, idb: int,
+               granted: int) -> int:
+        """The id of the kernel at attack offsets ``x`` (a's) and ``y`` (b's)."""
+        key = (first, x, y, near, ida, idb, granted)
+        got = self.ids.get(key)
+        if got is not None:
+            return got
+        form = self.game.form
+        g = (granted >> 1 == 1, granted & 1 == 1)
+        same = form.kernel_key(first, x, y, self.nears[near], (ida, idb), g)
+        got = self.same.get(same)
+        if got is not None:
+            self.ids[key] = got
+            return got
+        kernel = form.kernel(first, x, y, self.nears[near], (ida, idb), g)
+        den, outcomes = kernel.den, kernel.outcomes
+        slot = form.slot
+        got = self.ids[key] = self.same[same] = len(self.off)
+        self.off.append(len(self.p))
+        self.n_all.append(len(outcomes))
+        win = loss = 0
+        cols = self.cols
+        delta = self.game.pieces.delta
+        for winner, ha, hb, assail2, da, db, ga2, gb2, w in outcomes:
+            if winner >= 0:
+                if winner == 0:
+                    win += w
+                else:
+                    loss += w
+                continue
+            cols[0].append(assail2)
+            cols[1].append(delta(ha, hb))
+            cols[2].append(slot.get(ha, -1) + 1)
+            cols[3].append(slot.get(hb, -1) + 1)
+            cols[4].append(da)
+            cols[5].append(db)
+            cols[6].append(2 * (ga2 > 0) + (gb2 > 0))
+            self.p.append(w / den)
+        self.length.append(len(self.p) - self.off[got])
+        self.pa.append(win / den)
+        self.pb.append(loss / den)
+        self._arrays = None
+        return got
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """(off, length, n_all, pa, pb, p, *cols) as arrays (the kernels added since the last
+        call appended)."""
+        got = self._arrays
+        if got is None:
+            import numpy as np
+
+            i64 = np.int64
+            k0, e0 = self._done
+            new = (np.array(self.off[k0:], dtype=i64), np.array(self.length[k0:], dtype=i64),
+                   np.array(self.n_all[k0:], dtype=i64), np.array(self.pa[k0:]),
+                   np.array(self.pb[k0:]), np.frombuffer(self.p, dtype=np.float64)[e0:].copy(),
+                   *(np.frombuffer(c, dtype=np.int32)[e0:].copy() for c in self.cols))
+            old = self._kept
+            got = self._arrays = new if old is None else tuple(
+                np.concatenate((a, b)) for a, b in zip(old, new, strict=True))
+            self._kept = got
+            self._done = (len(self.off), len(self.p))
+        return got
+
+
+class _Batch(Struct):
+    """A batch of states being expanded: per row its state (in the batch), first option and
+    options' positions; per state its pieces; per option its parts."""
+
+    size: int  # states
+    rows: int
+    state: np.ndarray  # (10, states): assaillant, D, counts a, b, recs a, b, near, granted, n1, n2
+    row_state: np.ndarray
+    row_i: np.ndarray
+    a_opt: np.ndarray
+    b_opt: np.ndarray
+    att: np.ndarray  # who attacks first (S-03: a yield swaps)
+    opt: tuple[np.ndarray, ...]  # per option: yield, allocation, attack mod, defence mod, next
+
+
+class Rows:
+    """Every state reachable from ``seeds`` under ``policies`` and the rows of each (see the
+    module); the arrays of the rows and entries once :meth:`build` has run."""
+
+    def __init__(self, game: Game, seeds: list[StateKey],
+                 policies: tuple[str, str]) -> None:
+        import numpy as np
+
+        self.game, self.policies = game, policies
+        self.states = seeds
+        self.index: dict[StateKey, int] = {k: i for i, k in enumerate(seeds)}
+        # per state: the assaillant's options, the défenseur's
+        self.opts: list[tuple[list[Option], list[Option]]] = []
+        kern = self.kern = game.kernels()
+        for key in seeds:  # the seeds' pieces (closed under a round: no new piece below)
+            kern.count(key[2])
+            kern.count(key[3])
+            kern.rec(0, key[4])
+            kern.rec(1, key[5])
+            kern.tech(key[8])
+            kern.tech(key[9])
+        # A state as one int: its pieces in mixed radix
+        self.d_lo = min(game.lo, *(k[1] for k in seeds))
+        n_d = max(game.hi, *(k[1] for k in seeds)) - self.d_lo + 1
+        self.n_t = n_t = len(kern.techs)
+        self.radix = (2, n_d, len(kern.counts), len(kern.counts), len(kern.recs[0]),
+                      len(kern.recs[1]), 4, n_t * n_t)
+        self.wide = math.prod(self.radix) >= WIDE  # beyond int64: Python ints in object arrays
+        self.bump = np.array(kern.bump, dtype=np.int64)
+        self.recover = (np.array(kern.recover[0], dtype=np.int64),
+                        np.array(kern.recover[1], dtype=np.int64))
+        self.codes: dict[int, int] = {self._encode(key): i for i, key in enumerate(seeds)}
+        self.parts: list[tuple[np.ndarray, ...]] = []  # per batch: rows, then entries
+        self.n_rows = self.n_units = self.n_entries = 0
+        self.longest = 1
+
+    def _encode(self, key: StateKey) -> int:
+        kern, n_t = self.kern, self.n_t
+        assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
+        code = 0
+        for part, r in zip((assail, d - self.d_lo, kern.count_ids[ca], kern.count_ids[cb],
+                            kern.rec_ids[0][ra], kern.rec_ids[1][rb], 2 * bool(ga) + bool(gb),
+                            kern.tech_ids[ta] * n_t + kern.tech_ids[tb]), self.radix,
+                           strict=True):
+            code = code * r + part
+        return code
+
+    def build(self) -> Rows:
+        """Breadth first, a batch at a time: every state known and not yet expanded, in order
+        (the order in which they are found, as when expanded one by one)."""
+        k = 0
+        while k < len(self.states):
+            batch = self._batch(k)
+            self._expand(batch, k)
+            k += batch.size
+        return self
+
+    def _batch(self, k: int) -> _Batch:
+        """The states from ``k`` on, up to :data:`MAX_BATCH_ROWS` rows: their options, and
+        each row's state, options and who attacks first."""
+        import numpy as np
+
+        game, kern, policies = self.game, self.kern, self.policies
+        alloc_index, tech_ids, started = game.alloc_index, kern.tech_ids, kern.started
+        # per option, first declarer's then answer's (S-05): yield, allocation id, attack
+        # and defence modifiers, the technique in effect next round
+        opt: tuple[list[int], ...] = ([], [], [], [], [])
+        # per state: assaillant, D, counted, picking up (a, b), near, granted, options
+        pieces: list[int] = []
+        size = rows = 0
+        for key in self.states[k:]:
+            if rows >= MAX_BATCH_ROWS:
+                break
+            size += 1
+            assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
+            first = game.options(key, assail, policies[assail])
+            second = game.options(key, 1 - assail, policies[1 - assail])
+            self.opts.append((first, second))
+            rows += len(first) * len(second)
+            pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb], kern.rec_ids[0][ra],
+                       kern.rec_ids[1][rb], kern.near(ca, cb), 2 * bool(ga) + bool(gb),
+                       len(first), len(second))
+            for f, opts in ((assail, first), (1 - assail, second)):
+                held = ta if f == 0 else tb
+                ids = alloc_index[f]
+                for o in opts:
+                    tech = started[o.technique] if o.technique is not None else held
+                    opt[0].append(o.yield_initiative)
+                    opt[1].append(ids[o.allocation])
+                    opt[2].append(tech[0] if tech else 0)
+                    opt[3].append(tech[1] if tech else 0)
+                    opt[4].append(kern.tech_next[tech_ids[tech]])
+        state = np.array(pieces, dtype=np.int64).reshape(-1, 10).T
+        n1, n2 = state[8], state[9]
+        parts = tuple(np.array(x, dtype=np.int64) for x in opt)
+        # each row: its state, first option i and answer j (rows: i, then j)
+        per_state = n1 * n2
+        row_state = np.repeat(np.arange(size, dtype=np.int64), per_state)
+        r = np.arange(rows, dtype=np.int64) - np.repeat(np.cumsum(per_state) - per_state,
+                                                        per_state)
+        row_i = r // n2[row_state]
+        f_opt = np.repeat(np.cumsum(n1 + n2) - n1 - n2, per_state) + row_i
+        s_opt = f_opt - row_i + n1[row_state] + r % n2[row_state]
+        assail_r = state[0][row_state]
+        a_first = assail_r == 0
+        att = np.where(parts[0][f_opt] == 1, 1 - assail_r, assail_r)  # S-03: a yield
+        return _Batch(size, rows, state, row_state, row_i, np.where(a_first, f_opt, s_opt),
+                      np.where(a_first, s_opt, f_opt), att, parts)
+
+    def _kernels(self, b: _Batch) -> np.ndarray:
+        """Each row's kernel id: the rows keyed by what their round depends on (the offsets
+        clamped, :meth:`RoundForm.kernel_key`), each key's kernel built once."""
+        import numpy as np
+
+        game, kern = self.game, self.kern
+        (aa, ad), (ba, bd) = game.form.constants
+        n_alloc_a, n_alloc_b = len(game.allocs[0]), len(game.allocs[1])
+        o_alloc, o_att, o_def = b.opt[1], b.opt[2], b.opt[3]
+        ida, idb = o_alloc[b.a_opt], o_alloc[b.b_opt]
+        d_r = b.state[1][b.row_state]
+        x = (aa - bd) - d_r + o_att[b.a_opt] - o_def[b.b_opt]  # a's attack offset
+        y = (ba - ad) + d_r + o_att[b.b_opt] - o_def[b.a_opt]  # b's
+        pair = (b.att * n_alloc_a + ida) * n_alloc_b + idb
+        pairs, pair_at = np.unique(pair, return_inverse=True)
+        bounds = np.array([game.form.bounds(int(p) // (n_alloc_a * n_alloc_b), (
+            int(p) // n_alloc_b % n_alloc_a, int(p) % n_alloc_b))
+            for p in pairs.tolist()], dtype=np.int64).reshape(-1, 4)[pair_at].T
+        w = np.clip(np.where(b.att == 0, x, y), bounds[0], bounds[1])
+        z = np.clip(np.where(b.att == 0, y, x), bounds[2], bounds[3])
+        near, granted = b.state[6][b.row_state], b.state[7][b.row_state]
+        parts = (w - int(w.min()), z - int(z.min()), near, granted)
+        sizes = [int(part.max()) + 1 for part in parts]
+        code: np.ndarray = pair.astype(object) if math.prod(
+            sizes, start=int(pair.max()) + 1) >= WIDE else pair
+        for part, size in zip(parts, sizes, strict=True):
+            code = code * size + part
+        _, same_at, same_inverse = np.unique(code, return_index=True, return_inverse=True)
+        kid_same = np.array([kern.kernel(*args) for args in zip(*(
+            v[same_at].tolist() for v in (b.att, x, y, near, ida, idb, granted)),
+            strict=True)], dtype=np.int64)
+        kid: np.ndarray = kid_same[same_inverse]
+        return kid
+
+    def _expand(self, b: _Batch, k: int) -> None:
+        """The batch's rows, units and entries (their targets, new states appended)."""
+        import numpy as np
+
+        kern, n_t = self.kern, self.n_t
+        kid_arr = self._kernels(b)
+        row_tech = b.opt[4][b.a_opt] * n_t + b.opt[4][b.b_opt]  # a's technique next round, b's
+        k_off, k_len, k_all, k_pa, k_pb, k_p = kern.arrays()[:6]
+        # Rows of a state with the same round and the same techniques next round lead to the
+        # same places with the same chances: one *unit* each, in the order first found
+        unit_code = b.row_state.astype(object) if b.size * (len(k_off) + 1) * (
+            n_t * n_t) >= WIDE else b.row_state
+        unit_code = (unit_code * (len(k_off) + 1) + kid_arr) * (n_t * n_t) + row_tech
+        _, u_first, u_inverse = np.unique(unit_code, return_index=True, return_inverse=True)
+        u_order = np.argsort(u_first, kind="stable")
+        u_rank = np.empty_like(u_order)
+        u_rank[u_order] = np.arange(u_order.size)
+        u_rows = u_first[u_order]  # each unit's first row
+        row_unit = u_rank[u_inverse.reshape(-1)]
+        u_kid, u_state = kid_arr[u_rows], b.row_state[u_rows]
+        lens = k_len[u_kid]
+        self.n_entries += int(lens.sum())
+        check_bytes(self.game, len(self.states), self.n_rows + b.rows, self.n_entries)
+        ent = np.repeat(k_off[u_kid] - np.cumsum(lens) + lens, lens) + np.arange(
+            int(lens.sum()), dtype=np.int64)
+        col = self._targets(b, ent, np.repeat(u_state, lens), np.repeat(row_tech[u_rows], lens))
+        if b.rows:
+            self.longest = max(self.longest, int(k_all[kid_arr].max()))
+        i32 = np.int32  # states, rows, units and outcomes counted well within 2**31
+        n_units = self.n_units
+        self.parts.append(((b.row_state + k).astype(i32), b.row_i.astype(i32), k_pa[kid_arr],
+                           k_pb[kid_arr], (row_unit + n_units).astype(i32),
+                           k_all[kid_arr].astype(i32), (u_state + k).astype(i32),
+                           np.repeat(np.arange(n_units, n_units + u_rows.size, dtype=i32), lens),
+                           col.astype(i32), k_p[ent]))
+        self.n_rows += b.rows
+        self.n_units += u_rows.size
+
+    def _targets(self, b: _Batch, ent: np.ndarray, ent_state: np.ndarray,
+                 to_t: np.ndarray) -> np.ndarray:
+        """Each entry's target state (the pieces after the round), the states found for the
+        first time appended in the order found."""
+        import numpy as np
+
+        kern, game = self.kern, self.game
+        c_assail, c_delta, c_sa, c_sb, c_da, c_db, c_g = kern.arrays()[6:]
+        piece = b.state[:6, ent_state]
+        to_assail = c_assail[ent]
+        to_assail = np.where(to_assail == KEEP, piece[0], to_assail)
+        to_d = np.clip(piece[1] + c_delta[ent], game.lo, game.hi) - self.d_lo
+        to_ca, to_cb = self.bump[piece[2], c_sa[ent]], self.bump[piece[3], c_sb[ent]]
+        to_ra = self.recover[0][piece[4], c_da[ent]]
+        to_rb = self.recover[1][piece[5], c_db[ent]]
+        to_g = c_g[ent]
+        if ent.size and min(int(to_ca.min()), int(to_cb.min())) < 0:
+            raise RuntimeError("a wound counted past the fighter's last")  # never: S-19
+        code = to_assail.astype(object) if self.wide else to_assail
+        for part, r in zip((to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t), self.radix[1:],
+                           strict=True):
+            code = code * r + part
+        uniq, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
+        codes, states = self.codes, self.states
+        col_of = np.array([codes.get(c, -1) for c in uniq.tolist()], dtype=np.int64)
+        new = np.flatnonzero(col_of < 0)
+        if new.size:
+            new = new[np.argsort(first_at[new], kind="stable")]  # in the order found
+            check_bytes(game, len(states) + new.size, self.n_rows + b.rows, self.n_entries)
+            col_of[new] = np.arange(len(states), len(states) + new.size)
+            at = first_at[new]
+            n_t = self.n_t
+            for c, a2, d2, ca2, cb2, ra2, rb2, g2, t2 in zip(
+                    uniq[new].tolist(), *(arr[at].tolist() for arr in (
+                        to_assail, to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t)),
+                    strict=True):
+                t_a, t_b = divmod(t2, n_t)
+                key = (a2, d2 + self.d_lo, kern.counts[ca2], kern.counts[cb2], kern.recs[0][ra2],
+                       kern.recs[1][rb2], g2 >> 1 == 1, g2 & 1 == 1, kern.techs[t_a],
+                       kern.techs[t_b])
+                codes[c] = self.index[key] = len(states)
+                states.append(key)
+        got: np.ndarray = col_of[inverse.reshape(-1)]
+        return got
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """Per row: state, first option, P(a wins now), P(b wins now), unit, outcomes; per
+        unit: state; per entry: unit, target, probability."""
+        import numpy as np
+
+        return tuple(np.concatenate([p[i] for p in self.parts]) for i in range(10))
+
+
+__all__ = ["MAX_GAME_BYTES", "GameSize", "Kernels", "Rows", "check_bytes"]

@@ -58,7 +58,7 @@ problem is reported, with every other one the file has)."""
 
 
 Cell = TypeVar("Cell")
-"""A roster's cell (:class:`sevendag_cli.sim.roster.Matchup`): what ``matrix_pair``'s
+"""A roster's cell (:class:`sevendag_cli.sim.roster.RosterCell`): what ``matrix_pair``'s
 callbacks give back."""
 
 

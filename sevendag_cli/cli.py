@@ -17,8 +17,10 @@ help in French to :mod:`sevendag_cli.help_fr` and a row to the table of
 from __future__ import annotations
 
 import importlib
+import inspect
+import os
 from collections.abc import Callable, Iterator, MutableMapping
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -40,8 +42,8 @@ from sevendag_cli.i18n import choose_lang
 from sevendag_cli.memory import numpy_guard
 from sevendag_cli.options import LangOpt
 
-if TYPE_CHECKING:
-    from sevendag_cli.click_compat import Command  # the type of a group's commands
+Command = TyperCommand | TyperGroup
+"""What the root group holds: a command, or a group of them (``rulesets``)."""
 
 COMMANDS: dict[str, str] = {
     # command name: its module under sevendag_cli/commands/, in the order --help lists them
@@ -96,12 +98,11 @@ def resolve_annotations(func: Callable[..., Any]) -> None:
     (issue 16).  The values are what ``inspect.signature(func, eval_str=True)`` gives, so
     Typer builds the same command.
     """
-    import inspect  # already imported by Typer
 
     func.__annotations__ = inspect.get_annotations(func, eval_str=True)
 
 
-class LazyCommands(MutableMapping[str, "Command"]):
+class LazyCommands(MutableMapping[str, Any]):  # Any: what Typer's groups hold, its private Click's class
     """The root group's commands: every name known at once, each command built when first used.
 
     In French (``french``), a command's help is translated as it is built.
@@ -182,9 +183,9 @@ class SevendagGroup(SevendagGroupBase):
         forget_saved()
         kwargs["standalone_mode"] = False
         argv = kwargs.get("args", args[0] if args else None)
-        lang = lang_of_args(argv)
-        json_errors_for(argv, COMMANDS)
         choose_lang(None)  # until the root's --lang (if any) is read: nothing left from a previous run
+        lang = lang_of_args(argv)  # (after the line above: a previous run's root --lang is no default)
+        json_errors_for(argv, COMMANDS)
         HelpLang.french = lang == "fr"
         if lang == "fr":
             from sevendag_cli.help_fr import translate
@@ -204,7 +205,7 @@ class SevendagGroup(SevendagGroupBase):
             fail(interrupted(lang), 130, lang)
         except typer.Abort:
             fail(Msg("cli.aborted"), 1, lang)
-        except click_compat.ClickException as exc:  # one sevendag does not know: Click's own text
+        except click_compat.TyperError as exc:  # one sevendag does not know: Click's own text
             msg = Msg("usage.other", message=Msg.text(exc.format_message()))
             ctx = getattr(exc, "ctx", None)
             fail(msg if ctx is None else see_help(ctx, msg), int(exc.exit_code), lang)
@@ -268,7 +269,7 @@ def main() -> None:
 
     lang = lang_of_args(None)
     if streams.install():
-        fail(Msg("cli.stdout_closed"), streams.EXIT_WRITE_ERROR, lang)
+        fail(Msg("cli.stdout_closed", devnull=os.devnull), streams.EXIT_WRITE_ERROR, lang)  # NUL on Windows
     code = 0
     lost: streams.OutputLost | None = None
     try:

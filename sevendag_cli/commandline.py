@@ -12,17 +12,20 @@ only (``parse_args``, ``resolve_command``, ``format_usage``, ``format_help``,
   built from what Click's exception holds (the option's name, the parameter), never
   from Click's English text; an unknown option or command suggests the closest
   name (:func:`difflib.get_close_matches`);
-* in French (:data:`HelpLang`), ``--help`` writes Click's and Typer's own words
-  ("Usage:", "Show this message and exit.", ``[default: …]``...) in French, in the
-  Rich help and the plain one alike (:mod:`sevendag_cli.help_fr` translates the
-  commands' own texts).
+* in French (:data:`HelpLang`), ``--help`` is Click's plain help (Typer's Rich help
+  offers no public way to change its words), with Click's and Typer's own words
+  ("Usage:", "Show this message and exit.", ``[default: …]``...) in French
+  (:mod:`sevendag_cli.help_fr` translates the commands' own texts).
 
-What still needs Typer's internals is in :mod:`sevendag_cli.click_compat`.
+What these classes take from Typer beyond its documented names is listed, and checked,
+in :mod:`sevendag_cli.click_compat`.
 """
 
 from __future__ import annotations
 
 import copy
+import difflib
+import sys
 from typing import Any
 
 from typer.core import TyperCommand, TyperGroup
@@ -95,7 +98,6 @@ def _french(name: str, names: list[str], strip: bool) -> list[str]:
 def _closest(name: str, names: list[str], strip: bool = False) -> list[str]:
     """The names most like ``name``, best first (``strip``: compare options without their
     dashes); a French word for one of them (:data:`FRENCH_WORDS`) first."""
-    import difflib
 
     french = _french(name, names, strip)
     if french:
@@ -126,7 +128,7 @@ def _negative_argument(option: str, args: list[str], ctx: Any) -> str | None:
     """The argument Click took for the unknown ``option`` when it reads as a negative number or
     dice expression (``-1d4``, ``-5``, ``-d6``, ``-(1d4)``) and the command takes positional
     arguments; else None."""
-    if not any(p.param_type_name == "argument" for p in ctx.command.get_params(ctx)):
+    if not option or not any(p.param_type_name == "argument" for p in ctx.command.get_params(ctx)):
         return None
     for arg in args:
         if arg == "--":
@@ -139,36 +141,40 @@ def _negative_argument(option: str, args: list[str], ctx: Any) -> str | None:
 
 
 def usage_error(exc: Exception, ctx: Any, args: list[str] | None = None) -> UsageError | None:
-    """Sevendag's error for a Click usage error raised while ``ctx``'s command line was parsed,
-    from the exception's class and attributes; None: not one sevendag knows.
+    """Sevendag's error for a usage error Typer raised while ``ctx``'s command line was parsed,
+    from the exception's attributes (:func:`click_compat.usage_kind`); None: not one sevendag knows.
 
     ``args``: the command's arguments as typed, for an unknown option that is a negative
     argument (``roll -1d4``): the hint to put it after ``--``.
     """
-    if isinstance(exc, click_compat.NoSuchOption):
-        msg = Msg("usage.no_such_option", option=exc.option_name)
-        negative = _negative_argument(exc.option_name, args or [], ctx)
+    kind = click_compat.usage_kind(exc, lambda name: _option(ctx, name) is not None)
+    if kind == "no_such_option":
+        option = getattr(exc, "option_name", "")
+        msg = Msg("usage.no_such_option", option=option)
+        negative = _negative_argument(option, args or [], ctx)
         if negative is not None:
             import shlex
 
             example = f"{command_line(ctx)} -- {shlex.quote(negative)}"
             return UsageError(Msg("usage.hint_dash_dash", message=msg, example=example))
-        close = _closest(exc.option_name, _option_names(ctx), strip=True)
+        close = _closest(option, _option_names(ctx), strip=True)
         if close:
             msg = Msg("usage.suggest_option", message=msg, names=", ".join(close))
         return UsageError(see_help(ctx, msg))
-    if isinstance(exc, click_compat.BadOptionUsage):  # raised without a context: no "see --help"
-        param = _option(ctx, exc.option_name)
-        if param is not None and getattr(param, "is_flag", False):
-            return UsageError(Msg("usage.takes_no_value", option=exc.option_name))
-        return UsageError(Msg("usage.requires_argument", option=exc.option_name))
-    if isinstance(exc, click_compat.MissingParameter) and exc.param is not None:
-        kind = exc.param.param_type_name
-        key = kind if kind in ("argument", "option") else "parameter"
-        hint = exc.param.get_error_hint(exc.ctx or ctx)
+    if kind == "option_usage":  # raised without a context: no "see --help"
+        option = getattr(exc, "option_name", "")
+        if getattr(_option(ctx, option), "is_flag", False):
+            return UsageError(Msg("usage.takes_no_value", option=option))
+        return UsageError(Msg("usage.requires_argument", option=option))
+    param = getattr(exc, "param", None)
+    if kind == "missing" and param is not None:
+        param_kind = param.param_type_name
+        key = param_kind if param_kind in ("argument", "option") else "parameter"
+        hint = param.get_error_hint(getattr(exc, "ctx", None) or ctx)
         return UsageError(see_help(ctx, Msg(f"usage.missing_{key}", hint=hint)))
-    if isinstance(exc, click_compat.ValueRefused) and exc.param is not None:
-        hint = exc.param.get_error_hint(exc.ctx or ctx)
+    if kind == "refused" and param is not None:
+        assert isinstance(exc, click_compat.ValueRefused)
+        hint = param.get_error_hint(exc.ctx or ctx)
         return UsageError(see_help(ctx, Msg("usage.invalid_value", hint=hint, message=exc.msg)))
     return None
 
@@ -183,8 +189,6 @@ class SevendagCommandBase:
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if (isinstance(self, TyperGroup) and not args and self.no_args_is_help
                 and not ctx.resilient_parsing):
-            import sys
-
             text = ctx.get_help()  # the Rich help prints itself and gives ""
             if text:
                 sys.stdout.write(text + "\n")
@@ -195,7 +199,7 @@ class SevendagCommandBase:
         ctx.allow_extra_args = True  # extra arguments: refused below, in the catalogue's words
         try:
             rest: list[str] = super().parse_args(ctx, args)  # type: ignore[misc]
-        except click_compat.ClickUsageError as exc:
+        except click_compat.TyperError as exc:
             error = usage_error(exc, ctx, typed)
             if error is None:
                 raise
@@ -244,11 +248,19 @@ class SevendagCommandBase:
         return option
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
+        """The help; in French, the plain one (Click's, drawn by the hooks below, which write
+        Click's and Typer's words in French): Typer's Rich help has no public way to change
+        its words (``[default: …]``, ``[required]``...)."""
         if not HelpLang.french:
             super().format_help(ctx, formatter)  # type: ignore[misc]
             return
-        with click_compat.rich_help_words(click_compat.RICH_WORDS):
+        command: Any = self
+        mode = command.rich_markup_mode
+        command.rich_markup_mode = None  # Typer's documented switch to Click's plain help
+        try:
             super().format_help(ctx, formatter)  # type: ignore[misc]
+        finally:
+            command.rich_markup_mode = mode
 
     def format_options(self, ctx: Any, formatter: Any) -> None:
         """The plain help's parameters (without Rich); in French, Click's words too."""

@@ -36,8 +36,20 @@ from msgspec import Struct
 
 from sevendag_cli.arguments import checked
 from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError
-from sevendag_cli.library import Dice, DiceChoice, Document, WhatIfs
-from sevendag_cli.policies import PLAIN, Policies
+from sevendag_cli.library import (
+    DiceArg,
+    DiceChoice,
+    Document,
+    WhatIfs,
+    check_fighter_count,
+    check_numbers,
+    choose_dice,
+    pick_ruleset_doc,
+    played_policies,
+    what_if_texts,
+)
+from sevendag_cli.policies import PLAIN, Policies, pair
+from sevendag_cli.text import ascii_int, is_ascii_int
 
 if TYPE_CHECKING:
     from sevendag_cli.advice import AdviceAt
@@ -47,7 +59,7 @@ if TYPE_CHECKING:
     from sevendag_cli.rules.whatif import Change, WhatIf
     from sevendag_cli.sim.odds import Odds
     from sevendag_cli.sim.swing import OddsPoint
-    from sevendag_cli.store import Encounter as Saved
+    from sevendag_cli.store import SavedEncounter as Saved
 
 __all__ = ["Encounter", "Loaded", "Log", "OddsAt", "RoundPlayed", "Started", "Status", "Undone", "Wounded"]
 
@@ -61,7 +73,7 @@ Ask: TypeAlias = ("Callable[[Ruleset, Fighter, Fighter, object, bool | None, "
 """Asks what the arguments did not say (the CLI at a terminal): given the ruleset, the two
 fighters, the state, the yield and the choices so far, returns the round's choices (the
 ruleset's own record: Sevendag's ``Choices``)."""
-DiceArg: TypeAlias = "Dice | Callable[[], DiceChoice]"
+TableDice: TypeAlias = "DiceArg | Callable[[], DiceChoice]"
 """Dice, or a function giving them (called under the lock, once the encounter is read)."""
 
 
@@ -128,9 +140,7 @@ def _read(path: Path) -> tuple[Loaded, bool]:
     return loaded, free
 
 
-def _dice(dice: DiceArg, seed: int | None) -> DiceChoice:
-    from sevendag_cli.library import choose_dice
-
+def _dice(dice: TableDice, seed: int | None) -> DiceChoice:
     if callable(dice) and not hasattr(dice, "face"):
         return dice()
     return choose_dice(seed, dice, continue_after=False)
@@ -153,7 +163,6 @@ def _assignments(given: Assignments, option: str) -> list[tuple[str, str]]:
 def wound_amount(text: str, option: str = "AMOUNT") -> tuple[int | None, str | None]:
     """A wound's amount: a whole number within the value bound (else a usage mistake), or a band name."""
     from sevendag_cli.limits import INT_LIMIT
-    from sevendag_cli.text import ascii_int, is_ascii_int
 
     try:
         number = ascii_int(text)
@@ -202,7 +211,7 @@ class Encounter:
     @checked
     def start(cls, a: str | None = None, b: str | None = None, ruleset: str | None = None, *,
               path: str | os.PathLike[str] = DEFAULT_PATH, seed: int | None = None,
-              dice: DiceArg = None, force: bool = False, odds: bool = False) -> Encounter:
+              dice: TableDice = None, force: bool = False, odds: bool = False) -> Encounter:
         """``sevendag init``: roll the initiative and save a new encounter at ``path``.
 
         Fighters and ruleset as :func:`sevendag_cli.library.matchup` reads them.  An encounter
@@ -213,7 +222,6 @@ class Encounter:
         from sevendag_cli.engine import engine_for
         from sevendag_cli.engine.common import RecordingDice
         from sevendag_cli.history import init_entry
-        from sevendag_cli.library import check_fighter_count, pick_ruleset_doc
         from sevendag_cli.rules import pair_docs, pair_from_docs
 
         where = Path(path)
@@ -227,7 +235,7 @@ class Encounter:
         init, state = engine.start(rs, fa, fb, rec)
         if choice.entered is not None:
             choice.entered.check_all_used()
-        enc = store.Encounter(
+        enc = store.SavedEncounter(
             ruleset={"name": rs.name, "path": rs_path, "data": rs_data},
             fighters=({"path": docs[0][0], "data": docs[0][1]},
                       {"path": docs[1][0], "data": docs[1][1]}),
@@ -254,7 +262,7 @@ class Encounter:
     # --- changes ---------------------------------------------------------------------------------
 
     @checked
-    def round(self, *, seed: int | None = None, dice: DiceArg = None,
+    def round(self, *, seed: int | None = None, dice: TableDice = None,
               yield_initiative: bool | None = None, allocate: Assignments = None,
               technique: Assignments = None, ask: Ask | None = None,
               odds: bool = False, tactic: WhatIfs = None) -> RoundPlayed:
@@ -269,7 +277,6 @@ class Encounter:
         from sevendag_cli import store
         from sevendag_cli.engine import engine_for
         from sevendag_cli.history import round_entry
-        from sevendag_cli.library import what_if_texts
         from sevendag_cli.rules.whatif import WhatIf
 
         store.require_encounter(self.path)
@@ -382,7 +389,6 @@ class Encounter:
         """``sevendag odds``: each fighter's chance to win from where the encounter stands,
         each keeping the sheet's tactic; ``set``/``tactic``: what-ifs on the embedded sheets
         (the file is not changed)."""
-        from sevendag_cli.library import check_numbers, what_if_texts
         from sevendag_cli.rules.whatif import WhatIf, inert_notes, saved_state_notes
         from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance
         from sevendag_cli.sim.swing import point
@@ -432,8 +438,6 @@ class Encounter:
 def _policies(what: WhatIf, ruleset: Ruleset, names: tuple[str, str]) -> tuple[Policies, list[Msg]]:
     """The policies ``--tactic`` asks (``NAME=optimal``, ``optimal``), as the ruleset plays
     them; and the note to say when it has no choices to make."""
-    from sevendag_cli.library import played_policies
-    from sevendag_cli.policies import pair
 
     played, said = played_policies(ruleset, what.policies(names))
     return pair(played), list(said)

@@ -272,7 +272,3 @@ class EncounterError(SevendagError):
 
 class RuleError(SevendagError):
     """A game action the rules refuse (technique still active, bad dice allocation, ...)."""
-
-
-class LimitError(SevendagError):
-    """A bound was reached (round cap, runs cap)."""

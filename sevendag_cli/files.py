@@ -137,6 +137,13 @@ def _require_size(size: int, limit: int) -> None:
         raise Unreadable(Msg("common.file.too_large", size=size, limit=limit))
 
 
+_READ_FLAGS = os.O_RDONLY
+for _flag in ("O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC", "O_BINARY", "O_NOINHERIT"):
+    _READ_FLAGS |= getattr(os, _flag, 0)
+"""How a file is opened for reading: never blocking on a FIFO nor taking a terminal, inherited
+by no child, in binary (each flag where the system has it: Windows has the last two only)."""
+
+
 def read_regular(path: PathLike, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; :class:`Unreadable` otherwise."""
     st = stat_or_none(path)
@@ -145,7 +152,7 @@ def read_regular(path: PathLike, limit: int) -> bytes:
     require_regular(st)  # a pipe, device, socket or folder is never opened
     _require_size(st.st_size, limit)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        fd = os.open(path, _READ_FLAGS)
     except (OSError, ValueError) as exc:
         raise _failed(exc) from None
     try:

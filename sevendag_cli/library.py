@@ -27,14 +27,15 @@ The commands are this module plus parsing and rendering: ``sevendag fight A B -r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, TypeAlias
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from msgspec import Struct
 
 from sevendag_cli.arguments import checked
-from sevendag_cli.errors import Msg, RuleError, UsageError
-from sevendag_cli.policies import PLAIN, Policies, pair
+from sevendag_cli.errors import DataError, Msg, NotFoundError, RuleError, UsageError
+from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies, pair, policies_data
 
 if TYPE_CHECKING:
     from sevendag_cli.dice import DiceSource, EnteredDice
@@ -53,6 +54,7 @@ __all__ = [
     "DiceChoice",
     "Exact",
     "Fight",
+    "FightInPlay",
     "Lineup",
     "Matchup",
     "Matrix",
@@ -73,8 +75,8 @@ WhatIfs: TypeAlias = "str | Sequence[str] | Mapping[str, object] | None"
 """What-ifs: the CLI's ``--set``/``--tactic`` texts (one, or several), or a mapping
 ``{"FIGHTER.FIELD": value}`` / ``{"FIGHTER": tactic}``; ``{"techniques.NAME.FIELD": value}``
 changes the ruleset's technique (S-05)."""
-Dice: TypeAlias = "str | Sequence[int] | DiceSource | None"
-"""Dice: faces as the CLI's ``--dice`` (``"19,5"`` or ``[19, 5]``), or a dice source."""
+DiceArg: TypeAlias = "str | Sequence[int] | DiceSource | None"
+"""Dice given to a fight: faces as the CLI's ``--dice`` (``"19,5"`` or ``[19, 5]``), or a dice source."""
 
 
 # --- arguments as the CLI takes them -----------------------------------------------------------
@@ -130,7 +132,6 @@ def check_fighter_count(fighters: Sequence[str] | None) -> list[str] | None:
 def pick_ruleset_doc(ruleset: str | None,
                      fighters: Sequence[str] | None) -> tuple[Ruleset, str, dict[str, object]]:
     """The ruleset named, else the first sheet's own, else the default; with its file and data."""
-    from sevendag_cli.errors import DataError, NotFoundError
     from sevendag_cli.rules import (
         DEFAULT_RULESET,
         fighter_path,
@@ -163,7 +164,7 @@ class DiceChoice:
         self.entered = entered
 
 
-def choose_dice(seed: int | None, dice: Dice, *, continue_after: bool) -> DiceChoice:
+def choose_dice(seed: int | None, dice: DiceArg, *, continue_after: bool) -> DiceChoice:
     """Entered faces, a dice source, or the seeded generator (a fresh seed when none is given).
 
     ``continue_after``: in a fight the generator continues after entered faces; in ``init``
@@ -206,7 +207,6 @@ def played_policies(ruleset: Ruleset,
     ('sheet', 'sheet')
     """
     from sevendag_cli.backend import backend_for
-    from sevendag_cli.policies import OPTIMAL, SHEET
 
     if OPTIMAL not in asked or backend_for(ruleset).has_choices():
         return tuple(asked), ()
@@ -215,7 +215,6 @@ def played_policies(ruleset: Ruleset,
 
 def with_policies(doc: dict[str, object], names: Sequence[str], policies: Policies) -> Document:
     """The document with ``policies``: how each fighter played (after the fighters' data)."""
-    from sevendag_cli.policies import policies_data
 
     return {**doc, "policies": policies_data(names, policies)}
 
@@ -353,7 +352,7 @@ class Matchup(Struct, frozen=True):
     # --- one fight -----------------------------------------------------------------------------
 
     @checked
-    def play(self, *, seed: int | None = None, dice: Dice = None,
+    def play(self, *, seed: int | None = None, dice: DiceArg = None,
              cap: int | None = None) -> tuple[FightPlay, DiceChoice]:
         """The fight of :meth:`fight`, played round by round as it is iterated (a long fight is
         never held whole); and its dice (``.seed``: the seed to report)."""
@@ -366,7 +365,15 @@ class Matchup(Struct, frozen=True):
                                                     cap, self.policies), choice
 
     @checked
-    def fight(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None) -> Fight:
+    def playing(self, *, seed: int | None = None, dice: DiceArg = None,
+                cap: int | None = None) -> FightInPlay:
+        """The fight of :meth:`fight` as it is played, with its documents written as the rounds
+        come (``sevendag fight --json`` and ``--jsonl``: a long fight is never held whole)."""
+        play, choice = self.play(seed=seed, dice=dice, cap=cap)
+        return FightInPlay(play, choice, self.changes, self.policies)
+
+    @checked
+    def fight(self, *, seed: int | None = None, dice: DiceArg = None, cap: int | None = None) -> Fight:
         """One whole fight, step by step (``sevendag fight --seed N``).
 
         >>> f = matchup("A", "B", "d20").fight(seed=7, cap=3)
@@ -377,7 +384,7 @@ class Matchup(Struct, frozen=True):
         return Fight(play.collect(), choice.seed, self.changes, self.policies)
 
     @checked
-    def odds_swing(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None,
+    def odds_swing(self, *, seed: int | None = None, dice: DiceArg = None, cap: int | None = None,
                    tolerance: float | None = None) -> OddsSwingResult:
         """The fight :meth:`fight` plays, then how each fighter's odds swung round by round
         (``sevendag fight --odds``)."""
@@ -480,35 +487,20 @@ class Matchup(Struct, frozen=True):
         >>> [p.values for p in g.result.points]
         [(10, 9), (10, 10), (11, 9), (11, 10)]
         """
-        from sevendag_cli.limits import MAX_SWEEP_POINTS
-        from sevendag_cli.rules.whatif import vary_values
         from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
         from sevendag_cli.sim.sweep import EXACT, RUNS, sweep
 
         check_numbers(cap, None, seed)
-        if runs is not None:
-            if tolerance is not None:
-                raise UsageError(Msg("sweep.tolerance_runs"))
-            if not 1 <= runs <= MAX_RUNS_PER_VALUE:
-                raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
-        listed = values if isinstance(values, str) else ",".join(str(v) for v in values)
-        target, texts = vary_values(f"{field}={listed}", MAX_SWEEP_POINTS)
-        typed = f"--vary {field}={listed}"
-        grid = None
-        if by is not None:
-            from sevendag_cli.limits import MAX_GRID_POINTS
-
-            listed2 = by[1] if isinstance(by[1], str) else ",".join(str(v) for v in by[1])
-            grid = vary_values(f"{by[0]}={listed2}", MAX_SWEEP_POINTS)
-            typed2 = f"--vary {by[0]}={listed2}"
-            if grid[0] == target:
-                raise UsageError(Msg("sweep.grid_same_field", field=target))
+        listed = _listed(values)
+        vary = [f"{field}={listed}"] + ([] if by is None else [f"{by[0]}={_listed(by[1])}"])
+        target, texts, grid = check_sweep(vary, runs=runs, tolerance=tolerance)
+        typed = f"--vary {vary[0]}"
+        typed2 = f"--vary {vary[-1]}"
+        if grid is not None:
             both = self.vary(target, texts[0], typed).vary(grid[0], grid[1][0], typed2).changes[-2:]
             if (both[0].fighter, both[0].field, both[0].ruleset) == \
                     (both[1].fighter, both[1].field, both[1].ruleset):  # one field spelt two ways
                 raise UsageError(Msg("sweep.grid_same_field", field=target))
-            if len(texts) * len(grid[1]) > MAX_GRID_POINTS:
-                raise UsageError(Msg("sweep.grid_too_big", n=len(texts) * len(grid[1]), max=MAX_GRID_POINTS))
         if runs is not None:
             from sevendag_cli.dice import check_seed, fresh_seed
 
@@ -541,6 +533,49 @@ class Matchup(Struct, frozen=True):
 
 MAX_RUNS_PER_VALUE = 1_000_000
 """Most simulated fights per value of a sweep (``--runs``)."""
+
+
+class SweepAsked(NamedTuple):
+    """A sweep's values, checked: the field varied and its values (as texts), and for a grid the
+    second field and its values."""
+
+    target: str
+    texts: list[str]
+    by: tuple[str, list[str]] | None
+
+
+def _listed(values: str | Sequence[str | int]) -> str:
+    """A sweep's values as ``--vary`` writes them (a list joined by commas)."""
+    return values if isinstance(values, str) else ",".join(str(v) for v in values)
+
+
+def check_sweep(vary: Sequence[str], *, runs: int | None = None,
+                tolerance: float | None = None) -> SweepAsked:
+    """What a sweep asks, checked before any sheet is read (a usage mistake, one line): one or
+    two ``FIELD=VALUES`` (``--vary``), each of at most ``MAX_SWEEP_POINTS`` values, two
+    different fields of at most ``MAX_GRID_POINTS`` points together; ``runs`` per value (not
+    with ``tolerance``) within ``MAX_RUNS_PER_VALUE``.  :meth:`Matchup.sweep` checks with it;
+    ``sevendag sweep`` calls it before it reads the sheets, so a wrong ``--vary`` is said first.
+    """
+    from sevendag_cli.limits import MAX_GRID_POINTS, MAX_SWEEP_POINTS
+    from sevendag_cli.rules.whatif import vary_values
+
+    if runs is not None:
+        if tolerance is not None:
+            raise UsageError(Msg("sweep.tolerance_runs"))
+        if not 1 <= runs <= MAX_RUNS_PER_VALUE:
+            raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
+    if not 1 <= len(vary) <= 2:
+        raise UsageError(Msg("sweep.vary_count", n=len(vary)))
+    varied = [vary_values(v, MAX_SWEEP_POINTS) for v in vary]
+    if len(varied) == 1:
+        return SweepAsked(varied[0][0], varied[0][1], None)
+    (target, texts), (target2, texts2) = varied
+    if target == target2:
+        raise UsageError(Msg("sweep.grid_same_field", field=target))
+    if len(texts) * len(texts2) > MAX_GRID_POINTS:
+        raise UsageError(Msg("sweep.grid_too_big", n=len(texts) * len(texts2), max=MAX_GRID_POINTS))
+    return SweepAsked(target, texts, (target2, texts2))
 
 
 # --- results -----------------------------------------------------------------------------------
@@ -578,6 +613,41 @@ class Fight(Struct, frozen=True):
         return _with_changes(doc, self.changes)
 
 
+class FightInPlay:
+    """One fight as it is played (:meth:`Matchup.playing`): its rounds, then the rest of its
+    ``--json`` document (:meth:`rounds`, :meth:`document`), or its ``--jsonl`` lines
+    (:meth:`lines`), each round made as it is read; the same documents as :class:`Fight`'s
+    (``to_dict()``, the fight held whole).  Iterate one of them, once."""
+
+    def __init__(self, play: FightPlay, choice: DiceChoice, changes: tuple[Change, ...],
+                 policies: Policies) -> None:
+        self.play, self.choice, self.changes, self.policies = play, choice, changes, policies
+
+    @property
+    def seed(self) -> int | None:
+        return self.choice.seed
+
+    def rounds(self) -> Iterator[Document]:
+        """Each round's data (the ``rounds`` of the ``--json`` document), as it is played."""
+        from sevendag_cli.render.data import round_data
+
+        return (round_data(r) for r in self.play)
+
+    def document(self) -> Document:
+        """The ``--json`` document once :meth:`rounds` is read, its ``rounds`` left empty (the
+        caller writes them in their place: ``Output.data_with_list``)."""
+        doc = Fight(self.play.result(), self.seed, self.changes, self.policies).to_dict()
+        return {**doc, "rounds_played": self.play.played}
+
+    def lines(self) -> Iterator[Document]:
+        """The ``--jsonl`` lines (``fight --jsonl``), the fight played as they are read."""
+        from sevendag_cli.render.data import fight_event_stream
+
+        lines = fight_event_stream(self.play, self.seed)
+        first = with_policies(next(lines), self.play.fighters, self.policies)
+        return itertools.chain([_with_changes(first, self.changes)], lines)
+
+
 class OddsSwingResult(Struct, frozen=True):
     """One fight and how the odds swung (``sevendag fight --odds``)."""
 
@@ -594,6 +664,16 @@ class OddsSwingResult(Struct, frozen=True):
         doc = {**fight_document(self.result, self.seed), **swing_data(self.swing)}
         return _with_changes(with_policies(doc, self.result.fighters, self.policies),
                              self.changes)
+
+    def lines(self) -> list[Document]:
+        """The ``--jsonl`` lines (``fight --odds --jsonl``): the fight's, each round's end with
+        the odds after it."""
+        from sevendag_cli.render.data import fight_events
+        from sevendag_cli.render.odds_data import with_swing_lines
+
+        lines = with_swing_lines(fight_events(self.result, self.seed), self.swing)
+        first = with_policies(lines[0], self.result.fighters, self.policies)
+        return [_with_changes(first, self.changes), *lines[1:]]
 
 
 class Simulation(Struct, frozen=True):
@@ -709,7 +789,6 @@ class Lineup(Struct, frozen=True):
         >>> Lineup.load(["A", "B"], "d20", tactic="optimal").policies
         ('sheet', 'sheet')
         """
-        from sevendag_cli.policies import SHEET
 
         return played_policies(self.ruleset, self.asked or (SHEET,) * len(self.fighters))[0]
 
@@ -745,26 +824,39 @@ class Lineup(Struct, frozen=True):
         away against optimal play, per cell and per fighter (from the exact game, also with
         ``runs``)."""
         from sevendag_cli.dice import fresh_seed
-        from sevendag_cli.sim.odds import check_tolerance
-        from sevendag_cli.sim.roster import (
-            MATRIX_TOLERANCE,
-            MAX_JOBS,
-            check_jobs,
-            default_jobs,
-            play_roster,
-        )
+        from sevendag_cli.sim.roster import play_roster
 
-        check_numbers(cap, runs, seed)
-        if runs is not None and tolerance is not None:
-            raise UsageError(Msg("roster.tolerance_runs"))
-        tol = check_tolerance(MATRIX_TOLERANCE if tolerance is None else tolerance)
-        n_jobs = min(check_jobs(jobs) if jobs is not None else min(default_jobs(), MAX_JOBS),
-                     self.most_jobs)  # more workers than CPUs or matchups only cost memory
+        asked = check_matrix(runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed)
+        n_jobs = min(asked.jobs, self.most_jobs)  # more workers than CPUs or matchups only cost memory
         seed = seed if seed is not None else fresh_seed()
-        roster = play_roster(self.ruleset, self.fighters, cap=cap, tolerance=tol, runs=runs,
+        roster = play_roster(self.ruleset, self.fighters, cap=cap, tolerance=asked.tolerance, runs=runs,
                              seed=seed, jobs=n_jobs, progress=progress, sources=self.sources,
                              policies=self.policies, exploit=exploit)
         return Matrix(roster, self.skipped, self.changes)
+
+
+class MatrixAsked(NamedTuple):
+    """A matrix's options, checked: the tolerance of its exact cells, and the worker processes
+    asked (or one per CPU, at most ``MAX_JOBS``), before :meth:`Lineup.play` caps them at the
+    matchups."""
+
+    tolerance: float
+    jobs: int
+
+
+def check_matrix(*, runs: int | None = None, tolerance: float | None = None, cap: int | None = None,
+                 jobs: int | None = None, seed: int | None = None) -> MatrixAsked:
+    """What a matrix asks, checked before any sheet is read (a usage mistake, one line): the
+    numbers within their bounds, ``runs`` or ``tolerance`` (not both), the worker processes.
+    :meth:`Lineup.play` checks with it; ``sevendag matrix`` calls it before it reads the sheets."""
+    from sevendag_cli.sim.odds import check_tolerance
+    from sevendag_cli.sim.roster import MATRIX_TOLERANCE, MAX_JOBS, check_jobs, default_jobs
+
+    check_numbers(cap, runs, seed)
+    if runs is not None and tolerance is not None:
+        raise UsageError(Msg("roster.tolerance_runs"))
+    tol = check_tolerance(MATRIX_TOLERANCE if tolerance is None else tolerance)
+    return MatrixAsked(tol, check_jobs(jobs) if jobs is not None else min(default_jobs(), MAX_JOBS))
 
 
 @checked

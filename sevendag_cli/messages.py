@@ -666,8 +666,8 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cli.output_lost_saved": {"en": "the encounter was saved to {path}, but the output could not be written: {reason}",
                               "fr": "la rencontre a été enregistrée dans {path}, mais la sortie n'a pas pu être écrite : {reason}"},
     "cli.output_closed": {"en": "the output is closed", "fr": "la sortie est fermée"},
-    "cli.stdout_closed": {"en": "the standard output is closed: nothing was done (redirect it to a file or to /dev/null)",
-                          "fr": "la sortie standard est fermée : rien n'a été fait (la rediriger vers un fichier ou vers /dev/null)"},
+    "cli.stdout_closed": {"en": "the standard output is closed: nothing was done (redirect it to a file or to {devnull})",
+                          "fr": "la sortie standard est fermée : rien n'a été fait (la rediriger vers un fichier ou vers {devnull})"},
     "cli.see_help": {"en": "{message} (see '{command} --help')", "fr": "{message} (voir '{command} --help')"},
     # --- the library's arguments (arguments.py) ------------------------------------------------
     "library.argument_type": {"en": "{function}(): {argument}={value} ({given}) is not {expected}",

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 if TYPE_CHECKING:
-    from sevendag_cli.rules import Fighter, Ruleset
-    from sevendag_cli.rules.whatif import Change
+    from sevendag_cli.rules import Ruleset
 
 
 class Lang(StrEnum):
@@ -148,18 +147,6 @@ PlotOpt = Annotated[
                               "extra of sevendag).",
                  metavar="FILE"),
 ]
-
-
-def load_pair_what_if(
-    ruleset: Ruleset, fighters: list[str] | None, sets: list[str] | None, tactics: list[str] | None,
-) -> tuple[Fighter, Fighter, tuple[Change, ...]]:
-    """The two fighters of FIGHTERS (or the example pair) with ``--set`` and ``--tactic`` applied,
-    each change checked as the sheet is; and the changes (for the display and the JSON)."""
-    from sevendag_cli.rules import pair_docs
-    from sevendag_cli.rules.whatif import WhatIf
-
-    what = WhatIf.parse(sets, tactics)
-    return what.load_pair(ruleset, pair_docs(ruleset, fighters))
 
 
 def check_numbers(cap: int | None, runs: int | None, seed: int | None) -> None:

@@ -15,9 +15,12 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg, UsageError, joined
 from sevendag_cli.i18n import detect_lang, t
-from sevendag_cli.library import DiceChoice  # the dice of a call: the library's
+from sevendag_cli.library import (
+    DiceChoice,  # the dice of a call: the library's
+    choose_dice,
+)
 from sevendag_cli.text import visible
 
 if TYPE_CHECKING:
@@ -181,7 +184,6 @@ def make_dice(
     terminal; the others' come from the seeded generator, whose seed is reported.
     """
     from sevendag_cli.dice import ManualDice, SeededDice, check_seed, fresh_seed
-    from sevendag_cli.library import choose_dice
 
     if manual_for and manual:
         raise UsageError(Msg("cli.manual_for_and_manual"))
@@ -206,7 +208,6 @@ def make_dice(
 
 def players(given: Sequence[str] | None, names: Sequence[str]) -> tuple[str, ...]:
     """``--manual-for NAME``: each a fighter of the fight (any case), each once."""
-    from sevendag_cli.errors import joined
     from sevendag_cli.terms import find_name
 
     out: list[str] = []

@@ -9,11 +9,14 @@ Safety:
   the file's mode is kept, a read-only file is refused, and temporary files of
   the same encounter left by a killed command are removed (under the lock, no
   other command can be writing one);
-* a lock (``fcntl.flock`` on ``<file>.lock`` beside the real file) stops two
-  commands from working on the same encounter at once: the second is told the
-  encounter is in use.  The lock file is removed when the command ends (its
+* a lock (the system's lock on ``<file>.lock`` beside the real file:
+  :mod:`sevendag_cli.oslock`, ``flock`` on Unix, ``msvcrt.locking`` on Windows) stops
+  two commands from working on the same encounter at once: the second is told the
+  encounter is in use, at once (no waiting).  The system releases it when its command
+  ends, however it ends.  The lock file is removed when the command ends (its
   holder removes it, and a command that opened a lock file since removed tries
-  again), so no failed command leaves one behind;
+  again), so no failed command leaves one behind (on Windows, where an open file
+  cannot be removed, one another command has open stays: harmless, it is only locked);
 * only a regular file is read (never a pipe or a device), of at most
   ``MAX_ENCOUNTER_BYTES``, nested at most ``MAX_ENCOUNTER_DEPTH`` levels, with
   every integer within ``INT_LIMIT`` (:mod:`sevendag_cli.limits`); what it holds is
@@ -44,6 +47,7 @@ import json
 import os
 import re
 import stat
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -51,6 +55,7 @@ from typing import Any, NamedTuple
 from msgspec import Struct, field
 from msgspec.structs import replace
 
+from sevendag_cli import oslock
 from sevendag_cli.errors import EncounterError, Msg, joined
 from sevendag_cli.files import Unreadable, kind_of, os_reason, read_regular, stat_or_none
 from sevendag_cli.limits import (
@@ -68,7 +73,7 @@ READS = (1, 2)  # the versions this sevendag reads (it writes VERSION)
 DEFAULT_PATH = "encounter.sevendag.json"
 
 
-class Encounter(Struct, frozen=True):
+class SavedEncounter(Struct, frozen=True):
     """Everything needed to go on with a fight (plain data; the engine rebuilds from it)."""
 
     ruleset: dict[str, Any]  # {"name", "path", "data"}
@@ -78,13 +83,13 @@ class Encounter(Struct, frozen=True):
     log: tuple[dict[str, Any], ...] = ()  # one entry per step (init, round, wound, heal)
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def step(self, state: dict[str, Any], entry: dict[str, Any]) -> Encounter:
+    def step(self, state: dict[str, Any], entry: dict[str, Any]) -> SavedEncounter:
         """The encounter after one more step (the old state goes into the history)."""
         return replace(
             self, state=state, history=(*self.history, self.state), log=(*self.log, entry)
         )
 
-    def undo(self) -> tuple[Encounter, dict[str, Any]]:
+    def undo(self) -> tuple[SavedEncounter, dict[str, Any]]:
         if not self.history or not self.log:
             raise EncounterError(Msg("store.nothing_to_undo"))
         undone = self.log[-1]
@@ -94,7 +99,7 @@ class Encounter(Struct, frozen=True):
         )
 
 
-def to_document(enc: Encounter) -> dict[str, Any]:
+def to_document(enc: SavedEncounter) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -119,7 +124,7 @@ def no_encounter(path: Path | str) -> Msg:
     return Msg("store.no_encounter", path=path)
 
 
-def from_document(doc: Any, path: str) -> Encounter:
+def from_document(doc: Any, path: str) -> SavedEncounter:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EncounterError(Msg("store.not_encounter", path=path))
     version = doc.get("version")
@@ -134,7 +139,7 @@ def from_document(doc: Any, path: str) -> Encounter:
                 raise _Bad(Msg("store.not_object", key=key))
         if not all(isinstance(x, dict) for x in (*fighters, *doc["history"], *doc["log"])):
             raise _Bad(Msg("store.hold_objects"))
-        return Encounter(
+        return SavedEncounter(
             ruleset=doc["ruleset"],
             fighters=(fighters[0], fighters[1]),
             state=doc["state"],
@@ -292,7 +297,7 @@ def _unusable(path: Path, exc: Unreadable) -> EncounterError:
     return EncounterError(Msg("store.unreadable", path=path, reason=exc.reason))
 
 
-def load(path: Path) -> Encounter:
+def load(path: Path) -> SavedEncounter:
     try:
         raw = read_regular(path, MAX_ENCOUNTER_BYTES)
     except Unreadable as exc:
@@ -343,7 +348,7 @@ def exists(path: Path) -> bool:
         raise EncounterError(Msg("common.file.cannot_write", path=path, reason=exc.reason)) from None
 
 
-def save(path: Path, enc: Encounter) -> None:
+def save(path: Path, enc: SavedEncounter) -> None:
     """Write the encounter atomically (call it holding the lock: :func:`locked`)."""
     text = json.dumps(to_document(enc), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     if len(text.encode("utf-8")) > MAX_ENCOUNTER_BYTES:
@@ -417,7 +422,8 @@ _TEMP_LETTERS = "abcdefghijklmnopqrstuvwxyz0123456789_"
 def _temporary(target: Path) -> tuple[int, str]:
     """A new file beside ``target``, open for writing, readable by its owner only: ``.NAME.XXXXXXXX.tmp``
     (as ``tempfile.mkstemp`` makes them, without importing it: start-up)."""
-    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = (os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+             | getattr(os, "O_BINARY", 0))  # Windows: bytes as written, no newline translation
     for _ in range(100):
         letters = "".join(_TEMP_LETTERS[b % len(_TEMP_LETTERS)] for b in os.urandom(8))
         name = str(target.parent / f".{target.name}.{letters}.tmp")
@@ -462,10 +468,7 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
                 fh.flush()
-                if st is not None and (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
-                    with contextlib.suppress(OSError):
-                        os.fchown(fh.fileno(), st.st_uid if os.geteuid() == 0 else -1, st.st_gid)
-                os.fchmod(fh.fileno(), mode)
+                _keep_owner_and_mode(fh.fileno(), st, mode)
                 os.fsync(fh.fileno())
             _replace(tmp, target)
         except OSError as exc:
@@ -483,9 +486,39 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
             os.close(dfd)
 
 
+def _keep_owner_and_mode(fd: int, st: os.stat_result | None, mode: int) -> None:
+    """The new file gets the old one's group (and owner, for root) and ``mode``, where the
+    system has owners and modes (Unix; Windows keeps only its read-only flag, left as is)."""
+    if sys.platform == "win32":
+        return
+    if st is not None and (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+        with contextlib.suppress(OSError):
+            os.fchown(fd, st.st_uid if os.geteuid() == 0 else -1, st.st_gid)
+    os.fchmod(fd, mode)
+
+
+REPLACE_TRIES = 20
+"""Windows: how many times a save's rename is tried while another program has the encounter
+open (a reader, an antivirus), 50 ms apart; Unix renames over an open file."""
+
+
 def _replace(tmp: str, path: Path) -> None:
-    """The rename that makes a save visible (a seam for the crash test)."""
-    os.replace(tmp, path)
+    """The rename that makes a save visible (a seam for the crash test).
+
+    On Windows a file another program holds open cannot be replaced (``PermissionError``): a
+    reader (``status``) holds it a few milliseconds, so the rename is tried again for up to a
+    second before the save fails (one line; the old encounter kept whole).
+    """
+    for attempt in range(REPLACE_TRIES):
+        try:
+            os.replace(tmp, path)
+            return
+        except PermissionError:
+            if not oslock.WINDOWS or attempt == REPLACE_TRIES - 1:
+                raise
+            import time
+
+            time.sleep(0.05)
 
 
 _HELD: set[str] = set()
@@ -511,10 +544,22 @@ def locked(path: Path, *, write: bool = True) -> Iterator[None]:
         yield
     finally:
         _HELD.discard(key)
-        if _identity(lock_path) == held:  # ours still: whoever opened it since will try again
-            with contextlib.suppress(OSError):
-                os.unlink(lock_path)
+        _release(fd, lock_path, held)
+
+
+def _release(fd: int, lock_path: Path, held: tuple[int, int]) -> None:
+    """Unlock and remove the lock file (Unix: removed first, then closed, and only if it is ours
+    still: whoever opened it since will try again; Windows, where an open file cannot be
+    removed: closed first, then removed unless another command has it open)."""
+    if oslock.WINDOWS:
         os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(lock_path)
+        return
+    if _identity(lock_path) == held:
+        with contextlib.suppress(OSError):
+            os.unlink(lock_path)
+    os.close(fd)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -528,7 +573,6 @@ def _identity(path: Path) -> tuple[int, int] | None:
 
 def _acquire(path: Path, lock_path: Path) -> tuple[int, tuple[int, int]]:
     """Open and lock ``lock_path``: the descriptor and the lock file's (device, inode)."""
-    import fcntl
 
     def cannot(exc: OSError | ValueError) -> EncounterError:
         return EncounterError(Msg("store.cannot_lock", path=lock_path, reason=os_reason(exc)))
@@ -540,9 +584,8 @@ def _acquire(path: Path, lock_path: Path) -> tuple[int, tuple[int, int]]:
             raise EncounterError(Msg("store.cannot_lock", path=lock_path, reason=exc.reason)) from None
         if before is not None and not stat.S_ISREG(before.st_mode):  # never opened
             raise EncounterError(Msg("store.lock_not_file", path=lock_path, kind=kind_of(before.st_mode)))
-        flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
         try:
-            fd = os.open(lock_path, flags, 0o644)
+            fd = os.open(lock_path, oslock.open_flags(write=True), 0o644)
         except (OSError, ValueError) as exc:
             raise cannot(exc) from None
         try:
@@ -550,9 +593,8 @@ def _acquire(path: Path, lock_path: Path) -> tuple[int, tuple[int, int]]:
             if not stat.S_ISREG(st.st_mode):
                 raise EncounterError(Msg("store.lock_not_file", path=lock_path, kind=kind_of(st.st_mode)))
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise EncounterError(Msg("store.in_use", path=path)) from None
+                if not oslock.try_lock(fd):
+                    raise EncounterError(Msg("store.in_use", path=path))
             except OSError as exc:
                 raise cannot(exc) from None
         except BaseException:
@@ -574,23 +616,23 @@ def read_locked(path: Path) -> Iterator[bool]:
     last saved — saves are atomic, so that is a whole encounter, never half of
     one — and says so.  No lock file is made: without one, nobody is writing.
     The lock file is the one :func:`locked` uses, beside the real file (links
-    followed).
+    followed).  On Windows, which has no shared lock, the reader takes the lock only to see
+    whether it is free and lets it go at once (readers never stop each other; a save that
+    comes while the file is being read waits for the reader: :func:`_replace`).
     """
-    import fcntl
-
     target = Path(os.path.realpath(path))
     lock_path = target.with_name(target.name + ".lock")
     try:
-        fd = os.open(lock_path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        fd = os.open(lock_path, oslock.open_flags(write=False))
     except (OSError, ValueError):  # none (nobody is writing), or not ours to open: read as saved
         yield True
         return
     try:
         free = True
         try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            free = False
+            free = oslock.try_lock(fd, shared=True)
+            if free and not oslock.SHARED:
+                oslock.unlock(fd)
         except OSError:
             pass  # a lock file that cannot be locked: read as saved
         yield free

@@ -146,6 +146,18 @@ def _closed(fd: int) -> bool:
     return False
 
 
+def output_encoding(stream: Any, windows: bool = sys.platform == "win32") -> dict[str, str]:
+    """How a standard stream is to encode: a terminal that is not UTF-8 gets '?' for what it
+    cannot show, not a crash; on Windows, a file or a pipe (``sevendag fight --json > f.json``)
+    gets UTF-8, as on every other system, not the system's ANSI code page (which has no '→'
+    and few of the world's names).  A Windows console needs nothing: Python writes it in
+    Unicode whatever its code page."""
+    isatty = getattr(stream, "isatty", None)
+    if windows and isatty is not None and not isatty():
+        return {"encoding": "utf-8", "errors": "replace"}
+    return {"errors": "replace"}
+
+
 def install() -> bool:
     """Guard the standard streams of this process; True if stdout was closed at start.
 
@@ -163,10 +175,9 @@ def install() -> bool:
     if closed[2] or sys.stderr is None:
         sys.stderr = open(2, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
-        # A terminal that is not UTF-8 gets '?' for what it cannot show, not a crash.
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
-            reconfigure(errors="replace")
+            reconfigure(**output_encoding(stream))
     sys.stdout = GuardedOutput(sys.stdout, 1)
     sys.stderr = QuietErrors(sys.stderr, 2)
     return closed[1]

@@ -8,6 +8,24 @@ from pathlib import Path
 import pytest
 
 
+@pytest.hookimpl(trylast=True)  # after -k and -m have selected
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``python -m pytest`` leaves the slow tests (``@pytest.mark.slow``: statistical, exhaustive,
+    large) for the second step, ``python -m pytest -m slow``, as CI runs them.
+
+    Unless ``-m`` chooses (``-m slow``: only those; ``-m "slow or not slow"``: every test), or
+    tests are named one by one (``path::name``), or every test selected is slow (a file of slow
+    tests named alone): then they run, so the command never ends on "no tests ran".
+    """
+    if config.getoption("markexpr") or any("::" in str(arg) for arg in config.args):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if not slow or len(slow) == len(items):
+        return
+    config.hook.pytest_deselected(items=slow)
+    items[:] = [item for item in items if item.get_closest_marker("slow") is None]
+
+
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Each test runs in an empty folder with no user config and English display."""

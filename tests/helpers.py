@@ -13,7 +13,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from typer.testing import CliRunner, Result
 
@@ -80,8 +79,10 @@ def assert_one_line_error(result: Result, code: int | None = None, fragment: str
 
 
 @cache
-def _validator(name: str) -> jsonschema.Draft202012Validator:
+def _validator(name: str) -> Any:  # a jsonschema Draft202012Validator
     """The schema as ``sevendag schema NAME`` prints it (self-contained: no registry)."""
+    import jsonschema  # imported by the first test that validates, not while the tests are collected
+
     schema = bundled_schema(name)
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)

@@ -576,11 +576,12 @@ def encounter_whole(top: Path, before: dict[str, tuple[int, int, object]], old: 
 
 def case_params(cases: list[Hostile]) -> list[object]:
     """The rows as pytest parameters: named ``kind: name``, an expected failure marked, and a
-    row that runs a real process or feeds a huge input marked ``slow`` (seconds each)."""
+    row that runs a real process, feeds a huge input or draws a picture (matplotlib) marked
+    ``slow`` (half a second to seconds each)."""
     out: list[object] = []
     for c in cases:
         marks = [pytest.mark.xfail(strict=True, reason=c.xfail)] if c.xfail else []
-        if not c.in_process or c.kind == "depth":
+        if not c.in_process or c.kind == "depth" or ("--plot" in c.args and c.code == 0):
             marks.append(pytest.mark.slow)
         out.append(pytest.param(c, id=f"{c.kind}: {c.name}", marks=marks))
     return out

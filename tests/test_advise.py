@@ -70,6 +70,7 @@ def test_S03_advise_after_gives_the_defenseurs_answers() -> None:
     assert {k: answer[k] for k in ("yield", "allocation", "technique")} == best["answer"]
 
 
+@pytest.mark.slow
 def test_advise_mistakes_are_one_line() -> None:
     _init()
     assert_one_line_error(run("advise", "--after", "yield=maybe"), fragment="yield")
@@ -86,6 +87,7 @@ def test_advise_on_d20_says_there_is_nothing_to_choose_in_one_line() -> None:
 OPTION_LINE = re.compile(r"^[*= ] +\d+[.,]\d+(\u00a0| )?% ")
 
 
+@pytest.mark.slow
 def test_advise_display_fits_80_columns_in_both_languages(monkeypatch: pytest.MonkeyPatch) -> None:
     _init()
     monkeypatch.setenv("COLUMNS", "80")

@@ -132,6 +132,7 @@ def _scanned() -> list[Path]:
     return out
 
 
+@pytest.mark.slow
 def test_no_code_outside_the_ruleset_packages_chooses_the_ruleset() -> None:
     classes = _per_ruleset_classes()
     assert {"D20Ruleset", "D20Fighter", "SevendagRuleset", "SevendagFighter"} <= classes

@@ -1,8 +1,10 @@
-"""What sevendag takes from Typer's internals (sevendag_cli/click_compat.py) still exists and still
-behaves as assumed: these tests fail loudly on an upgrade of Typer that moves or changes it."""
+"""What sevendag's command classes take from Typer (sevendag_cli/click_compat.py) still exists and
+still behaves as assumed: these tests fail loudly on an upgrade of Typer that moves or changes it;
+and no module imports a private module of Typer."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import Annotated, Any
@@ -14,6 +16,7 @@ from sevendag_cli import click_compat
 from sevendag_cli.commandline import HelpLang, SevendagCommand, SevendagGroupBase
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.options import Lang
+from tests.catalogue import check_every
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sevendag_cli"
 
@@ -52,22 +55,55 @@ def inner(msg: Msg) -> Msg:
     return found
 
 
-def test_typer_still_vendors_click_and_its_usage_errors() -> None:
-    for cls in (click_compat.ClickUsageError, click_compat.BadParameter, click_compat.MissingParameter,
-                click_compat.NoSuchOption, click_compat.BadOptionUsage):
-        assert issubclass(cls, click_compat.ClickException), cls
-    assert issubclass(click_compat.BadParameter, click_compat.ClickUsageError)
-    assert typer.BadParameter is click_compat.BadParameter  # the one Typer exports
+def test_typers_errors_have_one_public_root() -> None:
+    """Every usage error of Typer's command line is a ``typer.TyperException``; a refused value is
+    a ``typer.BadParameter`` (the one Typer exports), as Click attaches the parameter to it."""
+    assert click_compat.TyperError is typer.TyperException
+    assert issubclass(typer.BadParameter, typer.TyperException)
     assert issubclass(click_compat.ValueRefused, typer.BadParameter)
+    app = typer.Typer()  # Typer's own command class
+
+    @app.command()
+    def plain(name: str, count: Annotated[int, typer.Option("--count")] = 1,
+              flag: Annotated[bool, typer.Option("--flag")] = False) -> None:
+        pass
+
+    for args in (["x", "--cuont", "2"], ["x", "--count"], ["x", "--flag=yes"], [], ["x", "--count", "y"]):
+        with pytest.raises(typer.TyperException) as err:
+            typer.main.get_command(app).main(args, standalone_mode=False)
+        assert err.value.exit_code == 2
 
 
-def test_typer_still_gives_int_float_and_enum_parameters_clicks_own_types() -> None:
-    types = {p.name: type(p.type) for p in tiny_command().params}
-    # replaced by sevendag's: so Typer still made them IntParamType, FloatParamType, TyperChoice
-    assert types["count"] is click_compat.WholeNumber
-    assert types["ratio"] is click_compat.Number
-    assert types["lang"] is click_compat.OneOf
-    assert types["name"] is not click_compat.WholeNumber
+def test_typer_still_names_its_int_float_and_enum_types_as_assumed() -> None:
+    """The types Typer gives an int, a float and an enum parameter are named ``int``, ``float``
+    and ``choice``; sevendag's checks replace their ``convert`` (on a copy: Typer's shared
+    integer type is left as it was)."""
+    command = tiny_command()
+    params = {p.name: p for p in command.params}
+    assert {name: params[name].type.name for name in ("count", "ratio", "lang", "name")} == {
+        "count": "int", "ratio": "float", "lang": "choice", "name": "str"}
+    assert all(getattr(params[name].type, "sevendag_checked", False) for name in ("count", "ratio", "lang"))
+    assert not getattr(params["name"].type, "sevendag_checked", False)
+    assert params["count"].type("12", params["count"], None) == 12
+    assert params["ratio"].type("0.25", params["ratio"], None) == 0.25
+    assert params["lang"].type("fr", params["lang"], None) == Lang.fr
+
+
+def test_typers_shared_types_are_left_alone() -> None:
+    """A command built by Typer without sevendag's classes still has Click's own refusals."""
+    app = typer.Typer()
+
+    @app.command()
+    def plain(count: Annotated[int, typer.Option("--count")] = 1) -> None:
+        pass
+
+    command = typer.main.get_command(app)
+    tiny_command()  # sevendag's classes built meanwhile
+    count = next(p for p in command.params if p.name == "count")
+    assert not getattr(count.type, "sevendag_checked", False)
+    with pytest.raises(typer.BadParameter) as err:
+        count.type("many", count, None)
+    assert not isinstance(err.value, click_compat.ValueRefused)
 
 
 def test_a_value_refused_reaches_sevendag_with_its_parameter() -> None:
@@ -100,47 +136,85 @@ def test_typers_default_text_for_the_help() -> None:
     assert click_compat.default_text(params["flag"], ctx) == ""
 
 
-def test_typers_rich_help_words_are_still_module_constants_it_reads() -> None:
-    import typer.rich_utils as rich_utils
+def test_the_default_text_is_the_one_typers_english_help_shows() -> None:
+    """For every option of every command: sevendag's default text (written in French in the
+    French help) is what Typer's own help shows in English."""
+    from sevendag_cli.cli import COMMANDS, load_command
 
-    english = {"DEFAULT_STRING": "[default: {}]", "ENVVAR_STRING": "[env var: {}]",
-               "REQUIRED_LONG_STRING": "[required]"}
-    assert {name: getattr(rich_utils, name) for name in english} == english
+    def commands() -> list[Any]:
+        found = []
+        for name in COMMANDS:
+            command = load_command(name)
+            found += [command, *getattr(command, "commands", {}).values()]
+        return found
+
+    def check(command: Any) -> None:
+        ctx = command.make_context(command.name, [], resilient_parsing=True)
+        command.rich_markup_mode = None  # the plain help: one line per option
+        english = " ".join(command.get_help(ctx).split())
+        shown = [click_compat.default_text(p, ctx) for p in command.get_params(ctx)]
+        for text in filter(None, shown):
+            assert re.search(r"(\[|; )" + re.escape(f"default: {text}") + r"[];]", english), text
+        assert len(re.findall(r"(\[|; )default: ", english)) == len([t for t in shown if t])
+
+    check_every(commands(), check)
+
+
+def test_french_help_uses_the_french_words() -> None:
+    """In French the help is Click's plain one, its words in French (Rich's words stay English
+    and are not used)."""
     command = tiny_command()
-    ctx = command.make_context("tiny", ["x"])
     HelpLang.french = True
     try:
-        command.get_help(ctx)  # (the Rich help prints itself)
+        out = " ".join(command.get_help(command.make_context("tiny", ["x"])).split())
     finally:
         HelpLang.french = False
-    assert {name: getattr(rich_utils, name) for name in english} == english  # put back
-
-
-def test_french_rich_help_uses_the_french_words(capsys: pytest.CaptureFixture[str]) -> None:
-    command = tiny_command()
-    ctx = command.make_context("tiny", ["x"])
-    if command.rich_markup_mode is None:
-        pytest.skip("Typer's Rich help is off")
-    HelpLang.french = True
-    try:
-        command.get_help(ctx)
-    finally:
-        HelpLang.french = False
-    out = " ".join(capsys.readouterr().out.split())
     assert "Utilisation : tiny" in out
-    assert "[par défaut : here.json]" in out and "[obligatoire]" in out
-    assert "[variable d'environnement : TINY_WHERE]" in out
+    assert "[par défaut : 1]" in out and "[obligatoire]" in out
+    assert "[variable d'environnement : TINY_WHERE; par défaut : here.json]" in out
     assert "Afficher ce message et quitter." in out
-    command.get_help(command.make_context("tiny", ["x"]))
-    out = " ".join(capsys.readouterr().out.split())
-    assert "Usage: tiny" in out and "[default: here.json]" in out and "[required]" in out
+    assert command.rich_markup_mode is not None  # put back: English help is Typer's own
 
 
-def test_only_click_compat_touches_typers_internals() -> None:
-    internal = re.compile(r"typer\._click|typer\._types|typer\.core\._\b|rich_utils\.[A-Z_]+ *=")
-    offenders = [str(p.relative_to(PACKAGE)) for p in PACKAGE.rglob("*.py")
-                 if p.name != "click_compat.py" and internal.search(p.read_text("utf-8"))]
-    assert offenders == []
+def private_typer(source: str) -> list[str]:
+    """What ``source`` takes from a private module of Typer (``typer._click``, ``typer._types``...)
+    or from its Rich help (``typer.rich_utils``): imports and attributes, read from the syntax
+    tree (a docstring naming one does not count)."""
+    def private(name: str) -> bool:
+        parts = name.split(".")
+        return parts[0] == "typer" and any(p.startswith("_") or p == "rich_utils" for p in parts[1:])
+
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if private(a.name)]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found += [f"{node.module}.{a.name}" for a in node.names
+                      if private(f"{node.module}.{a.name}")]
+        elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+              and private(f"{node.value.id}.{node.attr}")):
+            found.append(f"{node.value.id}.{node.attr}")
+    return found
+
+
+def test_nothing_imports_a_private_module_of_typer() -> None:
+    """Neither the package, its tests nor its benchmarks import ``typer._click``, ``typer._types``
+    or any other private module of Typer, nor reach one by attribute; nor do they use Typer's
+    Rich help (``typer.rich_utils``, not public either)."""
+    root = PACKAGE.parent
+    files = [p for folder in ("sevendag_cli", "tests", "benchmarks") for p in (root / folder).rglob("*.py")]
+    assert len(files) > 100
+    sources = {str(p.relative_to(root)): p.read_text("utf-8") for p in files}
+    offenders = {name: found for name, text in sources.items()  # (only a file naming typer is parsed)
+                 if "typer" in text and (found := private_typer(text))}
+    assert offenders == {}
+    # the check itself
+    assert private_typer("from typer._click import types") == ["typer._click.types"]
+    assert private_typer("import typer._types") == ["typer._types"]
+    assert private_typer("from typer import _click") == ["typer._click"]
+    assert private_typer("import typer\nx = typer._click.Context") == ["typer._click"]
+    assert private_typer("import typer.rich_utils as r") == ["typer.rich_utils"]
+    assert private_typer('"""typer._click"""\nimport typer\nfrom typer.core import TyperCommand') == []
 
 
 def test_no_english_text_of_click_is_parsed() -> None:

@@ -55,6 +55,7 @@ def test_C01_a_d1_always_shows_1_and_a_d0_is_refused() -> None:
         SeededDice(3).face(0, "test", None)
 
 
+@pytest.mark.slow
 def test_C01_roughly_uniform_chi_square() -> None:
     n = 60_000
     counts = np.bincount(faces(SeededDice(2024), 6, n), minlength=7)[1:]

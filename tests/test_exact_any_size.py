@@ -83,6 +83,7 @@ def test_D12_any_size_equals_the_plain_absorbing_chain(hp: int) -> None:
     assert result.fighters[0].win_probability == pytest.approx(reference, abs=slack)
 
 
+@pytest.mark.slow
 def test_D12_the_fractions_lie_in_the_intervals() -> None:
     """D-12: at 120 hit points each the exact fractions (no cap; asked: beyond the size they
     come by default) lie within the certified intervals, which are at most the tolerance wide."""
@@ -170,6 +171,7 @@ def test_D12_a_capped_pair_still_has_its_draw() -> None:
     assert result.fighters[1].bounds[0] - 1e-15 <= won_b <= result.fighters[1].bounds[1] + 1e-15
 
 
+@pytest.mark.slow
 def test_D12_a_lopsided_fight_with_a_cap_is_solved() -> None:
     """A fighter of 5,000 hit points against one of 50, --cap 1000: the weaker one cannot win
     within the cap, the stronger wins almost surely; the capped fight computed, and stopped

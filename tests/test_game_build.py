@@ -184,6 +184,7 @@ def check_solution(sol: Solution, seed: int = 0) -> None:
     assert same_bits(sol.decisions(), reference_decisions(sol))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("assaillant", [0, 1])
 @pytest.mark.parametrize("policies", POLICIES)
 def test_S03_S04_S05_S08_batched_rows_are_the_plain_builds_bit_for_bit(

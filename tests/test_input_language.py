@@ -167,6 +167,14 @@ def test_lang_before_the_command_name() -> None:
     assert "is the assailant for the fight" in out  # the command's own --lang wins
 
 
+def test_a_root_lang_of_a_failed_command_is_not_the_next_runs() -> None:
+    """``--lang fr`` before the command name lasts one run, a failed one too: the next run in the
+    same process (a library user's, a test's) is in the environment's language."""
+    assert run("--lang", "fr", "fight", "Nobody", "Ysolde").exit_code == 2
+    out = run("init", "--help").stdout
+    assert "Usage: " in out and "Utilisation" not in out
+
+
 def test_lang_before_the_command_for_errors_and_help() -> None:
     assert_one_line_error(run("--lang", "fr", "fight", "--runs", "0"), 2, "donner un nombre entier")
     assert_one_line_error(run("--lang", "fr", "fight", "--bogus"), 2, "option inconnue")
@@ -195,9 +203,8 @@ def test_french_help_is_french_throughout(args: list[str], monkeypatch: pytest.M
 def test_french_help_shows_defaults_required_and_the_environment_in_french(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "120")
-    out = run("round", "--help", "--lang", "fr").stdout
-    assert "[par défaut : encounter.sevendag.json]" in out
-    assert "[variable d'environnement : SEVENDAG_ENCOUNTER]" in out
+    out = " ".join(run("round", "--help", "--lang", "fr").stdout.split())
+    assert "[variable d'environnement : SEVENDAG_ENCOUNTER; par défaut : encounter.sevendag.json]" in out
     out = run("rulesets", "show", "--help", "--lang", "fr").stdout
     assert "[obligatoire]" in out and "nom" in out
     assert "Commandes" in run("--help", "--lang", "fr").stdout

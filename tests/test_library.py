@@ -76,12 +76,14 @@ def test_simulate_is_fight_runs() -> None:
          sev.simulate(500, seed=5).to_dict())
 
 
+@pytest.mark.slow
 def test_exact_is_fight_exact() -> None:
     same(["fight", "A", "B", "-r", "d20", "--exact", "--tolerance", "1e-9", "--cap", "30"],
          sd.matchup("A", "B", "d20").exact(tolerance=1e-9, cap=30).to_dict())
     same(["fight", "--exact", "--lang", "fr"], sd.matchup().exact().to_dict("fr"))
 
 
+@pytest.mark.slow
 def test_odds_swing_is_fight_odds() -> None:
     same(["fight", "A", "B", "-r", "d20", "--odds", "--seed", "5"],
          sd.matchup("A", "B", "d20").odds_swing(seed=5).to_dict())

@@ -254,6 +254,7 @@ def test_the_engine_playing_policies_is_random_only_through_its_dice() -> None:
     assert (one.wounds == two.wounds).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policies", [(OPTIMAL, SHEET), (SHEET, OPTIMAL)])
 def test_S03_S05_the_odds_table_looked_up_agrees_with_the_push_from_each_state(
         policies: tuple[str, str]) -> None:

@@ -8,13 +8,15 @@ what is drawn can be read back from there."""
 from __future__ import annotations
 
 import re
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import run
 
-pytest.importorskip("matplotlib")
+pytestmark = pytest.mark.skipif(find_spec("matplotlib") is None, reason="matplotlib is not installed")
+# (find_spec: whether it is installed, without importing it while the tests are collected)
 
 
 def drawn(svg: Path) -> list[str]:
@@ -22,6 +24,7 @@ def drawn(svg: Path) -> list[str]:
     return re.findall(r"<!-- (.*?) -->", svg.read_text("utf-8"), flags=re.S)
 
 
+@pytest.mark.slow
 def test_heat_map_title_lines_are_lines_each_shortened_and_wrapped(tmp_path: Path) -> None:
     from sevendag_cli.render import plot
 
@@ -64,6 +67,7 @@ def test_names_in_fight_and_roll_pictures_are_drawn_as_typed(tmp_path: Path) -> 
     assert "$d6 \\x07" in lines and not any("\\$" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_matrix_plot_title_is_two_lines(tmp_path: Path) -> None:
     target = tmp_path / "m.svg"
     result = run("matrix", "A", "B", "-r", "d20", "--plot", str(target))

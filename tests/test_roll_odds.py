@@ -183,6 +183,7 @@ def test_a_long_distribution_is_trimmed_and_grouped_within_80_columns() -> None:
     assert any("not shown: --json has them all" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_odds_plot_is_drawn(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     target = tmp_path / "odds.png"

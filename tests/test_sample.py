@@ -108,6 +108,7 @@ def test_same_generator_state_same_fights_and_one_sampler_many_batches() -> None
     assert not np.array_equal(batches[0].winner, batches[1].winner)
 
 
+@pytest.mark.slow
 def test_rewards_packed_many_to_a_word_count_up_to_the_cap() -> None:
     """A reward taken every round, in two kinds far apart (different words), up to a cap of
     10,000 rounds: each count is exactly the rounds played."""
@@ -163,6 +164,7 @@ def check_sevendag(exact: ExactFight, batch: Any) -> None:
     assert near(batch.rounds, exact.rounds.mean, exact.rounds.mean_bounds[1] - exact.rounds.mean)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(sevendag_cases()))
 def test_S02_S19_chain_sample_agrees_with_the_exact_push(name: str) -> None:
     rs, a, b, cap = sevendag_cases()[name]
@@ -299,6 +301,7 @@ def test_D02_D12_three_rounds_a_draw_agree_too(name: str, monkeypatch: pytest.Mo
     check_d20(exact_fight(rs, a, b, cap=cap), batch)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(d20_cases()))
 def test_D02_D12_one_round_a_draw_unpacked_agrees_too(name: str,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:

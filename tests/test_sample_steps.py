@@ -106,7 +106,7 @@ def test_a_cap_of_two_draws_two_rounds_at_once_at_most(monkeypatch: pytest.Monke
     assert sampler.many().rounds == 2
 
 
-@pytest.mark.parametrize("rounds", [sample.MAX_STEP_ROUNDS,
+@pytest.mark.parametrize("rounds", [pytest.param(sample.MAX_STEP_ROUNDS, marks=pytest.mark.slow),
                                     pytest.param(3, marks=pytest.mark.slow)])
 def test_S19_house_pair_rounds_drawn_at_once_are_its_rounds_composed(
         rounds: int, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,8 +12,8 @@ from sevendag_cli import store
 from sevendag_cli.errors import EncounterError
 
 
-def sample(state: dict[str, object] | None = None) -> store.Encounter:
-    return store.Encounter(
+def sample(state: dict[str, object] | None = None) -> store.SavedEncounter:
+    return store.SavedEncounter(
         ruleset={"name": "d20", "path": "d20.toml", "data": {"engine": "d20"}},
         fighters=({"path": "a.toml", "data": {"name": "A"}}, {"path": "b.toml", "data": {"name": "B"}}),
         state=state or {"round": 0},
@@ -56,8 +56,8 @@ def test_crash_between_write_and_rename_keeps_the_previous_encounter(
 def test_lock_refuses_a_second_command(tmp_path: Path) -> None:
     path = tmp_path / "e.json"
     store.save(path, sample())
-    # flock locks are per open file description: a second open in the same
-    # process conflicts exactly as a second process would.
+    # the system's locks are per open of the file (flock; msvcrt.locking): a second open in
+    # the same process conflicts exactly as a second process would.
     with store.locked(path), pytest.raises(EncounterError, match="in use"), store.locked(path):
         pass
     with store.locked(path):  # released after the first command
@@ -138,25 +138,25 @@ def test_a_lock_file_replaced_before_it_is_locked_is_taken_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A command that opened a lock file its holder then removed locks the new one instead."""
-    import fcntl
+    from sevendag_cli import oslock
 
     path = tmp_path / "e.json"
     lock = tmp_path / "e.json.lock"
-    real_flock = fcntl.flock
+    real_try_lock = oslock.try_lock
     calls: list[int] = []
 
-    def replaced_first(fd: int, op: int) -> None:
+    def replaced_first(fd: int, *, shared: bool = False) -> bool:
         calls.append(fd)
         if len(calls) == 1:  # the holder finished and removed it; another made a new one
             os.unlink(lock)
             lock.write_bytes(b"")
-        real_flock(fd, op)
+        return real_try_lock(fd, shared=shared)
 
-    monkeypatch.setattr(fcntl, "flock", replaced_first)
+    monkeypatch.setattr(oslock, "try_lock", replaced_first)
     with store.locked(path):
         assert len(calls) == 2
         held = os.stat(lock).st_ino
-        monkeypatch.setattr(fcntl, "flock", real_flock)
+        monkeypatch.setattr(oslock, "try_lock", real_try_lock)
         with pytest.raises(EncounterError, match="in use"), store.locked(path):
             pass
         assert os.stat(lock).st_ino == held  # the refused command did not remove it

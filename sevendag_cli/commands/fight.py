@@ -11,9 +11,8 @@ numbers beyond the value bound; ``--cap``, ``--runs`` and ``--seed`` are bounded
 
 from __future__ import annotations
 
-import itertools
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,7 +20,7 @@ from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.i18n import count, t
-from sevendag_cli.library import with_policies
+from sevendag_cli.library import Matchup
 from sevendag_cli.options import (
     CapOpt,
     CsvOpt,
@@ -47,7 +46,7 @@ from sevendag_cli.output import (
     renderer,
     report_seed,
 )
-from sevendag_cli.render.whatif import print_changes, with_changes
+from sevendag_cli.render.whatif import print_changes
 
 if TYPE_CHECKING:
     from sevendag_cli.library import Matchup
@@ -123,7 +122,6 @@ def fight_cmd(
         if fractions is not None and not exact:
             raise UsageError(Msg("cli.fractions_exact"))
         check_table_options(out, csv_, plot, runs is not None or exact or odds)
-        from sevendag_cli.library import Matchup
 
         m = Matchup.load(check_fighter_count(fighters), ruleset, set=set_, tactic=tactic)
         for message in m.notes:
@@ -149,35 +147,22 @@ def play_fight(m: Matchup, seed: int | None, dice: str | None, cap: int | None,
     the display stream; ``--json`` keeps only each round's text until the document's
     head (the final states come first) can be written.
     """
-    play, choice = m.play(seed=seed, dice=dice, cap=cap)
-    changes = m.changes
+    playing = m.playing(seed=seed, dice=dice, cap=cap)
     if out.json:
-        from sevendag_cli.render.data import fight_document, round_data
-
-        def rest() -> dict[str, Any]:
-            doc = with_changes(with_policies(fight_document(play.result(), choice.seed), m.names,
-                                             m.policies), changes)
-            doc["rounds_played"] = play.played
-            return doc
-
-        out.data_with_list("rounds", (round_data(r) for r in play), rest)
+        out.data_with_list("rounds", playing.rounds(), playing.document)
     elif out.jsonl:
-        from sevendag_cli.render.data import fight_event_stream
-
-        lines = fight_event_stream(play, choice.seed)
-        first = with_policies(next(lines), m.names, m.policies)
-        out.lines(itertools.chain([with_changes(first, changes)], lines))
+        out.lines(playing.lines())
     else:
         from sevendag_cli.render.rich_sim import policies_line
 
         r = renderer(out, m.ruleset, (m.a, m.b))
-        print_changes(r.c, changes, out.lang)
+        print_changes(r.c, m.changes, out.lang)
         policies_line(r.c, m.names, m.policies, out.lang)
-        r.fight_play(play)
-        report_seed(out, choice)
+        r.fight_play(playing.play)
+        report_seed(out, playing.choice)
     from sevendag_cli.library import stopped_notes
 
-    for message in stopped_notes(play.result(), play.played):
+    for message in stopped_notes(playing.play.result(), playing.play.played):
         note(f"sevendag: {message.render(out.lang)}")
 
 
@@ -194,12 +179,7 @@ def play_fight_with_odds(
     if out.json:
         out.data(done.to_dict())
     elif out.jsonl:
-        from sevendag_cli.render.data import fight_events
-        from sevendag_cli.render.odds_data import with_swing_lines
-
-        lines = with_swing_lines(fight_events(result, done.seed), swing)
-        first = with_policies(lines[0], m.names, m.policies)
-        out.lines([with_changes(first, changes), *lines[1:]])
+        out.lines(done.lines())
     elif csv_:
         from sevendag_cli.render.csv_out import write_csv
         from sevendag_cli.render.odds_out import SWING_CSV_COLUMNS, swing_rows

@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from sevendag_cli.backend import DEFAULT_RULESET
+from sevendag_cli.backend import DEFAULT_RULESET, backend_for
 from sevendag_cli.commandline import SevendagCommand
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.failure import handled
 from sevendag_cli.options import JsonOpt, LangOpt, SeedOpt
 from sevendag_cli.output import make_dice, make_output, note, report_seed
+from sevendag_cli.text import toml_basic
 
 if TYPE_CHECKING:
     from sevendag_cli.rules import Ruleset
@@ -38,7 +39,6 @@ def new_cmd(
     """
     with handled(lang):
         from sevendag_cli import store
-        from sevendag_cli.backend import backend_for
         from sevendag_cli.rules import load_ruleset
 
         out = make_output(json_, False, lang, jsonl_allowed=False)
@@ -74,7 +74,6 @@ def sheet_text(name: str, rs: Ruleset, rolled: dict[str, list[int]] | None,
                lang: str = "en") -> str:
     """The sheet's TOML: the template of the ruleset's engine, with the name (and d20 rolls)
     filled in, its optional fields explained in ``lang``."""
-    from sevendag_cli.backend import backend_for
 
     return backend_for(rs).sheet_template(rs, toml_escape(name), rolled, lang)
 
@@ -82,7 +81,6 @@ def sheet_text(name: str, rs: Ruleset, rolled: dict[str, list[int]] | None,
 def toml_escape(text: str) -> str:
     """``text`` inside a TOML basic string: backslashes, quotes and control characters
     escaped (a name typed with a newline still makes a sheet that reads back)."""
-    from sevendag_cli.text import toml_basic
 
     return toml_basic(text)
 

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 from msgspec import structs
 
+from sevendag_cli.backend import backend_for
 from sevendag_cli.commandline import SevendagCommand, SevendagGroupBase
 from sevendag_cli.data import Problems, bundled_dir, fighter_dirs, read_toml, search_dirs
 from sevendag_cli.errors import DataError, Msg, SevendagError
@@ -133,7 +134,6 @@ def describe_ruleset(rs: Ruleset) -> dict[str, Any]:
             options[f.name] = None
     out["formulas"] = formulas
     out["options"] = options
-    from sevendag_cli.backend import backend_for
 
     out.update(backend_for(rs).describe(rs))
     return out
@@ -244,8 +244,6 @@ def rulesets_validate_cmd(
         out = make_output(json_, False, lang, jsonl_allowed=False)
         reports = [validate_or_report(f, out.lang) for f in files]
         if out.json:
-            from sevendag_cli.render.data import header
-
             out.data({**header("rulesets validate", None, None), "files": reports,
                       "valid": all(r["valid"] for r in reports)})
         else:

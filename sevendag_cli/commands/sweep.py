@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from sevendag_cli.commandline import SevendagCommand
-from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.errors import Msg
 from sevendag_cli.failure import handled
+from sevendag_cli.i18n import t
+from sevendag_cli.library import Matchup, check_sweep, played_policies
 from sevendag_cli.options import (
     CapOpt,
     CsvOpt,
@@ -31,7 +33,8 @@ from sevendag_cli.options import (
     check_fighter_count,
     check_numbers,
 )
-from sevendag_cli.output import Output, check_table_options, make_output, note_seed, what_if_notes
+from sevendag_cli.output import Output, check_table_options, make_output, note, note_seed, what_if_notes
+from sevendag_cli.text import visible
 
 if TYPE_CHECKING:
     from sevendag_cli.library import Matchup, SweepResult
@@ -80,40 +83,24 @@ def sweep_cmd(
         out = make_output(json_, False, lang)
         check_table_options(out, csv_, plot)
         check_numbers(cap, None, seed)
-        from sevendag_cli.library import MAX_RUNS_PER_VALUE, Matchup, played_policies
+        from sevendag_cli.rules.whatif import WhatIf, range_note
 
-        if runs is not None:
-            if tolerance is not None:
-                raise UsageError(Msg("sweep.tolerance_runs"))
-            if not 1 <= runs <= MAX_RUNS_PER_VALUE:
-                raise UsageError(Msg("sweep.runs", runs=runs, max=MAX_RUNS_PER_VALUE))
-        from sevendag_cli.limits import MAX_GRID_POINTS, MAX_SWEEP_POINTS
-        from sevendag_cli.output import note
-        from sevendag_cli.rules.whatif import WhatIf, range_note, vary_values
-
-        if not 1 <= len(vary) <= 2:
-            raise UsageError(Msg("sweep.vary_count", n=len(vary)))
-        varied = [vary_values(v, MAX_SWEEP_POINTS) for v in vary]  # before any sheet is read
-        if len(varied) == 2:
-            if varied[0][0] == varied[1][0]:
-                raise UsageError(Msg("sweep.grid_same_field", field=varied[0][0]))
-            if len(varied[0][1]) * len(varied[1][1]) > MAX_GRID_POINTS:
-                raise UsageError(Msg("sweep.grid_too_big", n=len(varied[0][1]) * len(varied[1][1]),
-                                     max=MAX_GRID_POINTS))
+        asked = check_sweep(vary, runs=runs, tolerance=tolerance)  # before any sheet is read
         WhatIf.parse(set_, tactic)  # the what-ifs' syntax too
         m = Matchup.load(check_fighter_count(fighters), ruleset, set=set_, tactic=tactic)
-        first = m
-        for (target, values), typed in zip(varied, vary, strict=True):
-            first = first.vary(target, values[0], f"--vary {typed}")
-        what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies,
-                      [target for target, _ in varied])
+        first = m.vary(asked.target, asked.texts[0], f"--vary {vary[0]}")
+        targets = [asked.target]
+        if asked.by is not None:
+            first = first.vary(asked.by[0], asked.by[1][0], f"--vary {vary[1]}")
+            targets.append(asked.by[0])
+        what_if_notes(m.ruleset, (m.a, m.b), first.changes, out, m.policies, targets)
         for said in played_policies(m.ruleset, m.asked)[1]:  # no choices: optimal is the sheet
             note(f"sevendag: {said.render(out.lang)}")
         for v in vary:
             stops = range_note(v)
             if stops is not None:
                 note(f"sevendag: {stops.render(out.lang)}")
-        points = len(varied[0][1]) * (len(varied[1][1]) if len(varied) == 2 else 1)
+        points = len(asked.texts) * (1 if asked.by is None else len(asked.by[1]))
         run_sweep(m, vary, out, runs=runs, seed=seed, fair=fair, cap=cap, tolerance=tolerance,
                   csv_=csv_, plot=plot, points=points)
 
@@ -121,10 +108,6 @@ def sweep_cmd(
 def run_sweep(m: Matchup, vary: list[str], out: Output, *, fair: bool, runs: int | None,
               seed: int | None, cap: int | None, tolerance: float | None, csv_: bool,
               plot: str | None, points: int) -> None:
-    if runs is not None:
-        from sevendag_cli.dice import check_seed, fresh_seed
-
-        seed = check_seed(seed) if seed is not None else fresh_seed()
     field, _, values = vary[0].partition("=")
     by = None
     if len(vary) == 2:
@@ -161,19 +144,16 @@ def run_sweep(m: Matchup, vary: list[str], out: Output, *, fair: bool, runs: int
         render_sweep(out.console(), result, m.changes, out.lang, play)
     if plot is not None and not isinstance(result, SweepGrid):
         draw(plot, result, out.lang, play)
-    if runs is not None and not out.json:
-        assert seed is not None
-        note_seed(seed, out.lang)
+    if runs is not None and result.seed is not None and not out.json:  # the seed the library drew
+        note_seed(result.seed, out.lang)
 
 
 def draw(path: str, result: Any, lang: str, play: str | None = None) -> None:
     """The P(win) curve of each fighter over the values, with its interval band; ``play``: who
     plays how, the title's second line."""
-    from sevendag_cli.i18n import t
     from sevendag_cli.render import plot as plotting
     from sevendag_cli.render.sweep_data import interval, sweep_title
     from sevendag_cli.render.whatif import titled
-    from sevendag_cli.text import visible
 
     points = result.points
     curves = []
@@ -215,11 +195,9 @@ def _grid_outputs(out: Output, done: SweepResult, result: SweepGrid, *, csv_: bo
 
 def draw_grid(path: str, result: SweepGrid, lang: str, play: str | None = None) -> None:
     """The grid as a heat map of P(first fighter wins), with the fair curve where 50/50 is crossed."""
-    from sevendag_cli.i18n import t
     from sevendag_cli.render import plot as plotting
     from sevendag_cli.render.sweep_data import fair_curve, sweep_title
     from sevendag_cli.render.whatif import titled
-    from sevendag_cli.text import visible
 
     name = visible(result.points[0].fighters[0].name)
     values = [[p.fighters[0].win_probability for p in result.row(i)] for i in range(len(result.rows))]

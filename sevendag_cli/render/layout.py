@@ -25,6 +25,8 @@ carry a :data:`GLUE` of its own.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Sequence
 
 from rich.cells import cell_len
@@ -243,10 +245,15 @@ def print_columns(
             print_path(console, last, indent + 4)
 
 
-def path_lines(path: str, width: int) -> list[str]:
-    """A path in lines of at most ``width`` cells, broken only after a ``/`` (a part longer
-    than a line is cut, as a last resort): a path is never broken inside a name."""
-    parts = [p + "/" for p in path.split("/")[:-1]] + [path.split("/")[-1]]
+SEPARATORS = "".join(sorted({"/", os.sep, os.altsep or "/"}))
+"""What separates a path's folders here: ``/``, and ``\\`` on Windows."""
+
+
+def path_lines(path: str, width: int, separators: str = SEPARATORS) -> list[str]:
+    """A path in lines of at most ``width`` cells, broken only after a separator (``/``; ``\\``
+    too on Windows; a part longer than a line is cut, as a last resort): a path is never broken
+    inside a name."""
+    parts = re.findall(f"[^{re.escape(separators)}]*(?:[{re.escape(separators)}]|$)", path)
     lines = [""]
     for part in (p for p in parts if p):
         if lines[-1] and _width(lines[-1] + part) > width:

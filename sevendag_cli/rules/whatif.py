@@ -219,14 +219,9 @@ class WhatIf(Struct, frozen=True):
         user typed it, when it was not ``OPTION TARGET=VALUE`` (a sweep's range)."""
         return WhatIf((*self.assignments, Assignment(option, target, value, typed)))
 
-    def apply(self, docs: Docs, engine: str) -> tuple[Docs, tuple[Change, ...]]:
-        """The sheets' data with the changes applied (copies), and the changes (the sheets'
-        only: the ruleset's are :meth:`load`'s)."""
-        out, indexed = self._apply(docs, engine)
-        return out, tuple(c for _, changes in indexed for c in changes)
-
     def _apply(self, docs: Docs, engine: str) -> tuple[Docs, list[tuple[int, list[Change]]]]:
-        """As :meth:`apply`, each assignment's changes with its index among the assignments."""
+        """The sheets' data with the changes applied (copies), and each assignment's changes with
+        its index among the assignments (the sheets' only: the ruleset's are :meth:`load`'s)."""
         names = [_name(data) for _, data in docs]
         out = [(source, copy.deepcopy(data)) for source, data in docs]
         indexed: list[tuple[int, list[Change]]] = []
@@ -252,11 +247,6 @@ class WhatIf(Struct, frozen=True):
             i, path = _field(asg, names)
             indexed.append((n, [_set(asg, out[i][1], path, names[i])]))
         return out, indexed
-
-    @property
-    def changes_ruleset(self) -> bool:
-        """Whether an assignment changes the ruleset (``techniques.feint.attack``)."""
-        return any(a.option != TACTIC and is_ruleset_target(a.target) for a in self.assignments)
 
     def load(self, ruleset: Ruleset, docs: Docs, ruleset_doc: tuple[str, dict[str, Any]] | None = None,
              ) -> tuple[Ruleset, Fighter, Fighter, tuple[Change, ...]]:
@@ -288,10 +278,6 @@ class WhatIf(Struct, frozen=True):
         changed, if a change is the ruleset's) and the changes."""
         _, a, b, changes = self.load(ruleset, docs)
         return a, b, changes
-
-    def load_roster(self, ruleset: Ruleset, docs: Docs) -> tuple[list[Fighter], tuple[Change, ...]]:
-        """:meth:`load_lineup` without the ruleset."""
-        return self.load_lineup(ruleset, docs)[1:]
 
     def load_lineup(self, ruleset: Ruleset, docs: Docs,
                     ruleset_doc: tuple[str, dict[str, Any]] | None = None,

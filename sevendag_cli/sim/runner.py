@@ -43,7 +43,7 @@ MAX_CELLS = 4_000_000
 memory stays flat whatever the ruleset (issue 9: under 300 MB for any ruleset the
 validator accepts); the usual rulesets (groups of up to 40 dice) keep the asked size."""
 
-Progress = Callable[[int], None]
+RunsProgress = Callable[[int], None]
 
 
 # --- results -------------------------------------------------------------------
@@ -259,7 +259,7 @@ def simulate(
     seed: int,
     *,
     batch_size: int = DEFAULT_BATCH,
-    progress: Progress | None = None,
+    progress: RunsProgress | None = None,
     cap: int | None = None,
     policies: Policies = PLAIN,
 ) -> SimulationResult:

@@ -240,7 +240,8 @@ def solver(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
 
 
 def keep(s: OddsSolver) -> None:
-    """Build what ``s`` would keep (if it has not been read from the cache) and keep it."""
+    """Build what ``s`` would keep (if it has not been read from the cache) and keep it
+    (nothing when the solver has nothing it can keep: empty bytes)."""
     if s.cache_key is None or cache_dir() is None or s.used_kept:
         return
     data = s.keep()

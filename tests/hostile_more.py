@@ -85,7 +85,7 @@ sys.argv = ["sevendag", "round", "--seed", sys.argv[1], "--odds", "--json"]
 try:
     main()
 finally:
-    sys.stderr.write("ICEPOOL=%s\\n" % ("icepool" in sys.modules))
+    sys.stderr.write("BUILT=%s\\n" % ("sevendag_cli.sim.formula_dice" in sys.modules))
 """
 
 

@@ -77,8 +77,9 @@ def test_fingerprints_are_the_same_under_any_hash_seed() -> None:
 
 @pytest.mark.slow
 def test_D02_a_warm_cache_answers_round_odds_without_icepool() -> None:
-    """D-02: the first ``round --odds`` of a d20 pair builds its tables (icepool) and keeps them;
-    the next ones, in new processes, read them: no icepool, the same odds as ``odds``."""
+    """D-02: the first ``round --odds`` of a d20 pair builds its tables (the formulas' exact
+    laws) and keeps them; the next ones, in new processes, read them: no formula's law is
+    computed again, the same odds as ``odds``."""
     ok("init", "--ruleset", "d20", "--dice", "19,5")
     loaded = []
     for seed in ("1", "2", "3"):
@@ -87,7 +88,7 @@ def test_D02_a_warm_cache_answers_round_odds_without_icepool() -> None:
         assert done.returncode == 0, done.stderr
         loaded.append(done.stderr.strip().splitlines()[-1])
         assert json.loads(done.stdout)["odds"]["after"] == run_json("odds")["fighters"]
-    assert loaded == ["ICEPOOL=True", "ICEPOOL=False", "ICEPOOL=False"]
+    assert loaded == ["BUILT=True", "BUILT=False", "BUILT=False"]
     assert len(list((_cache() / "odds").glob("*.bin"))) == 1
 
 

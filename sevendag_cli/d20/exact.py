@@ -7,9 +7,10 @@ Two stages:
    P(a > b) / (1 - P(tie))``) and the damage that attacker deals (D-04..D-10:
    natural hit / miss, AC, critical range and factor, save with natural success
    / failure, DD rolled or from the level table, ``half`` or ``negate``, magic
-   damage, minimum damage).  Every formula is turned into an :mod:`icepool` die
-   by walking its tree (fixed fields from ``fighter.env()``; keep and drop as a
-   pool's highest or lowest dice, an exploding die as icepool's ``explode``); a
+   damage, minimum damage).  Every formula is turned into its exact law by
+   walking its tree (:mod:`sevendag_cli.sim.formula_dice`: fixed fields from
+   ``fighter.env()``; a group's sum as one power of its die's law, keep and drop
+   as icepool's pools, explosions and rerolls in the die's law); a
    check is split by its "natural" (its first die, or the kept die of
    ``2d20kh1``: :func:`natural_groups`), each natural with its probability.
 

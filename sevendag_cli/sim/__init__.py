@@ -11,7 +11,7 @@ package (``sevendag_cli.d20``, ``sevendag_cli.sevendag``: ``rounds``, ``vector``
   machinery of a round-by-round push that both rulesets' pushes share (numpy), the rounds
   distribution and the records; :mod:`.odds` — the certified records.
 * :mod:`.sample` — whole fights drawn from a chain's per-state tables (``--runs``).
-* :mod:`.formula_dice` — formulas as exact dice (icepool), for both solvers and ``roll --odds``;
+* :mod:`.formula_dice` — formulas as exact laws (integer weights), for both solvers and ``roll --odds``;
   :mod:`.weights` — distributions as integer weights.
 * :mod:`.stats` — Wilson intervals, histogram summaries.
 * :mod:`.sweep` — one field's values; :mod:`.swing` — a fight's odds moment by moment.

@@ -28,7 +28,7 @@ figures), whatever the cells' method (with ``--runs`` too: the figures are the e
 game's, never sampled); per fighter, the mean over its opponents.
 
 **What is shared.**  The work is one task per *unordered* pair, which plays both
-orders: d20's round tables (icepool) are built once per pair and mirrored for
+orders: d20's round tables are built once per pair and mirrored for
 the other order (the same integers ``d20_tables`` gives for it); a Sevendag
 fighter's model (units, allocations) is built once per process.  The roster is
 handed to each worker process once (its initializer), never per task; a task is
@@ -85,7 +85,8 @@ MAX_DAG_CELLS = 25_000_000
 """Most pairs of hit points of a d20 pair solved exactly (5,000 each: the pass over the DAG of
 :mod:`sevendag_cli.d20.solve` holds a few diagonals beyond 4 million states)."""
 
-_FALLBACK_KEYS = frozenset({"formula.exact_too_big", "exact.unresolved"})
+_FALLBACK_KEYS = frozenset({"formula.exact_too_big", "formula.exact_values", "formula.exact_digits",
+                            "formula.exact_pairs", "exact.unresolved"})
 """The size limits every exact solver shares (a formula's dice; a push that stops at its work
 limit with more than the tolerance unresolved); each backend adds its own
 solvers' (:meth:`~sevendag_cli.backend.Backend.solver_limits`).  A pair beyond them is

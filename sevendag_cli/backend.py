@@ -264,7 +264,7 @@ class Backend(Protocol):
         """What the odds from any moment assume (JSON ``assumes``), for these fighters."""
         ...
 
-    # --- policies (issue 17) ------------------------------------------------------------
+    # --- policies ------------------------------------------------------------
 
     def has_choices(self) -> bool:
         """Whether the rules leave the fighters choices (yield, allocation, technique): if not,

@@ -1,4 +1,4 @@
-"""The bounds on everything the tool reads (issue 9): one place, stated in docs/failures.md.
+"""The bounds on everything the tool reads: one place, stated in docs/failures.md.
 
 A file beyond a bound is refused with one line naming it and the bound; nothing
 read can make the tool hang, recurse without end or run out of memory.

@@ -657,7 +657,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cli.interrupted_runs": {"en": "interrupted after {done:,} of {requested:,} runs (the figures above cover the completed runs)",
                              "fr": "interrompu après {done:,} combats sur {requested:,} (les chiffres ci-dessus portent sur les combats terminés)"},
     "cli.progress": {"en": "fights", "fr": "combats"},
-    # --- streams, Ctrl-C and bounds (streams.py, start.py, issue 9) ---------------------------------
+    # --- streams, Ctrl-C and bounds (streams.py, start.py) ---------------------------------
     "cli.amount_range": {"en": "{option} {amount}: give a whole number from -{limit:,} to {limit:,}",
                          "fr": "{option} {amount} : donner un nombre entier de -{limit:,} à {limit:,}"},
     "cli.interrupted_saved": {"en": "interrupted after the encounter was saved to {path}",
@@ -840,7 +840,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "usage.other": {"en": "{message}", "fr": "{message}"},
     "common.text": {"en": "{text}", "fr": "{text}"},
 
-    # --- healing by hand, status, log (issue 10) ------------------------------------------------
+    # --- healing by hand, status, log ------------------------------------------------
     "engine.sev.bad_heal": {"en": "healing {amount!r}: give the damage of the wound to heal, a whole number of at least 1 (S-07), or its band ({bands})",
                             "fr": "soins {amount!r} : donner les dégâts de la blessure à soigner, un nombre entier d'au moins 1 (S-07), ou sa blessure ({bands})"},
     "engine.sev.nothing_to_heal": {"en": "{name} has no {band} wound to heal (wounds: {held})",

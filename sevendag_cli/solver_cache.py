@@ -1,4 +1,4 @@
-"""The odds solver's work, kept between processes in the user's cache folder (issue 18).
+"""The odds solver's work, kept between processes in the user's cache folder.
 
 ``round --odds`` runs in a fresh process each round; building a pair's tables costs
 more than a round may add (Sevendag: the certified odds of every state, with numpy;

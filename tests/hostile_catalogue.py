@@ -1,4 +1,4 @@
-"""The hostile catalogue (issue 9): files, paths, sizes and states an adversary would try.
+"""The hostile catalogue: files, paths, sizes and states an adversary would try.
 
 Every row runs the real CLI (in-process through CliRunner, or as a process with a timeout
 where a pipe, a device or anything that could hang is involved) and asserts:

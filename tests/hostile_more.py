@@ -1,8 +1,8 @@
-"""The hostile catalogue, continued (issue 18): nothing lies, nothing crashes, nothing runs away.
+"""The hostile catalogue, continued: nothing lies, nothing crashes, nothing runs away.
 
 Rows (:class:`tests.hostile_catalogue.Hostile`) run exactly as the catalogue's own
 (:func:`tests.hostile_catalogue.check_case`: exit code, one error line, the working folder
-unchanged when refused, the row's check); the classes of issue 18 that need more than a
+unchanged when refused, the row's check); the classes that need more than a
 row (processes with chosen hash seeds, a warm cache, the cache folder) are functions below.
 
 1. certified numbers only from work nobody could forge: the solver's kept work lives in the

@@ -1,4 +1,4 @@
-"""Exact odds at any size (issue 17, items 4-6): the d20 fight solved with no time dimension
+"""Exact odds at any size : the d20 fight solved with no time dimension
 (D-12), honest intervals (S-19, D-12), and nothing shown from unresolved mass.
 
 The reference here is a plain absorbing chain over (HP A, HP B, who attacks), written

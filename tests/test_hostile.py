@@ -1,4 +1,4 @@
-"""The hostile catalogue (issue 9): the rows. What runs them and what each must show is in
+"""The hostile catalogue: the rows. What runs them and what each must show is in
 :mod:`tests.hostile_catalogue` (its docstring says what every row asserts)."""
 
 

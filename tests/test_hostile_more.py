@@ -1,4 +1,4 @@
-"""Issue 18's hostile rows (:mod:`tests.hostile_more`), run as the catalogue's own, and the
+"""The second set of hostile rows (:mod:`tests.hostile_more`), run as the catalogue's own, and the
 function tests of the classes a row cannot show (the solver cache, hash seeds, a warm cache)."""
 
 

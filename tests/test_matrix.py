@@ -1,4 +1,4 @@
-"""``matrix``: a roster's round-robin (issue 12 §3).
+"""``matrix``: a roster's round-robin.
 
 The cells against ``fight --exact`` of each ordered pair, the two orders of a pair
 against each other (p(i,j) + p(j,i) + draws = 1: the fight does not depend on who is

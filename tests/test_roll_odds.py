@@ -1,4 +1,4 @@
-"""``roll --odds`` (issue 19, item 12): exact distributions equal brute-force enumeration of every
+"""``roll --odds``: exact distributions equal brute-force enumeration of every
 sequence of faces; success counting (``6d10>=7``) and comparisons of totals (``1d20 + 5 >= 15``) in a
 roll and under ``--odds``; the JSON against its schema; the displays at 80 columns in both languages;
 every refusal is one line, and the work is bounded (C-03: the formula language)."""

@@ -121,7 +121,7 @@ def test_save_into_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     assert not os.path.exists(tmp_path / "no")
 
 
-# --- issue 9: the lock, careful saves, bounds ----------------------------------------------------
+# --- the lock, careful saves, bounds ----------------------------------------------------
 
 
 def test_the_lock_file_goes_when_the_command_ends(tmp_path: Path) -> None:

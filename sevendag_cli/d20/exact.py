@@ -251,7 +251,7 @@ def exact_d20(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *,
               progress: Callable[[int, int], None] | None = None) -> ExactResult:
     """The exact win probabilities and expected rounds of a d20 fight (no round cap);
     ``progress(done, total)``: the states solved so far (rows of a's hit points)."""
-    check_exact(ruleset, a, b)  # the value bound (issue 9), and damage the chain can hold
+    check_exact(ruleset, a, b)  # the value bound, and damage the chain can hold
     if max(a.hp, b.hp) > MAX_HP:
         raise UsageError(
             f"exact odds handle at most {MAX_HP:,} hit points a fighter "

@@ -488,7 +488,7 @@ class SevendagBackend:
                     solved: Callable[[int, int, Callable[[], Odds]], Cell],
                     fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
         """Each fighter's model (units, allocations) built once per process (``cache``); a
-        fight under policies (issue 17), or with a sheet declaring more than its tactic, is
+        fight under policies, or with a sheet declaring more than its tactic, is
         played through the game as ``fight --exact`` plays it (:func:`.policy.policy_odds`)."""
         def model(k: int) -> Any:
             found = cache.get(k)

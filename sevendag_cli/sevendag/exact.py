@@ -107,7 +107,7 @@ def exact_sevendag(ruleset: SevendagRuleset, a: SevendagFighter,
     """Exact win probabilities and expected rounds (no round cap), or a one-line UsageError."""
     check_fighters(ruleset, a, b)
     check_plain(a, b)  # no yield, no new technique
-    check_exact(ruleset, a, b)  # the value bound (issue 9)
+    check_exact(ruleset, a, b)  # the value bound
     check_finite(ruleset)
     faces = sum(h.die for h in a.hands) * sum(h.die for h in b.hands)
     if faces > MAX_FACES:

@@ -2,8 +2,8 @@
 
 Each cell ``[i][j]`` is P(fighter i beats fighter j) in the fight ``fight i j``
 plays (``i`` named first; sheet tactics, no yield, no technique, a draw at the
-round cap), as a :class:`RosterCell`; each fighter plays its policy (issue 17:
-``sheet``, or ``optimal`` with ``--tactic NAME=optimal``), the cell solved as
+round cap), as a :class:`RosterCell`; each fighter plays its policy (``sheet``, or
+``optimal`` with ``--tactic NAME=optimal``), the cell solved as
 ``fight --exact`` solves that pair under those policies:
 
 * **exact** (the default), a certified interval within the tolerance, as

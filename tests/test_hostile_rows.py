@@ -1,4 +1,4 @@
-"""The second set of hostile rows (:mod:`tests.hostile_more`), run as the catalogue's own, and the
+"""The second set of hostile rows (:mod:`tests.hostile_rows`), run as the catalogue's own, and the
 function tests of the classes a row cannot show (the solver cache, hash seeds, a warm cache)."""
 
 
@@ -16,7 +16,7 @@ import pytest
 from tests.helpers import ENCOUNTER, ok, run, run_json
 from tests.hostile_catalogue import Hostile, case_params
 from tests.hostile_catalogue import check_case as run_case
-from tests.hostile_more import (
+from tests.hostile_rows import (
     _KEYS,
     _NO_ICEPOOL,
     CASES,
@@ -170,7 +170,7 @@ def test_sweep_and_matrix_refuse_with_fights_own_line() -> None:
 
 
 @pytest.mark.parametrize("case", case_params(CASES))
-def test_hostile_more(case: Hostile, tmp_path: Path) -> None:
+def test_hostile_rows(case: Hostile, tmp_path: Path) -> None:
     run_case(case, tmp_path)
 
 

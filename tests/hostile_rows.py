@@ -14,7 +14,7 @@ row (processes with chosen hash seeds, a warm cache, the cache folder) are funct
    from the sizes;
 5. environment and text: long folder names, non-ASCII digits, clear and short messages.
 
-This module holds the rows (``CASES``) and their set-ups; ``tests/test_hostile_more.py`` runs
+This module holds the rows (``CASES``) and their set-ups; ``tests/test_hostile_rows.py`` runs
 them with :func:`tests.hostile_catalogue.check_case` and holds the function tests.
 """
 

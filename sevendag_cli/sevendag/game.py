@@ -87,6 +87,7 @@ from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance, gamma
 
 if TYPE_CHECKING:
     import numpy as np
+    from scipy.sparse import csr_matrix
 
     from sevendag_cli.sevendag.rows import Kernels
 
@@ -480,7 +481,7 @@ class Solution:
         self._a_first = a_first
         self._row_state, self._row_i = rs_arr, ri_arr
         self._ptr: np.ndarray | None = None
-        self._columns: tuple[np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]] | None = None
+        self._matrix: csr_matrix | None = None  # the entries as a sparse matrix (units x states)
         # +1 where the side choosing maximises (a), -1 where it minimises (b): per row and
         # per group the answer's, per group and per state the first declarer's
         sign_group = np.where(self._si_a_first, -1.0, 1.0)
@@ -563,42 +564,23 @@ class Solution:
         return min(1.0, float(got.v[1][0]) + got.error)
 
     def _q(self, v: np.ndarray) -> np.ndarray:
-        """Each row's value with ``v`` after it: P(a wins now) + Σ p v(target), the entries
-        summed in their order from 0 (as ``bincount`` would), once per unit (the rows of a
-        unit share their entries): column ``j`` holds each unit's ``j``-th entry, the units
-        longest first, so that column is added to a prefix."""
-        cols = self._columns
-        if cols is None:
-            cols = self._columns = self._by_column()
-        rank, columns = cols
-        acc = self._np.zeros((self._n_units, *v.shape[1:]))
-        if v.ndim == 2:  # several value vectors side by side: each column as it would alone
-            for k, col, p in columns:
-                acc[:k] += p[:, None] * v[col]
-            both: np.ndarray = self._pa[:, None] + acc[rank]
-            return both
-        for k, col, p in columns:
-            acc[:k] += p * v[col]
-        q: np.ndarray = self._pa + acc[rank]
-        return q
+        """Each row's value with ``v`` after it: P(a wins now) + Σ p v(target), once per unit
+        (the rows of a unit share their entries), as one sparse product: scipy's CSR product
+        sums each unit's entries one after the other in their order from 0 (as ``bincount``
+        would), so the values are the same to the last bit whatever the product's speed.
+        ``v`` may hold several value vectors side by side (one per column)."""
+        matrix = self._matrix
+        if matrix is None:
+            import scipy.sparse
 
-    def _by_column(self) -> tuple[np.ndarray, list[tuple[int, np.ndarray, np.ndarray]]]:
-        """The entries by column (see :meth:`_q`): each row's place (its unit's, longest
-        first), and per column the units that have one, its targets and its probabilities."""
-        xp = self._np
-        ptr = self.unit_entries()
-        lens = xp.diff(ptr)
-        order = xp.argsort(-lens, kind="stable")
-        rank = xp.empty(self._n_units, dtype=xp.int64)
-        rank[order] = xp.arange(self._n_units)
-        longest = -lens[order]  # ascending
-        first = ptr[order]
-        columns: list[tuple[int, np.ndarray, np.ndarray]] = []
-        for j in range(int(lens.max()) if lens.size else 0):
-            k = int(xp.searchsorted(longest, -j, side="left"))  # units with more than j
-            e = first[:k] + j
-            columns.append((k, self._col[e], self._p[e]))
-        return rank[self._unit], columns
+            matrix = self._matrix = scipy.sparse.csr_matrix(
+                (self._p, self._col, self.unit_entries()), shape=(self._n_units, len(self.states)))
+        acc = matrix @ v
+        if v.ndim == 2:
+            both: np.ndarray = self._pa[:, None] + acc[self._unit]
+            return both
+        q: np.ndarray = self._pa + acc[self._unit]
+        return q
 
     def _reduce(self, q: np.ndarray) -> np.ndarray:
         """Each state's value from its rows' (the answer's best, then the first declarer's):

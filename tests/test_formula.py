@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -26,7 +24,6 @@ FUZZ = settings(
 )
 # A robustness bound against runaway parsing (a 500-character text parses in ~1 ms), not
 # a benchmark: generous enough that a loaded CI machine never trips it.
-PARSE_BOUND = 1.0  # seconds
 
 
 def run(text: str, env: dict[str, int] | None = None, faces: list[int] | None = None):
@@ -250,14 +247,12 @@ any_text = st.one_of(st.text(), st.text(alphabet="0123456789d+-*/(),minaxodkhl!%
                      near_valid)
 
 
-def timed_parse(text: str) -> Formula | FormulaError:
-    start = time.perf_counter()
+def parsed_or_refused(text: str) -> Formula | FormulaError:
+    """The formula, or the one-line error refusing it (never another exception)."""
     try:
         out: Formula | FormulaError = parse(text)
     except FormulaError as exc:
         out = exc
-    elapsed = time.perf_counter() - start
-    assert elapsed < PARSE_BOUND, (text, elapsed)
     return out
 
 
@@ -266,7 +261,7 @@ def timed_parse(text: str) -> Formula | FormulaError:
 @given(text=any_text, seed=st.integers(0, 2**32), value=st.integers(-30, 30))
 def test_C03_fuzz_parse_never_crashes_and_evaluation_is_safe(text: str, seed: int,
                                                               value: int) -> None:
-    out = timed_parse(text)
+    out = parsed_or_refused(text)
     if isinstance(out, FormulaError):
         assert str(out).startswith("formula ")
         return
@@ -286,5 +281,10 @@ def test_C03_fuzz_parse_never_crashes_and_evaluation_is_safe(text: str, seed: in
 @FUZZ
 @given(text=st.text(min_size=MAX_LENGTH - 5, max_size=MAX_LENGTH + 5,
                     alphabet="+-(1d6) "))
-def test_C03_fuzz_long_texts_stay_fast(text: str) -> None:
-    timed_parse(text)
+def test_C03_fuzz_texts_about_the_length_limit_are_parsed_or_refused_in_one_line(text: str) -> None:
+    """Texts about :data:`MAX_LENGTH` long (how long they take: benchmarks/bench_pathological.py)."""
+    out = parsed_or_refused(text)
+    if isinstance(out, FormulaError):
+        assert str(out).startswith("formula ") and "\n" not in str(out)
+    else:
+        assert len(text) <= MAX_LENGTH

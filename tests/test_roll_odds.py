@@ -5,7 +5,6 @@ every refusal is one line, and the work is bounded (C-03: the formula language).
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -208,11 +207,9 @@ REFUSED = [
 
 @pytest.mark.parametrize(("args", "fragment"), REFUSED, ids=[" ".join(a) for a, _ in REFUSED])
 @pytest.mark.slow
-def test_refusals_are_one_line_and_fast(args: list[str], fragment: str) -> None:
-    start = time.perf_counter()
-    result = run("roll", *args)
-    assert time.perf_counter() - start < 10
-    assert_one_line_error(result, 2, fragment)
+def test_refusals_are_one_line(args: list[str], fragment: str) -> None:
+    """Refused from the sizes alone (how long that takes: benchmarks/bench_dice.py)."""
+    assert_one_line_error(run("roll", *args), 2, fragment)
 
 
 def test_refusals_in_french() -> None:

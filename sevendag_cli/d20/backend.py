@@ -104,8 +104,8 @@ def mirrored(tables: D20Tables) -> D20Tables:
 def _dag_odds(setup: PairSetup, tables: D20Tables, a: Any, b: Any) -> Odds:
     """One order of a roster's pair, from the hit-point DAG."""
     from sevendag_cli.d20.chain import D20Chain
+    from sevendag_cli.d20.limits import MAX_DAG_CELLS
     from sevendag_cli.d20.state import initial_state
-    from sevendag_cli.sim.roster import MAX_DAG_CELLS
 
     if a.hp * b.hp > MAX_DAG_CELLS:
         raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,

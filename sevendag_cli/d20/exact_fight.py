@@ -14,7 +14,7 @@ The fight asked is the ruleset's: a draw after its ``round_cap``, or after ``cap
   computed, not bounded.
 
 Both are certified; their work is bounded by the hit points (at most
-:data:`sevendag_cli.limits.MAX_EXACT_HP` each) and the cap.  The exact fractions of the fight
+:data:`sevendag_cli.d20.limits.MAX_EXACT_HP` each) and the cap.  The exact fractions of the fight
 played to the end (:func:`sevendag_cli.d20.exact.exact_d20`) come by default only where they
 cost little beside the float answer (:func:`sevendag_cli.d20.exact.fractions_pay`), else on
 request (``fractions=True``).
@@ -65,10 +65,10 @@ def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | N
             from sevendag_cli.d20.bounds import endless
 
             raise RuleError(endless(ruleset, a, b) or Msg("rules.endless_d20", a=a.name, b=b.name))
-        from sevendag_cli.sim.push import d20_push
+        from sevendag_cli.d20.push import grid_push
 
         p = chain.p_first
-        res = d20_push(chain, a.hp, b.hp, None, cap, tolerance, columns=[(0, p), (1, 1.0 - p)])
+        res = grid_push(chain, a.hp, b.hp, None, cap, tolerance, columns=[(0, p), (1, 1.0 - p)])
         return exact_result(ruleset.name, "d20", chain.names, cap, tolerance, res.push, None,
                             None, d20=_extras(chain.names, res.rewards.hp_a.sum(axis=0),
                                               res.rewards.hp_b.sum(axis=0),

@@ -81,10 +81,6 @@ slower; a table shows tenths of a percent."""
 MAX_JOBS = 256
 """Most worker processes ``--jobs`` may ask for."""
 
-MAX_DAG_CELLS = 25_000_000
-"""Most pairs of hit points of a d20 pair solved exactly (5,000 each: the pass over the DAG of
-:mod:`sevendag_cli.d20.solve` holds a few diagonals beyond 4 million states)."""
-
 _FALLBACK_KEYS = frozenset({"formula.exact_too_big", "exact.unresolved"})
 """The size limits every exact solver shares (a formula's dice; a push that stops at its work
 limit with more than the tolerance unresolved); each backend adds its own

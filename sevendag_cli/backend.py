@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
     from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
-    from sevendag_cli.sim.exact_records import ExactFight, Exploitability
+    from sevendag_cli.sim.exact_records import ExactFight, Exploitability, Extras
     from sevendag_cli.sim.odds import Odds
 
     Ruleset: TypeAlias = "D20Ruleset | SevendagRuleset"
@@ -105,7 +105,7 @@ class Aggregator(Protocol):
     """A ruleset's simulator extras: a batch to a tally, the totals to result fields."""
 
     def tally(self, batch: Any) -> dict[str, Any]: ...
-    def result(self, totals: dict[str, Any], runs: int) -> dict[str, Any]: ...
+    def result(self, totals: dict[str, Any], runs: int) -> Extras: ...
 
 
 BatchFn = Callable[[Any, Any, Any, int, Any, int], Any]
@@ -250,11 +250,6 @@ class Backend(Protocol):
         the way), False none, None where the ruleset finds they pay."""
         ...
 
-    def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
-        """``fight --exact --json``: what the ruleset adds to the odds (its field of
-        :class:`~sevendag_cli.sim.exact_records.ExactFight`, named after the engine) as plain data."""
-        ...
-
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
                     tolerance: float, policies: Policies = PLAIN,
                     cap: int | None = None) -> MomentOdds: ...
@@ -363,6 +358,25 @@ def engines() -> tuple[str, ...]:
     return tuple(BACKENDS)
 
 
+def by_engine(engine: str, data: object) -> dict[str, object]:
+    """Where the JSON documents of whole fights (``fight --runs``, ``fight --exact``) write a
+    ruleset's own figures: one key per registered engine, in alphabetical order (``d20``,
+    ``sevendag``), each null but the fight's own, ``data``."""
+    return {name: data if name == engine else None for name in sorted(BACKENDS)}
+
+
+def with_extras(doc: dict[str, object], engine: str) -> dict[str, object]:
+    """``doc`` (a record's fields as data) with its ``extras`` field, the ruleset's own figures,
+    written where it stands as :func:`by_engine` says."""
+    out: dict[str, object] = {}
+    for key, value in doc.items():
+        if key == "extras":
+            out.update(by_engine(engine, value))
+        else:
+            out[key] = value
+    return out
+
+
 __all__ = ["BACKENDS", "DEFAULT_RULESET", "FALLBACK_ENGINE", "Aggregator", "Backend", "BatchFn",
            "Cell", "MomentOdds", "PairSetup", "RulesetEntries", "SheetChange",
-           "backend_for", "backend_named", "engines"]
+           "backend_for", "backend_named", "by_engine", "engines", "with_extras"]

@@ -699,9 +699,11 @@ class Simulation(Struct, frozen=True):
         return tuple(notes)
 
     def to_dict(self) -> Document:
+        from sevendag_cli.backend import with_extras
         from sevendag_cli.render.data import header, to_data
 
-        doc = {**header("fight", self.ruleset, self.seed), "mode": "runs", **to_data(self.result)}
+        doc = {**header("fight", self.ruleset, self.seed), "mode": "runs",
+               **with_extras(to_data(self.result), self.result.engine)}
         names = (self.result.fighters[0].name, self.result.fighters[1].name)
         return _with_changes(with_policies(doc, names, self.policies), self.changes)
 

@@ -42,6 +42,7 @@ from msgspec.structs import fields as struct_fields
 import sevendag_cli.engine
 from sevendag_cli.d20 import engine as d20
 from sevendag_cli.d20.rules import DDBand
+from sevendag_cli.d20.sim_extra import D20Extra
 from sevendag_cli.dice import Roll, SeededDice
 from sevendag_cli.engine import engine_for
 from sevendag_cli.engine.common import Check, Event, FightResult, InitiativeEvent, RoundResult, WoundResult
@@ -51,6 +52,7 @@ from sevendag_cli.render import data as render
 from sevendag_cli.rules import load_pair, load_ruleset
 from sevendag_cli.sevendag import engine as sevendag
 from sevendag_cli.sevendag.rules import Metal, Technique, WoundBand
+from sevendag_cli.sevendag.sim_extra import SevendagExtra
 from sevendag_cli.sim.runner import SimulationResult, simulate
 from sevendag_cli.sim.swing import FighterOdds, OddsPoint, OddsSwing
 from tests.catalogue import check_every
@@ -178,8 +180,9 @@ CONTRACT: dict[type, tuple[View, ...]] = {
     ),
     OddsSwing: (view("fight.json#/$defs/odds", renamed={"points": "odds"}),),
     # the simulation's results (fight --runs --json: the header, the mode, then the generic walk)
-    SimulationResult: (view("fight-runs.json#", added=HEADER | POLICIES | {"mode"},
-                            optional=WHAT_IF),),
+    # (its ``extras``, the ruleset's own record, written under each engine's name: by_engine)
+    SimulationResult: (view("fight-runs.json#", added=HEADER | POLICIES | {"mode", "d20", "sevendag"},
+                            omitted={"extras"}, optional=WHAT_IF),),
     # the ruleset's tables (rulesets show --json, one object per record)
     WoundBand: (view("rulesets-show.json#/allOf/0/else/properties/wounds/items"),),
     Metal: (view("rulesets-show.json#/allOf/0/else/properties/metals/additionalProperties"),),
@@ -187,8 +190,9 @@ CONTRACT: dict[type, tuple[View, ...]] = {
     DDBand: (view("rulesets-show.json#/allOf/0/then/properties/dd_table/items"),),
 }
 
-# The nested records of the simulation's result: found from SimulationResult's fields,
-# mapped here by class name (the module is being reworked; names are what the schema follows).
+# The nested records of the simulation's result: found from SimulationResult's fields and each
+# ruleset's own record of its extras (EXTRAS), mapped here by class name (names are what the
+# schema follows).
 NESTED_BY_NAME: dict[str, tuple[View, ...]] = {
     "FighterStats": (view("fight-runs.json#/properties/fighters/items"),),
     "RoundStats": (view("fight-runs.json#/properties/rounds"),),
@@ -201,6 +205,10 @@ NESTED_BY_NAME: dict[str, tuple[View, ...]] = {
     "BandStats": (view("fight-runs.json#/properties/sevendag/oneOf/0/properties/fighters/items/properties/"
                        "wounds/items"),),
 }
+
+EXTRAS: tuple[type, ...] = (D20Extra, SevendagExtra)
+"""Each ruleset's own record of ``fight --runs`` (``SimulationResult.extras``, typed by a
+Protocol the walk cannot follow)."""
 
 # Engine records that never reach a JSON output, and why.
 INTERNAL: dict[str, str] = {
@@ -275,7 +283,8 @@ def field_names(cls: type) -> tuple[str, ...]:
 def contract() -> dict[type, tuple[View, ...]]:
     """CONTRACT, plus the simulation's nested records found from SimulationResult's fields."""
     out = dict(CONTRACT)
-    stack: list[type] = [SimulationResult]
+    out.update({cls: NESTED_BY_NAME[cls.__name__] for cls in EXTRAS})
+    stack: list[type] = [SimulationResult, *EXTRAS]
     while stack:
         for tp in field_types(stack.pop()).values():
             for rec in records_in(tp):

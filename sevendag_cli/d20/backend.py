@@ -281,16 +281,6 @@ class D20Backend:
         return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions,
                          progress=progress)
 
-    def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
-        """Each fighter's hit points left when winning (a distribution) and damage dealt."""
-        return {"fighters": [
-            {"name": x.name,
-             "hp_left_when_winning": {
-                 "mean": x.hp_left_when_winning.mean, "sd": x.hp_left_when_winning.sd,
-                 "distribution": [[h, p] for h, p in x.hp_left_when_winning.distribution]},
-             "damage_dealt": x.damage_dealt}
-            for x in extras]}
-
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
                     tolerance: float, policies: Policies = PLAIN,
                     cap: int | None = None) -> MomentOdds:

@@ -405,12 +405,6 @@ class SevendagBackend:
 
         return sevendag_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions)
 
-    def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
-        """Each fighter's expected wounds of each band."""
-        return {"fighters": [
-            {"name": x.name, "wounds": [{"band": w.band, "mean": w.mean} for w in x.wounds]}
-            for x in extras]}
-
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
                     tolerance: float, policies: Policies = PLAIN,
                     cap: int | None = None) -> MomentOdds:

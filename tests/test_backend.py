@@ -202,7 +202,7 @@ def test_backend_for_follows_the_ruleset_engine() -> None:
     for name in ("sevendag", "d20"):
         rs = load_ruleset(name)
         assert backend_for(rs) is backend_named(rs.engine)
-        assert isinstance(rs, backend_for(rs).record_types()[0])
+        assert isinstance(rs, backend_for(rs).sheets.record_types()[0])
 
 
 def test_getting_a_backend_imports_nothing_heavy() -> None:

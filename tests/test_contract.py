@@ -580,7 +580,7 @@ def test_status_log_and_the_encounter_file_write_the_expected_keys(ruleset: str)
     enc, rs, a, b, state = open_encounter(path)
     engine = engine_for(rs)
     status_view, file_view = CONTRACT[type(state)]
-    doc = render.status_document(state, rs, str(path), enc.log, backend_for(rs).round_seconds(rs))
+    doc = render.status_document(state, rs, str(path), enc.log, backend_for(rs).table.round_seconds(rs))
     assert set(doc) == rendered_keys(type(state), status_view)
     for saved in (*enc.history, enc.state):
         written = engine.state_to_data(engine.state_from_data(saved))

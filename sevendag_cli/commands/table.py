@@ -45,6 +45,7 @@ from sevendag_cli.output import (
 )
 
 if TYPE_CHECKING:
+    from sevendag_cli.backend import Choices, State
     from sevendag_cli.library import DiceChoice
     from sevendag_cli.rules import Fighter, Ruleset
     from sevendag_cli.store import Encounter
@@ -201,12 +202,13 @@ def round_cmd(
             only = _asked_players(ask_for, encounter, no_input)
         ask = None
         if sys.stdin.isatty() and (out.rich or only is not None) and not no_input:
-            def ask(rs: Ruleset, a: Fighter, b: Fighter, state: object, yield_: bool | None,
-                    allocation: dict[str, tuple[str, ...]], technique: dict[str, str]) -> object:
+            def ask(rs: Ruleset, a: Fighter, b: Fighter, state: State, yield_: bool | None,
+                    allocation: dict[str, tuple[str, ...]],
+                    technique: dict[str, str | None]) -> Choices | None:
                 from sevendag_cli.backend import backend_for
 
-                return backend_for(rs).prompt_choices(rs, a, b, state, yield_, allocation, technique,
-                                                      out.lang, only=only)
+                return backend_for(rs).table.prompt_choices(rs, a, b, state, yield_, allocation,
+                                                            technique, out.lang, only=only)
 
         if advise:
             if not out.rich:
@@ -338,7 +340,7 @@ def _classify(amount: int, ruleset: str | None, out: Output) -> None:
     wound_amount(str(amount), "--classify")
 
     rs = load_ruleset(ruleset or DEFAULT_RULESET)
-    band = backend_for(rs).classify(rs, amount)
+    band = backend_for(rs).table.classify(rs, amount)
     if out.json:
         from sevendag_cli.render.data import header
 

@@ -125,6 +125,6 @@ def exact_fight(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
     from sevendag_cli.rules.bounds import check_exact
 
     check_exact(ruleset, a, b)  # the value bound, as the step-by-step and vectorised engines
-    return backend_for(ruleset).exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance,
+    return backend_for(ruleset).exact.exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance,
                                             fractions=fractions, policies=policies,
                                             progress=progress)

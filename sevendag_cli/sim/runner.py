@@ -250,7 +250,7 @@ def simulate(
     from sevendag_cli.backend import backend_for
 
     backend = backend_for(ruleset)
-    backend.check_batch(ruleset, a, b)
+    backend.sim.check_batch(ruleset, a, b)
     cap = ruleset.round_cap if cap is None else cap  # None: no round cap (d20's house default)
     limit = MAX_PLAYED_ROUNDS if cap is None else cap  # then the safety limit stops a fight
     if limit < 1:
@@ -260,14 +260,14 @@ def simulate(
     check_values(ruleset, a, b)
     check_can_end(ruleset, a, b)  # every fight would run to the cap: refused, as by fight
     batch_size = batch_for(ruleset, a, b, batch_size)
-    batch_fn, extra = backend.batch(ruleset, a, b, policies)
+    batch_fn, extra = backend.sim.batch(ruleset, a, b, policies)
     rng = np.random.Generator(np.random.PCG64(seed))
     totals: Tally = {"runs": 0}
     interrupted = False
     try:
         while totals["runs"] < runs:
             n = min(batch_size, runs - totals["runs"])
-            batch = batch_fn(ruleset, a, b, n, rng, limit)
+            batch = batch_fn(n, rng, limit)
             part = merge(_common_tally(batch), extra.tally(batch))
             totals = merge(totals, part)  # one assignment: all of the batch or none of it
             del batch, part

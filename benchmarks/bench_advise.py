@@ -1,4 +1,4 @@
-"""What ``advise`` costs with the game kept in the user's cache (issue 17, item 4), run by hand::
+"""What ``advise`` costs with the game kept in the user's cache, run by hand::
 
     python benchmarks/bench_advise.py [--repeat 9] [--cold 2]
 

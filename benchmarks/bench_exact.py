@@ -1,4 +1,4 @@
-"""Exact odds benchmarks (issue 11 §4), run by hand (not collected by pytest)::
+"""Exact odds benchmarks, run by hand (not collected by pytest)::
 
     python benchmarks/bench_exact.py [--repeat 5]
 
@@ -13,7 +13,7 @@ child (``time.process_time``) with the wall time beside it.  Goals:
 * what ``round --odds`` adds to ``round``: at most 50 ms — measured after importing
   what ``round`` imports and loading the pair, for two states (before and after);
 * peak memory (``ru_maxrss``) of ``fight --exact``: under 200 MB;
-* d20 at any size (issue 17), the whole ``fight --exact`` command certified to 1e-12, CPU
+* d20 at any size, the whole ``fight --exact`` command certified to 1e-12, CPU
   time of the child (its imports, the tables, the pass over the hit points, the exact
   fractions where the pair has them): 200 and 1,000 hit points each at most 2 s, 5,000
   each at most 30 s (run once: ``--repeat`` does not apply), with its peak memory.

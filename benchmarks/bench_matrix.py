@@ -1,4 +1,4 @@
-"""Matchup tables (``matrix``, issue 12 §5), run by hand (not collected by pytest)::
+"""Matchup tables (``matrix``), run by hand (not collected by pytest)::
 
     python benchmarks/bench_matrix.py [--repeat 3] [--jobs 2]
 

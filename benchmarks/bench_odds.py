@@ -1,4 +1,4 @@
-"""What the odds cost at the table and in a fight (issue 11 §2, §4), run by hand (not by pytest)::
+"""What the odds cost at the table and in a fight, run by hand (not by pytest)::
 
     python benchmarks/bench_odds.py [--repeat 9]
 

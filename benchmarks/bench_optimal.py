@@ -1,4 +1,4 @@
-"""Optimal play benchmarks (issue 17), run by hand (not collected by pytest)::
+"""Optimal play benchmarks, run by hand (not collected by pytest)::
 
     python benchmarks/bench_optimal.py [--repeat 3]
 

@@ -1,4 +1,4 @@
-"""Peak memory and time of valid but pathological fights (issue 9, class 9), run by hand::
+"""Peak memory and time of valid but pathological fights, run by hand::
 
     python benchmarks/bench_pathological.py [--tree OTHER_CHECKOUT]
 

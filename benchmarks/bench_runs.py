@@ -1,4 +1,4 @@
-"""``fight --runs`` against a plain pure-Python loop of the same rules (issue 16), by hand::
+"""``fight --runs`` against a plain pure-Python loop of the same rules, by hand::
 
     python benchmarks/bench_runs.py [--runs 200000 1000000] [--seconds 3] [--repeat 3]
 

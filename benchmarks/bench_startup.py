@@ -4,7 +4,7 @@
 
 Measures the CPU time (user + system) of child processes, from the
 ``resource.getrusage(RUSAGE_CHILDREN)`` deltas around each run, and prints the
-medians and the two ratios of issue 8 against their goals:
+medians and the two start-up ratios against their goals:
 
 * ``python -m sevendag_cli fight --ruleset d20 --seed 1 --json`` against
   ``python -c "import typer"`` (goal: at most 1.5x);

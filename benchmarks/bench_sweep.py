@@ -1,4 +1,4 @@
-"""Sweep benchmarks (issue 12 §5), run by hand (not collected by pytest)::
+"""Sweep benchmarks, run by hand (not collected by pytest)::
 
     python benchmarks/bench_sweep.py [--repeat 5]
 

@@ -103,7 +103,7 @@ problem is reported, with every other one the file has)."""
 
 
 Cell = TypeVar("Cell")
-"""A roster's cell (:class:`sevendag_cli.sim.roster.Matchup`): what ``matrix_pair``'s
+"""A roster's cell (:class:`sevendag_cli.sim.roster.RosterCell`): what ``matrix_pair``'s
 callbacks give back."""
 
 RulesetEntries: TypeAlias = "dict[str, tuple[tuple[str, ...], dict[str, int]]]"

@@ -94,8 +94,8 @@ def resolve_annotations(func: Callable[..., Any]) -> None:
 
     The modules say ``from __future__ import annotations``, so the annotations are text, and
     Typer evaluates that text four times per command (``inspect.signature`` and
-    ``typing.get_type_hints``, each twice): about a millisecond of every command's start
-    (issue 16).  The values are what ``inspect.signature(func, eval_str=True)`` gives, so
+    ``typing.get_type_hints``, each twice): about a millisecond of every command's start.
+    The values are what ``inspect.signature(func, eval_str=True)`` gives, so
     Typer builds the same command.
     """
 

@@ -121,13 +121,42 @@ def _option(ctx: Any, name: str) -> Any:
     return None
 
 
-def usage_error(exc: Exception, ctx: Any) -> UsageError | None:
+_NEGATIVE_START = frozenset("0123456789(")
+
+
+def _negative_argument(option: str, args: list[str], ctx: Any) -> str | None:
+    """The argument Click took for the unknown ``option`` when it reads as a negative number or
+    dice expression (``-1d4``, ``-5``, ``-d6``, ``-(1d4)``) and the command takes positional
+    arguments; else None."""
+    if not option or not any(p.param_type_name == "argument" for p in ctx.command.get_params(ctx)):
+        return None
+    for arg in args:
+        if arg == "--":
+            break
+        if arg.startswith(option) and len(arg) > 1:
+            rest = arg[1:]
+            if rest[0] in _NEGATIVE_START or (rest[0] in "dD" and rest[1:2] in (*"0123456789", "%")):
+                return arg
+    return None
+
+
+def usage_error(exc: Exception, ctx: Any, args: list[str] | None = None) -> UsageError | None:
     """Sevendag's error for a usage error Typer raised while ``ctx``'s command line was parsed,
-    from the exception's attributes (:func:`click_compat.usage_kind`); None: not one sevendag knows."""
+    from the exception's attributes (:func:`click_compat.usage_kind`); None: not one sevendag knows.
+
+    ``args``: the command's arguments as typed, for an unknown option that is a negative
+    argument (``roll -1d4``): the hint to put it after ``--``.
+    """
     kind = click_compat.usage_kind(exc, lambda name: _option(ctx, name) is not None)
     if kind == "no_such_option":
         option = getattr(exc, "option_name", "")
         msg = Msg("usage.no_such_option", option=option)
+        negative = _negative_argument(option, args or [], ctx)
+        if negative is not None:
+            import shlex
+
+            example = f"{command_line(ctx)} -- {shlex.quote(negative)}"
+            return UsageError(Msg("usage.hint_dash_dash", message=msg, example=example))
         close = _closest(option, _option_names(ctx), strip=True)
         if close:
             msg = Msg("usage.suggest_option", message=msg, names=", ".join(close))
@@ -165,12 +194,13 @@ class SevendagCommandBase:
                 sys.stdout.write(text + "\n")
             raise UsageError(see_help(ctx, Msg("usage.missing_command")))
         args = self._manual_names(args)
+        typed = list(args)  # Click's parser consumes the list it is given
         extra_allowed = ctx.allow_extra_args
         ctx.allow_extra_args = True  # extra arguments: refused below, in the catalogue's words
         try:
             rest: list[str] = super().parse_args(ctx, args)  # type: ignore[misc]
         except click_compat.TyperError as exc:
-            error = usage_error(exc, ctx)
+            error = usage_error(exc, ctx, typed)
             if error is None:
                 raise
             raise error from None

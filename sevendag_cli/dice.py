@@ -12,7 +12,7 @@ with the integer, from which faces are drawn by rejection sampling on
 ``randint``/``randrange`` whose algorithm is not guaranteed.  It is built from
 ``random.Random``'s base, ``_random.Random``: for an integer seed, the very
 generator and stream (a test compares them), without importing :mod:`random`
-(its imports and tables: about a millisecond of start-up, issue 16).
+(its imports and tables: about a millisecond of start-up).
 """
 
 from __future__ import annotations

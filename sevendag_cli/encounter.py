@@ -37,7 +37,7 @@ from msgspec import Struct
 from sevendag_cli.arguments import checked
 from sevendag_cli.errors import EncounterError, Msg, SevendagError, UsageError
 from sevendag_cli.library import (
-    Dice,
+    DiceArg,
     DiceChoice,
     Document,
     WhatIfs,
@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from sevendag_cli.rules.whatif import Change, WhatIf
     from sevendag_cli.sim.odds import Odds
     from sevendag_cli.sim.swing import OddsPoint
-    from sevendag_cli.store import Encounter as Saved
+    from sevendag_cli.store import SavedEncounter as Saved
 
 __all__ = ["Encounter", "Loaded", "Log", "OddsAt", "RoundPlayed", "Started", "Status", "Undone", "Wounded"]
 
@@ -75,7 +75,7 @@ Ask: TypeAlias = ("Callable[[Ruleset, Fighter, Fighter, State, bool | None, "
 """Asks what the arguments did not say (the CLI at a terminal): given the ruleset, the two
 fighters, the state, the yield and the choices so far (hands and techniques by fighter),
 returns the round's choices (the ruleset's own record: Sevendag's ``Choices``)."""
-DiceArg: TypeAlias = "Dice | Callable[[], DiceChoice]"
+TableDice: TypeAlias = "DiceArg | Callable[[], DiceChoice]"
 """Dice, or a function giving them (called under the lock, once the encounter is read)."""
 
 
@@ -142,7 +142,7 @@ def _read(path: Path) -> tuple[Loaded, bool]:
     return loaded, free
 
 
-def _dice(dice: DiceArg, seed: int | None) -> DiceChoice:
+def _dice(dice: TableDice, seed: int | None) -> DiceChoice:
     if callable(dice) and not hasattr(dice, "face"):
         return dice()
     return choose_dice(seed, dice, continue_after=False)
@@ -213,7 +213,7 @@ class Encounter:
     @checked
     def start(cls, a: str | None = None, b: str | None = None, ruleset: str | None = None, *,
               path: str | os.PathLike[str] = DEFAULT_PATH, seed: int | None = None,
-              dice: DiceArg = None, force: bool = False, odds: bool = False) -> Encounter:
+              dice: TableDice = None, force: bool = False, odds: bool = False) -> Encounter:
         """``sevendag init``: roll the initiative and save a new encounter at ``path``.
 
         Fighters and ruleset as :func:`sevendag_cli.library.matchup` reads them.  An encounter
@@ -237,7 +237,7 @@ class Encounter:
         init, state = engine.start(rs, fa, fb, rec)
         if choice.entered is not None:
             choice.entered.check_all_used()
-        enc = store.Encounter(
+        enc = store.SavedEncounter(
             ruleset={"name": rs.name, "path": rs_path, "data": rs_data},
             fighters=({"path": docs[0][0], "data": docs[0][1]},
                       {"path": docs[1][0], "data": docs[1][1]}),
@@ -264,7 +264,7 @@ class Encounter:
     # --- changes ---------------------------------------------------------------------------------
 
     @checked
-    def round(self, *, seed: int | None = None, dice: DiceArg = None,
+    def round(self, *, seed: int | None = None, dice: TableDice = None,
               yield_initiative: bool | None = None, allocate: Assignments = None,
               technique: Assignments = None, ask: Ask | None = None,
               odds: bool = False, tactic: WhatIfs = None) -> RoundPlayed:

@@ -1,5 +1,5 @@
 """Sevendag's folders in the user's base directories: the XDG ones found without platformdirs in
-the plain cases (issue 16), and the one cache folder every kept file goes in."""
+the plain cases, and the one cache folder every kept file goes in."""
 
 from __future__ import annotations
 

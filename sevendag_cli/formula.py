@@ -11,7 +11,8 @@ Grammar::
     term   := unary (("*" | "//") unary)*
     unary  := ("-" | "+") unary | atom
     atom   := INT | DICE | NAME | NAME "(" expr ("," expr)* ")" | "(" expr ")"
-    DICE   := [INT] "d" (INT | "%") ["!"] [SELECT [INT]] [COUNT INT]
+    DICE   := [INT] "d" (INT | "%") (MOD* | "!") [SELECT [INT]] [COUNT INT]
+    MOD    := ("ro" | "rr") ["<" | ">"] INT | ("mi" | "ma") INT
     SELECT := "kh" | "kl" | "dh" | "dl" | "k"
     COUNT  := ">=" | ">" | "<=" | "<" | "="
 
@@ -24,6 +25,17 @@ per die); ``4d6kh3`` keeps the 3 highest dice, ``2d20kl1`` the lowest, ``4d6dl1`
 drops the lowest, ``dh`` the highest; ``k`` is ``kh`` and a missing count is 1
 (``2d20kh`` = ``2d20kh1``).  An exploding die is one die: keep and drop compare
 its total (``4d6!kh3``).  Letters in dice may be upper case (``4D6KH3``).
+
+**Die modifiers** (avrae's d20 notation), each at most once, before any selection and never
+with ``!``: ``ro`` rerolls a die once when its face matches (``4d6ro1``: a 1 is rolled
+again and the new face stands, whatever it is), ``rr`` rerolls it while it matches, at most
+:data:`MAX_REROLLS` times (``4d6rr<3``; the last roll stands), the match a face (``ro1``),
+below (``ro<3``) or above (``rr>18``); ``mi`` raises a die below it to it (``2d20mi10``),
+``ma`` lowers a die above it to it (``1d20ma15``).  Each die is modified on its own, in
+this order: rerolls, then ``mi``, then ``ma``; keep and drop and success counting then read
+the modified dice.  A die that may be rerolled counts every roll it may make against the
+budget (``ro`` 2, ``rr`` ``1 + MAX_REROLLS``).  ``rr`` whose match covers every face, a
+match no face can show, and ``mi``/``ma`` off the die are refused.
 
 **Success counting** (``roll`` only): a comparison written right after the dice, with
 no space, makes the group's value the number of its (kept) dice whose total passes it:
@@ -47,13 +59,15 @@ so a formula that could pass the bound is refused when its file is loaded
 module's evaluation, the vectorised and the exact ones) share both checks.
 
 **Roll order** (C-02): a group's dice are rolled one after the other, then
-the explosions, wave by wave (every die that showed its highest face, in
-order), as one rolls physical dice.
+the rerolls, wave by wave (every die whose face matches, in order), then the explosions,
+wave by wave (every die that showed its highest face, in order), as one rolls physical
+dice.
 
 **The natural** of a d20 check (D-06) is the first face of one die of the
 formula's first dice group: its first die, or, when the group keeps or drops
 dice, its highest kept die (``kh``, ``dl``: ``2d20kh1`` is advantage) or its
-lowest kept die (``kl``, ``dh``: disadvantage).
+lowest kept die (``kl``, ``dh``: disadvantage).  A modified die's natural is the face
+that stands, raised or lowered (``1d20mi10`` never has a natural 1).
 """
 
 from __future__ import annotations
@@ -75,6 +89,10 @@ MAX_SIDES = 1000
 MAX_EXPLOSIONS = 9
 """Most times one exploding die is rolled again (as icepool's default depth): a die of
 ``3d6!`` rolls at most 10 times, and counts 10 dice against the budget."""
+MAX_REROLLS = 9
+"""Most times ``rr`` rerolls one die (as an exploding die's explosions): a die of ``4d6rr1``
+rolls at most 10 times, the tenth face standing even if it matches, and counts 10 dice
+against the budget."""
 MAX_LENGTH = 500
 MAX_DEPTH = 40
 MAX_LITERAL_DIGITS = 9
@@ -84,6 +102,8 @@ COMPARISONS = (">=", "<=", ">", "<", "=")
 """Comparison operators of ``roll`` (success counting, and a total against another)."""
 SELECTORS = ("kh", "kl", "dh", "dl")
 """Keep highest, keep lowest, drop highest, drop lowest (``k`` is read as ``kh``)."""
+MODIFIERS = ("ro", "rr", "mi", "ma")
+"""Reroll once, reroll while, minimum, maximum: avrae's die modifiers."""
 
 
 def ability_mod(score: int) -> int:
@@ -111,10 +131,48 @@ class Dice(msgspec.Struct, frozen=True):
     select_count: int = 0
     count_op: str | None = None
     count_target: int = 0
+    reroll: str | None = None  # "ro" (once) or "rr" (while), or None
+    reroll_op: str = "="  # "=", "<" or ">": which faces are rerolled
+    reroll_target: int = 0
+    minimum: int | None = None  # mi
+    maximum: int | None = None  # ma
 
     def counts(self, value: int) -> bool:
         """Success counting: does a die of this total count (``count_op`` set)?"""
         return compare(self.count_op or "=", value, self.count_target)
+
+    def rerolls(self, face: int) -> bool:
+        """Does a die showing ``face`` get rolled again (``reroll`` set)?"""
+        return compare(self.reroll_op, face, self.reroll_target)
+
+    def clamped(self, face: int) -> int:
+        """A face raised to ``mi`` and lowered to ``ma``."""
+        if self.minimum is not None and face < self.minimum:
+            face = self.minimum
+        if self.maximum is not None and face > self.maximum:
+            face = self.maximum
+        return face
+
+    @property
+    def modified(self) -> bool:
+        """Any die modifier (``ro``, ``rr``, ``mi``, ``ma``)."""
+        return self.reroll is not None or self.minimum is not None or self.maximum is not None
+
+    @property
+    def plain(self) -> bool:
+        """A plain sum of dice: no explosion, selection, success counting nor modifier."""
+        return not (self.explode or self.select is not None or self.count_op is not None or self.modified)
+
+    @property
+    def rolls_per_die(self) -> int:
+        """The most rolls one die may make: 10 exploding, 2 with ``ro``, 10 with ``rr``."""
+        if self.explode:
+            return 1 + MAX_EXPLOSIONS
+        if self.reroll == "ro":
+            return 2
+        if self.reroll == "rr":
+            return 1 + MAX_REROLLS
+        return 1
 
     @property
     def keeps_highest(self) -> bool:
@@ -132,15 +190,33 @@ class Dice(msgspec.Struct, frozen=True):
 
     @property
     def rolls_at_most(self) -> int:
-        """Dice it may roll (its share of the budget): explosions included."""
-        return self.count * (1 + MAX_EXPLOSIONS if self.explode else 1)
+        """Dice it may roll (its share of the budget): explosions and rerolls included."""
+        return self.count * self.rolls_per_die
+
+    @property
+    def reroll_text(self) -> str:
+        """``ro1``, ``rr<3`` (empty without a reroll)."""
+        if self.reroll is None:
+            return ""
+        return f"{self.reroll}{'' if self.reroll_op == '=' else self.reroll_op}{self.reroll_target}"
+
+    @property
+    def modifiers_text(self) -> str:
+        """``ro1``, ``rr<3``, ``mi10``, ``ma15`` as written (empty without modifiers)."""
+        out = self.reroll_text
+        if self.minimum is not None:
+            out += f"mi{self.minimum}"
+        if self.maximum is not None:
+            out += f"ma{self.maximum}"
+        return out
 
     @property
     def notation(self) -> str:
-        """``4d6kh3``, ``3d6!``, ``1d100`` (for ``d%``)."""
+        """``4d6kh3``, ``3d6!``, ``1d100`` (for ``d%``), ``4d6ro1kh3``."""
         select = f"{self.select}{self.select_count}" if self.select else ""
         success = f"{self.count_op}{self.count_target}" if self.count_op else ""
-        return f"{self.count}d{self.sides}{'!' if self.explode else ''}{select}{success}"
+        return (f"{self.count}d{self.sides}{'!' if self.explode else ''}{self.modifiers_text}"
+                f"{select}{success}")
 
 
 class Name(msgspec.Struct, frozen=True):
@@ -186,28 +262,72 @@ def compare(op: str, a: int, b: int) -> bool:
     return a == b
 
 
+def node_text(node: Node) -> str:
+    """A part of a formula written back from its tree (``10d100 * 10d100``, ``d%`` as
+    ``1d100``), with the parentheses its operators' precedence needs: what a message names."""
+    return _text(node)[0]
+
+
+def _text(node: Node) -> tuple[str, int]:
+    """The text and its precedence: 0 a comparison, 1 a sum, 2 a product, 3 a negation, 4 an atom."""
+    match node:
+        case Num(value):
+            return str(value), 4
+        case Dice():
+            return node.notation, 4
+        case Name(name):
+            return name, 4
+        case Neg(operand):
+            inner, level = _text(operand)
+            return "-" + (inner if level >= 3 else f"({inner})"), 3
+        case BinOp(op, left, right) | Compare(op, left, right):
+            level = 0 if isinstance(node, Compare) else 1 if op in "+-" else 2
+            a, la = _text(left)
+            b, lb = _text(right)
+            a = a if la >= level else f"({a})"
+            b = b if lb > level else f"({b})"
+            return f"{a} {op} {b}", level
+        case Call(function, args):
+            return f"{function}({', '.join(_text(a)[0] for a in args)})", 4
+    raise AssertionError(f"unknown node {node!r}")  # pragma: no cover
+
+
 # --- evaluation tree ----------------------------------------------------------
 
 
 class Die(msgspec.Struct, frozen=True):
-    """One die of a group: its rolls (the first face, then one per explosion), kept or dropped."""
+    """One die of a group: its rolls (the first face, then one per explosion), kept or dropped.
+
+    A modified die (``ro``, ``rr``, ``mi``, ``ma``): its first ``rerolled`` rolls were rolled
+    again (they do not count; the next roll stands), and ``forced`` is the value ``mi`` or
+    ``ma`` gave the face that stood (None: not raised nor lowered).
+    """
 
     rolls: tuple[Roll, ...]
     kept: bool = True
+    rerolled: int = 0
+    forced: int | None = None
 
     @property
     def value(self) -> int:
-        """The die's total: its faces added (one face unless it exploded)."""
+        """The die's total: its faces added (one face unless it exploded), or its forced value."""
+        if self.forced is not None:
+            return self.forced
+        if self.rerolled:
+            return sum(r.face for r in self.rolls[self.rerolled:])
         return sum(r.face for r in self.rolls)
 
     @property
     def face(self) -> int:
-        """The first face (the natural, for the die chosen as a check's natural)."""
-        return self.rolls[0].face
+        """The first face that stands, raised or lowered (the natural, for the die chosen as
+        a check's natural)."""
+        if self.forced is not None:
+            return self.forced
+        return self.rolls[self.rerolled].face
 
     @property
     def exploded(self) -> bool:
-        return len(self.rolls) > 1
+        return len(self.rolls) - self.rerolled > 1
 
 
 class NumResult(msgspec.Struct, frozen=True):
@@ -318,7 +438,8 @@ class _Token(msgspec.Struct, frozen=True):
     text: str
     pos: int  # index in the expression, from 0
     parts: tuple[str, ...] = ()  # dice: count, sides ("%" too), "!" or "", selector, its count,
-    # comparison and target (success counting) or ""
+    # comparison and target (success counting) or "", then the modifiers: "ro"/"rr" or "",
+    # its comparison ("", "<", ">") and face, mi's face, ma's face (or "")
 
 
 def _digits_end(text: str, i: int) -> int:
@@ -407,9 +528,25 @@ class _Scanner:
                     raise self.unexpected(k, Msg("formula.hint_sides"))
                 raise self.expected(k, "sides")
             sides, k = text[k:j], j
+        mods: dict[str, tuple[str, str, str]] = {}  # "reroll", "mi", "ma" -> (name, op, face)
+        while (name := text[k:k + 2].lower()) in MODIFIERS:
+            kind = "reroll" if name in ("ro", "rr") else name
+            if kind in mods:
+                raise self.unexpected(k, Msg("formula.hint_modifier_once"))
+            j, op = k + 2, ""
+            if kind == "reroll" and j < n and text[j] in "<>":
+                op, j = text[j], j + 1
+            e = _digits_end(text, j)
+            if e == j:
+                raise self.expected(j, "modifier_face")
+            mods[kind], k = (name, op, text[j:e]), e
         explode = ""
         if k < n and text[k] == "!":
+            if mods:
+                raise self.unexpected(k, Msg("formula.hint_explode_modifiers"))
             explode, k = "!", k + 1
+            if text[k:k + 2].lower() in MODIFIERS:
+                raise self.unexpected(k, Msg("formula.hint_explode_modifiers"))
         select = select_count = ""
         if text[k:k + 2].lower() in SELECTORS:
             select, k = text[k:k + 2].lower(), k + 2
@@ -418,6 +555,8 @@ class _Scanner:
         if select:
             j = _digits_end(text, k)
             select_count, k = text[k:j], j
+            if text[k:k + 2].lower() in MODIFIERS:
+                raise self.unexpected(k, Msg("formula.hint_modifier_first"))
         count_op = target = ""
         if (cmp := self.comparison(k)) is not None:
             j = _digits_end(text, k + len(cmp))
@@ -427,8 +566,10 @@ class _Scanner:
         if k < n and (text[k] in _NAME_CHARS or text[k] in "!%"):
             hint = Msg("formula.hint_explode_first") if text[k] == "!" and select else ""
             raise self.unexpected(k, hint)
+        reroll = mods.get("reroll", ("", "", ""))
         return _Token("dice", text[start:k], start,
-                      (text[start:d], sides, explode, select, select_count, count_op, target))
+                      (text[start:d], sides, explode, select, select_count, count_op, target,
+                       *reroll, mods.get("mi", ("", "", ""))[2], mods.get("ma", ("", "", ""))[2]))
 
 
 # --- parser -----------------------------------------------------------------
@@ -517,7 +658,8 @@ class _Parser:
         return int(text)
 
     def dice(self, tok: _Token) -> Dice:
-        count_text, sides_text, explode, select, select_text, count_op, target_text = tok.parts
+        (count_text, sides_text, explode, select, select_text, count_op, target_text,
+         reroll, reroll_op, reroll_text, min_text, max_text) = tok.parts
         count = self._int(count_text, "count") if count_text else 1
         sides = 100 if sides_text == "%" else self._int(sides_text, "sides")
         n = self._int(select_text, "select") if select_text else 1
@@ -537,12 +679,35 @@ class _Parser:
         if select in ("dh", "dl") and not 1 <= n < count:
             raise self.error(Msg("formula.drop_range", dice=tok.text, n=n, count=count))
         target = self._int(target_text, "number") if count_op else 0
-        node = Dice(count, sides, bool(explode), select or None, n if select else 0, count_op or None, target)
+        reroll_target = self._int(reroll_text, "face") if reroll else 0
+        minimum = self._int(min_text, "face") if min_text else None
+        maximum = self._int(max_text, "face") if max_text else None
+        node = Dice(count, sides, bool(explode), select or None, n if select else 0, count_op or None, target,
+                    reroll or None, reroll_op or "=", reroll_target, minimum, maximum)
+        self._check_modifiers(node, tok.text)
         if node.rolls_at_most > ROLL_BUDGET:
-            raise RollBudgetError(self.shown, Msg("formula.explode_over_budget", dice=tok.text,
-                                                  count=node.rolls_at_most, times=1 + MAX_EXPLOSIONS,
-                                                  budget=ROLL_BUDGET))
+            key = "formula.explode_over_budget" if node.explode else "formula.reroll_over_budget"
+            raise RollBudgetError(self.shown, Msg(key, dice=tok.text, count=node.rolls_at_most,
+                                                  times=node.rolls_per_die, budget=ROLL_BUDGET))
         return node
+
+    def _check_modifiers(self, node: Dice, text: str) -> None:
+        """A reroll that matches some face (``rr``: not every face), ``mi``/``ma`` on the die."""
+        if node.reroll is not None:
+            matching = sum(1 for f in range(1, node.sides + 1) if node.rerolls(f))
+            if not matching:
+                raise self.error(Msg("formula.reroll_nothing", dice=text, sides=node.sides,
+                                     mod=node.reroll_text))
+            if node.reroll == "rr" and matching == node.sides:
+                raise self.error(Msg("formula.reroll_every_face", dice=text, sides=node.sides,
+                                     mod=node.reroll_text))
+        for name, value in (("mi", node.minimum), ("ma", node.maximum)):
+            if value is not None and not 1 <= value <= node.sides:
+                raise self.error(Msg("formula.modifier_off_die", dice=text, mod=f"{name}{value}",
+                                     sides=node.sides))
+        if node.minimum is not None and node.maximum is not None and node.minimum > node.maximum:
+            raise self.error(Msg("formula.minimum_above_maximum", dice=text, mi=node.minimum,
+                                 ma=node.maximum))
 
     def atom(self) -> Node:
         tok = self.take()
@@ -678,12 +843,20 @@ def apply_op(op: str, a: int, b: int, text: str) -> int:
 # --- the range of values ---------------------------------------------------------
 
 
+def die_range(d: Dice) -> tuple[int, int]:
+    """One die's lowest and highest value: 1 (or ``mi``) to its sides (or ``ma``), or its
+    highest face with every explosion."""
+    if d.explode:
+        return 1, d.sides * (1 + MAX_EXPLOSIONS)
+    return d.clamped(1), d.clamped(d.sides)
+
+
 def _dice_range(d: Dice) -> tuple[int, int]:
-    """A dice group's lowest and highest value (each kept die 1, or its highest with every explosion)."""
+    """A dice group's lowest and highest value (each kept die at its lowest, or its highest)."""
     if d.count_op is not None:
         return 0, d.kept
-    per_die = d.sides * (1 + MAX_EXPLOSIONS if d.explode else 1)
-    return d.kept, d.kept * per_die
+    low, high = die_range(d)
+    return d.kept * low, d.kept * high
 
 
 def _floor_div_range(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
@@ -783,7 +956,7 @@ class _Evaluation:
         if self.source is None:
             raise FormulaError(self.text, Msg("formula.fixed_value"))
         sides = node.sides
-        if not node.explode and node.select is None and node.count_op is None:  # the common case
+        if node.plain:  # the common case
             faces = [self.roll(sides) for _ in range(node.count)]
             result = DiceResult(node, tuple(Die((r,)) for r in faces), sum(r.face for r in faces))
         else:
@@ -793,9 +966,12 @@ class _Evaluation:
         return result
 
     def group(self, node: Dice) -> DiceResult:
-        """Exploding dice (every first roll, then the explosions wave by wave) and keep/drop."""
+        """Modified or exploding dice (every first roll, then the rerolls or the explosions
+        wave by wave) and keep/drop."""
         sides = node.sides
         chains = [[self.roll(sides)] for _ in range(node.count)]
+        if node.modified:
+            return self.modified(node, chains)
         if node.explode:
             pending = [c for c in chains if c[0].face == sides]
             for _ in range(MAX_EXPLOSIONS):
@@ -810,10 +986,37 @@ class _Evaluation:
         values = [sum(r.face for r in c) for c in chains]
         kept = kept_flags(node, values)
         rolled = tuple(Die(tuple(c), k) for c, k in zip(chains, kept, strict=True))
+        return self.selected(node, rolled, values, kept)
+
+    @staticmethod
+    def selected(node: Dice, rolled: tuple[Die, ...], values: list[int], kept: list[bool]) -> DiceResult:
+        """The group's value from its dice: the kept ones added, or counted (success counting)."""
         if node.count_op is not None:  # success counting: the kept dice that pass
             return DiceResult(node, rolled, sum(1 for v, k in zip(values, kept, strict=True)
                                                 if k and node.counts(v)))
         return DiceResult(node, rolled, sum(v for v, k in zip(values, kept, strict=True) if k))
+
+    def modified(self, node: Dice, chains: list[list[Roll]]) -> DiceResult:
+        """``ro``/``rr`` (every die whose face matches rolled again, wave by wave: once, or
+        while it matches, at most MAX_REROLLS times), then ``mi``/``ma``; then keep/drop."""
+        rerolled = [0] * len(chains)
+        if node.reroll is not None:
+            pending = [i for i, c in enumerate(chains) if node.rerolls(c[0].face)]
+            for _ in range(1 if node.reroll == "ro" else MAX_REROLLS):
+                if not pending:
+                    break
+                again = []
+                for i in pending:
+                    chains[i].append(self.roll(node.sides))
+                    rerolled[i] += 1
+                    if node.rerolls(chains[i][-1].face):
+                        again.append(i)
+                pending = again
+        values = [node.clamped(c[-1].face) for c in chains]
+        kept = kept_flags(node, values)
+        rolled = tuple(Die(tuple(c), k, r, v if v != c[-1].face else None)
+                       for c, k, r, v in zip(chains, kept, rerolled, values, strict=True))
+        return self.selected(node, rolled, values, kept)
 
     def node(self, node: Node) -> ResultNode:
         if isinstance(node, BinOp):

@@ -213,6 +213,9 @@ HELP_FR: dict[str, str] = {
     "Dice: 3d6, d% (d100), 4d6kh3 / 2d20kl1 (keep highest / lowest), 4d6dl1 (drop), 3d6! (exploding).":
         "Dés : 3d6, d% (d100), 4d6kh3 / 2d20kl1 (garder les plus hauts / bas), 4d6dl1 (écarter), "
         "3d6! (qui explosent).",
+    "Modifiers: 4d6ro1 (reroll 1s once), 4d6rr<3 (reroll while below 3), 2d20mi10 / 1d20ma15 (min 10 / max 15).":
+        "Modificateurs : 4d6ro1 (relancer les 1 une fois), 4d6rr<3 (relancer tant que sous 3), "
+        "2d20mi10 / 1d20ma15 (au moins 10 / au plus 15).",
     "Successes: 6d10>=7 counts the dice showing 7 or more (also >, <=, <, =; no space before the sign).":
         "Succès : 6d10>=7 compte les dés qui montrent 7 ou plus (aussi >, <=, <, = ; pas d'espace avant le "
         "signe).",

@@ -197,7 +197,7 @@ def _play(kind: str, entry: Mapping[str, Any], rs: Any, a: Any, b: Any, before: 
 
 
 def replay(enc: Any, rs: Any, a: Any, b: Any, path: object) -> list[Step]:
-    """Every step of the encounter ``enc`` (a :class:`~sevendag_cli.store.Encounter`), played again.
+    """Every step of the encounter ``enc`` (a :class:`~sevendag_cli.store.SavedEncounter`), played again.
 
     Raises :class:`EncounterError` (the file at ``path`` is damaged) when a step's
     replay does not give the state saved after it, or its entry is damaged.

@@ -245,7 +245,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "field.speed": {"en": "speed", "fr": "vitesse"},
     "field.attack": {"en": "attack", "fr": "attaque"},
     "field.defence": {"en": "defence", "fr": "défense"},
-    # issue 10: healing by hand, status, log
+    # healing by hand, status, log
     "healed": {"en": "{name} → healed: ", "fr": "{name} → soin : "},
     "back_in": {"en": "{name} is back in the fight: the fight goes on", "fr": "{name} revient au combat : le combat reprend"},
     "step_heal": {"en": "the heal given to {name}", "fr": "les soins apportés à {name}"},
@@ -311,7 +311,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "sweep.flat": {"en": "No value changes the odds: {field} plays no part in this fight as set.", "fr": "Aucune valeur ne change les probabilités : {field} ne joue aucun rôle dans ce combat tel quel."},
     "log.not_replayed": {"en": "(an older sevendag kept no dice for it: the states after it)",
                          "fr": "(une version antérieure n'en a pas gardé les dés : l'état qui a suivi)"},
-    # issue 11: odds from any moment (render/rich_odds.py)
+    # odds from any moment (render/rich_odds.py)
     "advise.title": {"en": "Advice · {path} · round {n}", "fr": "Conseil · {path} · round {n}"},
     "advise.declares": {"en": "{name} ({role}) declares now. chance: {name}'s chance to win with that declaration, both playing optimally after (a draw counts half); answer: {other}'s best answer to it.",
                         "fr": "{name} ({role}) déclare maintenant. chance : sa chance de gagner avec cette déclaration, jeu optimal ensuite (un nul compte pour moitié) ; réponse : la meilleure réponse de {other}."},
@@ -413,7 +413,7 @@ def count(n: int, lang: str) -> str:
 @cache
 def formatter(lang: str) -> string.Formatter:
     """``str.format`` with each formatted number written the ``lang`` way (:func:`number`), made
-    when a display word is first filled (:mod:`string` is not imported before: issue 16)."""
+    when a display word is first filled (:mod:`string` is not imported before)."""
     import string
 
     class Numbers(string.Formatter):

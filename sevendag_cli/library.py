@@ -75,8 +75,8 @@ WhatIfs: TypeAlias = "str | Sequence[str] | Mapping[str, object] | None"
 """What-ifs: the CLI's ``--set``/``--tactic`` texts (one, or several), or a mapping
 ``{"FIGHTER.FIELD": value}`` / ``{"FIGHTER": tactic}``; ``{"techniques.NAME.FIELD": value}``
 changes the ruleset's technique (S-05)."""
-Dice: TypeAlias = "str | Sequence[int] | DiceSource | None"
-"""Dice: faces as the CLI's ``--dice`` (``"19,5"`` or ``[19, 5]``), or a dice source."""
+DiceArg: TypeAlias = "str | Sequence[int] | DiceSource | None"
+"""Dice given to a fight: faces as the CLI's ``--dice`` (``"19,5"`` or ``[19, 5]``), or a dice source."""
 
 
 # --- arguments as the CLI takes them -----------------------------------------------------------
@@ -164,7 +164,7 @@ class DiceChoice:
         self.entered = entered
 
 
-def choose_dice(seed: int | None, dice: Dice, *, continue_after: bool) -> DiceChoice:
+def choose_dice(seed: int | None, dice: DiceArg, *, continue_after: bool) -> DiceChoice:
     """Entered faces, a dice source, or the seeded generator (a fresh seed when none is given).
 
     ``continue_after``: in a fight the generator continues after entered faces; in ``init``
@@ -352,7 +352,7 @@ class Matchup(Struct, frozen=True):
     # --- one fight -----------------------------------------------------------------------------
 
     @checked
-    def play(self, *, seed: int | None = None, dice: Dice = None,
+    def play(self, *, seed: int | None = None, dice: DiceArg = None,
              cap: int | None = None) -> tuple[FightPlay, DiceChoice]:
         """The fight of :meth:`fight`, played round by round as it is iterated (a long fight is
         never held whole); and its dice (``.seed``: the seed to report)."""
@@ -365,7 +365,7 @@ class Matchup(Struct, frozen=True):
                                                    cap, self.policies), choice
 
     @checked
-    def playing(self, *, seed: int | None = None, dice: Dice = None,
+    def playing(self, *, seed: int | None = None, dice: DiceArg = None,
                 cap: int | None = None) -> FightInPlay:
         """The fight of :meth:`fight` as it is played, with its documents written as the rounds
         come (``sevendag fight --json`` and ``--jsonl``: a long fight is never held whole)."""
@@ -373,7 +373,7 @@ class Matchup(Struct, frozen=True):
         return FightInPlay(play, choice, self.changes, self.policies)
 
     @checked
-    def fight(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None) -> Fight:
+    def fight(self, *, seed: int | None = None, dice: DiceArg = None, cap: int | None = None) -> Fight:
         """One whole fight, step by step (``sevendag fight --seed N``).
 
         >>> f = matchup("A", "B", "d20").fight(seed=7, cap=3)
@@ -384,7 +384,7 @@ class Matchup(Struct, frozen=True):
         return Fight(play.collect(), choice.seed, self.changes, self.policies)
 
     @checked
-    def odds_swing(self, *, seed: int | None = None, dice: Dice = None, cap: int | None = None,
+    def odds_swing(self, *, seed: int | None = None, dice: DiceArg = None, cap: int | None = None,
                    tolerance: float | None = None) -> OddsSwingResult:
         """The fight :meth:`fight` plays, then how each fighter's odds swung round by round
         (``sevendag fight --odds``)."""

@@ -1,4 +1,4 @@
-"""The bounds on everything the tool reads (issue 9): one place, stated in docs/failures.md.
+"""The bounds on everything the tool reads: one place, stated in docs/failures.md.
 
 A file beyond a bound is refused with one line naming it and the bound; nothing
 read can make the tool hang, recurse without end or run out of memory.
@@ -91,3 +91,20 @@ a ``COLUMNS`` that is not a number is ignored (the terminal's width, else 80).""
 
 MAX_COLUMNS = 1000
 """The widest display: a wider ``COLUMNS`` or terminal is drawn at this many columns."""
+
+MAX_EXACT_VALUES = 200_000
+"""Most values one exact distribution may hold: each part of a formula whose law is computed
+exactly (``roll --odds``, the exact odds of a fight), estimated from the formula before any
+work (``1000d100`` has 99,001 values; ``10d% * 10d%`` could have 982,081: refused)."""
+
+MAX_EXACT_DIGITS = 10_000_000
+"""Most decimal digits one exact distribution may hold: its values times the digits of its
+weights (probabilities are exact: ``1000d6``'s are 5,001 whole numbers of up to 779 digits
+over 6^1000, 3.9 million digits), estimated likewise; ``1000d10`` is 9 million, about a
+second of CPU, and ``1000d20``, 24.7 million, is refused."""
+
+MAX_EXACT_PAIRS = 1_000_000
+"""Most pairs of values one operation on two exact distributions may combine one by one
+(``*``, ``//``; ``100d20 * 100d20`` is 3.6 million: refused, ``3d6 * 1d20`` is 320), estimated
+likewise.  Sums and differences of large laws are one multiplication, not pairs
+(:mod:`sevendag_cli.sim.weights`)."""

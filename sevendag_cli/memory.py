@@ -133,10 +133,10 @@ def out_of_memory(err: MemoryError) -> Msg:
 
 def address_space_limit() -> int | None:
     """The process's address-space limit in bytes (``ulimit -v``), or None when unlimited."""
-    try:
-        import resource
-    except ImportError:  # pragma: no cover - not a Unix
+    if sys.platform == "win32":  # pragma: no cover - Windows has no such limit
         return None
+    import resource
+
     soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     return None if soft in (resource.RLIM_INFINITY, -1) or soft < 0 else soft
 
@@ -145,12 +145,12 @@ def address_space_left() -> int | None:
     """Bytes of address space the process may still map, or None when there is no limit (or
     the system does not say what is in use: only Linux does, in ``/proc/self/statm``)."""
     limit = address_space_limit()
-    if limit is None:
+    if limit is None or sys.platform == "win32":
         return None
     try:
         with open("/proc/self/statm", "rb") as fh:
             pages = int(fh.read().split()[0])
-        used = pages * os.sysconf("SC_PAGE_SIZE")
+        used = pages * int(os.sysconf("SC_PAGE_SIZE"))
     except (OSError, ValueError, IndexError):
         return None
     return limit - used

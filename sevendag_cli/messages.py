@@ -124,6 +124,14 @@ MESSAGES: dict[str, dict[str, str]] = {
                          "fr": "position {pos} : on attendait {expected}, mais {found}"},
     "formula.hint_explode_first": {"en": " (write ! before kh, kl, dh or dl, like 4d6!kh3)",
                                    "fr": " (écrire ! avant kh, kl, dh ou dl, comme 4d6!kh3)"},
+    "formula.hint_modifier_first": {"en": " (write ro, rr, mi and ma before kh, kl, dh or dl, like 4d6ro1kh3)",
+                                    "fr": " (écrire ro, rr, mi et ma avant kh, kl, dh ou dl, comme 4d6ro1kh3)"},
+    "formula.hint_modifier_once": {"en": " (each of ro or rr, mi and ma at most once per dice group)",
+                                   "fr": " (ro ou rr, mi et ma au plus une fois chacun par groupe de dés)"},
+    "formula.hint_explode_modifiers": {"en": " (an exploding die takes no ro, rr, mi nor ma)",
+                                       "fr": " (un dé qui explose ne prend ni ro, ni rr, ni mi, ni ma)"},
+    "formula.expected.modifier_face": {"en": "a face (like 4d6ro1, 4d6rr<3 or 2d20mi10)",
+                                       "fr": "une face (comme 4d6ro1, 4d6rr<3 ou 2d20mi10)"},
     "formula.expected.sides": {"en": "the number of sides (like d6 or d%)",
                                "fr": "un nombre de faces (comme d6 ou d%)"},
     "formula.expected.operator": {"en": "an operator (+ - * //)", "fr": "un opérateur (+ - * //)"},
@@ -144,6 +152,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "formula.what.count": {"en": "dice count", "fr": "nombre de dés"},
     "formula.what.sides": {"en": "die size", "fr": "nombre de faces"},
     "formula.what.select": {"en": "number of dice kept or dropped", "fr": "nombre de dés gardés ou écartés"},
+    "formula.what.face": {"en": "face", "fr": "face"},
     "formula.dice_over_budget": {"en": "{dice} rolls {count} dice, over the budget of {budget}",
                                  "fr": "{dice} lance {count} dés, au-delà de la limite de {budget}"},
     "formula.at_least_one_die": {"en": "{dice}: roll at least one die", "fr": "{dice} : lancer au moins un dé"},
@@ -157,6 +166,18 @@ MESSAGES: dict[str, dict[str, str]] = {
     "formula.explode_over_budget": {
         "en": "{dice} may roll {count} dice (an exploding die at most {times} times), over the budget of {budget}",
         "fr": "{dice} peut lancer {count} dés (un dé qui explose au plus {times} fois), au-delà de la limite de {budget}"},
+    "formula.reroll_over_budget": {
+        "en": "{dice} may roll {count} dice (a die at most {times} times with its rerolls), over the budget of {budget}",
+        "fr": "{dice} peut lancer {count} dés (un dé au plus {times} fois avec ses relances), au-delà de la limite de {budget}"},
+    "formula.reroll_nothing": {"en": "{dice}: no face of a d{sides} matches {mod}, so nothing would be rerolled",
+                               "fr": "{dice} : aucune face d'un d{sides} ne correspond à {mod}, rien ne serait relancé"},
+    "formula.reroll_every_face": {
+        "en": "{dice}: {mod} matches every face of a d{sides}, so no face would ever stand: leave at least one",
+        "fr": "{dice} : {mod} correspond à toutes les faces d'un d{sides}, aucune face ne resterait : en laisser au moins une"},
+    "formula.modifier_off_die": {"en": "{dice}: {mod} is not a face of a d{sides}: write 1 to {sides}",
+                                 "fr": "{dice} : {mod} n'est pas une face d'un d{sides} : écrire de 1 à {sides}"},
+    "formula.minimum_above_maximum": {"en": "{dice}: the minimum mi{mi} is above the maximum ma{ma}",
+                                      "fr": "{dice} : le minimum mi{mi} dépasse le maximum ma{ma}"},
     "formula.too_many_sides": {"en": "{dice}: a die has at most {max} sides", "fr": "{dice} : un dé a au plus {max} faces"},
     "formula.is_function": {"en": "{name} is a function: write {name}(...)",
                             "fr": "{name} est une fonction : écrire {name}(...)"},
@@ -178,9 +199,26 @@ MESSAGES: dict[str, dict[str, str]] = {
                              "fr": "la valeur {value:,} dépasse la borne de ±{limit:,}"},
     "formula.beyond_bound": {"en": "can reach {value:,}, beyond the bound of ±{limit:,} on formula values",
                              "fr": "peut atteindre {value:,}, au-delà de la borne de ±{limit:,} des valeurs de formule"},
-    "formula.exact_too_big": {"en": "{dice} has too many outcomes for exact odds: simulate with --runs instead",
-                              "fr": "{dice} a trop de résultats possibles pour des probabilités exactes : "
-                                    "simuler avec --runs"},
+    "formula.exact_too_big": {
+        "en": "{part}: keeping or dropping among these dice would cost {work:,} steps, over the limit of {max:,} "
+              "of exact odds{hint}",
+        "fr": "{part} : garder ou écarter parmi ces dés coûterait {work:,} étapes, au-delà de la limite de {max:,} "
+              "des probabilités exactes{hint}"},
+    "formula.exact_values": {"en": "{part}: its exact distribution could hold {n:,} values, over the limit of {max:,}{hint}",
+                             "fr": "{part} : sa distribution exacte pourrait compter {n:,} valeurs, au-delà de la "
+                                   "limite de {max:,}{hint}"},
+    "formula.exact_digits": {
+        "en": "{part}: its exact distribution could hold {n:,} digits ({values:,} values, weights of up to {each:,} "
+              "digits), over the limit of {max:,}{hint}",
+        "fr": "{part} : sa distribution exacte pourrait compter {n:,} chiffres ({values:,} valeurs, des poids d'au plus "
+              "{each:,} chiffres), au-delà de la limite de {max:,}{hint}"},
+    "formula.exact_pairs": {"en": "{part}: exact odds would combine {n:,} pairs of values, over the limit of {max:,}{hint}",
+                            "fr": "{part} : les probabilités exactes combineraient {n:,} paires de valeurs, au-delà de "
+                                  "la limite de {max:,}{hint}"},
+    "formula.exact_counted": {
+        "en": "{part}: exact odds count successes among kept dice for at most {max} dice{hint}",
+        "fr": "{part} : les probabilités exactes comptent les succès parmi des dés gardés pour {max} dés au plus{hint}"},
+    "formula.hint_runs": {"en": ": simulate with --runs instead", "fr": " : simuler avec --runs"},
     "formula.division_by_zero_possible": {"en": "division by zero is possible", "fr": "une division par zéro est possible"},
     "formula.not_text": {"en": 'a formula is a text such as "1d20 + mod(dex)"',
                          "fr": 'une formule est un texte comme "1d20 + mod(dex)"'},
@@ -195,21 +233,13 @@ MESSAGES: dict[str, dict[str, str]] = {
     "roll.label_too_long": {"en": "a label has at most {max} characters",
                             "fr": "une étiquette a au plus {max} caractères"},
     "roll.unknown_name": {
-        "en": "unknown name {name!r} at position {pos}: a roll takes numbers, dice (2d6, 4d6kh3, 3d6!, d%), "
+        "en": "unknown name {name!r} at position {pos}: a roll takes numbers, dice (2d6, 4d6kh3, 3d6!, 4d6ro1, d%), "
               "+ - * //, parentheses, min, max and mod",
         "fr": "nom inconnu {name!r} en position {pos} : un jet prend des nombres, des dés (2d6, 4d6kh3, 3d6!, "
-              "d%), + - * //, des parenthèses, min, max et mod"},
+              "4d6ro1, d%), + - * //, des parenthèses, min, max et mod"},
     "roll.hint_quote": {"en": "{message} (put an expression with spaces in quotes: sevendag roll \"1d20 + 5\")",
                         "fr": "{message} (mettre une expression avec des espaces entre guillemets : "
                               "sevendag roll \"1d20 + 5\")"},
-    "roll.odds_too_big": {"en": "exact odds would combine {pairs:,} pairs of outcomes, over the limit of {max:,}",
-                          "fr": "les probabilités exactes combineraient {pairs:,} paires de résultats, au-delà de la "
-                                "limite de {max:,}"},
-    "roll.odds_group_too_big": {"en": "{dice} has too many outcomes for exact odds",
-                                "fr": "{dice} a trop de résultats possibles pour des probabilités exactes"},
-    "roll.odds_counted_too_many": {
-        "en": "{dice}: exact odds count successes among kept dice for at most {max} dice",
-        "fr": "{dice} : les probabilités exactes comptent les succès parmi des dés gardés pour {max} dés au plus"},
     "roll.odds_rolls_nothing": {"en": "{option} with --odds: --odds rolls no dice",
                                 "fr": "{option} avec --odds : --odds ne lance aucun dé"},
     "roll.plot_needs_odds": {"en": "--plot draws the odds: add --odds", "fr": "--plot dessine les probabilités : ajouter --odds"},
@@ -627,7 +657,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "cli.interrupted_runs": {"en": "interrupted after {done:,} of {requested:,} runs (the figures above cover the completed runs)",
                              "fr": "interrompu après {done:,} combats sur {requested:,} (les chiffres ci-dessus portent sur les combats terminés)"},
     "cli.progress": {"en": "fights", "fr": "combats"},
-    # --- streams, Ctrl-C and bounds (streams.py, start.py, issue 9) ---------------------------------
+    # --- streams, Ctrl-C and bounds (streams.py, start.py) ---------------------------------
     "cli.amount_range": {"en": "{option} {amount}: give a whole number from -{limit:,} to {limit:,}",
                          "fr": "{option} {amount} : donner un nombre entier de -{limit:,} à {limit:,}"},
     "cli.interrupted_saved": {"en": "interrupted after the encounter was saved to {path}",
@@ -790,6 +820,9 @@ MESSAGES: dict[str, dict[str, str]] = {
 
     # --- usage mistakes reported by the option parser (commandline.SevendagCommandBase) -----------------------
     "usage.no_such_option": {"en": "No such option: {option}", "fr": "option inconnue : {option}"},
+    "usage.hint_dash_dash": {
+        "en": "{message}: an argument that starts with '-' goes after '--', every option before it: {example}",
+        "fr": "{message} : un argument qui commence par '-' se place après '--', toutes les options avant : {example}"},
     "usage.suggest_option": {"en": "{message}. Did you mean {names}?", "fr": "{message} ; vouliez-vous dire {names} ?"},
     "usage.suggest_command": {"en": "{message} Did you mean {names}?", "fr": "{message} ; vouliez-vous dire {names} ?"},
     "usage.no_such_command": {"en": "No such command {name!r}.", "fr": "commande inconnue : {name!r}"},
@@ -807,7 +840,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "usage.other": {"en": "{message}", "fr": "{message}"},
     "common.text": {"en": "{text}", "fr": "{text}"},
 
-    # --- healing by hand, status, log (issue 10) ------------------------------------------------
+    # --- healing by hand, status, log ------------------------------------------------
     "engine.sev.bad_heal": {"en": "healing {amount!r}: give the damage of the wound to heal, a whole number of at least 1 (S-07), or its band ({bands})",
                             "fr": "soins {amount!r} : donner les dégâts de la blessure à soigner, un nombre entier d'au moins 1 (S-07), ou sa blessure ({bands})"},
     "engine.sev.nothing_to_heal": {"en": "{name} has no {band} wound to heal (wounds: {held})",

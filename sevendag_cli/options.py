@@ -120,7 +120,7 @@ def pick_ruleset(ruleset: str | None, fighters: list[str] | None) -> Ruleset:
     return pick_ruleset_doc(ruleset, fighters)[0]
 
 
-# --- what-ifs, CSV and plots (issue 12): shared by fight, sweep, odds and matrix ----------------
+# --- what-ifs, CSV and plots: shared by fight, sweep, odds and matrix ----------------
 
 SetOpt = Annotated[
     list[str] | None,

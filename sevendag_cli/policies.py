@@ -1,4 +1,4 @@
-"""How each fighter plays (issue 17): its ``sheet`` or ``optimal`` play, as every mode takes them.
+"""How each fighter plays: its ``sheet`` or ``optimal`` play, as every mode takes them.
 
 ``sheet``: the sheet's tactic (and the yield and technique rules a sheet may state);
 ``optimal``: the best declaration at every state, solved over the fight's certified chain

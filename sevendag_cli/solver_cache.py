@@ -1,4 +1,4 @@
-"""The odds solver's work, kept between processes in the user's cache folder (issue 18).
+"""The odds solver's work, kept between processes in the user's cache folder.
 
 ``round --odds`` runs in a fresh process each round; building a pair's tables costs
 more than a round may add (Sevendag: the certified odds of every state, with numpy;
@@ -240,7 +240,8 @@ def solver(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
 
 
 def keep(s: OddsSolver) -> None:
-    """Build what ``s`` would keep (if it has not been read from the cache) and keep it."""
+    """Build what ``s`` would keep (if it has not been read from the cache) and keep it
+    (nothing when the solver has nothing it can keep: empty bytes)."""
     if s.cache_key is None or cache_dir() is None or s.used_kept:
         return
     data = s.keep()

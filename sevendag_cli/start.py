@@ -15,7 +15,7 @@ or numpy (the first 100 ms or so of a command) as well as later:
 Before this module runs, the Python interpreter starts itself (a few milliseconds): a
 Ctrl-C then gets Python's own behaviour.
 
-The garbage collector (issue 16): the imports make a hundred thousand objects or so (Typer,
+The garbage collector: the imports make a hundred thousand objects or so (Typer,
 Click, msgspec, the program's modules) and free almost none, yet the collector would walk
 them, during the imports and again when the interpreter exits (its last collections).  So
 it is off while the program's modules are imported, and :func:`gc.freeze` sets the objects
@@ -110,7 +110,7 @@ def main() -> None:
             _write_early(_EARLY_MEMORY[_lang()])
             raise SystemExit(1) from None
         finally:
-            gc.freeze()  # ...nor any later one (issue 16: a few ms)
+            gc.freeze()  # ...nor any later one (a few ms)
             gc.enable()
 
         started()  # from here on a Ctrl-C is a KeyboardInterrupt, handled where it lands

@@ -73,7 +73,7 @@ READS = (1, 2)  # the versions this sevendag reads (it writes VERSION)
 DEFAULT_PATH = "encounter.sevendag.json"
 
 
-class Encounter(Struct, frozen=True):
+class SavedEncounter(Struct, frozen=True):
     """Everything needed to go on with a fight (plain data; the engine rebuilds from it)."""
 
     ruleset: dict[str, Any]  # {"name", "path", "data"}
@@ -83,13 +83,13 @@ class Encounter(Struct, frozen=True):
     log: tuple[dict[str, Any], ...] = ()  # one entry per step (init, round, wound, heal)
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def step(self, state: dict[str, Any], entry: dict[str, Any]) -> Encounter:
+    def step(self, state: dict[str, Any], entry: dict[str, Any]) -> SavedEncounter:
         """The encounter after one more step (the old state goes into the history)."""
         return replace(
             self, state=state, history=(*self.history, self.state), log=(*self.log, entry)
         )
 
-    def undo(self) -> tuple[Encounter, dict[str, Any]]:
+    def undo(self) -> tuple[SavedEncounter, dict[str, Any]]:
         if not self.history or not self.log:
             raise EncounterError(Msg("store.nothing_to_undo"))
         undone = self.log[-1]
@@ -99,7 +99,7 @@ class Encounter(Struct, frozen=True):
         )
 
 
-def to_document(enc: Encounter) -> dict[str, Any]:
+def to_document(enc: SavedEncounter) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -124,7 +124,7 @@ def no_encounter(path: Path | str) -> Msg:
     return Msg("store.no_encounter", path=path)
 
 
-def from_document(doc: Any, path: str) -> Encounter:
+def from_document(doc: Any, path: str) -> SavedEncounter:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EncounterError(Msg("store.not_encounter", path=path))
     version = doc.get("version")
@@ -139,7 +139,7 @@ def from_document(doc: Any, path: str) -> Encounter:
                 raise _Bad(Msg("store.not_object", key=key))
         if not all(isinstance(x, dict) for x in (*fighters, *doc["history"], *doc["log"])):
             raise _Bad(Msg("store.hold_objects"))
-        return Encounter(
+        return SavedEncounter(
             ruleset=doc["ruleset"],
             fighters=(fighters[0], fighters[1]),
             state=doc["state"],
@@ -297,7 +297,7 @@ def _unusable(path: Path, exc: Unreadable) -> EncounterError:
     return EncounterError(Msg("store.unreadable", path=path, reason=exc.reason))
 
 
-def load(path: Path) -> Encounter:
+def load(path: Path) -> SavedEncounter:
     try:
         raw = read_regular(path, MAX_ENCOUNTER_BYTES)
     except Unreadable as exc:
@@ -348,7 +348,7 @@ def exists(path: Path) -> bool:
         raise EncounterError(Msg("common.file.cannot_write", path=path, reason=exc.reason)) from None
 
 
-def save(path: Path, enc: Encounter) -> None:
+def save(path: Path, enc: SavedEncounter) -> None:
     """Write the encounter atomically (call it holding the lock: :func:`locked`)."""
     text = json.dumps(to_document(enc), ensure_ascii=False, indent=1, sort_keys=True) + "\n"
     if len(text.encode("utf-8")) > MAX_ENCOUNTER_BYTES:

@@ -1,4 +1,4 @@
-"""The standard streams of a real ``sevendag`` process (issue 9, class 5).
+"""The standard streams of a real ``sevendag`` process.
 
 Data go to stdout, messages to stderr.  What happens when they cannot be written:
 

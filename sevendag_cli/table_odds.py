@@ -25,13 +25,13 @@ from sevendag_cli.sim.odds import DEFAULT_TOLERANCE
 
 if TYPE_CHECKING:
     from sevendag_cli.sim.moment import OddsSolver
-    from sevendag_cli.store import Encounter
+    from sevendag_cli.store import SavedEncounter
 
 KEY = "odds"
 """The key under which earlier versions kept the work in the encounter's ``extra`` (ignored)."""
 
 
-def solver_for(enc: Encounter, ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
+def solver_for(enc: SavedEncounter, ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
                tolerance: float = DEFAULT_TOLERANCE, policies: Policies = PLAIN) -> OddsSolver:
     """The odds of any state of the encounter, with the work kept for exactly this pair.
 
@@ -49,7 +49,7 @@ def keep_work(solver: OddsSolver) -> None:
     solver_cache.keep(solver)
 
 
-def keeping(enc: Encounter) -> Encounter:
+def keeping(enc: SavedEncounter) -> SavedEncounter:
     """The encounter without the solver work an earlier version kept in its file."""
     if KEY not in enc.extra:
         return enc

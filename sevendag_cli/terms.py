@@ -45,7 +45,7 @@ NONE_WORDS = ("none", "aucune", "aucun", "rien", "n", "no", "non", "-")
 
 def fold(text: str) -> str:
     """``Défense`` → ``defense``: lower case, accents dropped, spaces collapsed (for comparing only)."""
-    if text.isascii():  # the same, without unicodedata (a fight's two names: issue 16)
+    if text.isascii():  # the same, without unicodedata (a fight's two names)
         return " ".join(text.lower().split())
     import unicodedata
 

@@ -1,4 +1,4 @@
-"""Text from outside shown safely: control characters made visible (issue 9, class 7).
+"""Text from outside shown safely: control characters made visible.
 
 A name, label, key, path or formula comes from a file or the command line; it
 may hold an escape sequence (``\\x1b[2J`` clears the screen), a newline (a
@@ -60,7 +60,7 @@ _UNSAFE_CHARS = ("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff" + _FORMAT_CHARS 
 @cache
 def _unsafe() -> re.Pattern[str]:
     """The characters :func:`visible` escapes, compiled when first used (half a millisecond, that a
-    command writing JSON never needs: issue 16)."""
+    command writing JSON never needs)."""
     return re.compile(_UNSAFE_CHARS)
 
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

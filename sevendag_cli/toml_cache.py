@@ -1,4 +1,4 @@
-"""A cache of parsed TOML documents (rulesets, fighter sheets), for a faster start (issue 16).
+"""A cache of parsed TOML documents (rulesets, fighter sheets), for a faster start.
 
 Parsing a ruleset and two sheets costs a command about 4 ms (importing ``tomllib``, the
 depth scan, the parse); reading a cached document costs a tenth of that.  Safety first:

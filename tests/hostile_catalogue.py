@@ -1,4 +1,4 @@
-"""The hostile catalogue (issue 9): files, paths, sizes and states an adversary would try.
+"""The hostile catalogue: files, paths, sizes and states an adversary would try.
 
 Every row runs the real CLI (in-process through CliRunner, or as a process with a timeout
 where a pipe, a device or anything that could hang is involved) and asserts:
@@ -10,7 +10,7 @@ where a pipe, a device or anything that could hang is involved) and asserts:
   files included) unless the command succeeded;
 * for a command that succeeds, the row's own check.
 
-The rows are in ``tests/test_hostile.py`` (``CASES``) and ``tests/test_hostile_more.py``;
+The rows are in ``tests/test_hostile.py`` (``CASES``) and ``tests/test_hostile_rows.py``;
 this module holds what runs them.  Adding a case is adding a row:
 ``Hostile(kind, name, args, code, fragment, setup=...)``.
 ``kind`` is the issue's class (``files``, ``depth``, ``paths``, ``encounter``, ``numbers``,

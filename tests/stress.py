@@ -54,8 +54,8 @@ class Report:
 # --- the encounter ------------------------------------------------------------------------
 
 
-def sample(rounds: int = 0) -> store.Encounter:
-    return store.Encounter(
+def sample(rounds: int = 0) -> store.SavedEncounter:
+    return store.SavedEncounter(
         ruleset={"name": "d20", "path": "d20.toml", "data": {"engine": "d20"}},
         fighters=({"path": "a.toml", "data": {"name": "A"}}, {"path": "b.toml", "data": {"name": "B"}}),
         state={"round": rounds, "padding": "x" * 5_000},  # a save takes some time

@@ -1,4 +1,4 @@
-"""``advise`` solved once per pair and kept in the user's cache (issue 17, item 4).
+"""``advise`` solved once per pair and kept in the user's cache.
 
 The game is solved once over the closure of the fight's start (S-02: both initiative start
 keys) and every later state (S-03, S-04, S-05 declarations) is answered by a look-up: the

@@ -1,4 +1,4 @@
-"""One backend per ruleset behind one interface (issue 16, item 1).
+"""One backend per ruleset behind one interface.
 
 * Outside the two ruleset packages (``sevendag_cli/d20/``, ``sevendag_cli/sevendag/``)
   and the registry (``sevendag_cli/backend.py``), no code chooses the ruleset: no

@@ -1,4 +1,4 @@
-"""The designer's bench on every command issue 12 names: what-ifs (``--set``, ``--tactic``) on
+"""The designer's bench on every command it serves: what-ifs (``--set``, ``--tactic``) on
 ``odds``, ``matrix`` and ``fight --odds``; ``--csv`` on ``matrix``, ``odds`` and ``fight --odds``;
 ``--plot`` on ``matrix`` (a heat map) and ``fight --odds`` (the swing).
 

@@ -1,4 +1,4 @@
-"""Issue 9, classes 4, 7 and 9 below the CLI: the value bound, control characters, endless fights.
+"""Hostile values below the CLI: the value bound, control characters, endless fights.
 
 * the range of a formula (interval arithmetic) holds every value it takes: property-tested
   against evaluations with random dice and fields;

@@ -1,4 +1,4 @@
-"""Names you can type (issue 10 §5): a fighter is found by the name ``rulesets`` shows as well as
+"""Names you can type: a fighter is found by the name ``rulesets`` shows as well as
 by its file's stem, ignoring case; two sheets that match are one line listing them; the same
 fighter twice is a mirror match with the two told apart, in every mode of ``fight`` and in the
 encounter ``init`` starts."""

@@ -19,28 +19,29 @@ def _no_color(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 DISPLAY = [
-    # arguments, entered faces, the lines shown
-    (["1d6-1d6"], "2,5", ["d6 2 − d6 5 = -3"]),
-    (["2d6*2"], "2,5", ["(d6 2 + d6 5) × 2 = 14"]),
-    (["max(1d20,1d20)"], "5,19", ["max(d20 5, d20 19) = 19"]),
-    (["(1d4+1)//2"], "1", ["(d4 1▼ + 1) // 2 = 1"]),
-    (["3d6 + 2"], "6,1,3", ["d6 6▲ + d6 1▼ + d6 3 + 2 = 12"]),
-    (["1d20 + 5 - 2"], "20", ["d20 20▲ + 5 − 2 = 23"]),
-    (["4d6kh3"], "3,5,1,6", ["d6 3 + d6 5 + ~d6 1▼~ + d6 6▲ = 14"]),
-    (["4d6dl1"], "3,5,1,6", ["d6 3 + d6 5 + ~d6 1▼~ + d6 6▲ = 14"]),
-    (["2d20kh1 + 5"], "3,17", ["~d20 3~ + d20 17 + 5 = 22"]),
-    (["2d20kl1 * 2"], "3,17", ["(d20 3 + ~d20 17~) × 2 = 6"]),
-    (["3d6!"], "6,3,4,2", ["(d6 6! + d6 2) + d6 3 + d6 4 = 15"]),
-    (["1d6! + 1"], "6,6,1", ["d6 6! + d6 6! + d6 1▼ + 1 = 14"]),
-    (["2d4!kl1"], "4,2,3", ["~d4 4! + d4 3~ + d4 2 = 2"]),
-    (["d%"], "100", ["d100 100▲ = 100"]),
-    (["mod(3d6)"], "6,6,6", ["mod(d6 6▲ + d6 6▲ + d6 6▲) = 4"]),
-    (["--", "-(1d4 + 1)"], "3", ["−(d4 3 + 1) = -4"]),
-    (["--", "--3"], "", ["−(−3) = 3"]),
-    (["1 - (2 - 3)"], "", ["1 − (2 − 3) = 2"]),
-    (["5"], "", ["5 = 5"]),
-    (["1d20 + 5", "damage: 2d6 + 3"], "12,3,4", ["d20 12 + 5 = 17", "damage: d6 3 + d6 4 + 3 = 10"]),
-    (["  hit :1d20", "1d4"], "2,4", ["hit: d20 2 = 2", "d4 4▲ = 4"]),
+    # arguments, entered faces, the lines shown: each expression echoed where it has no label
+    (["1d6-1d6"], "2,5", ["1d6-1d6: d6 2 − d6 5 = -3"]),
+    (["2d6*2"], "2,5", ["2d6*2: (d6 2 + d6 5) × 2 = 14"]),
+    (["max(1d20,1d20)"], "5,19", ["max(1d20,1d20): max(d20 5, d20 19) = 19"]),
+    (["(1d4+1)//2"], "1", ["(1d4+1)//2: (d4 1▼ + 1) // 2 = 1"]),
+    (["3d6 + 2"], "6,1,3", ["3d6 + 2: d6 6▲ + d6 1▼ + d6 3 + 2 = 12"]),
+    (["1d20 + 5 - 2"], "20", ["1d20 + 5 - 2: d20 20▲ + 5 − 2 = 23"]),
+    (["4d6kh3"], "3,5,1,6", ["4d6kh3: d6 3 + d6 5 + ~d6 1▼~ + d6 6▲ = 14"]),
+    (["4d6dl1"], "3,5,1,6", ["4d6dl1: d6 3 + d6 5 + ~d6 1▼~ + d6 6▲ = 14"]),
+    (["2d20kh1 + 5"], "3,17", ["2d20kh1 + 5: ~d20 3~ + d20 17 + 5 = 22"]),
+    (["2d20kl1 * 2"], "3,17", ["2d20kl1 * 2: (d20 3 + ~d20 17~) × 2 = 6"]),
+    (["3d6!"], "6,3,4,2", ["3d6!: (d6 6! + d6 2) + d6 3 + d6 4 = 15"]),
+    (["1d6! + 1"], "6,6,1", ["1d6! + 1: d6 6! + d6 6! + d6 1▼ + 1 = 14"]),
+    (["2d4!kl1"], "4,2,3", ["2d4!kl1: ~d4 4! + d4 3~ + d4 2 = 2"]),
+    (["d%"], "100", ["d%: d100 100▲ = 100"]),
+    (["mod(3d6)"], "6,6,6", ["mod(3d6): mod(d6 6▲ + d6 6▲ + d6 6▲) = 4"]),
+    (["--", "-(1d4 + 1)"], "3", ["-(1d4 + 1): −(d4 3 + 1) = -4"]),
+    (["--", "--3"], "", ["--3: −(−3) = 3"]),
+    (["1 - (2 - 3)"], "", ["1 - (2 - 3): 1 − (2 − 3) = 2"]),
+    (["5"], "", ["5: 5 = 5"]),
+    (["1d20 + 5", "damage: 2d6 + 3"], "12,3,4",
+     ["1d20 + 5: d20 12 + 5 = 17", "damage: d6 3 + d6 4 + 3 = 10"]),
+    (["  hit :1d20", "1d4"], "2,4", ["hit: d20 2 = 2", "1d4: d4 4▲ = 4"]),
     (["esc\x1b[31m: 1"], "", ["esc\\x1b[31m: 1 = 1"]),
 ]
 
@@ -160,3 +161,31 @@ def test_roll_entered_dice_run_across_expressions() -> None:
     assert_one_line_error(run("roll", "1d6", "1d6", "--dice", "3"), 2, "more are needed")
     assert_one_line_error(run("roll", "1d6", "--dice", "3,4"), 2, "unused")
     assert_one_line_error(run("roll", "1d6", "--dice", "7"), 2, "not on the")
+
+
+NEGATIVE = [(["-1d4"], "-1d4"), (["1d20", "-d6"], "-d6"), (["-5", "--seed", "3"], "-5"),
+            (["-(1d4 + 1)"], "'-(1d4 + 1)'")]
+
+
+@pytest.mark.parametrize(("args", "token"), NEGATIVE)
+def test_a_negative_expression_taken_for_an_option_gets_the_dash_dash_hint(args: list[str],
+                                                                            token: str) -> None:
+    """``roll -1d4``: Click reads ``-1`` as an option; the one line says where such an argument goes."""
+    assert_one_line_error(run("roll", *args), 2,
+                          "No such option: -"
+                          f"{token.strip(chr(39))[1]}: an argument that starts with '-' goes after '--', "
+                          f"every option before it: sevendag roll -- {token}")
+
+
+def test_the_dash_dash_hint_in_french_and_not_for_a_mistyped_option() -> None:
+    assert_one_line_error(run("roll", "-1d4", "--lang", "fr"), 2,
+                          "option inconnue : -1 : un argument qui commence par '-' se place après '--', "
+                          "toutes les options avant : sevendag roll -- -1d4")
+    result = run("roll", "1d4", "-x")
+    assert_one_line_error(result, 2, "No such option: -x (see 'sevendag roll --help')")
+    assert ok_lines(run("roll", "--seed", "3", "--", "-1d4")) == ["-1d4: −d4 1▼ = -1"]
+
+
+def ok_lines(result: Any) -> list[str]:
+    assert result.exit_code == 0, result.stderr
+    return list(result.stdout.splitlines())

@@ -1,4 +1,4 @@
-"""Consistent codes, messages and files (issue 10 §7).
+"""Consistent codes, messages and files.
 
 * a name typed on the command line that names no fighter or ruleset is a usage mistake (exit 2)
   in every command; a sheet naming a ruleset that is not found is a data problem (exit 1);

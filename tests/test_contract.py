@@ -63,7 +63,7 @@ HEADER = frozenset({"schema_version", "command", "ruleset", "seed"})
 STATUS_ADDED = frozenset({"encounter", "engine", "elapsed_seconds", "draw", "steps", "last_step"})
 ODDS_BASIS = frozenset({"cap", "tolerance", "assumes", "policies"})
 POLICIES = frozenset({"policies"})
-"""How each fighter played (issue 17), added to every fight document."""
+"""How each fighter played, added to every fight document."""
 ODDS_ADDED = frozenset({"encounter", "engine", "rounds_left", "stop", "over", "winner", "draw_bounds",
                         "note"})
 

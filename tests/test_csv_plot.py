@@ -1,4 +1,4 @@
-"""CSV and pictures (issue 12 §4): RFC 4180 tables parsed back by the csv module; PNG and SVG
+"""CSV and pictures: RFC 4180 tables parsed back by the csv module; PNG and SVG
 files of non-trivial size; matplotlib only for --plot, and a missing one is one line."""
 
 from __future__ import annotations

@@ -353,12 +353,15 @@ def test_d20_ruleset_still_needs_a_d20_first(tmp_path: Path) -> None:
 
 
 def test_exact_refuses_a_group_too_large_for_it() -> None:
+    """Sums of any count are exact (``tests/test_dice_sums.py``); a law past its size bounds,
+    or keep/drop past the pool's work limit, is refused saying to simulate."""
     from sevendag_cli.sim.formula_dice import formula_dist
 
     with pytest.raises(UsageError, match="--runs"):
-        formula_dist(parse("3d1000"), {})
+        formula_dist(parse("1000d1000"), {})
     with pytest.raises(UsageError, match="--runs"):
-        formula_dist(parse("900d6"), {})  # icepool would recurse too deep
+        formula_dist(parse("100d20kh50"), {})
+    assert sum(formula_dist(parse("3d1000"), {}).values()) == 1
     assert sum(formula_dist(parse("20d20kh10"), {}).values()) == 1
 
 

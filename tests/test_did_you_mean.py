@@ -1,6 +1,6 @@
-"""Usage mistakes through sevendag's command classes: the closest option or command suggested
-(issue 19 item 13), in English and French, with stable JSON keys; and the mistakes Click's own
-text used to leave English in French (a float, an unknown command), or empty (no command)."""
+"""Usage mistakes through sevendag's command classes: the closest option or command suggested,
+in English and French, with stable JSON keys; and the mistakes Click's own text used to leave
+English in French (a float, an unknown command), or empty (no command)."""
 
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def test_a_mistyped_fighter_or_ruleset_suggests_the_closest_name(
      "des mêmes règles"),
 ])
 def test_sheets_of_two_rulesets_are_named_together(args: list[str], line: str) -> None:
-    """Issue 19 (13): neither sheet is blamed alone, and no --ruleset is suggested that would
+    """Neither sheet is blamed alone, and no --ruleset is suggested that would
     then fail on the other; nothing is written."""
     result = run(*args)
     assert result.exit_code == 2
@@ -130,7 +130,7 @@ def test_sheets_of_two_rulesets_are_named_together(args: list[str], line: str) -
 
 
 def test_a_name_not_found_says_where_it_was_looked_for() -> None:
-    """Issue 19 (13): the folders searched, in order, the bundled one last; same JSON key."""
+    """The folders searched, in order, the bundled one last; same JSON key."""
     from sevendag_cli.data import bundled_dir, fighter_dirs
 
     result = run("fight", "Nobody", "Ysolde")

@@ -1,4 +1,4 @@
-"""Every number explained, in the reader's language (issue 10 §3, §4 output).
+"""Every number explained, in the reader's language.
 
 d20 checks name their parts (``d20 8 + BBA 3 + STR +1 + type 0 = 12``, ``VIG (d10 3 +
 CON +0 = 3)``) from the evaluation tree each check carries; the damage and magic checks

@@ -1,4 +1,4 @@
-"""Every display reads cleanly at 80 columns and stays usable at 60, in both languages (issue 10 §2).
+"""Every display reads cleanly at 80 columns and stays usable at 60, in both languages.
 
 The layout (``render/layout.py``) is checked on its own — every line fits, a rule tag
 never starts a line, the words come out in order — and then every display of the

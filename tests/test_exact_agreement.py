@@ -1,4 +1,4 @@
-"""Exact odds (issue 11) against independent computations, named after the rules they cross.
+"""Exact odds against independent computations, named after the rules they cross.
 
 * **The step-by-step engine, exactly.**  (One round against every face of the engine:
   ``tests/test_round_forms.py``.)  A few rounds pushed through the engine equal the

@@ -1,4 +1,4 @@
-"""Odds from any moment and ``fight --exact`` (issue 11): invariants, the API, the CLI.
+"""Odds from any moment and ``fight --exact``: invariants, the API, the CLI.
 
 Property tests (hypothesis) over engine states of both rulesets: the odds lie in [0, 1]
 and wins + draw + unresolved = 1; more hit points or a lower penalty never lowers a

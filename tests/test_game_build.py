@@ -1,4 +1,4 @@
-"""The solved game built faster, the same game (issue 17: optimal play in under 2 s).
+"""The solved game built faster, the same game (optimal play in under 2 s).
 
 :class:`~sevendag_cli.sevendag.game.Solution` builds its rows a batch of states at a time
 from flattened kernels, keys a round's kernel by the offsets its exchanges are rolled at

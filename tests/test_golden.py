@@ -51,6 +51,9 @@ SCENARIOS: dict[str, list[Step]] = {
         ["roll", "stats: 4d6kh3", "advantage: 2d20kh1 + 5", "disadvantage: 2d20kl1 + 5", "d%",
          "--seed", "3"],
         ["roll", "boom: 3d6!", "4d6!kh3", "--dice", "6,2,5,6,1,6,4,3,6,2,5"],
+        # die modifiers: rerolled faces struck (↻), raised (↑) or lowered (↓)
+        ["roll", "stats: 4d6ro1kh3", "gwf: 2d6ro<3 + 4", "2d6rr1", "reliable: 1d20mi10 + 7", "1d20ma15",
+         "--dice", "1,4,6,3,1,2,6,1,1,1,5,6,3,18"],
     ],
     "sevendag-fight": [["fight", "--seed", "5", "--cap", "3"]],
     # the designer's tables: win rates, then what each ruleset adds (wounds per band, HP)

@@ -1,4 +1,4 @@
-"""The hostile catalogue (issue 9): the rows. What runs them and what each must show is in
+"""The hostile catalogue: the rows. What runs them and what each must show is in
 :mod:`tests.hostile_catalogue` (its docstring says what every row asserts)."""
 
 
@@ -672,7 +672,7 @@ def test_the_start_up_interrupt_line_is_the_catalogue_line() -> None:
 
 def test_the_rows_are_named_once() -> None:
     from tests.hostile_catalogue import Hostile, Outcome
-    from tests.hostile_more import CASES as MORE
+    from tests.hostile_rows import CASES as MORE
 
     names = [c.name for c in (*CASES, *MORE)]
     assert len(set(names)) == len(names)

@@ -49,7 +49,7 @@ D20: dict[str, tuple[Forgery, str]] = {
     "a winner at 0 HP": (lambda d: (STATE(d).update(over=True, winner="A"), FIRST(d).update(hp=0)),
                          "state.fighters[0].hp is 0, where the winner stands"),
     "capped while it goes on": (_set(STATE, capped=True), "state.capped is true"),
-    "capped before the cap": (_set(STATE, over=True, capped=True), "state.round is 1"),
+    "capped with no round cap": (_set(STATE, over=True, capped=True), "state.capped is true"),
     "initiative kept after round 1": (_set(STATE, next_attacker="B"), "state.next_attacker is 'B'"),
 }
 

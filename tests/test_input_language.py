@@ -1,4 +1,4 @@
-"""The reader's language, both ways (issue 10 §4): input in either language and any case, the
+"""The reader's language, both ways: input in either language and any case, the
 prompts, ``--lang`` before the command name, French ``--help`` throughout."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The library (issue 16, item 3): ``import sevendag_cli as sd`` gives what the commands give.
+"""The library: ``import sevendag_cli as sd`` gives what the commands give.
 
 Each result's ``to_dict()`` is checked against the command's ``--json`` document for the same
 call (the same seed, the same dice), run through Typer's ``CliRunner``: fight, ``--runs``,

@@ -1,4 +1,4 @@
-"""The bounds on what is read (issue 9), below the CLI: depth found before parsing, integers,
+"""The bounds on what is read, below the CLI: depth found before parsing, integers,
 problem counts, safe reads, and the reasons of system errors in both languages."""
 
 from __future__ import annotations

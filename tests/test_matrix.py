@@ -1,4 +1,4 @@
-"""``matrix``: a roster's round-robin (issue 12 §3).
+"""``matrix``: a roster's round-robin.
 
 The cells against ``fight --exact`` of each ordered pair, the two orders of a pair
 against each other (p(i,j) + p(j,i) + draws = 1: the fight does not depend on who is
@@ -24,7 +24,7 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from sevendag_cli.sim.roster import EXACT, RUNS, Matchup, Roster, Standing
+from sevendag_cli.sim.roster import EXACT, RUNS, Roster, RosterCell, Standing
 from tests.helpers import (
     BRUTE,
     GOLDEN,
@@ -455,11 +455,11 @@ def synthetic(names: list[str], method: str = EXACT) -> Roster:
     """A roster record to draw (no fight is solved): row i beats column j with (n - i + j) / 2n."""
     n = len(names)
 
-    def cell(i: int, j: int) -> Matchup | None:
+    def cell(i: int, j: int) -> RosterCell | None:
         if i == j:
             return None
         p = (n - i + j) / (2 * n)
-        return Matchup(method, p, (p, p + 1e-12), 1 - p, 0.0, 1e-12)
+        return RosterCell(method, p, (p, p + 1e-12), 1 - p, 0.0, 1e-12)
 
     return Roster("d20", "d20", method, 1000, 1e-9, None, None,
                   tuple(Standing(name, f"{name}.toml", 0.5, None) for name in names),

@@ -1,4 +1,4 @@
-"""``matrix`` under policies and with ``--exploit`` (issue 17).
+"""``matrix`` under policies and with ``--exploit``.
 
 * ``--tactic optimal``: every cell is the fight ``fight i j --exact --tactic optimal`` solves
   (S-03..S-05 declared by the solved game, a draw counting half), within the tolerances;

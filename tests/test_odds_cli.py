@@ -1,4 +1,4 @@
-"""Odds from any moment at the command line (issue 11 §2): ``odds``, ``round --odds``,
+"""Odds from any moment at the command line: ``odds``, ``round --odds``,
 ``init --odds`` and ``fight --odds``.
 
 * ``odds`` reads the encounter and changes nothing (bytes, mode, modification time, no lock

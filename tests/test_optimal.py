@@ -1,4 +1,4 @@
-"""Optimal play (issue 17): the game's rounds against the engine, and its solver against brute force.
+"""Optimal play: the game's rounds against the engine, and its solver against brute force.
 
 * **One round, every declaration**: in ``tests/test_round_forms.py`` (the exact round form
   against the step engine over every face, every pair of declarations).

@@ -1,4 +1,4 @@
-"""Policies in every mode (issue 17): ``--tactic NAME=optimal`` and the fights it plays.
+"""Policies in every mode: ``--tactic NAME=optimal`` and the fights it plays.
 
 * **The declarations played reach the game's value** (S-03..S-05): pushed round by round
   through the game's rows, each round the rows declared for its rounds to go, the fight

@@ -1,4 +1,4 @@
-"""``roll --odds`` (issue 19, item 12): exact distributions equal brute-force enumeration of every
+"""``roll --odds``: exact distributions equal brute-force enumeration of every
 sequence of faces; success counting (``6d10>=7``) and comparisons of totals (``1d20 + 5 >= 15``) in a
 roll and under ``--odds``; the JSON against its schema; the displays at 80 columns in both languages;
 every refusal is one line, and the work is bounded (C-03: the formula language)."""
@@ -88,20 +88,20 @@ def test_mean_sd_and_at_least_of_3d6() -> None:
 def test_success_counting_in_a_roll_counts_the_dice_that_pass() -> None:
     result = run("roll", "6d10>=7", "--dice", "7,1,10,6,8,2")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.splitlines() == ["{d10 7✓, d10 1▼, d10 10▲✓, d10 6, d10 8✓, d10 2}≥7 = 3"]
+    assert result.stdout.splitlines() == ["6d10≥7: {d10 7✓, d10 1▼, d10 10▲✓, d10 6, d10 8✓, d10 2}≥7 = 3"]
     strict = run("roll", "6d10>7", "--dice", "7,1,10,6,8,2")
     assert strict.stdout.splitlines()[-1].endswith("= 2")  # > is strictly more (Roll20's > is >=)
     kept = run("roll", "4d6kh2>=4", "--dice", "6,4,5,1")
-    assert kept.stdout.splitlines() == ["{d6 6▲✓, ~d6 4~, d6 5✓, ~d6 1▼~}≥4 = 2"]
+    assert kept.stdout.splitlines() == ["4d6kh2≥4: {d6 6▲✓, ~d6 4~, d6 5✓, ~d6 1▼~}≥4 = 2"]
 
 
 def test_a_comparison_of_totals_is_one_or_zero_in_a_roll() -> None:
     yes = run("roll", "1d20 + 5 >= 15", "--dice", "10")
-    assert yes.stdout.splitlines() == ["d20 10 + 5 = 15 ≥ 15 → 1"]
+    assert yes.stdout.splitlines() == ["1d20 + 5 ≥ 15: d20 10 + 5 = 15 ≥ 15 → 1"]
     no = run("roll", "attack: 1d20+5>=15", "--dice", "9")
     assert no.stdout.splitlines() == ["attack: d20 9 + 5 = 14 ≥ 15 → 0"]
     two = run("roll", "2d6 < 1d10", "--dice", "1,2,9")
-    assert two.stdout.splitlines() == ["d6 1▼ + d6 2 = 3 < d10 9 = 9 → 1"]
+    assert two.stdout.splitlines() == ["2d6 < 1d10: d6 1▼ + d6 2 = 3 < d10 9 = 9 → 1"]
 
 
 def test_roll_json_with_successes_and_comparisons_matches_the_schema() -> None:
@@ -199,7 +199,7 @@ REFUSED = [
     (["3d6", "--odds", "--seed", "3"], "--seed with --odds: --odds rolls no dice"),
     (["3d6", "--odds", "--dice", "3"], "--dice with --odds"),
     (["3d6", "--plot", "x.png"], "--plot draws the odds: add --odds"),
-    (["1000d6", "--odds"], "1000d6 has too many outcomes for exact odds"),
+    (["1000d100", "--odds"], "1000d100: its exact distribution could hold 198,101,001 digits"),
     (["100d20 * 100d20", "--odds"], "over the limit of 1,000,000"),
     (["300d6kh10>=5", "--odds"], "at most 200 dice"),
     (["1d6 // (1d4 - 1)", "--odds"], "division by zero is possible"),
@@ -216,8 +216,27 @@ def test_refusals_are_one_line_and_fast(args: list[str], fragment: str) -> None:
 
 
 def test_refusals_in_french() -> None:
-    assert_one_line_error(run("roll", "1000d6", "--odds", "--lang", "fr"), 2,
-                          "trop de résultats possibles pour des probabilités exactes")
+    assert_one_line_error(run("roll", "100d20 * 100d20", "--odds", "--lang", "fr"), 2,
+                          "les probabilités exactes combineraient 3\u00a0613\u00a0801 paires de valeurs")
+
+
+@pytest.mark.parametrize("text", ["d%", "1d100", "d% + 1", "3d6", "2d20kh1", "10d10", "d%*2"])
+def test_grouped_rows_show_only_values_the_expression_can_take(text: str) -> None:
+    """A grouped row is clipped to the values the expression takes: ``d%`` by 3 ends with a
+    row "100", never "100–102"."""
+    from sevendag_cli.render.rich_roll import odds_rows
+
+    d = distribution(parse_expression(text).formula)
+    rows, _, _, _ = odds_rows(d.values, d.floats)
+    for name, _, _ in rows:
+        low, _, high = name.replace("−", "-").partition("–")
+        assert int(low) in d.values and int(high or low) <= d.values[-1], (text, name)
+
+
+def test_d_percent_rows_end_at_100() -> None:
+    lines = run("roll", "d%", "--odds").stdout.splitlines()
+    rows = [line.split()[0] for line in lines[2:] if line.strip() and line.split()[0][0].isdigit()]
+    assert rows[0] == "1–3" and rows[-1] == "100"
 
 
 def test_ruleset_formulas_never_compare() -> None:

@@ -1,4 +1,4 @@
-"""Each round's rules written once (issue 16): where two forms remain, every face, state by state.
+"""Each round's rules written once: where two forms remain, every face, state by state.
 
 The step engine and the vectorised simulator read the same rule functions (Sevendag:
 ``attack.read_attack_dice``, ``attack.landing``, ``rules.band_index`` / ``shifted_index``;

@@ -1,4 +1,4 @@
-"""``fight --runs`` drawn from per-state tables (issue 16): the generic sampler
+"""``fight --runs`` drawn from per-state tables: the generic sampler
 (:mod:`sevendag_cli.sim.sample`), Sevendag's chain sampler and d20's round table, against
 the exact push (``fight --exact``) within 4 standard errors, and their fallbacks to the
 vectorised simulators."""

@@ -1,4 +1,4 @@
-"""Several rounds drawn at once (``fight --runs``, issue 16): the sampler's table of ``k``
+"""Several rounds drawn at once (``fight --runs``): the sampler's table of ``k``
 rounds is, state by state, exactly every way ``k`` rounds of the one-round table can go —
 checked against a brute-force composition in fractions — and the cap, when it is not a
 multiple of ``k``, is still played round by round to the end."""

@@ -482,7 +482,7 @@ def test_schema_lists_the_names() -> None:
 
 
 def test_schema_prints_the_file_bundled() -> None:
-    """Issue 10 §8: the schema printed is self-contained (it was the file as shipped, with
+    """the schema printed is self-contained (it was the file as shipped, with
     references to common.json that a plain validator cannot follow)."""
     result = run("schema", "fight")
     assert result.exit_code == 0

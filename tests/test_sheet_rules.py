@@ -1,4 +1,4 @@
-"""A sheet's technique rule and yield rule (issue 17, item 1; S-03, S-04, S-05).
+"""A sheet's technique rule and yield rule (S-03, S-04, S-05).
 
 * the sheet fields (``technique = { name, when }``, ``yield``), read in either language,
   refused in one line naming the file and the key; ``plays_plain``;

@@ -283,7 +283,10 @@ FORMULAS = ["1d20 + mod(dex)", "max(1d20, 1d20) + 2", "(1d6 * 2) // 3", "10 // 1
             "-1d4 + 5", "min(1d6, 3, str) + 2d4", "mod(1d20 + 10) * -1", "3d6",
             # the dice notation: keep/drop, d%, exploding dice
             "2d20kh1 + 3", "2d20kl1 - mod(dex)", "4d4dl1", "3d4kh2 - 1d4", "1d6! + 2", "2d4!kh1",
-            "max(2d6kh1, 1d4!)", "d% // 10", "3d3!dh1", "2 * 3d4kl2"]
+            "max(2d6kh1, 1d4!)", "d% // 10", "3d3!dh1", "2 * 3d4kl2",
+            # die modifiers: reroll once or while, minimum, maximum
+            "4d4ro1kh3", "2d4rr1 + 1", "1d6rr<3 - bba", "2d6mi3", "1d8ma5 - 1", "3d4ro>3dl1",
+            "max(1d6rr1, 1d4mi2)"]
 
 
 @pytest.mark.parametrize("text", FORMULAS)
@@ -315,7 +318,9 @@ def _enumerate_joint(text: str, env: dict[str, int]) -> dict[tuple[int | None, i
 
 
 NATURAL_FORMULAS = ["2d20kh1 + 2", "2d20kl1 - 1", "3d4kh2", "3d4dl1 + 1d4", "1d6! + 1", "2d6!kh1",
-                    "2d4!kl1", "2d20 + 1d4", "4d4dh1", "max(2d6kl1, 3)"]
+                    "2d4!kl1", "2d20 + 1d4", "4d4dh1", "max(2d6kl1, 3)",
+                    # a modified die's natural is the face that stands, raised or lowered
+                    "1d20mi10 + 2", "1d20ro1 + 1d4", "2d6ma4kl1", "2d4rr1kh1 - 1", "2d6ro<3"]
 
 
 @pytest.mark.parametrize("text", NATURAL_FORMULAS)
@@ -359,6 +364,11 @@ VARIANTS: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ("D-08 save with disadvantage 2d20kl1",
      {"dd_mode": "level_table", "save": parse("2d20kl1 + mod(dex) + dodge")}, {"damage": "1d1"}),
     ("D-09 exploding damage 1d2!", {"dd_mode": "level_table"}, {"damage": "1d2!"}),
+    ("D-06 a reliable attack 1d20mi10 never misses naturally, D-09 damage rerolled 1d3ro1",
+     {"dd_mode": "level_table", "attack": parse("1d20mi10 + bba - 3")},
+     {"damage": "1d3ro1", "crit_range": 19}),
+    ("D-08 a lucky save 1d20ro1, D-09 damage 1d4ma3",
+     {"dd_mode": "level_table", "save": parse("1d20ro1 + mod(dex) + dodge")}, {"damage": "1d4ma3"}),
     ("D-06 natural hit 19 / miss 3, save naturals 18 / 2",
      {"dd_mode": "level_table", "natural_hit": 19, "natural_miss": 3,
       "save_natural_success": 18, "save_natural_failure": 2}, {"damage": "1d2"}),

@@ -1,4 +1,4 @@
-"""Start-up (issue 16): the cache of parsed TOML documents and the user folders found without
+"""Start-up: the cache of parsed TOML documents and the user folders found without
 platformdirs.  A cache never changes what a file means: a damaged entry is ignored, a changed
 file is parsed again."""
 

@@ -1,4 +1,4 @@
-"""Issue 16, the start-up guards: what a plain command imports, and what start-up changed
+"""The start-up guards: what a plain command imports, and what start-up changed
 (the garbage collector, the seeded generator) changes nothing else.  No timing here
 (``benchmarks/bench_startup.py`` measures); each check runs in a fresh process."""
 

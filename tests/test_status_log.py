@@ -1,4 +1,4 @@
-"""``status`` and ``log`` (issue 10 §1): the saved encounter seen without acting.
+"""``status`` and ``log``: the saved encounter seen without acting.
 
 * the displays, golden at 80 columns in both languages (regenerate with
   ``SEVENDAG_UPDATE_GOLDEN=1 python -m pytest tests/test_status_log.py`` and review the diff);

@@ -12,8 +12,8 @@ from sevendag_cli import store
 from sevendag_cli.errors import EncounterError
 
 
-def sample(state: dict[str, object] | None = None) -> store.Encounter:
-    return store.Encounter(
+def sample(state: dict[str, object] | None = None) -> store.SavedEncounter:
+    return store.SavedEncounter(
         ruleset={"name": "d20", "path": "d20.toml", "data": {"engine": "d20"}},
         fighters=({"path": "a.toml", "data": {"name": "A"}}, {"path": "b.toml", "data": {"name": "B"}}),
         state=state or {"round": 0},
@@ -121,7 +121,7 @@ def test_save_into_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     assert not os.path.exists(tmp_path / "no")
 
 
-# --- issue 9: the lock, careful saves, bounds ----------------------------------------------------
+# --- the lock, careful saves, bounds ----------------------------------------------------
 
 
 def test_the_lock_file_goes_when_the_command_ends(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""``sweep`` (issue 12 §2): the odds for each value of one field, equal to ``fight --exact --set``
+"""``sweep``: the odds for each value of one field, equal to ``fight --exact --set``
 (and ``fight --runs --set`` with the same seed), the fairest value, every format."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``sweep`` says where the answer is (issue 19, item 10): a fair value beyond the range is said
+"""``sweep`` says where the answer is : a fair value beyond the range is said
 (not an end named the fairest), a stepped range that stops short of its end is said, and two
 ``--vary`` make a grid — its points equal the one-field sweep's, in the display (80 columns, both
 languages), the JSON (``values`` on every point), the CSV, the heat map and the library."""

@@ -1,4 +1,4 @@
-"""What-ifs on the ruleset's techniques (issue 17, item 3): ``--set techniques.feint.attack=4``,
+"""What-ifs on the ruleset's techniques: ``--set techniques.feint.attack=4``,
 ``--vary techniques.feint.attack=0..6`` (S-05).
 
 A target whose first part is ``techniques`` (as written in the ruleset file) is the ruleset's:

@@ -1,4 +1,4 @@
-"""For the tool builder (issue 10 §8): JSON errors, self-contained schemas, round-start lines.
+"""For the tool builder: JSON errors, self-contained schemas, round-start lines.
 
 * under ``--json`` a failure writes ``{schema_version, command, error: {key, message, exit_code}}``
   on stdout (schema ``error``), the key a stable key of ``messages.py``, Click's usage errors too;

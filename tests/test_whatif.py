@@ -1,4 +1,4 @@
-"""What-ifs (issue 12 §1): ``--set FIGHTER.FIELD=VALUE`` and ``--tactic FIGHTER=TACTIC`` change a
+"""What-ifs: ``--set FIGHTER.FIELD=VALUE`` and ``--tactic FIGHTER=TACTIC`` change a
 sheet for one run, are checked as the sheet is, and are reported (display line, JSON ``changes``)."""
 
 from __future__ import annotations

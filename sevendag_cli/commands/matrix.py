@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import TYPE_CHECKING, Annotated
 
@@ -32,12 +32,21 @@ from sevendag_cli.options import (
     TacticOpt,
     complete_fighters,
 )
-from sevendag_cli.output import check_table_options, make_output, note, note_seed, what_if_notes
+from sevendag_cli.output import (
+    Output,
+    check_table_options,
+    make_output,
+    note,
+    note_seed,
+    what_if_notes,
+)
 from sevendag_cli.render.whatif import print_changes
 from sevendag_cli.text import visible
 
 if TYPE_CHECKING:
+    from sevendag_cli.library import Matrix
     from sevendag_cli.rules.roster import Skipped
+    from sevendag_cli.rules.whatif import Change
 
 app = typer.Typer()
 
@@ -99,62 +108,81 @@ def matrix_cmd(
 
         asked = check_matrix(runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed)  # before any work
         lineup = Lineup.load(sheets, ruleset, set=set_, tactic=tactic)
-        if lineup.skipped:
-            _note_skipped(list(lineup.skipped), lineup.ruleset.name, out.lang)
-        changes = lineup.changes
-        what_if_notes(lineup.ruleset, lineup.fighters, changes, out, lineup.policies)
-        for message in lineup.policy_notes:  # optimal asked where there is no choice: once
-            note(f"sevendag: {message.render(out.lang)}")
-        from sevendag_cli.backend import backend_for
+        _notes(lineup, out, exploit, asked.jobs if jobs is not None else None)
+        table = _play(lineup, out, runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed,
+                      exploit=exploit)
+        _show(table, lineup.changes, out, csv_=csv_, plot=plot)
 
-        if exploit and not backend_for(lineup.ruleset).has_choices():
-            note("sevendag: " + Msg("roster.exploit_no_choices",
-                                    ruleset=lineup.ruleset.name).render(out.lang))
-        if jobs is not None and asked.jobs > lineup.most_jobs:  # --jobs 256: said, then capped
-            from sevendag_cli.sim.roster import default_jobs
 
-            note("sevendag: " + Msg("roster.jobs_capped", jobs=asked.jobs, used=lineup.most_jobs,
-                                    cpus=default_jobs(),
-                                    pairs=len(lineup.fighters) * (len(lineup.fighters) - 1) // 2
-                                    ).render(out.lang))
+def _notes(lineup: Lineup, out: Output, exploit: bool, jobs: int | None) -> None:
+    """What is said on stderr before the table is played: the sheets skipped, the what-ifs
+    that change nothing, optimal play asked where there is no choice, ``--exploit`` where
+    nothing can be given away, ``--jobs`` beyond what the table uses."""
+    from sevendag_cli.backend import backend_for
 
-        done = [0, len(lineup.fighters) * (len(lineup.fighters) - 1)]
-        try:
-            shown: AbstractContextManager[Callable[[int, int], None] | None] = nullcontext()
-            if _animated():
-                from sevendag_cli.render.progress import bar_at_first_report
+    if lineup.skipped:
+        _note_skipped(list(lineup.skipped), lineup.ruleset.name, out.lang)
+    what_if_notes(lineup.ruleset, lineup.fighters, lineup.changes, out, lineup.policies)
+    for message in lineup.policy_notes:  # optimal asked where there is no choice: once
+        note(f"sevendag: {message.render(out.lang)}")
+    if exploit and not backend_for(lineup.ruleset).has_choices():
+        note("sevendag: " + Msg("roster.exploit_no_choices",
+                                ruleset=lineup.ruleset.name).render(out.lang))
+    if jobs is not None and jobs > lineup.most_jobs:  # --jobs 256: said, then capped
+        from sevendag_cli.sim.roster import default_jobs
 
-                shown = bar_at_first_report(Msg("roster.progress").render(out.lang))
-            with shown as bar:
-                def report(k: int, total: int) -> None:
-                    done[0] = k
-                    if bar is not None:
-                        bar(k, total)
+        note("sevendag: " + Msg("roster.jobs_capped", jobs=jobs, used=lineup.most_jobs,
+                                cpus=default_jobs(),
+                                pairs=len(lineup.fighters) * (len(lineup.fighters) - 1) // 2
+                                ).render(out.lang))
 
-                table = lineup.play(runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed,
-                                    progress=report, exploit=exploit)
-        except KeyboardInterrupt:
-            fail(Msg("roster.interrupted", done=done[0], total=done[1]), 130, out.lang)
-        roster = table.roster
-        if out.json:
-            out.data(table.to_dict(out.lang))
-        elif csv_:
-            from sevendag_cli.render.csv_out import write_csv
-            from sevendag_cli.render.matrix_out import matrix_columns, matrix_rows
 
-            write_csv(matrix_columns(roster), matrix_rows(roster))
-            if roster.seed is not None:  # some cells simulated: the seed that replays them
-                note_seed(roster.seed, out.lang)
-        else:
-            from sevendag_cli.render.rich_matrix import render_matrix
+def _play(lineup: Lineup, out: Output, *, runs: int | None, tolerance: float | None,
+          cap: int | None, jobs: int | None, seed: int | None, exploit: bool) -> Matrix:
+    """The table played, a progress bar at a terminal from its first report; Ctrl-C: one line
+    saying how far it got."""
+    done = [0, len(lineup.fighters) * (len(lineup.fighters) - 1)]
+    try:
+        shown: AbstractContextManager[Callable[[int, int], None] | None] = nullcontext()
+        if _animated():
+            from sevendag_cli.render.progress import bar_at_first_report
 
-            console = out.console()
-            print_changes(console, changes, out.lang)
-            render_matrix(console, roster, out.lang)
-        if plot is not None:
-            from sevendag_cli.render.matrix_out import plot_matrix
+            shown = bar_at_first_report(Msg("roster.progress").render(out.lang))
+        with shown as bar:
+            def report(k: int, total: int) -> None:
+                done[0] = k
+                if bar is not None:
+                    bar(k, total)
 
-            plot_matrix(plot, roster, out.lang)
+            return lineup.play(runs=runs, tolerance=tolerance, cap=cap, jobs=jobs, seed=seed,
+                               progress=report, exploit=exploit)
+    except KeyboardInterrupt:
+        fail(Msg("roster.interrupted", done=done[0], total=done[1]), 130, out.lang)
+
+
+def _show(table: Matrix, changes: Sequence[Change], out: Output, *, csv_: bool,
+          plot: str | None) -> None:
+    """The table as JSON, CSV or the display; and its picture."""
+    roster = table.roster
+    if out.json:
+        out.data(table.to_dict(out.lang))
+    elif csv_:
+        from sevendag_cli.render.csv_out import write_csv
+        from sevendag_cli.render.matrix_out import matrix_columns, matrix_rows
+
+        write_csv(matrix_columns(roster), matrix_rows(roster))
+        if roster.seed is not None:  # some cells simulated: the seed that replays them
+            note_seed(roster.seed, out.lang)
+    else:
+        from sevendag_cli.render.rich_matrix import render_matrix
+
+        console = out.console()
+        print_changes(console, changes, out.lang)
+        render_matrix(console, roster, out.lang)
+    if plot is not None:
+        from sevendag_cli.render.matrix_out import plot_matrix
+
+        plot_matrix(plot, roster, out.lang)
 
 
 def _animated() -> bool:

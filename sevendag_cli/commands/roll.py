@@ -41,6 +41,8 @@ def roll_cmd(
 
     Dice: 3d6, d% (d100), 4d6kh3 / 2d20kl1 (keep highest / lowest), 4d6dl1 (drop), 3d6! (exploding).
 
+    Modifiers: 4d6ro1 (reroll 1s once), 4d6rr<3 (reroll while below 3), 2d20mi10 / 1d20ma15 (min 10 / max 15).
+
     Successes: 6d10>=7 counts the dice showing 7 or more (also >, <=, <, =; no space before the sign).
 
     Comparison: '1d20 + 5 >= 15' is 1 if true, else 0; with --odds, its probability.
@@ -104,8 +106,7 @@ def _odds(out: Output, exprs: Sequence[Expression], plot: str | None) -> None:
 
         d, lang = call.results[0], out.lang
         name = (t("roll_label", lang, label=d.label) if d.label is not None else "") + _shown(d.expression)
-        plotting.distribution(plot, d.values, [float(d.probability(i)) for i in range(len(d.values))],
-                              [float(p) for p in d.at_least],
+        plotting.distribution(plot, d.values, d.floats, d.at_least_floats,
                               title=visible(name) + " — " + t("odds_exact", lang), x_label="n",
                               equal_label=t("odds_eq", lang), at_least_label=t("odds_ge", lang),
                               mean=float(d.mean))

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from sevendag_cli.backend import Choices, State
     from sevendag_cli.library import DiceChoice
     from sevendag_cli.rules import Fighter, Ruleset
-    from sevendag_cli.store import Encounter
+    from sevendag_cli.store import SavedEncounter
 
 app = typer.Typer()
 
@@ -56,7 +56,7 @@ app = typer.Typer()
 # --- the saved encounter: the library's (sevendag_cli.encounter) ---------------------------
 
 
-def open_encounter(path: Path) -> tuple[Encounter, Ruleset, Fighter, Fighter, Any]:
+def open_encounter(path: Path) -> tuple[SavedEncounter, Ruleset, Fighter, Fighter, Any]:
     """Load the encounter, rebuild its ruleset, fighters and state (each check named)."""
     from sevendag_cli.encounter import load
 

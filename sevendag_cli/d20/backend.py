@@ -125,7 +125,8 @@ class _Batches:
 
 
 class _MomentOdds:
-    """The odds of any state of one d20 pair: the round tables (kept, or built with icepool)."""
+    """The odds of any state of one d20 pair: the round tables (kept, or built from the
+    formulas' exact laws)."""
 
     def __init__(self, chain: D20Chain, used_kept: bool = False) -> None:
         self.chain = chain
@@ -139,7 +140,13 @@ class _MomentOdds:
         return self.chain.odds(state, cap, tolerance)  # None: no cap, the fight played to the end
 
     def keep(self, tolerance: float) -> bytes:
-        return self.chain.tables.to_bytes()
+        """The round tables as kept bytes; none (``b""``, nothing kept) when an exact weight
+        passes what msgpack holds, 64 bits (a weapon summing hundreds of dice, ``999d2``):
+        the next process builds them again."""
+        try:
+            return self.chain.tables.to_bytes()
+        except OverflowError:
+            return b""
 
 
 def mirrored(tables: D20Tables) -> D20Tables:
@@ -362,6 +369,7 @@ class _Roster:
     def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, object],
                     solved: Callable[[int, int, Callable[[], Odds]], Cell],
                     fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
+        """The round tables built once for the pair, mirrored for the other order."""
         from sevendag_cli.d20.chain import d20_tables
 
         rs, a, b = _d20(setup.ruleset, setup.fighters[i], setup.fighters[j])

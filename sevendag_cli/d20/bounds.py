@@ -1,4 +1,4 @@
-"""What a d20 pair's numbers can reach, and whether their fight can end (issue 9).
+"""What a d20 pair's numbers can reach, and whether their fight can end.
 
 The d20 side of :mod:`sevendag_cli.rules.bounds`: a d20 attack adds the damage
 formula and ``damage_bonus`` once per set (``crit_factor`` sets on a critical),

@@ -2,9 +2,9 @@
 
 **Tables** (:class:`D20Tables`, once per (ruleset, pair)): who attacks a round
 (D-02) and the exact damage distribution of each fighter's attack (D-04 .. D-10),
-from :func:`sevendag_cli.d20.exact.round_distribution` (icepool).  They are
-plain integers, so they can be kept (``msgspec`` encodes them) and a later
-process answers without icepool.
+from :func:`sevendag_cli.d20.exact.round_distribution` (the formulas' exact laws).  They are
+plain integers, so they can be kept (``msgspec`` encodes them, when each fits 64 bits) and a
+later process answers without computing them again.
 
 **Odds** (:class:`D20Chain`): hit points only go down, and a round deals no damage
 (a miss, a full dodge) with the same probability ``s`` in every state, so the
@@ -103,7 +103,7 @@ def _weights(dist: dict[int, Fraction]) -> tuple[tuple[tuple[int, int], ...], in
 
 
 def d20_tables(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> D20Tables:
-    """The exact round tables of a against b (imports icepool, through the formula dice)."""
+    """The exact round tables of a against b (from the formulas' exact laws)."""
     from sevendag_cli.d20.exact import round_distribution
 
     if max(a.hp, b.hp) > MAX_HP:
@@ -382,7 +382,7 @@ def d20_odds(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, state: D20State,
              tables: D20Tables | None = None) -> Odds:
     """Each fighter's win probability from ``state``, with bounds, the draw and the unresolved mass.
 
-    ``tables``: the pair's :class:`D20Tables` kept from an earlier call (skips icepool).
+    ``tables``: the pair's :class:`D20Tables` kept from an earlier call (skips the formulas' laws).
     From a finished fight: 1 and 0.
     """
     chain = D20Chain(tables) if tables is not None else chain_for(ruleset, a, b)

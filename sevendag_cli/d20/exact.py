@@ -7,9 +7,10 @@ Two stages:
    P(a > b) / (1 - P(tie))``) and the damage that attacker deals (D-04..D-10:
    natural hit / miss, AC, critical range and factor, save with natural success
    / failure, DD rolled or from the level table, ``half`` or ``negate``, magic
-   damage, minimum damage).  Every formula is turned into an :mod:`icepool` die
-   by walking its tree (fixed fields from ``fighter.env()``; keep and drop as a
-   pool's highest or lowest dice, an exploding die as icepool's ``explode``); a
+   damage, minimum damage).  Every formula is turned into its exact law by
+   walking its tree (:mod:`sevendag_cli.sim.formula_dice`: fixed fields from
+   ``fighter.env()``; a group's sum as one power of its die's law, keep and drop
+   as icepool's pools, explosions and rerolls in the die's law); a
    check is split by its "natural" (its first die, or the kept die of
    ``2d20kh1``: :func:`natural_groups`), each natural with its probability.
 
@@ -250,7 +251,7 @@ def exact_d20(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *,
               progress: Callable[[int, int], None] | None = None) -> ExactResult:
     """The exact win probabilities and expected rounds of a d20 fight (no round cap);
     ``progress(done, total)``: the states solved so far (rows of a's hit points)."""
-    check_exact(ruleset, a, b)  # the value bound (issue 9), and damage the chain can hold
+    check_exact(ruleset, a, b)  # the value bound, and damage the chain can hold
     if max(a.hp, b.hp) > MAX_HP:
         raise UsageError(
             f"exact odds handle at most {MAX_HP:,} hit points a fighter "

@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -286,19 +286,26 @@ def hit_laws(j: Jumps) -> tuple[Fraction, dict[int, Fraction], dict[int, Fractio
     return alpha, laws[0], laws[1]
 
 
-def timed(j: Jumps, ha: int, hb: int, columns: list[tuple[int, float]], rounds: int | None,
-          stop: float, *, hp: bool = False, drop: float = DROP) -> Timed:
-    """The fight from (ha, hb) hit points, round by round, per column ``(who attacks round 1,
-    weight)`` (the D-02 draw of round 1 is the two columns ``(0, pa), (1, 1 - pa)``).
+class _Start(NamedTuple):
+    """A fight's first round and the law of the hits after it (:func:`timed`)."""
 
-    ``rounds``: the round cap (a draw after it), or None (played to the end: the rounds are
-    followed until the mass still in play, with the rounding of the outcomes, is at most
-    ``stop``).  A capped fight too stops there (``TOLERANCE``: the rest unresolved); past
-    :data:`MAX_ROUNDS_WORK` it stops (``WORK``).  ``hp``: also the winner's hit points left and
-    the damage dealt.  The work is bounded by the inputs: the hit sums at most ``ha`` and
-    ``hb`` hits of their damage values each, the lattice ``ha * hb`` points, a round ``4 (ha +
-    hb)`` multiply-adds.
-    """
+    lat: Lattice
+    hits_a: HitSums
+    hits_b: HitSums
+    q: Any
+    s: Any
+    ab: tuple[Any, Any]  # each fighter's chance to attack a round (D-02), rounded once
+    miss_hit: tuple[tuple[Any, Any], tuple[Any, Any]]  # round 1's attacker misses, or hits
+    flat: Any  # rows (column, winner): the law of the hits after round 1, weighted
+    going: Any  # per column: still going after every hit the cap allows (a draw)
+    start: list[float]  # per column: the mass at the start
+    moments: list[tuple[float, float]]  # no cap: per column, the rounds' mean and variance
+
+
+def _start(j: Jumps, ha: int, hb: int, columns: list[tuple[int, float]], rounds: int | None,
+           drop: float) -> _Start:
+    """Round 1 drawn per column (who attacks it), then the law of the number of hits after it
+    that ends the fight, per winner: what :func:`timed` follows round by round."""
     alpha_f, law_a, law_b = hit_laws(j)
     # each chance rounded once from its fraction (1 - x is never taken in floating point)
     alpha, beta = ld(alpha_f), ld(1 - alpha_f)
@@ -330,6 +337,29 @@ def timed(j: Jumps, ha: int, hb: int, columns: list[tuple[int, float]], rounds: 
                       for c, (who, _) in enumerate(columns)], dtype=LD)
     start = [math.fsum([*(float(v) for v in flat[2 * c:2 * c + 2].sum(axis=0)), float(going[c])])
              for c in range(nc)]
+
+    return _Start(lat, hits_a, hits_b, q, s, (alpha, beta), (miss, hit), flat, going, start,
+                  moments)
+
+
+def timed(j: Jumps, ha: int, hb: int, columns: list[tuple[int, float]], rounds: int | None,
+          stop: float, *, hp: bool = False, drop: float = DROP) -> Timed:
+    """The fight from (ha, hb) hit points, round by round, per column ``(who attacks round 1,
+    weight)`` (the D-02 draw of round 1 is the two columns ``(0, pa), (1, 1 - pa)``).
+
+    ``rounds``: the round cap (a draw after it), or None (played to the end: the rounds are
+    followed until the mass still in play, with the rounding of the outcomes, is at most
+    ``stop``).  A capped fight too stops there (``TOLERANCE``: the rest unresolved); past
+    :data:`MAX_ROUNDS_WORK` it stops (``WORK``).  ``hp``: also the winner's hit points left and
+    the damage dealt.  The work is bounded by the inputs: the hit sums at most ``ha`` and
+    ``hb`` hits of their damage values each, the lattice ``ha * hb`` points, a round ``4 (ha +
+    hb)`` multiply-adds.
+    """
+    st = _start(j, ha, hb, columns, rounds, drop)
+    lat, hits_a, hits_b, q, s, flat, going, start = (st.lat, st.hits_a, st.hits_b, st.q, st.s,
+                                                      st.flat, st.going, st.start)
+    nc, n = len(columns), lat.size
+    moments = st.moments
 
     push = Push(nc)
     push.draw_round = rounds or 0
@@ -396,7 +426,7 @@ def timed(j: Jumps, ha: int, hb: int, columns: list[tuple[int, float]], rounds: 
     out = Timed(push, moments, hits_a.dropped + hits_b.dropped)
     if hp:
         out.dealt = (dealt[0], dealt[1])
-        out.hp_a, out.hp_b = _hp_left(lat, hits_a, hits_b, columns, (alpha, beta), (miss, hit),
+        out.hp_a, out.hp_b = _hp_left(lat, hits_a, hits_b, columns, st.ab, st.miss_hit,
                                       _within(row, lo, t, s, q, width, n), ha, hb, rounds)
     return out
 

@@ -7,7 +7,7 @@ the fight played to the end are therefore solved by one pass over the anti-diago
 ``ha + hb = k`` (every state of a diagonal at once, one shifted multiply-add per damage
 value), the self-loop ``s`` folded in (the jump chain's weights are divided by
 ``1 - s``).  No round is counted: the round cap is the caller's business (a bound, or
-the round-by-round push of :mod:`sevendag_cli.sim.push` where it matters).
+the capped fight of :mod:`sevendag_cli.d20.rounds` where it matters).
 
 * :func:`forward` — from the fight's start: the mass that visits each state, and from
   it P(a wins) and P(b wins) per starting column (who attacks round 1), the winner's
@@ -28,7 +28,6 @@ them is within ``gamma((ha + hb) (n + 3) + m)`` of the exact one, relatively (Hi
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from typing import Any
 
@@ -251,19 +250,3 @@ def backward(j: Jumps, ha0: int, hb0: int, grid: bool) -> Values:
             for ha in range(max(1, k - hb0), min(ha0, k - 1) + 1):
                 top[ha, k - ha] = float(ra[ha])
     return Values(ha0, hb0, out, top)
-
-
-def start_value(j: Jumps, values: Values, ha: int, hb: int, fixed: int) -> float:
-    """P(a wins) when ``fixed`` attacks the next round from (ha, hb) (the states it reaches
-    lie on the last diagonals)."""
-    q = j.qa if fixed == 0 else j.qb
-    terms = []
-    for d, p in q.items():
-        if d == 0:
-            v = values(ha, hb)
-        elif fixed == 0:
-            v = values(ha, hb - d)
-        else:
-            v = values(ha - d, hb)
-        terms.append(float(p) * v)
-    return math.fsum(terms)

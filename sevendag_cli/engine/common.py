@@ -167,7 +167,7 @@ class FightResult(Struct, frozen=True):
 
 
 class FightPlay:
-    """A whole fight, played round by round as it is iterated (issue 9: a long fight is never held).
+    """A whole fight, played round by round as it is iterated (a long fight is never held).
 
     The initiative is rolled when the play is made; iterating plays the rounds
     one at a time (each :class:`RoundResult` can be shown or written, then

@@ -256,10 +256,15 @@ def wound_document(result: WoundResult, ruleset: str, encounter: str) -> dict[st
             "winner": result.winner}
 
 
-def die_data(die: Die) -> dict[str, Any]:
-    """One die of a group: its total, kept or dropped, exploded, and its rolls (first face first)."""
-    return {"value": die.value, "kept": die.kept, "exploded": die.exploded,
-            "rolls": [roll_data(r) for r in die.rolls]}
+def die_data(die: Die, modified: bool = False) -> dict[str, Any]:
+    """One die of a group: its total, kept or dropped, exploded, and its rolls (first face first);
+    ``modified`` (a group with ``ro``/``rr``/``mi``/``ma``): also its rerolls and forced value."""
+    out = {"value": die.value, "kept": die.kept, "exploded": die.exploded,
+           "rolls": [roll_data(r) for r in die.rolls]}
+    if modified:
+        out["rerolled"] = die.rerolled
+        out["forced"] = die.forced
+    return out
 
 
 def tree_data(node: ResultNode) -> dict[str, Any]:
@@ -270,11 +275,16 @@ def tree_data(node: ResultNode) -> dict[str, Any]:
 def _dice_data(node: DiceResult) -> dict[str, Any]:
     dice = node.dice
     select = {"mode": dice.select, "count": dice.select_count} if dice.select else None
+    modified = dice.modified
     out = {"type": "dice", "value": node.value, "notation": dice.notation, "count": dice.count,
            "sides": dice.sides, "explode": dice.explode, "select": select,
-           "dice": [die_data(d) for d in node.rolled]}
+           "dice": [die_data(d, modified) for d in node.rolled]}
     if dice.count_op is not None:  # roll's success counting only: fights' documents unchanged
         out["successes"] = {"op": dice.count_op, "target": dice.count_target}
+    if modified:  # die modifiers only: other documents unchanged
+        reroll = None if dice.reroll is None else {"mode": dice.reroll, "op": dice.reroll_op,
+                                                   "target": dice.reroll_target}
+        out["modifiers"] = {"reroll": reroll, "minimum": dice.minimum, "maximum": dice.maximum}
     return out
 
 
@@ -309,12 +319,13 @@ def roll_document(call: RollCall, seed: int | None) -> dict[str, Any]:
 
 def distribution_data(d: Any) -> dict[str, Any]:
     """One expression of ``roll --odds``: its exact law (a :class:`~sevendag_cli.roll_odds.Distribution`)."""
-    at_least = d.at_least
+    probabilities = d.floats
+    at_least = d.at_least_floats
     mean = d.mean
     p_true = d.p_true if d.comparison else None
     return {"label": d.label, "expression": d.expression, "method": "exact",
-            "distribution": [{"value": v, "probability": float(d.probability(i)),
-                              "at_least": float(at_least[i])} for i, v in enumerate(d.values)],
+            "distribution": [{"value": v, "probability": probabilities[i],
+                              "at_least": at_least[i]} for i, v in enumerate(d.values)],
             "mean": float(mean), "mean_exact": str(mean), "sd": d.sd,
             "probability": None if p_true is None else float(p_true),
             "probability_exact": None if p_true is None else str(p_true)}

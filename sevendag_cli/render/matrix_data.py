@@ -21,7 +21,7 @@ from sevendag_cli.render.data import header
 
 if TYPE_CHECKING:
     from sevendag_cli.rules.roster import Skipped
-    from sevendag_cli.sim.roster import GivesAway, Matchup, Roster
+    from sevendag_cli.sim.roster import GivesAway, Roster, RosterCell
 
 
 def short_float(x: float) -> str:
@@ -137,7 +137,7 @@ def exploitability_of(roster: Roster) -> dict[str, Any] | None:
 
 def matrix_document(roster: Roster, skipped: Sequence[Skipped] = (),
                     lang: str = "en") -> dict[str, Any]:
-    def grid(value: Callable[[Matchup], Any]) -> list[list[Any]]:
+    def grid(value: Callable[[RosterCell], Any]) -> list[list[Any]]:
         return [[None if c is None else value(c) for c in row] for row in roster.cells]
 
     return {

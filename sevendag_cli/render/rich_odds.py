@@ -4,8 +4,8 @@ and ``init --odds`` add, and the chart of ``fight --odds``.
 Readable without colour: the chart's bars are drawn with a different character per
 fighter (``█`` the first named, on the left; ``░`` the second, on the right; ``·`` a
 draw), colour only doubles them.  Every line fits the console (80 columns in a pipe) and
-wraps under itself (:mod:`sevendag_cli.render.layout`); names are shown with
-:func:`~sevendag_cli.render.layout.shown`.  Reads records only.
+wraps under itself (:mod:`sevendag_cli.render.layout`); names are shown with their control
+characters visible (:func:`~sevendag_cli.text.visible`).  Reads records only.
 """
 
 from __future__ import annotations

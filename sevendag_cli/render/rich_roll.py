@@ -9,6 +9,9 @@ Marks that need no colour (``NO_COLOR`` or a pipe loses nothing):
   again); its next roll follows it: ``d6 6! + d6 2``, in parentheses among
   other dice: ``(d6 6! + d6 2) + d6 3``;
 * ``~d20 3~``: a dropped die (keep/drop), which does not count — struck in colour;
+* ``d6 1▼↻4``: a die rolled again (``ro``, ``rr``): the faces before ``↻`` do not count
+  (struck in colour), the last stands; ``d20 7↑10``, ``d20 18↓15``: a face raised by
+  ``mi`` or lowered by ``ma`` to the value after the arrow;
 * ``{d10 4, d10 9✓}≥7``: success counting, each die that counts marked ``✓``; the
   group is worth the number of marks;
 * ``d20 12 + 5 = 17 ≥ 15 → 1``: a comparison of two totals, worth 1 (true) or 0.
@@ -54,6 +57,9 @@ HIGHEST = "▲"
 LOWEST = "▼"
 EXPLODED = "!"
 DROPPED = "~"
+REROLLED = "↻"
+RAISED = "↑"
+LOWERED = "↓"
 MINUS = "−"
 OPERATORS = {"+": "+", "-": MINUS, "*": "×", "//": "//"}
 COMPARISONS = {">=": "≥", "<=": "≤", ">": ">", "<": "<", "=": "="}
@@ -79,15 +85,38 @@ def face_text(r: Roll, exploded: bool = False) -> Text:
     return Text.assemble((r.die, "dim"), GLUE, (f"{r.face}{mark}", style))
 
 
-def die_text(die: Die, alone: bool = True) -> Text:
-    """One die: its face, or its explosion chain ``d6 6! + d6 2`` (in parentheses among
-    other dice: ``(d6 6! + d6 2) + d6 3``); a dropped die ``~d6 1▼~``."""
-    out = Text()
-    last = len(die.rolls) - 1
+def modified_text(die: Die) -> Text:
+    """A die rolled again or raised or lowered, its history in place: ``d6 1▼↻4`` (the faces
+    before the last ``↻`` were rolled again and do not count), ``d20 7↑10`` (``mi``),
+    ``d20 18↓15`` (``ma``), ``d20 1▼↻3↑5``."""
+    out = Text.assemble((die.rolls[0].die, "dim"), GLUE)
     for i, r in enumerate(die.rolls):
         if i:
-            out.append(f" +{GLUE}")
-        out.append_text(face_text(r, exploded=i < last))
+            out.append(REROLLED, "dim")
+        style = "bold green" if r.is_max else ("bold red" if r.is_min else "bold")
+        face = Text(f"{r.face}{HIGHEST if r.is_max else (LOWEST if r.is_min else '')}", style)
+        if i < die.rerolled:
+            face.stylize("strike dim")
+        out.append_text(face)
+    if die.forced is not None:
+        out.append(RAISED if die.forced > die.rolls[-1].face else LOWERED, "dim")
+        out.append(str(die.forced), "bold")
+    return out
+
+
+def die_text(die: Die, alone: bool = True) -> Text:
+    """One die: its face, or its explosion chain ``d6 6! + d6 2`` (in parentheses among
+    other dice: ``(d6 6! + d6 2) + d6 3``), or its rerolls and forced value (:func:`modified_text`);
+    a dropped die ``~d6 1▼~``."""
+    if die.rerolled or die.forced is not None:
+        out = modified_text(die)
+    else:
+        out = Text()
+        last = len(die.rolls) - 1
+        for i, r in enumerate(die.rolls):
+            if i:
+                out.append(f" +{GLUE}")
+            out.append_text(face_text(r, exploded=i < last))
     if not die.kept:
         out.stylize("strike dim")
         return Text.assemble((DROPPED, "dim"), out, (DROPPED, "dim"))
@@ -97,7 +126,8 @@ def die_text(die: Die, alone: bool = True) -> Text:
 
 
 def _items(node: DiceResult) -> int:
-    return sum(len(d.rolls) for d in node.rolled)
+    """The terms a group shows: a die each, and each of its explosions."""
+    return sum(len(d.rolls) - d.rerolled for d in node.rolled)
 
 
 def _labelled_mod(node: ResultNode, labels: Mapping[str, str] | None) -> FieldResult | None:
@@ -199,7 +229,8 @@ def counted_text(node: DiceResult) -> Text:
 
 
 def result_text(node: ResultNode, total: int, label: str | None = None, lang: str = "en") -> Text:
-    """``damage: d6 3 + d6 5 + 3 = 11``; a comparison ``d20 12 + 5 = 17 ≥ 15 → 1``."""
+    """``damage: d6 3 + d6 5 + 3 = 11``; a comparison ``d20 12 + 5 = 17 ≥ 15 → 1``; ``label``:
+    what names the line (a label, or the expression echoed)."""
     out = Text()
     if label is not None:
         out.append(t("roll_label", lang, label=visible(label)), "bold")
@@ -215,9 +246,12 @@ def glued_label(name: str) -> str:
 
 
 def render_roll(console: Console, call: RollCall, lang: str = "en") -> None:
-    """One line per expression, in the order given, wrapped under itself at the console's width."""
+    """One line per expression, in the order given, wrapped under itself at the console's width:
+    its label, or the expression itself echoed where it has none (``1d20 + 5: d20 12 + 5 = 17``,
+    as a bot answers ``1d20 (12) + 5 = 17``), then every die in place."""
     for r in call.results:
-        print_wrapped(console, result_text(r.tree, r.total, r.label, lang))
+        name = r.label if r.label is not None else _shown(r.expression)
+        print_wrapped(console, result_text(r.tree, r.total, name, lang))
 
 
 # --- roll --odds ----------------------------------------------------------------------------------
@@ -265,7 +299,8 @@ def odds_rows(values: tuple[int, ...], probs: list[float]) -> tuple[list[tuple[s
         while j < hi and values[j] < start + width:
             p += probs[j]
             j += 1
-        end = values[j - 1] if width == 1 else start + width - 1
+        end = values[j - 1] if width == 1 else min(start + width - 1, values[hi - 1])  # never past
+        # the highest value shown: the range is clipped to the values the expression can take
         name = number(start) if end == start else f"{number(start)}–{number(end)}"
         rows.append((name, p, min(1.0, at_least[i])))
         i = j
@@ -288,7 +323,7 @@ def render_odds(console: Console, call: OddsCall, lang: str = "en") -> None:
                                                  fraction, "  ", (t("odds_exact", lang), "dim")))
             continue
         print_wrapped(console, Text.assemble((name, "bold"), "  ", (t("odds_exact", lang), "dim")))
-        probs = [float(d.probability(i)) for i in range(len(d.values))]
+        probs = d.floats
         rows, left_out, mass, width = odds_rows(d.values, probs)
         column = max(5, *(len(r[0]) for r in rows))
         console.print(Text(f"  {'n':>{column}}  {t('odds_eq', lang):>8}  {t('odds_ge', lang):>8}", "bold"))

@@ -1,4 +1,4 @@
-"""What two fighters' numbers can reach, and whether their fight can end (issue 9).
+"""What two fighters' numbers can reach, and whether their fight can end.
 
 Both are decided from the formulas' ranges (:func:`sevendag_cli.formula.value_range`)
 and the rules, before a die is rolled, so the step-by-step, vectorised and exact

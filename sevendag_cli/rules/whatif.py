@@ -1,4 +1,4 @@
-"""What-ifs: a sheet's fields changed for one run, without editing the file (issue 12 §1).
+"""What-ifs: a sheet's fields changed for one run, without editing the file.
 
 ``--set FIGHTER.FIELD=VALUE`` changes any field of a fighter's sheet, nested keys
 included (``A.weapon.damage=1d8``, ``Brannoc.items.sword.metal=steel``,
@@ -21,7 +21,7 @@ Reuse (``fight``, ``sweep``; ``odds`` and ``matrix`` the same way)::
 (:func:`sevendag_cli.render.whatif.changes_data`).  :meth:`WhatIf.plus` adds one more
 assignment (a sweep's value) to the same what-if.
 
-**The ruleset's what-ifs** (issue 17): a target whose first part is a table of
+**The ruleset's what-ifs**: a target whose first part is a table of
 :data:`RULESET_TABLES` written as in the ruleset file (``techniques.feint.attack``,
 ``techniques.guard.duration``) changes the ruleset, not a sheet.  The entry is its key, or
 a label as elsewhere (``garde``); the fields are those the backend lists
@@ -63,7 +63,7 @@ TACTIC = "--tactic"
 VARY = "--vary"
 
 # Patterns as texts, compiled (and kept) by ``re`` when a what-if is first read: a command with
-# none never compiles them (issue 16).
+# none never compiles them.
 _SEGMENT = r"([^.\[\]]+)((?:\[[0-9]+\])*)"
 _INT = r"[+-]?[0-9]{1,20}"  # ASCII digits only: not ², ①, ١
 _MISSING: Any = object()

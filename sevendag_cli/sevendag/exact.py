@@ -50,7 +50,7 @@ NOTE = (
 
 A_WINS = -1
 B_WINS = -2
-Target = int
+ChainTarget = int
 """A state of the chain, or A_WINS / B_WINS."""
 
 
@@ -107,7 +107,7 @@ def exact_sevendag(ruleset: SevendagRuleset, a: SevendagFighter,
     """Exact win probabilities and expected rounds (no round cap), or a one-line UsageError."""
     check_fighters(ruleset, a, b)
     check_plain(a, b)  # no yield, no new technique
-    check_exact(ruleset, a, b)  # the value bound (issue 9)
+    check_exact(ruleset, a, b)  # the value bound
     check_finite(ruleset)
     faces = sum(h.die for h in a.hands) * sum(h.die for h in b.hands)
     if faces > MAX_FACES:
@@ -120,10 +120,10 @@ def exact_sevendag(ruleset: SevendagRuleset, a: SevendagFighter,
     order = chain.closure(list(starts))
     if len(order) > MAX_STATES:
         raise UsageError(Msg("exact.sev.states", a=a.name, b=b.name, max=MAX_STATES))
-    trans: dict[int, dict[Target, Fraction]] = {}
+    trans: dict[int, dict[ChainTarget, Fraction]] = {}
     for s in order:
         moves, (win_a, win_b) = chain.exact_weights(s)
-        row: dict[Target, Fraction] = dict(moves)
+        row: dict[ChainTarget, Fraction] = dict(moves)
         if win_a:
             row[A_WINS] = win_a
         if win_b:
@@ -131,11 +131,11 @@ def exact_sevendag(ruleset: SevendagRuleset, a: SevendagFighter,
         trans[s] = row
 
     # Every state must be able to end (else some fights never do).
-    back: dict[Target, list[int]] = {}
+    back: dict[ChainTarget, list[int]] = {}
     for s, targets in trans.items():
         for t in targets:
             back.setdefault(t, []).append(s)
-    ends: set[Target] = {A_WINS, B_WINS}
+    ends: set[ChainTarget] = {A_WINS, B_WINS}
     queue = deque(ends)
     while queue:
         t = queue.popleft()

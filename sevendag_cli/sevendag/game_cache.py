@@ -1,4 +1,4 @@
-"""Advice solved once per pair and kept between processes (issue 17): any later state a look-up.
+"""Advice solved once per pair and kept between processes: any later state a look-up.
 
 ``advise`` used to solve the game (:mod:`sevendag_cli.sevendag.game`) again from the
 encounter's state in every process, and each round the state changes.  Here the game is

@@ -1,4 +1,4 @@
-"""Fights under fixed policies (issue 17): each fighter plays its sheet or optimally.
+"""Fights under fixed policies: each fighter plays its sheet or optimally.
 
 A *policy* is ``sheet`` (the sheet's tactic, and whatever yield and technique rules the sheet
 states) or ``optimal`` (the best declaration at every state, solved by

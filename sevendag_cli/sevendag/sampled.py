@@ -6,7 +6,7 @@ from the start are few for the usual sheets (some 500 for Brannoc and Ysolde), a
 :mod:`sevendag_cli.sim.sample` draws whole fights from their tables, the wounds of
 each round with it: a handful of array operations a round instead of every die.  The
 initiative (S-02) is drawn from its exact probability (:func:`initiative`: plain dice
-convolved here, any other roll by icepool).
+convolved here, any other roll by the formulas' exact laws).
 
 Where the chain does not fit — more dice faces than it enumerates, or more states
 reachable than :func:`state_budget` allows for the batch — the batches are the
@@ -62,12 +62,13 @@ class SevendagSample:
 
 
 MAX_PLAIN_FACES = 10_000
-"""Most (dice x sides) of a speed roll convolved here (:func:`initiative`) rather than by icepool."""
+"""Most (dice x sides) of a speed roll convolved here (:func:`initiative`) rather than by the
+formulas' exact laws (:mod:`sevendag_cli.sim.formula_dice`)."""
 
 
 def _plain_weights(formula: Formula, env: dict[str, int]) -> Weights | None:
     """A formula's exact distribution when it is a constant plus or minus plain dice (no
-    explosion, selection or counting): convolved here, without icepool; else None."""
+    explosion, selection, counting nor modifier): convolved here; else None."""
     from sevendag_cli.sim.vec_formula import VecFormula
 
     linear = VecFormula.bind(formula, env).linear
@@ -76,8 +77,7 @@ def _plain_weights(formula: Formula, env: dict[str, int]) -> Weights | None:
     const, terms = linear
     dist: Weights = {const: 1}
     for sign, dice in terms:
-        if dice.explode or dice.select is not None or dice.count_op is not None \
-                or dice.count * dice.sides > MAX_PLAIN_FACES:
+        if not dice.plain or dice.count * dice.sides > MAX_PLAIN_FACES:
             return None
         face = {v: 1 for v in range(1, dice.sides + 1)}
         for _ in range(dice.count):
@@ -87,7 +87,8 @@ def _plain_weights(formula: Formula, env: dict[str, int]) -> Weights | None:
 
 def initiative(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> Fraction:
     """S-02 (:func:`~sevendag_cli.sevendag.model.speed_odds`): plain dice convolved here, any
-    other roll by :func:`~sevendag_cli.sevendag.exact.initiative_probability` (icepool)."""
+    other roll by :func:`~sevendag_cli.sevendag.exact.initiative_probability` (the formulas'
+    exact laws)."""
     wa = _plain_weights(ruleset.speed_roll, a.env())
     wb = _plain_weights(ruleset.speed_roll, b.env())
     if wa is not None and wb is not None:

@@ -114,7 +114,3 @@ class ExactResult(msgspec.Struct, frozen=True):
     draw_probability: Fraction
     rounds_mean: Fraction
     note: str
-
-    @property
-    def win_float(self) -> tuple[float, float]:
-        return float(self.win_probability[0]), float(self.win_probability[1])

@@ -2,8 +2,8 @@
 
 Each cell ``[i][j]`` is P(fighter i beats fighter j) in the fight ``fight i j``
 plays (``i`` named first; sheet tactics, no yield, no technique, a draw at the
-round cap), as a :class:`Matchup`; each fighter plays its policy (issue 17:
-``sheet``, or ``optimal`` with ``--tactic NAME=optimal``), the cell solved as
+round cap), as a :class:`RosterCell`; each fighter plays its policy (``sheet``, or
+``optimal`` with ``--tactic NAME=optimal``), the cell solved as
 ``fight --exact`` solves that pair under those policies:
 
 * **exact** (the default), a certified interval within the tolerance, as
@@ -28,7 +28,7 @@ figures), whatever the cells' method (with ``--runs`` too: the figures are the e
 game's, never sampled); per fighter, the mean over its opponents.
 
 **What is shared.**  The work is one task per *unordered* pair, which plays both
-orders: d20's round tables (icepool) are built once per pair and mirrored for
+orders: d20's round tables are built once per pair and mirrored for
 the other order (the same integers ``d20_tables`` gives for it); a Sevendag
 fighter's model (units, allocations) is built once per process.  The roster is
 handed to each worker process once (its initializer), never per task; a task is
@@ -81,7 +81,8 @@ slower; a table shows tenths of a percent."""
 MAX_JOBS = 256
 """Most worker processes ``--jobs`` may ask for."""
 
-_FALLBACK_KEYS = frozenset({"formula.exact_too_big", "exact.unresolved"})
+_FALLBACK_KEYS = frozenset({"formula.exact_too_big", "formula.exact_values", "formula.exact_digits",
+                            "formula.exact_pairs", "exact.unresolved"})
 """The size limits every exact solver shares (a formula's dice; a push that stops at its work
 limit with more than the tolerance unresolved); each backend adds its own
 solvers' (:meth:`~sevendag_cli.backend.Backend.solver_limits`).  A pair beyond them is
@@ -94,7 +95,7 @@ def _beyond_limits(setup: Setup, exc: UsageError) -> bool:
     key = exc.msg.key
     return key in _FALLBACK_KEYS or key in backend_for(setup.ruleset).roster.solver_limits()
 
-Progress = Callable[[int, int], None]
+TableProgress = Callable[[int, int], None]
 """``progress(matchups done, matchups in all)``."""
 
 
@@ -111,7 +112,7 @@ class GivesAway(msgspec.Struct, frozen=True):
     tolerance: float
 
 
-class Matchup(msgspec.Struct, frozen=True):
+class RosterCell(msgspec.Struct, frozen=True):
     """One ordered fight: the row's fighter (named first) against the column's.
 
     ``win`` is P(row wins): exact, the mass resolved to it (the low end of
@@ -160,7 +161,7 @@ class Roster(msgspec.Struct, frozen=True):
     runs: int | None  # fights per simulated cell (None when no cell was simulated)
     seed: int | None  # the seed of the simulated cells (None when none was)
     standings: tuple[Standing, ...]
-    cells: tuple[tuple[Matchup | None, ...], ...]
+    cells: tuple[tuple[RosterCell | None, ...], ...]
     order: tuple[int, ...]
     policies: tuple[str, ...] = ()  # each fighter's, in ranking order (empty: all sheet)
     exploit: bool = False  # --exploit: the cells and standings carry gives_away
@@ -223,7 +224,7 @@ def matchup_seed(seed: int, a: str, b: str) -> int:
     return int.from_bytes(digest[:8], "big") >> 1  # 63 bits: within the seeds' range
 
 
-def _simulated(setup: Setup, i: int, j: int, runs: int, why: Msg | None) -> Matchup:
+def _simulated(setup: Setup, i: int, j: int, runs: int, why: Msg | None) -> RosterCell:
     from sevendag_cli.sim.runner import simulate
 
     a, b = setup.fighters[i], setup.fighters[j]
@@ -231,17 +232,17 @@ def _simulated(setup: Setup, i: int, j: int, runs: int, why: Msg | None) -> Matc
     r = simulate(setup.ruleset, a, b, runs, seed, cap=setup.cap,
                  policies=setup.pair_policies(i, j))
     fa, fb = r.fighters
-    return Matchup(RUNS, fa.win_probability, fa.ci95, fb.win_probability, r.draw_probability,
+    return RosterCell(RUNS, fa.win_probability, fa.ci95, fb.win_probability, r.draw_probability,
                    0.0, runs=r.runs, seed=seed, why=why)
 
 
-def matchup_from_odds(odds: Any) -> Matchup:
+def matchup_from_odds(odds: Any) -> RosterCell:
     """An exact cell from the solver's :class:`~.odds.Odds`."""
-    return Matchup(EXACT, odds.win[0], odds.win_bounds[0], odds.win[1], odds.draw,
+    return RosterCell(EXACT, odds.win[0], odds.win_bounds[0], odds.win[1], odds.draw,
                    odds.unresolved, stop=odds.stop)
 
 
-def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], Matchup]) -> Matchup:
+def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], RosterCell]) -> RosterCell:
     try:
         return solve()
     except UsageError as exc:
@@ -250,13 +251,14 @@ def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], Matchu
         return _simulated(setup, i, j, FALLBACK_RUNS, exc.msg)
 
 
-def play_pair(setup: Setup, i: int, j: int) -> tuple[Matchup, Matchup]:
+def play_pair(setup: Setup, i: int, j: int) -> tuple[RosterCell, RosterCell]:
     """Fighters ``i`` against ``j`` and ``j`` against ``i`` (the two cells of the pair), with
     what each sheet gives away when ``setup.exploit``; exact cells kept in the user's cache
     (:func:`_kept_pair`), so a later table with this pair solves nothing again."""
     if setup.runs is not None:
-        return (_simulated(setup, i, j, setup.runs, None),
-                _simulated(setup, j, i, setup.runs, None))
+        simulated = (_simulated(setup, i, j, setup.runs, None),
+                     _simulated(setup, j, i, setup.runs, None))
+        return _with_exploit(setup, i, j, *simulated) if setup.exploit else simulated
     from sevendag_cli.backend import backend_for
 
     key = _pair_key(setup, i, j)
@@ -297,7 +299,7 @@ def _pair_key(setup: Setup, i: int, j: int) -> str | None:
                                  setup.tolerance, setup.exploit)
 
 
-def _kept_pair(key: str | None) -> tuple[Matchup, Matchup] | None:
+def _kept_pair(key: str | None) -> tuple[RosterCell, RosterCell] | None:
     """The pair's kept exact cells, or None (none, damaged, or not exact probabilities)."""
     if key is None:
         return None
@@ -307,7 +309,7 @@ def _kept_pair(key: str | None) -> tuple[Matchup, Matchup] | None:
     if raw is None:
         return None
     try:
-        cells = msgspec.msgpack.decode(raw, type=tuple[Matchup, Matchup])
+        cells = msgspec.msgpack.decode(raw, type=tuple[RosterCell, RosterCell])
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
     for c in cells:
@@ -318,8 +320,8 @@ def _kept_pair(key: str | None) -> tuple[Matchup, Matchup] | None:
     return cells
 
 
-def _with_exploit(setup: Setup, i: int, j: int, ij: Matchup,
-                  ji: Matchup) -> tuple[Matchup, Matchup]:
+def _with_exploit(setup: Setup, i: int, j: int, ij: RosterCell,
+                  ji: RosterCell) -> tuple[RosterCell, RosterCell]:
     """Both cells with what their row's sheet gives away: the pair's game solved once (``i``
     named first, as ``fight i j --exact``); a ruleset with no choices gives nothing away."""
     from sevendag_cli.backend import backend_for
@@ -339,21 +341,21 @@ def _with_exploit(setup: Setup, i: int, j: int, ij: Matchup,
                                                              e.tolerance)))
 
 
-def _fallen(setup: Setup, i: int, j: int, exc: UsageError) -> Matchup:
+def _fallen(setup: Setup, i: int, j: int, exc: UsageError) -> RosterCell:
     """A pair the exact solvers refused before solving either order: simulated, if that is why."""
     if not _beyond_limits(setup, exc):
         raise exc
     return _simulated(setup, i, j, FALLBACK_RUNS, exc.msg)
 
 
-ChunkResult = list[tuple[int, int, Matchup, Matchup]] | Failure
+ChunkResult = list[tuple[int, int, RosterCell, RosterCell]] | Failure
 
 
 def play_chunk(pairs: Sequence[tuple[int, int]]) -> ChunkResult:
     """A task: some pairs of the roster set up in this process (:func:`_init_worker`)."""
     setup = _SETUP
     assert setup is not None, "the worker was not set up"
-    out: list[tuple[int, int, Matchup, Matchup]] = []
+    out: list[tuple[int, int, RosterCell, RosterCell]] = []
     for i, j in pairs:
         try:
             ij, ji = play_pair(setup, i, j)
@@ -466,7 +468,7 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-Cells = dict[tuple[int, int], Matchup]
+Cells = dict[tuple[int, int], RosterCell]
 
 
 def _take(result: ChunkResult, cells: Cells) -> int:
@@ -479,7 +481,7 @@ def _take(result: ChunkResult, cells: Cells) -> int:
 
 
 def _in_process(setup: Setup, chunks: list[list[tuple[int, int]]], total: int,
-                progress: Progress | None) -> Cells:
+                progress: TableProgress | None) -> Cells:
     cells: Cells = {}
     saved = _SETUP
     _set_up(setup)
@@ -497,7 +499,7 @@ def _in_process(setup: Setup, chunks: list[list[tuple[int, int]]], total: int,
 
 
 def _in_pool(setup: Setup, chunks: list[list[tuple[int, int]]], jobs: int, total: int,
-             progress: Progress | None) -> Cells:
+             progress: TableProgress | None) -> Cells:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -584,7 +586,7 @@ def _stop(executor: Any) -> None:
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _mean_given(row: Sequence[Matchup]) -> GivesAway | None:
+def _mean_given(row: Sequence[RosterCell]) -> GivesAway | None:
     """A fighter's mean of what its sheet gives away over its opponents (None: not asked)."""
     given = [c.gives_away for c in row]
     if not given or any(g is None for g in given):
@@ -615,7 +617,7 @@ def _standings(setup: Setup, cells: Cells) -> tuple[list[int], list[float], list
 
 def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | None = None,
                 tolerance: float = MATRIX_TOLERANCE, runs: int | None = None, seed: int = 0,
-                jobs: int = 1, progress: Progress | None = None,
+                jobs: int = 1, progress: TableProgress | None = None,
                 sources: Sequence[str] | None = None, policies: Sequence[str] | None = None,
                 exploit: bool = False) -> Roster:
     """Every ordered pair of ``fighters`` (at least 2, at most ``MAX_ROSTER``), ranked.

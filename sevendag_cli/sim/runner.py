@@ -37,10 +37,10 @@ MAX_BATCH = 1_000_000
 MAX_CELLS = 4_000_000
 """Most dice one batch rolls at once for one group (fights × dice of the widest group):
 32 MB of int64.  A formula rolling many dice (``1000d1000``) gets smaller batches, so
-memory stays flat whatever the ruleset (issue 9: under 300 MB for any ruleset the
+memory stays flat whatever the ruleset (under 300 MB for any ruleset the
 validator accepts); the usual rulesets (groups of up to 40 dice) keep the asked size."""
 
-Progress = Callable[[int], None]
+RunsProgress = Callable[[int], None]
 
 
 # --- results -------------------------------------------------------------------
@@ -228,7 +228,7 @@ def simulate(
     seed: int,
     *,
     batch_size: int = DEFAULT_BATCH,
-    progress: Progress | None = None,
+    progress: RunsProgress | None = None,
     cap: int | None = None,
     policies: Policies = PLAIN,
 ) -> SimulationResult:

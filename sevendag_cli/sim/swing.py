@@ -8,7 +8,7 @@
 * :class:`OddsSwing` — a whole fight's moments (``fight --odds``): ``start`` (before the
   initiative: the odds of ``fight --exact``), ``initiative`` (after it, before round 1:
   what ``odds`` gives right after ``init``), then one ``round`` point after each round.
-  A plotter reads :attr:`OddsSwing.points` (issue 12's ``--plot``).
+  A plotter reads :attr:`OddsSwing.points` (``--plot``).
 
 Every moment assumes what :mod:`.moment` assumes (:func:`assumptions`): each fighter keeps
 its sheet's tactic from now on (Sevendag: no yield, no new technique; a technique in effect

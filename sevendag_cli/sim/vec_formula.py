@@ -1,7 +1,8 @@
 """Formulas on arrays: a formula bound to a fighter's fields, rolled for many fights at once
 (numpy), for either ruleset's vectorised simulator.
 
-A die ``NdS`` is ``N`` columns of ``rng.integers(1, S + 1)``; explosions add to the columns
+A die ``NdS`` is ``N`` columns of ``rng.integers(1, S + 1)``; rerolls (``ro``, ``rr``) draw
+again the cells that match, ``mi``/``ma`` clip the columns, explosions add to the columns
 that showed the highest face, keep/drop sorts the columns; the natural of a check is its
 first die, or the kept die of ``2d20kh1``.  A formula that is a sum of dice and a constant
 (the usual weapon) is rolled without walking its tree.
@@ -18,6 +19,7 @@ import numpy.typing as npt
 from sevendag_cli.errors import FormulaError, Msg
 from sevendag_cli.formula import (
     MAX_EXPLOSIONS,
+    MAX_REROLLS,
     BinOp,
     Call,
     Dice,
@@ -138,7 +140,7 @@ class VecFormula:
 def _dice(rng: np.random.Generator, dice: Dice, n: int,
           nat: list[IntArray] | None) -> IntArray:
     """``n`` rolls of a dice group; the first group rolled gives the natural (formula.py)."""
-    if dice.explode or dice.select is not None:
+    if dice.explode or dice.select is not None or dice.modified:
         return _dice_group(rng, dice, n, nat)
     if dice.count == 1:
         faces: IntArray = rng.integers(1, dice.sides + 1, size=n, dtype=np.int64)
@@ -161,6 +163,12 @@ def _dice_group(rng: np.random.Generator, dice: Dice, n: int,
     """
     s = dice.sides
     grid = rng.integers(1, s + 1, size=(n, dice.count), dtype=np.int64)
+    if dice.reroll is not None:
+        _reroll(rng, dice, grid)
+    if dice.minimum is not None:
+        np.maximum(grid, dice.minimum, out=grid)
+    if dice.maximum is not None:
+        np.minimum(grid, dice.maximum, out=grid)
     if dice.explode:
         rows, cols = np.nonzero(grid == s)
         for _ in range(MAX_EXPLOSIONS):
@@ -185,6 +193,31 @@ def _dice_group(rng: np.random.Generator, dice: Dice, n: int,
     if nat is not None and not nat:
         nat.append(natural)
     return out
+
+
+def _matching(dice: Dice, faces: IntArray) -> npt.NDArray[np.bool_]:
+    """Which faces ``ro``/``rr`` roll again (:meth:`~sevendag_cli.formula.Dice.rerolls`)."""
+    out: npt.NDArray[np.bool_]
+    if dice.reroll_op == "<":
+        out = faces < dice.reroll_target
+    elif dice.reroll_op == ">":
+        out = faces > dice.reroll_target
+    else:
+        out = faces == dice.reroll_target
+    return out
+
+
+def _reroll(rng: np.random.Generator, dice: Dice, grid: IntArray) -> None:
+    """``ro``: the cells that match drawn again once; ``rr``: again while they match, at most
+    MAX_REROLLS times (the last draw stands), in place."""
+    rows, cols = np.nonzero(_matching(dice, grid))
+    for _ in range(1 if dice.reroll == "ro" else MAX_REROLLS):
+        if rows.size == 0:
+            break
+        faces = rng.integers(1, dice.sides + 1, size=rows.size, dtype=np.int64)
+        grid[rows, cols] = faces
+        again = _matching(dice, faces)
+        rows, cols = rows[again], cols[again]
 
 
 def _eval(node: Node, env: Mapping[str, int], rng: np.random.Generator, n: int,

@@ -1,4 +1,4 @@
-"""At the table, as new users met it (issue 19): every number named, items by their label,
+"""At the table, as new users met it: every number named, items by their label,
 the initiative kept or passed, one choice per fighter, French all the way, one spelling per
 name, players who roll their own dice.
 
@@ -386,7 +386,7 @@ def test_D11_a_d20_weapon_named_in_both_languages(lang: str, weapon: str) -> Non
 
 @pytest.mark.usefixtures("terminal")
 def test_C01_round_manual_name_is_manual_for_name() -> None:
-    """Issue 19 (7): ``round --manual NAME`` (repeatable) asks only that player's dice, as
+    """``round --manual NAME`` (repeatable) asks only that player's dice, as
     ``--manual-for NAME``; ``round`` takes no positional argument, so the name is unambiguous."""
     ok("init", "--dice", "5,19")
     result = run("round", "--manual", "ysolde", "--seed", "7", "--json", input="5\n3\n")

@@ -1,4 +1,4 @@
-"""``sevendag new`` shows a Sevendag sheet's optional rules (polish 4): the technique rule (S-05)
+"""``sevendag new`` shows a Sevendag sheet's optional rules: the technique rule (S-05)
 and the yield rule (S-03), commented out, each under a line saying what it does in the
 language of ``--lang``; the file as written loads unchanged, and so does the example once
 uncommented."""

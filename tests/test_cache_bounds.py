@@ -1,4 +1,4 @@
-"""The solver cache is bounded (polish 5): after a write, each folder (``odds``, ``game``) keeps
+"""The solver cache is bounded: after a write, each folder (``odds``, ``game``) keeps
 at most ``MAX_CACHE_ENTRIES`` entries and ``MAX_CACHE_BYTES`` bytes, the least recently used
 (by modification time, an entry read touched) removed first; never an error, never anything
 that is not an entry of that folder."""

@@ -1,4 +1,4 @@
-"""The bench's polish (issue 19, items 8, 9, 11, 14): the verdict stays on screen, every number
+"""The bench's polish: the verdict stays on screen, every number
 says how it was obtained, pictures, the rulesets listing at 80 columns, the help of ``roll``
 and the hands prompt (S-04)."""
 

@@ -1,4 +1,4 @@
-"""Pictures' titles (polish 1): a title of several lines is drawn as lines, each shortened on its
+"""Pictures' titles: a title of several lines is drawn as lines, each shortened on its
 own and wrapped to the picture's width; names in it stay text (no mathtext, control characters
 shown as escapes), in every kind of picture.
 

@@ -1,4 +1,4 @@
-"""No "round cap N" where there is none (polish 2): the bundled d20 ruleset has no round cap,
+"""No "round cap N" where there is none: the bundled d20 ruleset has no round cap,
 so its fights are played to the end (D-12), exact or simulated, as ``fight --exact`` says;
 ``sweep`` and ``matrix`` word them the same in the display, the picture's title and the JSON
 note.  A cap that applies (``--cap N``, a ruleset's ``round_cap``, Sevendag's S-19) is named."""

@@ -1,4 +1,4 @@
-"""``matrix``'s terminal colours (polish 3): the picture's diverging map (``RdBu``: red below
+"""``matrix``'s terminal colours: the picture's diverging map (``RdBu``: red below
 50 %, near white at 50 %, blue above), not red–green (the classic colour-blind trap); the
 number black or white, whichever reads better; nothing when colour is off."""
 

@@ -1,4 +1,4 @@
-"""Issue 18's hostile rows (:mod:`tests.hostile_more`), run as the catalogue's own, and the
+"""The second set of hostile rows (:mod:`tests.hostile_rows`), run as the catalogue's own, and the
 function tests of the classes a row cannot show (the solver cache, hash seeds, a warm cache)."""
 
 
@@ -16,7 +16,7 @@ import pytest
 from tests.helpers import ENCOUNTER, ok, run, run_json
 from tests.hostile_catalogue import Hostile, case_params
 from tests.hostile_catalogue import check_case as run_case
-from tests.hostile_more import (
+from tests.hostile_rows import (
     _KEYS,
     _NO_ICEPOOL,
     CASES,
@@ -77,8 +77,9 @@ def test_fingerprints_are_the_same_under_any_hash_seed() -> None:
 
 @pytest.mark.slow
 def test_D02_a_warm_cache_answers_round_odds_without_icepool() -> None:
-    """D-02: the first ``round --odds`` of a d20 pair builds its tables (icepool) and keeps them;
-    the next ones, in new processes, read them: no icepool, the same odds as ``odds``."""
+    """D-02: the first ``round --odds`` of a d20 pair builds its tables (the formulas' exact
+    laws) and keeps them; the next ones, in new processes, read them: no formula's law is
+    computed again, the same odds as ``odds``."""
     ok("init", "--ruleset", "d20", "--dice", "19,5")
     loaded = []
     for seed in ("1", "2", "3"):
@@ -87,7 +88,7 @@ def test_D02_a_warm_cache_answers_round_odds_without_icepool() -> None:
         assert done.returncode == 0, done.stderr
         loaded.append(done.stderr.strip().splitlines()[-1])
         assert json.loads(done.stdout)["odds"]["after"] == run_json("odds")["fighters"]
-    assert loaded == ["ICEPOOL=True", "ICEPOOL=False", "ICEPOOL=False"]
+    assert loaded == ["BUILT=True", "BUILT=False", "BUILT=False"]
     assert len(list((_cache() / "odds").glob("*.bin"))) == 1
 
 
@@ -169,7 +170,7 @@ def test_sweep_and_matrix_refuse_with_fights_own_line() -> None:
 
 
 @pytest.mark.parametrize("case", case_params(CASES))
-def test_hostile_more(case: Hostile, tmp_path: Path) -> None:
+def test_hostile_rows(case: Hostile, tmp_path: Path) -> None:
     run_case(case, tmp_path)
 
 

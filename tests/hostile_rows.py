@@ -1,8 +1,8 @@
-"""The hostile catalogue, continued (issue 18): nothing lies, nothing crashes, nothing runs away.
+"""The hostile catalogue, continued: nothing lies, nothing crashes, nothing runs away.
 
 Rows (:class:`tests.hostile_catalogue.Hostile`) run exactly as the catalogue's own
 (:func:`tests.hostile_catalogue.check_case`: exit code, one error line, the working folder
-unchanged when refused, the row's check); the classes of issue 18 that need more than a
+unchanged when refused, the row's check); the classes that need more than a
 row (processes with chosen hash seeds, a warm cache, the cache folder) are functions below.
 
 1. certified numbers only from work nobody could forge: the solver's kept work lives in the
@@ -14,7 +14,7 @@ row (processes with chosen hash seeds, a warm cache, the cache folder) are funct
    from the sizes;
 5. environment and text: long folder names, non-ASCII digits, clear and short messages.
 
-This module holds the rows (``CASES``) and their set-ups; ``tests/test_hostile_more.py`` runs
+This module holds the rows (``CASES``) and their set-ups; ``tests/test_hostile_rows.py`` runs
 them with :func:`tests.hostile_catalogue.check_case` and holds the function tests.
 """
 
@@ -85,7 +85,7 @@ sys.argv = ["sevendag", "round", "--seed", sys.argv[1], "--odds", "--json"]
 try:
     main()
 finally:
-    sys.stderr.write("ICEPOOL=%s\\n" % ("icepool" in sys.modules))
+    sys.stderr.write("BUILT=%s\\n" % ("sevendag_cli.sim.formula_dice" in sys.modules))
 """
 
 

@@ -1,7 +1,7 @@
 """One backend per ruleset behind one typed interface, and the registry that finds them.
 
 Each ruleset's package (``sevendag_cli/d20/``, ``sevendag_cli/sevendag/``) has a
-``backend`` module whose ``BACKEND`` object implements :class:`Backend`: its name, whether
+``backend`` module whose ``BACKEND`` object implements :class:`Backend`: whether
 its rules leave the fighters choices, its step engine (:class:`StepEngine`), its Rich display,
 and seven groups of what the code outside the package asks of it, each its own Protocol and
 each asked by its own part of the tool:
@@ -471,11 +471,6 @@ class WhatIfs(Protocol):
 
 class Backend(Protocol):
     """Everything the code outside a ruleset's package asks of that ruleset."""
-
-    @property
-    def name(self) -> str:
-        """The engine name (``engine`` in a ruleset file; the registry's key)."""
-        ...
 
     def has_choices(self) -> bool:
         """Whether the rules leave the fighters choices (yield, allocation, technique): if not,

@@ -11,17 +11,19 @@
 from __future__ import annotations
 
 import ast
+import itertools
 import sys
 import types
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 import sevendag_cli
 from sevendag_cli import backend as registry
 from sevendag_cli.backend import BACKENDS, backend_for, backend_named, engines
+from tests.fake_ruleset import CoinFighter, CoinRuleset, Recorder, _Logged
 
 ROOT = Path(sevendag_cli.__file__).parent
 PACKAGES = ("d20", "sevendag")
@@ -190,10 +192,15 @@ def test_the_scan_lets_data_be(source: str) -> None:
 # --- the registry --------------------------------------------------------------------------------
 
 
-def test_each_registered_backend_is_found_and_named_as_its_engine() -> None:
+def test_each_registered_backend_is_its_modules_and_reads_its_engines_rulesets() -> None:
+    import importlib
+
+    from sevendag_cli.rules import load_ruleset
+
     assert engines() == tuple(BACKENDS) == ("sevendag", "d20")
     for engine in engines():
-        assert backend_named(engine).name == engine
+        assert backend_named(engine) is importlib.import_module(BACKENDS[engine]).BACKEND
+        assert load_ruleset(engine).engine == engine
 
 
 def test_backend_for_follows_the_ruleset_engine() -> None:
@@ -216,62 +223,201 @@ def test_getting_a_backend_imports_nothing_heavy() -> None:
     assert out.stdout.strip() == "[]"
 
 
-class FakeRuleset(msgspec.Struct, frozen=True):
-    name: str
-    path: str
-    round_cap: int
-    engine: str = "fake"
+# --- a third ruleset, played through every path of the tool ----------------------------------------
+
+COIN_RULESET = """engine = "coin"
+name = "coin"
+label = { en = "Coin", fr = "Pile ou face" }
+examples = ["ana", "bo"]
+round_cap = 8
+"""
 
 
-class FakeFighter(msgspec.Struct, frozen=True):
-    name: str
-    path: str
+def _sheet(name: str, hp: int) -> str:
+    return f'ruleset = "coin"\nname = "{name}"\nhp = {hp}\n'
 
 
-class FakeBackend:
-    """Just what reading a ruleset and finding its engine need."""
-
-    engine_module = types.ModuleType("fake_engine")
-
-    @property
-    def name(self) -> str:
-        return "fake"
-
-    def record_types(self) -> tuple[type, type]:
-        return FakeRuleset, FakeFighter
-
-    def read_ruleset(self, r: Any, name: str, source: str) -> FakeRuleset:
-        return FakeRuleset(name, source, r.integer("round_cap", 10))
-
-    def read_fighter(self, r: Any, source: str, ruleset: Any) -> FakeFighter:
-        return FakeFighter(r.text("name"), source)
-
-    def engine(self) -> types.ModuleType:
-        return self.engine_module
-
-    def check_state(self, ruleset: object, fighters: tuple[object, object], state: object) -> None:
-        """The third ruleset's states hold whatever they say (it has no rules to check them by)."""
+@pytest.fixture
+def coin(monkeypatch: pytest.MonkeyPatch) -> Recorder:
+    """The coin ruleset registered (its package: a module, and one registry line), behind a
+    recorder of what is asked of it; its ruleset file and sheets in the test's folder."""
+    recorder = Recorder()
+    module = types.ModuleType("coin_ruleset_backend")
+    module.BACKEND = recorder  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "coin_ruleset_backend", module)
+    monkeypatch.setitem(registry.BACKENDS, "coin", "coin_ruleset_backend")  # the one line
+    Path("coin.toml").write_text(COIN_RULESET, encoding="utf-8")
+    for name, hp in (("Ana", 3), ("Bo", 2), ("Cy", 2), ("Big", 4), ("Huge", 5)):
+        Path(f"{name.lower()}.toml").write_text(_sheet(name, hp), encoding="utf-8")
+    return recorder
 
 
-def test_a_third_ruleset_is_a_package_and_one_registry_line(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_third_ruleset_is_a_package_and_one_registry_line(coin: Recorder) -> None:
     from sevendag_cli.engine import engine_for
-    from sevendag_cli.rules import fighter_from_data, ruleset_from_data
+    from sevendag_cli.rules import load_fighter, load_ruleset
 
-    fake = FakeBackend()
-    module = types.ModuleType("fake_ruleset_backend")
-    module.BACKEND = fake  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "fake_ruleset_backend", module)
-    monkeypatch.setitem(registry.BACKENDS, "fake", "fake_ruleset_backend")  # the one line
+    assert backend_named("coin") is coin
+    assert engines()[-1] == "coin"
+    rs = load_ruleset("coin.toml")
+    assert rs == CoinRuleset("coin", {"en": "Coin", "fr": "Pile ou face"}, "coin.toml", 8,  # type: ignore[comparison-overlap]
+                             ("ana", "bo"), {}, {})
+    assert backend_for(rs) is coin
+    assert isinstance(engine_for(rs), _Logged)  # its own step engine, through the recorder
+    assert load_fighter("ana.toml", rs) == CoinFighter("Ana", "ana.toml", 3)  # type: ignore[comparison-overlap]
 
-    assert backend_named("fake") is fake
-    assert "fake" in engines()
-    rs = ruleset_from_data({"engine": "fake", "name": "mine", "round_cap": 7}, "mine.toml")
-    assert rs == FakeRuleset("mine", "mine.toml", 7)  # type: ignore[comparison-overlap]
-    assert backend_for(rs) is fake  # type: ignore[arg-type]
-    assert engine_for(rs) is fake.engine_module  # type: ignore[arg-type]
-    sheet = fighter_from_data({"ruleset": "mine", "name": "Ana"}, "ana.toml", rs)  # type: ignore[arg-type]
-    assert sheet == FakeFighter("Ana", "ana.toml")  # type: ignore[comparison-overlap]
-    assert fake.check_state(rs, (sheet, sheet), {}) is None  # its states, checked by itself
+
+def _refused(result: Any, key_text: str) -> None:
+    assert result.exit_code != 0, result.stdout
+    assert key_text in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def play_every_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command and library call a ruleset's backend serves, played with coin."""
+    import json
+
+    import typer.testing
+
+    import sevendag_cli as sd
+    from sevendag_cli.engine import engine_for
+    from sevendag_cli.errors import UsageError
+    from sevendag_cli.rules import load_fighter, load_ruleset
+    from tests.helpers import ok, run
+
+    # the library: a fight, its odds round by round, runs, exact odds, a sweep, a table
+    m = sd.matchup("ana.toml", "bo.toml", ruleset="coin.toml")
+    assert m.fight(seed=3).to_dict()["winner"] in ("Ana", "Bo")
+    assert m.odds_swing(seed=3).to_dict()["odds"]
+    assert m.simulate(200, seed=1).to_dict()["coin"] is not None
+    assert m.exact().to_dict()["fighters"][0]["win_probability_exact"] == "11/16"
+    assert len(m.sweep("Ana.hp", "1..3").to_dict()["points"]) == 3
+    assert sd.matrix(["ana.toml", "bo.toml", "cy.toml"], "coin.toml", jobs=1, exploit=True)
+    assert sd.matrix(["big.toml", "huge.toml"], "coin.toml", jobs=1)  # beyond the exact solver
+    assert sd.matrix(["ana.toml", "bo.toml", "cy.toml"], "coin.toml", jobs=2)  # workers, warmed
+    rs = load_ruleset("coin.toml")
+    a, b = load_fighter("ana.toml", rs), load_fighter("bo.toml", rs)
+    from sevendag_cli.dice import SeededDice
+
+    whole = engine_for(rs).fight(rs, a, b, SeededDice(5))  # the step engine's whole fight
+    assert whole.winner in ("Ana", "Bo")
+
+    # the table, through the library: init (with the odds), rounds, wounds, undo, status, log
+    enc = sd.Encounter.start("ana.toml", "bo.toml", "coin.toml", path="duel.json", dice=[2, 1],
+                             odds=True)
+    assert enc.round(seed=1).to_dict()["round"]["number"] == 1  # Ana won the initiative: she hits
+    assert enc.round(dice=[2]).to_dict()["round"]["number"] == 2  # the coin says Bo
+    assert enc.wound("Ana", 1).to_dict()["fighters"][0]["hp"] == 1
+    assert enc.wound("Ana", 1, heal=True).to_dict()["fighters"][0]["hp"] == 2
+    assert enc.undo().to_dict()["undone"]["step"] == "heal"
+    assert enc.status().to_dict()["elapsed_seconds"] == 12  # two rounds of six seconds
+    assert [s["step"] for s in enc.log().to_dict()["steps"]] == ["init", "round", "round", "wound"]
+    at = enc.odds(set=["Ana.hp=4"])  # the saved state keeps her hit points: said so
+    assert at.to_dict()["fighters"][0]["win_probability"] == 0.5  # 1 hp each, a coin
+    assert [n.key for n in at.notes] == ["whatif.saved_hp"]
+    with pytest.raises(UsageError):
+        enc.advise()  # nothing to advise
+
+    # the commands: rulesets show, new, fight as the table shows it, runs, status, the refusals
+    assert json.loads(ok("rulesets", "show", "coin.toml", "--json"))["coin"] == {"sides": 2, "damage": 1}
+    new = json.loads(ok("new", "Dan", "--ruleset", "coin.toml", "--seed", "4", "--json"))
+    assert sum(new["abilities"]["hp"]["rolls"]) == load_fighter(new["path"], rs).hp  # type: ignore[union-attr]
+    shown = ok("fight", "ana.toml", "bo.toml", "--ruleset", "coin.toml", "--dice", "2,1,1")
+    assert shown.count("Ana hits Bo") == 2, shown  # round 1 by the initiative, round 2 the coin
+    assert "Ana" in ok("fight", "ana.toml", "bo.toml", "--ruleset", "coin.toml", "--runs", "100",
+                       "--seed", "1")
+    ok("init", "ana.toml", "bo.toml", "--ruleset", "coin.toml", "--dice", "2,1")
+    assert "Ana" in ok("status")
+    _refused(run("round", "--yield"), "Sevendag choices")
+    _refused(run("wound", "--classify", "3", "--ruleset", "coin.toml"), "wound bands")
+    _refused(run("odds", "--tactic", "Ana=defend"), "tactics")
+    _refused(run("odds", "--set", "techniques.feint.attack=1"), "techniques")
+    monkeypatch.setattr(typer.testing._NamedTextIOWrapper, "isatty", lambda self: True,
+                        raising=False)
+    _refused(run("round", "--ask", "Ana"), "no choices")
+    assert "Round 1" in ok("round")  # at a terminal: asked, nothing to ask
+
+
+def _protocol_members(protocol: type) -> set[str]:
+    """A Protocol's own public methods and properties."""
+    return {name for name, value in vars(protocol).items()
+            if not name.startswith("_") and (callable(value) or isinstance(value, property))}
+
+
+@pytest.mark.slow
+def test_the_third_ruleset_serves_every_method_of_the_protocol(
+        coin: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sevendag_cli.backend import GROUPS, Aggregator, Backend, MomentOdds, StepEngine
+
+    protocols = [Backend, StepEngine, *GROUPS.values(), MomentOdds, Aggregator]
+    wanted = {(p.__name__, name) for p in protocols for name in _protocol_members(p)}
+    assert ("Table", "advise") in wanted and ("StepEngine", "check_state") in wanted
+    play_every_path(monkeypatch)
+    missed = sorted(f"{p}.{name}" for p, name in wanted - coin.calls)
+    assert not missed, f"no path of the tool asked the backend for: {', '.join(missed)}"
+
+
+def brute_force(hp_a: int, hp_b: int, cap: int | None) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    """P(a wins), P(b wins), P(draw) and the mean rounds of a coin fight, from every sequence
+    of coins (the first: who won the initiative, K-01; then one a round, K-02), each as likely."""
+    n = hp_a + hp_b - 1  # a fight lasts this long at most
+    win_a = win_b = draw = rounds = Fraction(0)
+    for coins in itertools.product((0, 1), repeat=n):
+        ha, hb, p = hp_a, hp_b, Fraction(1, 2 ** n)
+        for r, who in enumerate(coins, 1):
+            ha, hb = (ha, hb - 1) if who == 0 else (ha - 1, hb)
+            if ha == 0 or hb == 0 or r == cap:
+                break
+        win_a += p if hb == 0 else 0
+        win_b += p if ha == 0 else 0
+        draw += p if ha and hb else 0
+        rounds += p * r
+    return win_a, win_b, draw, rounds
+
+
+@pytest.mark.parametrize(("hp_a", "hp_b", "cap"), [(3, 2, 8), (3, 3, 4), (4, 2, None), (1, 1, 1)])
+def test_the_third_rulesets_exact_odds_are_the_brute_forces(coin: Recorder, hp_a: int, hp_b: int,
+                                                            cap: int | None) -> None:
+    import sevendag_cli as sd
+
+    Path("ana.toml").write_text(_sheet("Ana", hp_a), encoding="utf-8")
+    Path("bo.toml").write_text(_sheet("Bo", hp_b), encoding="utf-8")
+    text = COIN_RULESET.replace("round_cap = 8\n", "" if cap is None else f"round_cap = {cap}\n")
+    Path("coin.toml").write_text(text, encoding="utf-8")
+    win_a, win_b, draw, rounds = brute_force(hp_a, hp_b, cap)
+    doc = sd.matchup("ana.toml", "bo.toml", ruleset="coin.toml").exact().to_dict()
+    assert [f["win_probability"] for f in doc["fighters"]] == pytest.approx([win_a, win_b], abs=1e-15)
+    assert doc["draw_probability"] == pytest.approx(draw, abs=1e-15)
+    assert doc["rounds"]["mean"] == pytest.approx(rounds, rel=1e-15)
+    assert doc["coin"]["fighters"][0]["name"] == "Ana" and doc["d20"] is None  # its own figures
+    end_a, end_b, _, end_rounds = brute_force(hp_a, hp_b, None)  # the fractions: to the end
+    assert [f["win_probability_exact"] for f in doc["fighters"]] == [str(end_a), str(end_b)]
+    assert doc["rounds_mean_exact"] == str(end_rounds)
+
+
+def test_the_third_rulesets_runs_fall_within_reach_of_its_exact_odds(coin: Recorder) -> None:
+    import sevendag_cli as sd
+
+    m = sd.matchup("ana.toml", "bo.toml", ruleset="coin.toml")
+    runs = m.simulate(4000, seed=11).to_dict()
+    win_a, _, _, rounds = brute_force(3, 2, 8)
+    low, high = runs["fighters"][0]["ci95"]
+    assert low <= win_a <= high  # 11/16: the seed's 95% interval holds it
+    assert abs(runs["rounds"]["mean"] - float(rounds)) < 0.05
+    assert runs["first_striker_won"] == pytest.approx(11 / 16, abs=0.03)  # (7/16 + 4/16), none drawn
+
+
+def test_the_third_rulesets_odds_from_a_moment_are_the_brute_forces(coin: Recorder) -> None:
+    """After round 1 (Ana, who won the initiative, hits: Bo at 1 hp), the odds are those of
+    a fight of 3 hp against 1 with one round fewer to the cap."""
+    import sevendag_cli as sd
+
+    enc = sd.Encounter.start("ana.toml", "bo.toml", "coin.toml", path="duel.json", dice=[2, 1])
+    enc.round(seed=1)
+    win_a, win_b, draw, _ = brute_force(3, 1, 7)
+    doc = enc.odds().to_dict()
+    assert [f["win_probability"] for f in doc["fighters"]] == pytest.approx([win_a, win_b], abs=1e-15)
+    assert doc["draw_probability"] == draw == 0
+    assert "d20 has no choices" in doc["note"]  # the backend's own words for what odds assume
 
 
 def test_an_unregistered_engine_is_refused_as_before() -> None:

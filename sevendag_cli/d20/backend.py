@@ -442,10 +442,6 @@ class D20Backend:
     roster = _Roster()
     whatif = _WhatIf()
 
-    @property
-    def name(self) -> str:
-        return "d20"
-
     def has_choices(self) -> bool:
         return False  # every policy is the sheet
 

@@ -632,10 +632,6 @@ class SevendagBackend:
     roster = _Roster()
     whatif = _WhatIf()
 
-    @property
-    def name(self) -> str:
-        return "sevendag"
-
     def has_choices(self) -> bool:
         return True
 

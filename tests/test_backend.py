@@ -3,15 +3,21 @@
 * Outside the two ruleset packages (``sevendag_cli/d20/``, ``sevendag_cli/sevendag/``)
   and the registry (``sevendag_cli/backend.py``), no code chooses the ruleset: no
   comparison with an engine name, no ``isinstance`` with a ruleset's own class, no
-  import of a ruleset's module.  Scanned from the source (AST).
-* A third ruleset is its package and one registry line: a fake one registered here is
-  found, read from a ruleset file and given its own step engine.
+  import of a ruleset's module; and no code names a ruleset: no function, class,
+  constant (a limit), field or parameter named after one (``d20_push``,
+  ``MAX_D20_PUSH_CELLS``, a record's ``sevendag`` field), no ruleset's message key
+  (``advise.d20``, ``exact.sev.states``: the catalogues' keys with a ruleset's word), no
+  key built from the engine name.  Scanned from the source (AST).
+* A third ruleset is its package and one registry line: "coin" (``tests/fake_ruleset.py``)
+  registered here is read from its files and played through every path of the tool, which
+  together ask its backend for every method of the protocol.
 """
 
 from __future__ import annotations
 
 import ast
 import itertools
+import re
 import sys
 import types
 from fractions import Fraction
@@ -31,10 +37,45 @@ PACKAGES = ("d20", "sevendag")
 
 REGISTRY = ROOT / "backend.py"
 
-ALLOWED: dict[tuple[str, str], str] = {}
+CATALOGUES = (ROOT / "messages.py", ROOT / "i18n.py")
+"""The message and display-word catalogues: they hold every key, the rulesets' too."""
+
+TOOL = "the tool's own name (sevendag), not the ruleset's"
+ALLOWED: dict[tuple[str, str], str] = {
+    ("cli.py", "defines SevendagGroup"): TOOL,
+    ("commandline.py", "defines SevendagCommandBase"): TOOL,
+    ("commandline.py", "defines SevendagCommand"): TOOL,
+    ("commandline.py", "defines SevendagGroupBase"): TOOL,
+    ("errors.py", "defines SevendagError"): TOOL,
+    ("click_compat.py", "defines sevendag_checked"): TOOL,
+}
 """Offenders that are not a choice of ruleset, with the reason.  Data that merely names a
 ruleset — the default ruleset, the user-config folder ``sevendag``, the command name, an
-output key — is never in a comparison, so the scan does not see it."""
+output key (``{"d20": ..., "sevendag": ...}``) — is neither a comparison, a definition nor a
+message key, so the scan does not see it."""
+
+RULESET_WORDS = frozenset({"d20", "sev", "sevendag"})
+"""The words that name a ruleset in an identifier or a message key."""
+
+
+def words(name: str) -> set[str]:
+    """The words of an identifier or a key, in lower case: split at dots, underscores, a
+    change to upper case and a letter after a digit (``D20Ruleset``: ``d20``, ``ruleset``)."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[0-9])(?=[a-zA-Z])",
+                    "_", name)
+    return {w.lower() for w in re.split(r"[\W_]+", spaced) if w}
+
+
+def ruleset_named(name: str) -> bool:
+    return bool(words(name) & RULESET_WORDS)
+
+
+def ruleset_keys() -> frozenset[str]:
+    """The catalogues' keys named after a ruleset (``advise.d20``, ``engine.sev.hand``,
+    ``cli.d20_no_choices``, the display word ``sev.attack``...)."""
+    from sevendag_cli import i18n, messages
+
+    return frozenset(k for k in (*messages.MESSAGES, *i18n.MESSAGES) if ruleset_named(k))
 
 
 def _per_ruleset_classes() -> set[str]:
@@ -82,13 +123,72 @@ def _is_engine_attribute(node: ast.expr) -> bool:
     return isinstance(node, ast.Attribute) and node.attr == "engine"
 
 
-def offenders_in(source: str, module: str, classes: set[str], engines_: set[str]) -> list[str]:
-    """Each place in ``source`` (the module ``module``, for relative imports) that chooses a
-    ruleset, as ``line: what``."""
+def _defined(node: ast.AST) -> list[str]:
+    """The names ``node`` defines: a function, a class, a constant or a field (an assignment's
+    targets, an attribute's too), a parameter, an import's new name."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.arg):
+        return [node.arg]
+    if isinstance(node, ast.alias):
+        return [node.asname] if node.asname else []
+    targets: list[ast.expr] = []
+    if isinstance(node, ast.Assign):
+        targets = list(node.targets)
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        targets = [node.target]
+    names: list[str] = []
+    while targets:
+        t = targets.pop(0)
+        if isinstance(t, ast.Name):
+            names.append(t.id)
+        elif isinstance(t, ast.Attribute):
+            names.append(t.attr)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            targets.extend(t.elts)
+        elif isinstance(t, ast.Starred):
+            targets.append(t.value)
+    return names
+
+
+def _engine_name_expr(node: ast.expr) -> bool:
+    """``engine``, ``rs.engine``, ``doc["engine"]``: where a value is an engine name."""
+    if isinstance(node, ast.Name):
+        return node.id == "engine"
+    if isinstance(node, ast.Attribute):
+        return node.attr == "engine"
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and node.slice.value == "engine"
+    return False
+
+
+def _key_from_engine(node: ast.JoinedStr) -> bool:
+    """An f-string that makes a key (its text has a dot and no space) of an engine name
+    (``f"exact.assume.{engine}"``): a ruleset's key, named outside its package."""
+    text = "".join(v.value for v in node.values
+                   if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    return "." in text and not any(c.isspace() for c in text) and any(
+        isinstance(v, ast.FormattedValue) and _engine_name_expr(v.value) for v in node.values)
+
+
+def offenders_in(source: str, module: str, classes: set[str], engines_: set[str],
+                 keys: frozenset[str] = frozenset(), catalogue: bool = False) -> list[str]:
+    """Each place in ``source`` (the module ``module``, for relative imports) that chooses or
+    names a ruleset, as ``line: what``: ``keys`` are the rulesets' message keys (a
+    ``catalogue`` holds them: not an offence there)."""
     found: list[str] = []
     package = module.rsplit(".", 1)[0]
     for node in ast.walk(ast.parse(source)):
         line = getattr(node, "lineno", 0)
+        for name in _defined(node):
+            if ruleset_named(name):
+                found.append(f"{line}: defines {name}")
+        if isinstance(node, ast.keyword) and node.arg is not None and ruleset_named(node.arg):
+            found.append(f"{line}: passes {node.arg}=")
+        if not catalogue and isinstance(node, ast.Constant) and node.value in keys:
+            found.append(f"{line}: names the message key {node.value}")
+        if isinstance(node, ast.JoinedStr) and _key_from_engine(node):
+            found.append(f"{line}: builds a key from the engine name")
         if isinstance(node, ast.Compare):
             operands = [node.left, *node.comparators]
             if any(_engine_constant(o, engines_) for o in operands):
@@ -135,23 +235,27 @@ def _scanned() -> list[Path]:
 
 
 @pytest.mark.slow
-def test_no_code_outside_the_ruleset_packages_chooses_the_ruleset() -> None:
+def test_no_code_outside_the_ruleset_packages_chooses_or_names_the_ruleset() -> None:
     classes = _per_ruleset_classes()
     assert {"D20Ruleset", "D20Fighter", "SevendagRuleset", "SevendagFighter"} <= classes
     engines_ = _engine_names()
+    keys = ruleset_keys()
+    assert {"advise.d20", "exact.sev.states", "cli.d20_no_choices", "sev.attack"} <= keys
     offenders: list[str] = []
     used: set[tuple[str, str]] = set()
     for path in _scanned():
         rel = path.relative_to(ROOT).as_posix()
         module = "sevendag_cli." + rel[:-3].replace("/", ".")
-        for hit in offenders_in(path.read_text(encoding="utf-8"), module, classes, engines_):
+        for hit in offenders_in(path.read_text(encoding="utf-8"), module, classes, engines_,
+                                keys, catalogue=path in CATALOGUES):
             what = hit.split(": ", 1)[1]
             if (rel, what) in ALLOWED:
                 used.add((rel, what))
                 continue
             offenders.append(f"sevendag_cli/{rel}:{hit}")
-    assert not offenders, "code outside the ruleset packages chooses the ruleset " \
-        "(ask sevendag_cli.backend instead):\n" + "\n".join(offenders)
+    assert not offenders, "code outside the ruleset packages chooses or names the ruleset " \
+        "(ask sevendag_cli.backend instead; a ruleset's own names live in its package):\n" \
+        + "\n".join(offenders)
     assert used == set(ALLOWED), f"allowed but no longer there: {set(ALLOWED) - used}"
 
 
@@ -170,10 +274,26 @@ def test_no_code_outside_the_ruleset_packages_chooses_the_ruleset() -> None:
     ("from ..d20 import rules\n", "import sevendag_cli.d20"),
     ('m = importlib.import_module("sevendag_cli.d20.vector")\n',
      "names the module sevendag_cli.d20.vector"),
+    ("def d20_push(x):\n    pass\n", "defines d20_push"),
+    ("MAX_D20_PUSH_CELLS = 10\n", "defines MAX_D20_PUSH_CELLS"),
+    ("SEV_LIMIT: int = 3\n", "defines SEV_LIMIT"),
+    ("class D20Extra:\n    pass\n", "defines D20Extra"),
+    ("class Result:\n    sevendag: object = None\n", "defines sevendag"),
+    ("self.sev_table = {}\n", "defines sev_table"),
+    ("a, (b, d20tables) = f()\n", "defines d20tables"),
+    ("def f(*, sevendag_rules):\n    pass\n", "defines sevendag_rules"),
+    ("from sevendag_cli.sim import push as d20_push\n", "defines d20_push"),
+    ("r = Result(d20=None)\n", "passes d20="),
+    ('raise UsageError(Msg("advise.d20"))\n', "names the message key advise.d20"),
+    ('LIMITS = frozenset({"exact.sev.states"})\n', "names the message key exact.sev.states"),
+    ('raise UsageError(Msg("cli.d20_no_choices"))\n', "names the message key cli.d20_no_choices"),
+    ('line = r.tr("sev.attack")\n', "names the message key sev.attack"),
+    ('m = Msg(f"exact.assume.{engine}")\n', "builds a key from the engine name"),
+    ('m = Msg(f"exact.note.{rs.engine}_end")\n', "builds a key from the engine name"),
 ])
 def test_the_scan_sees_each_way_of_choosing(source: str, what: str) -> None:
     hits = offenders_in(source, "sevendag_cli.sim.example", {"D20Ruleset", "SevendagFighter"},
-                        {"d20", "sevendag"})
+                        {"d20", "sevendag"}, ruleset_keys())
     assert [h.split(": ", 1)[1] for h in hits] == [what]
 
 
@@ -184,9 +304,34 @@ def test_the_scan_sees_each_way_of_choosing(source: str, what: str) -> None:
     'doc = {"d20": None}\n',
     '"""See :mod:`sevendag_cli.d20.vector` for the batch."""\n',
     "from sevendag_cli.backend import backend_for\n",
+    'doc = {"d20": None, "sevendag": None}  # the JSON keys kept for the contract\n',
+    'raise UsageError(Msg("advise.no_choices"))\n',  # a key of no ruleset
+    'note = "a d20 and a sevendag fighter: several severe wounds"\n',  # prose, not a key
+    "def severity(level):\n    pass\n",  # "sev" is a word, not a part of one
+    "def d2_face(dice):\n    return dice.face(2)\n",
+    "text = Text(f\"{doc['label']} ({doc['name']}, {doc['engine']})\")\n",  # shown, not a key
+    'key = f"exact.note.stop.{odds.stop}"\n',  # built, but not from an engine
 ])
 def test_the_scan_lets_data_be(source: str) -> None:
-    assert offenders_in(source, "sevendag_cli.sim.example", {"D20Ruleset"}, {"d20", "sevendag"}) == []
+    assert offenders_in(source, "sevendag_cli.sim.example", {"D20Ruleset"}, {"d20", "sevendag"},
+                        ruleset_keys()) == []
+
+
+def test_a_catalogue_holds_the_rulesets_keys() -> None:
+    source = 'MESSAGES = {"advise.d20": {"en": "...", "fr": "..."}}\n'
+    assert offenders_in(source, "sevendag_cli.messages", set(), set(), ruleset_keys(),
+                        catalogue=True) == []
+    assert offenders_in(source, "sevendag_cli.sim.example", set(), set(), ruleset_keys()) \
+        == ["1: names the message key advise.d20"]
+
+
+@pytest.mark.parametrize(("name", "found"), [
+    ("D20Ruleset", {"d20", "ruleset"}), ("MAX_D20_PUSH_CELLS", {"max", "d20", "push", "cells"}),
+    ("SevendagState", {"sevendag", "state"}), ("exact.sev.states", {"exact", "sev", "states"}),
+    ("d20push", {"d20", "push"}), ("HTTPServer", {"http", "server"}),
+])
+def test_words_split_identifiers_and_keys(name: str, found: set[str]) -> None:
+    assert words(name) == found
 
 
 # --- the registry --------------------------------------------------------------------------------

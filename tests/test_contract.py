@@ -245,7 +245,8 @@ def engine_modules() -> Iterator[ModuleType]:
 
 
 def engine_records() -> set[type]:
-    """Every record class the engine packages define, and every Event subclass."""
+    """Every record class the engine packages define, and every Event subclass the tool
+    defines (not a test's: the third ruleset of ``tests/fake_ruleset.py`` has its own)."""
     found: set[type] = set()
     for module in engine_modules():
         for _, obj in inspect.getmembers(module, is_record_class):
@@ -254,7 +255,8 @@ def engine_records() -> set[type]:
     stack = [Event]
     while stack:
         cls = stack.pop()
-        found.add(cls)
+        if cls.__module__.startswith("sevendag_cli."):
+            found.add(cls)
         stack += cls.__subclasses__()
     return found
 

@@ -39,5 +39,5 @@ def advice_from(loaded: Any, encounter: str, busy: bool, *, after: str | None,
 
     check_numbers(cap, None, None)
     rs, a, b, state = loaded.ruleset, loaded.a, loaded.b, loaded.state
-    advice, tol = backend_for(rs).advise(rs, a, b, state, after, cap, tolerance)
+    advice, tol = backend_for(rs).table.advise(rs, a, b, state, after, cap, tolerance)
     return AdviceAt(state, rs, encounter, advice, rs.round_cap if cap is None else cap, tol, busy)

@@ -53,6 +53,8 @@ from sevendag_cli.text import ascii_int, is_ascii_int
 
 if TYPE_CHECKING:
     from sevendag_cli.advice import AdviceAt
+    from sevendag_cli.backend import Choices, FighterState, State
+    from sevendag_cli.dice import Roll
     from sevendag_cli.engine.common import InitiativeEvent, RoundResult, WoundResult
     from sevendag_cli.history import Step
     from sevendag_cli.rules import Fighter, Ruleset
@@ -68,11 +70,11 @@ DEFAULT_PATH = Path("encounter.sevendag.json")
 Assignments: TypeAlias = "Mapping[str, str | Sequence[str]] | Sequence[str] | None"
 """Sevendag choices per fighter: ``{"Brannoc": "attack,defence"}`` or the CLI's
 ``["Brannoc=attack,defence"]`` (``--allocate``, ``--technique``)."""
-Ask: TypeAlias = ("Callable[[Ruleset, Fighter, Fighter, object, bool | None, "
-                  "dict[str, tuple[str, ...]], dict[str, str]], object]")
+Ask: TypeAlias = ("Callable[[Ruleset, Fighter, Fighter, State, bool | None, "
+                  "dict[str, tuple[str, ...]], dict[str, str | None]], Choices | None]")
 """Asks what the arguments did not say (the CLI at a terminal): given the ruleset, the two
-fighters, the state, the yield and the choices so far, returns the round's choices (the
-ruleset's own record: Sevendag's ``Choices``)."""
+fighters, the state, the yield and the choices so far (hands and techniques by fighter),
+returns the round's choices (the ruleset's own record: Sevendag's ``Choices``)."""
 TableDice: TypeAlias = "DiceArg | Callable[[], DiceChoice]"
 """Dice, or a function giving them (called under the lock, once the encounter is read)."""
 
@@ -87,7 +89,7 @@ class Loaded(Struct, frozen=True):
     ruleset: Ruleset
     a: Fighter
     b: Fighter
-    state: object
+    state: State
 
 
 def load(path: Path) -> Loaded:
@@ -114,16 +116,16 @@ def load(path: Path) -> Loaded:
 
 
 def checked_state(path: Path, ruleset: Ruleset, fighters: tuple[Fighter, Fighter],
-                  data: object) -> object:
+                  data: object) -> State:
     """A saved state read (its shape checked by the ruleset's codec) and checked against the
-    rules and the embedded sheets (:meth:`sevendag_cli.backend.Backend.check_state`): the one
+    rules and the embedded sheets (:meth:`sevendag_cli.backend.StepEngine.check_state`): the one
     validation of every read, before any die is rolled; one line naming the file and the field."""
-    from sevendag_cli.backend import backend_for
     from sevendag_cli.engine import engine_for
 
-    state = engine_for(ruleset).state_from_data(data)
+    engine = engine_for(ruleset)
+    state = engine.state_from_data(data)
     try:
-        backend_for(ruleset).check_state(ruleset, fighters, state)
+        engine.check_state(ruleset, fighters, state)
     except EncounterError as exc:
         raise EncounterError(Msg("common.at_path", path=path, message=exc.msg)) from None
     return state
@@ -283,11 +285,11 @@ class Encounter:
         with store.locked(self.path):
             loaded = load(self.path)
             enc, rs, a, b, state = loaded.saved, loaded.ruleset, loaded.a, loaded.b, loaded.state
-            if state.over:  # type: ignore[attr-defined]
+            if state.over:
                 from sevendag_cli.engine.common import over_message
 
                 raise EncounterError(Msg("common.at_path", path=self.path,
-                                         message=over_message(state.winner)))  # type: ignore[attr-defined]
+                                         message=over_message(state.winner)))
             engine = engine_for(rs)
             solver = None
             what = WhatIf.parse(None, what_if_texts(tactic))
@@ -300,7 +302,7 @@ class Encounter:
                 before = solver(state)
             from sevendag_cli.backend import backend_for
 
-            choices = backend_for(rs).round_choices(
+            choices = backend_for(rs).table.round_choices(
                 rs, a, b, state, yield_initiative, _assignments(allocate, "--allocate"),
                 _assignments(technique, "--technique"), ask)
             choice = _dice(dice, seed)
@@ -312,7 +314,7 @@ class Encounter:
                 from sevendag_cli.sim.swing import point
                 from sevendag_cli.table_odds import keeping
 
-                moments = (point(before, state.round),  # type: ignore[attr-defined]
+                moments = (point(before, state.round),
                            point(solver(new_state), new_state.round), solver.cap, solver.tolerance)
                 enc = keeping(enc)
             entry = round_entry(result, choice.seed, choices)
@@ -419,7 +421,7 @@ class Encounter:
 
             keep_work(solver)
         odds = solver(state)
-        return OddsAt(state, rs, str(self.path), odds, point(odds, state.round),  # type: ignore[attr-defined]
+        return OddsAt(state, rs, str(self.path), odds, point(odds, state.round),
                       solver.cap, tol, changes, tuple(notes), not free, policies, (a, b))
 
     @checked
@@ -477,8 +479,8 @@ class Started(Struct, frozen=True):
     """``init``: the initiative rolled, the fighters, and the odds from the start if asked."""
 
     initiative: InitiativeEvent
-    rolls: tuple[object, ...]
-    states: tuple[object, ...]
+    rolls: tuple[Roll, ...]
+    states: tuple[FighterState, ...]
     ruleset: Ruleset
     seed: int | None
     encounter: str
@@ -488,7 +490,7 @@ class Started(Struct, frozen=True):
     def to_dict(self) -> Document:
         from sevendag_cli.render.data import init_document
 
-        doc: dict[str, object] = init_document(self.initiative, self.rolls,  # type: ignore[arg-type]
+        doc: dict[str, object] = init_document(self.initiative, self.rolls,
                                                self.states, self.ruleset.name, self.seed,
                                                self.encounter)
         if self.odds is not None:
@@ -558,7 +560,7 @@ class Undone(Struct, frozen=True):
     """``undo``: the step taken back (its log entry) and the fighters as they are again."""
 
     undone: Mapping[str, object]
-    states: tuple[object, ...]
+    states: tuple[FighterState, ...]
     ruleset: Ruleset
     encounter: str
     fighters: tuple[Fighter, ...] = ()  # the sheets, so that a display names what they hold
@@ -580,11 +582,11 @@ class Status(Struct, frozen=True):
 
     @property
     def a_state(self) -> object:
-        return self.loaded.state.fighters[0]  # type: ignore[attr-defined]
+        return self.loaded.state.fighters[0]
 
     @property
     def b_state(self) -> object:
-        return self.loaded.state.fighters[1]  # type: ignore[attr-defined]
+        return self.loaded.state.fighters[1]
 
     def to_dict(self) -> Document:
         from sevendag_cli.backend import backend_for
@@ -592,7 +594,7 @@ class Status(Struct, frozen=True):
 
         rs = self.loaded.ruleset
         return status_document(self.loaded.state, rs, self.encounter, self.loaded.saved.log,
-                               backend_for(rs).round_seconds(rs))
+                               backend_for(rs).table.round_seconds(rs))
 
 
 class Log(Struct, frozen=True):

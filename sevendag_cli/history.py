@@ -25,14 +25,16 @@ seed replays are checked against the saved state like the others.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msgspec import Struct
 
 from sevendag_cli.dice import EnteredDice, Roll, SeededDice
 from sevendag_cli.engine.common import InitiativeEvent, RecordingDice, RoundResult, WoundResult
 from sevendag_cli.errors import EncounterError, Msg, SevendagError
+
+if TYPE_CHECKING:
+    from sevendag_cli.backend import StepEngine
 
 STEPS = ("init", "round", "wound", "heal")
 REPLAY_KEYS = ("dice", "choices")
@@ -95,7 +97,7 @@ def choices_from_data(rs: Any, data: Any) -> Any:
     from sevendag_cli.backend import backend_for
 
     try:
-        return backend_for(rs).choices_from_data(data)
+        return backend_for(rs).table.choices_from_data(data)
     except ValueError:
         raise _Bad(Msg("history.bad_key", key="choices")) from None
 
@@ -164,7 +166,7 @@ def _source(entry: Mapping[str, Any], kind: str, seeded: bool) -> EnteredDice | 
 
 
 def _play(kind: str, entry: Mapping[str, Any], rs: Any, a: Any, b: Any, before: Any,
-          engine: ModuleType) -> tuple[Any, Any, Any] | None:
+          engine: StepEngine) -> tuple[Any, Any, Any] | None:
     """Play one step again: (its results, the state after), or None if the entry cannot tell."""
     if kind in ("wound", "heal"):
         fighter = entry.get("fighter")
@@ -174,11 +176,11 @@ def _play(kind: str, entry: Mapping[str, Any], rs: Any, a: Any, b: Any, before: 
                 band is None or isinstance(band, str)):
             raise _Bad(Msg("history.bad_key", key="fighter, amount, band"))
         apply = engine.apply_heal if kind == "heal" else engine.apply_wound
-        result, after = apply(rs, a, b, before, fighter, amount, band)
-        return result, None, after
+        judged, after = apply(rs, a, b, before, fighter, amount, band)
+        return judged, None, after
     from sevendag_cli.backend import backend_for
 
-    source = _source(entry, kind, backend_for(rs).seed_replays_round())
+    source = _source(entry, kind, backend_for(rs).table.seed_replays_round())
     if source is None:
         return None
     if kind == "init":

@@ -356,13 +356,13 @@ class Matchup(Struct, frozen=True):
              cap: int | None = None) -> tuple[FightPlay, DiceChoice]:
         """The fight of :meth:`fight`, played round by round as it is iterated (a long fight is
         never held whole); and its dice (``.seed``: the seed to report)."""
-        from sevendag_cli.backend import backend_for
+        from sevendag_cli.engine import engine_for
 
         check_numbers(cap, None, seed)
         self.check_ends()
         choice = choose_dice(seed, dice, continue_after=True)
-        return backend_for(self.ruleset).fight_play(self.ruleset, self.a, self.b, choice.source,
-                                                    cap, self.policies), choice
+        return engine_for(self.ruleset).fight_play(self.ruleset, self.a, self.b, choice.source,
+                                                   cap, self.policies), choice
 
     @checked
     def playing(self, *, seed: int | None = None, dice: DiceArg = None,
@@ -388,7 +388,7 @@ class Matchup(Struct, frozen=True):
                    tolerance: float | None = None) -> OddsSwingResult:
         """The fight :meth:`fight` plays, then how each fighter's odds swung round by round
         (``sevendag fight --odds``)."""
-        from sevendag_cli.backend import backend_for
+        from sevendag_cli.engine import engine_for
         from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_tolerance
         from sevendag_cli.sim.swing import fight_swing
 
@@ -396,8 +396,8 @@ class Matchup(Struct, frozen=True):
         self.check_ends()
         tol = check_tolerance(DEFAULT_TOLERANCE if tolerance is None else tolerance)
         choice = choose_dice(seed, dice, continue_after=True)
-        result = backend_for(self.ruleset).fight_play(self.ruleset, self.a, self.b, choice.source,
-                                                      cap, self.policies).collect()
+        result = engine_for(self.ruleset).fight_play(self.ruleset, self.a, self.b, choice.source,
+                                                     cap, self.policies).collect()
         swing = fight_swing(self.ruleset, self.a, self.b, result, cap=cap, tolerance=tol,
                             policies=self.policies)
         return OddsSwingResult(result, swing, choice.seed, self.changes, self.policies)
@@ -458,7 +458,7 @@ class Matchup(Struct, frozen=True):
         if self.policies == PLAIN and exploit is not False:
             from sevendag_cli.backend import backend_for
 
-            got = backend_for(self.ruleset).exploitability(
+            got = backend_for(self.ruleset).exact.exploitability(
                 self.ruleset, self.a, self.b, cap=cap, tolerance=tol, sheet=result.odds,
                 asked=bool(exploit))
             if isinstance(got, Msg):
@@ -699,9 +699,11 @@ class Simulation(Struct, frozen=True):
         return tuple(notes)
 
     def to_dict(self) -> Document:
+        from sevendag_cli.backend import with_extras
         from sevendag_cli.render.data import header, to_data
 
-        doc = {**header("fight", self.ruleset, self.seed), "mode": "runs", **to_data(self.result)}
+        doc = {**header("fight", self.ruleset, self.seed), "mode": "runs",
+               **with_extras(to_data(self.result), self.result.engine)}
         names = (self.result.fighters[0].name, self.result.fighters[1].name)
         return _with_changes(with_policies(doc, names, self.policies), self.changes)
 

@@ -76,20 +76,6 @@ MAX_ROSTER = 40
 MAX_FOLDER_SHEETS = 1000
 """``.toml`` files looked at in one folder named to ``matrix``."""
 
-MAX_D20_PUSH_CELLS = 1_000_000
-"""Most pairs of hit points the d20 push round by round over the grid of both fighters' hit
-points holds (:func:`sevendag_cli.sim.push.d20_push`: the draw of a pair that can never deal
-damage, with a round cap; the exact odds of any other pair, capped or not, come from
-:mod:`sevendag_cli.d20.solve` and :mod:`sevendag_cli.d20.rounds`, bounded by
-:data:`MAX_EXACT_HP`)."""
-
-MAX_EXACT_HP = 5_000
-"""Most hit points a d20 fighter may have for exact odds: the odds of the fight played to the
-end are one pass over both fighters' hit points (:mod:`sevendag_cli.d20.solve`): the whole
-``fight --exact`` at 5,000 each takes some 11 s of CPU (under 100 MB); a round cap that
-matters, and the rounds distribution, come from the law of the number of hits that end the
-fight (:mod:`sevendag_cli.d20.rounds`), whose work the hit points and the cap bound."""
-
 MAX_CACHE_ENTRIES = 64
 """Entries kept in each folder of the solver cache (``<cache>/odds``, ``<cache>/game``): after a
 write, the least recently used beyond it are removed (:mod:`sevendag_cli.solver_cache`)."""

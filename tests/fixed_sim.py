@@ -17,6 +17,8 @@ from typing import Any
 import msgspec
 import pytest
 
+from sevendag_cli.d20.sim_extra import D20Extra
+from sevendag_cli.sevendag.sim_extra import SevendagExtra
 from sevendag_cli.sim import runner
 from sevendag_cli.sim.runner import SimulationResult
 from tests.helpers import GOLDEN
@@ -26,9 +28,19 @@ def figures_path(name: str) -> Path:
     return GOLDEN / f"{name}.sim.json"
 
 
+EXTRAS: dict[str, type] = {"d20": D20Extra, "sevendag": SevendagExtra}
+"""Each ruleset's own record of ``--runs`` (``SimulationResult.extras``), by engine."""
+
+
 def load_figures(name: str) -> list[SimulationResult]:
     data = json.loads(figures_path(name).read_text("utf-8"))
-    return [msgspec.convert(item, SimulationResult) for item in data]
+    results = []
+    for item in data:  # the extras as kept: under the engine's name (the other engines' null)
+        extras = {engine: item.pop(engine) for engine in EXTRAS}[item["engine"]]
+        kind = EXTRAS[item["engine"]]
+        results.append(msgspec.convert({**item, "extras": extras}, SimulationResult,
+                                       dec_hook=lambda _, obj, kind=kind: msgspec.convert(obj, kind)))
+    return results
 
 
 class Replay:

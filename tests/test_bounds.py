@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from sevendag_cli.d20.bounds import d20_damage_range
+from sevendag_cli.d20.sim_extra import D20Extra
 from sevendag_cli.dice import SeededDice
 from sevendag_cli.engine import engine_for
 from sevendag_cli.errors import DataError, FormulaError, UsageError
@@ -144,7 +145,7 @@ def test_damage_just_within_the_bound_is_simulated_without_wrapping() -> None:
     hi = (d20_damage_range(rs, a, b) or (0, 0))[1]
     assert hi + b.hp <= INT_LIMIT < 2 * hi
     r = simulate(rs, a, b, 2_000, seed=3)
-    assert r.d20 is not None and r.d20.fighters[0].damage_dealt > 1e18
+    assert isinstance(r.extras, D20Extra) and r.extras.fighters[0].damage_dealt > 1e18
     exact = engine_for(rs).fight(rs, a, b, SeededDice(3))
     assert all(s.hp >= -INT_LIMIT for s in exact.states)
 

@@ -42,6 +42,7 @@ from msgspec.structs import fields as struct_fields
 import sevendag_cli.engine
 from sevendag_cli.d20 import engine as d20
 from sevendag_cli.d20.rules import DDBand
+from sevendag_cli.d20.sim_extra import D20Extra
 from sevendag_cli.dice import Roll, SeededDice
 from sevendag_cli.engine import engine_for
 from sevendag_cli.engine.common import Check, Event, FightResult, InitiativeEvent, RoundResult, WoundResult
@@ -51,6 +52,7 @@ from sevendag_cli.render import data as render
 from sevendag_cli.rules import load_pair, load_ruleset
 from sevendag_cli.sevendag import engine as sevendag
 from sevendag_cli.sevendag.rules import Metal, Technique, WoundBand
+from sevendag_cli.sevendag.sim_extra import SevendagExtra
 from sevendag_cli.sim.runner import SimulationResult, simulate
 from sevendag_cli.sim.swing import FighterOdds, OddsPoint, OddsSwing
 from tests.catalogue import check_every
@@ -178,8 +180,9 @@ CONTRACT: dict[type, tuple[View, ...]] = {
     ),
     OddsSwing: (view("fight.json#/$defs/odds", renamed={"points": "odds"}),),
     # the simulation's results (fight --runs --json: the header, the mode, then the generic walk)
-    SimulationResult: (view("fight-runs.json#", added=HEADER | POLICIES | {"mode"},
-                            optional=WHAT_IF),),
+    # (its ``extras``, the ruleset's own record, written under each engine's name: by_engine)
+    SimulationResult: (view("fight-runs.json#", added=HEADER | POLICIES | {"mode", "d20", "sevendag"},
+                            omitted={"extras"}, optional=WHAT_IF),),
     # the ruleset's tables (rulesets show --json, one object per record)
     WoundBand: (view("rulesets-show.json#/allOf/0/else/properties/wounds/items"),),
     Metal: (view("rulesets-show.json#/allOf/0/else/properties/metals/additionalProperties"),),
@@ -187,8 +190,9 @@ CONTRACT: dict[type, tuple[View, ...]] = {
     DDBand: (view("rulesets-show.json#/allOf/0/then/properties/dd_table/items"),),
 }
 
-# The nested records of the simulation's result: found from SimulationResult's fields,
-# mapped here by class name (the module is being reworked; names are what the schema follows).
+# The nested records of the simulation's result: found from SimulationResult's fields and each
+# ruleset's own record of its extras (EXTRAS), mapped here by class name (names are what the
+# schema follows).
 NESTED_BY_NAME: dict[str, tuple[View, ...]] = {
     "FighterStats": (view("fight-runs.json#/properties/fighters/items"),),
     "RoundStats": (view("fight-runs.json#/properties/rounds"),),
@@ -201,6 +205,10 @@ NESTED_BY_NAME: dict[str, tuple[View, ...]] = {
     "BandStats": (view("fight-runs.json#/properties/sevendag/oneOf/0/properties/fighters/items/properties/"
                        "wounds/items"),),
 }
+
+EXTRAS: tuple[type, ...] = (D20Extra, SevendagExtra)
+"""Each ruleset's own record of ``fight --runs`` (``SimulationResult.extras``, typed by a
+Protocol the walk cannot follow)."""
 
 # Engine records that never reach a JSON output, and why.
 INTERNAL: dict[str, str] = {
@@ -237,7 +245,8 @@ def engine_modules() -> Iterator[ModuleType]:
 
 
 def engine_records() -> set[type]:
-    """Every record class the engine packages define, and every Event subclass."""
+    """Every record class the engine packages define, and every Event subclass the tool
+    defines (not a test's: the third ruleset of ``tests/fake_ruleset.py`` has its own)."""
     found: set[type] = set()
     for module in engine_modules():
         for _, obj in inspect.getmembers(module, is_record_class):
@@ -246,7 +255,8 @@ def engine_records() -> set[type]:
     stack = [Event]
     while stack:
         cls = stack.pop()
-        found.add(cls)
+        if cls.__module__.startswith("sevendag_cli."):
+            found.add(cls)
         stack += cls.__subclasses__()
     return found
 
@@ -275,7 +285,8 @@ def field_names(cls: type) -> tuple[str, ...]:
 def contract() -> dict[type, tuple[View, ...]]:
     """CONTRACT, plus the simulation's nested records found from SimulationResult's fields."""
     out = dict(CONTRACT)
-    stack: list[type] = [SimulationResult]
+    out.update({cls: NESTED_BY_NAME[cls.__name__] for cls in EXTRAS})
+    stack: list[type] = [SimulationResult, *EXTRAS]
     while stack:
         for tp in field_types(stack.pop()).values():
             for rec in records_in(tp):
@@ -571,7 +582,7 @@ def test_status_log_and_the_encounter_file_write_the_expected_keys(ruleset: str)
     enc, rs, a, b, state = open_encounter(path)
     engine = engine_for(rs)
     status_view, file_view = CONTRACT[type(state)]
-    doc = render.status_document(state, rs, str(path), enc.log, backend_for(rs).round_seconds(rs))
+    doc = render.status_document(state, rs, str(path), enc.log, backend_for(rs).table.round_seconds(rs))
     assert set(doc) == rendered_keys(type(state), status_view)
     for saved in (*enc.history, enc.state):
         written = engine.state_to_data(engine.state_from_data(saved))

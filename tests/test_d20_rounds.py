@@ -1,7 +1,7 @@
 """A d20 fight by its rounds (D-02, D-12): the law of the number of hits that end the fight and
 the rounds they take (``sevendag_cli.d20.rounds``), against two references written apart from
 it — the round-by-round push over the grid of both fighters' hit points
-(``sevendag_cli.sim.push.d20_push``) and a brute force in exact fractions here — and the whole
+(``sevendag_cli.d20.push.grid_push``) and a brute force in exact fractions here — and the whole
 answer it gives ``fight --exact``: the rounds distribution at every size, the capped fight.
 """
 
@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from sevendag_cli.d20.chain import chain_for
 from sevendag_cli.d20.jumps import Jumps
+from sevendag_cli.d20.push import grid_push
 from sevendag_cli.d20.rounds import timed
 from sevendag_cli.d20.solve import forward
 from sevendag_cli.sim.exact_fight import exact_fight
-from sevendag_cli.sim.push import d20_push
 from tests.exact_helpers import d14_pair
 from tests.helpers import BRUTE, KESTREL, run_json, validate
 from tests.records import replace
@@ -113,7 +113,7 @@ def test_D02_D12_the_hits_law_equals_the_push_over_the_grid(ha: int, hb: int, ca
     p = chain.p_first
     columns = [(0, p), (1, 1.0 - p)] if first is None else [(first, 1.0)]
     got = timed(chain.jumps, ha, hb, columns, cap, 0.0, hp=True)
-    ref = d20_push(chain, ha, hb, None, cap, 0.0, columns=columns)
+    ref = grid_push(chain, ha, hb, None, cap, 0.0, columns=columns)
     slack = got.push.error + ref.push.error
     assert len(got.push.won[0]) == len(ref.push.won[0])
     for w in (0, 1):

@@ -139,11 +139,13 @@ def generate_messages() -> str:
     return "\n".join(out) + "\n"
 
 
-def _limits() -> list[tuple[str, int, str]]:
-    """``limits.py``'s constants in order: name, value, the docstring under it."""
-    import sevendag_cli.limits as limits
+def _limits(module: str = "sevendag_cli.limits") -> list[tuple[str, int, str]]:
+    """A limits module's constants in order (``limits.py``, or a ruleset package's own):
+    name, value, the docstring under it."""
+    import importlib
 
-    tree = ast.parse(Path(limits.__file__).read_text("utf-8"))
+    limits = importlib.import_module(module)
+    tree = ast.parse(Path(str(limits.__file__)).read_text("utf-8"))
     found: list[tuple[str, int, str]] = []
     body = tree.body
     for node, after in zip(body, [*body[1:], None], strict=True):
@@ -153,6 +155,18 @@ def _limits() -> list[tuple[str, int, str]]:
             if isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
                 doc = str(after.value.value)
             found.append((name, getattr(limits, name), doc))
+    return found
+
+
+def _ruleset_limits() -> list[tuple[str, str, int, str]]:
+    """Each ruleset package's own limits (its ``limits.py``, where it has one), in the
+    registry's order: the package, then as :func:`_limits`."""
+    from sevendag_cli.backend import engines
+
+    found = []
+    for engine in engines():
+        if (ROOT / "sevendag_cli" / engine / "limits.py").is_file():
+            found += [(engine, *limit) for limit in _limits(f"sevendag_cli.{engine}.limits")]
     return found
 
 
@@ -167,6 +181,14 @@ def generate_limits() -> str:
     out = ["| `limits.py` | value | what it bounds |", "|---|---|---|"]
     for name, value, doc in _limits():
         out.append(f"| {_code(name)} | {_amount(value)} | {_cell(doc)} |")
+    return "\n".join(out) + "\n"
+
+
+def generate_ruleset_limits() -> str:
+    """Every ruleset package's own bounds (``sevendag_cli/<engine>/limits.py``)."""
+    out = ["| ruleset | limit | value | what it bounds |", "|---|---|---|---|"]
+    for engine, name, value, doc in _ruleset_limits():
+        out.append(f"| {_code(engine)} | {_code(name)} | {_amount(value)} | {_cell(doc)} |")
     return "\n".join(out) + "\n"
 
 
@@ -185,9 +207,10 @@ GENERATED: dict[str, tuple[str, Callable[[], str]]] = {
     "options": ("commands.md", generate_options),
     "messages": ("messages.md", generate_messages),
     "limits": ("failures.md", generate_limits),
+    "ruleset-limits": ("failures.md", generate_ruleset_limits),
     "schemas": ("json.md", generate_schemas),
 }
-_BLOCK = re.compile(r"(<!-- generated: (\w+) -->\n)(.*?)(<!-- /generated -->)", re.S)
+_BLOCK = re.compile(r"(<!-- generated: ([\w-]+) -->\n)(.*?)(<!-- /generated -->)", re.S)
 
 
 def write_generated() -> None:
@@ -219,6 +242,10 @@ def test_every_limit_of_limits_py_is_in_the_table() -> None:
     text = (DOCS / "failures.md").read_text("utf-8")
     for name, value, _doc in _limits():
         assert f"| `{name}` | {_amount(value)} |" in text, name
+    ruleset_limits = _ruleset_limits()
+    assert ruleset_limits, "no ruleset package has its own limits.py"
+    for engine, name, value, _doc in ruleset_limits:
+        assert f"| `{engine}` | `{name}` | {_amount(value)} |" in text, (engine, name)
 
 
 def test_every_message_key_is_in_the_catalogue_page() -> None:

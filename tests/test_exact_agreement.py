@@ -25,6 +25,8 @@ import pytest
 
 from sevendag_cli.d20.chain import chain_for
 from sevendag_cli.d20.engine import D20FighterState, D20State
+from sevendag_cli.d20.exact_fight import ExactFigures
+from sevendag_cli.d20.sim_extra import D20Extra
 from sevendag_cli.rules import D20Fighter, D20Ruleset, SevendagFighter, SevendagRuleset
 from sevendag_cli.sevendag.chain import SevendagChain
 from sevendag_cli.sevendag.engine import (
@@ -32,7 +34,9 @@ from sevendag_cli.sevendag.engine import (
     SevendagState,
     initial_state,
 )
+from sevendag_cli.sevendag.exact_fight import ExactWounds
 from sevendag_cli.sevendag.rules import WoundBand
+from sevendag_cli.sevendag.sim_extra import SevendagExtra
 from sevendag_cli.sim.exact_fight import ExactFight, exact_fight
 from sevendag_cli.sim.moment import odds_at
 from sevendag_cli.sim.runner import SimulationResult, simulate
@@ -217,15 +221,15 @@ def test_S02_S19_exact_agrees_with_a_million_runs(name: str) -> None:
     exact = exact_fight(rs, a, b)
     sim = simulate(rs, a, b, RUNS, seed=20260101, batch_size=EVERY_DIE)
     _check_common(exact, sim)
-    assert exact.sevendag is not None and sim.sevendag is not None
+    assert isinstance(exact.extras, ExactWounds) and isinstance(sim.extras, SevendagExtra)
     spread = math.sqrt(exact.rounds.sd ** 2 + exact.rounds.mean ** 2)  # sd(W) <= sqrt(E[T^2])
-    for fe, fsim in zip(exact.sevendag, sim.sevendag.fighters, strict=True):
+    for fe, fsim in zip(exact.extras.fighters, sim.extras.fighters, strict=True):
         for be, bs in zip(fe.wounds, fsim.wounds, strict=True):
             assert be.band == bs.band
             assert _z_ok(bs.mean, be.mean, be.mean, spread, RUNS), (fe.name, be, bs)
     # S-19: one fatal wound takes a fighter out, so fatal wounds = the other's wins.
     for i in (0, 1):
-        assert exact.sevendag[i].wounds[-1].mean == pytest.approx(
+        assert exact.extras.fighters[i].wounds[-1].mean == pytest.approx(
             exact.fighters[1 - i].win_probability, abs=1e-9)
 
 
@@ -243,9 +247,9 @@ def test_S19_round_cap_draws_agree_with_a_million_runs() -> None:
 def _check_d20(rs: D20Ruleset, a: D20Fighter, b: D20Fighter, exact: ExactFight,
                sim: SimulationResult) -> None:
     _check_common(exact, sim)
-    assert exact.d20 is not None and sim.d20 is not None
+    assert isinstance(exact.extras, ExactFigures) and isinstance(sim.extras, D20Extra)
     chain = chain_for(rs, a, b)
-    for i, (fe, fsim, f) in enumerate(zip(exact.d20, sim.d20.fighters, sim.fighters,
+    for i, (fe, fsim, f) in enumerate(zip(exact.extras.fighters, sim.extras.fighters, sim.fighters,
                                           strict=True)):
         hp = fe.hp_left_when_winning
         assert _z_ok(fsim.hp_left_when_winning.mean, hp.mean, hp.mean, hp.sd, f.wins)

@@ -20,6 +20,7 @@ from sevendag_cli.d20.chain import D20Chain, D20Tables, d20_odds, d20_tables
 from sevendag_cli.d20.chain import chain_for as d20_chain
 from sevendag_cli.d20.engine import D20FighterState, D20State
 from sevendag_cli.d20.engine import initial_state as d20_initial
+from sevendag_cli.d20.push import grid_push
 from sevendag_cli.errors import EncounterError, UsageError
 from sevendag_cli.sevendag.chain import chain_for, sevendag_odds
 from sevendag_cli.sevendag.engine import (
@@ -34,7 +35,6 @@ from sevendag_cli.sevendag.push import chain_push
 from sevendag_cli.sim.exact_fight import exact_fight
 from sevendag_cli.sim.moment import OddsSolver, odds_at
 from sevendag_cli.sim.odds import Odds, binomial_cdf_upper, check_tolerance
-from sevendag_cli.sim.push import d20_push
 from tests.exact_helpers import d14_pair
 from tests.helpers import assert_one_line_error, run, run_json
 from tests.records import replace
@@ -303,7 +303,7 @@ def test_D02_D12_the_v_table_and_the_push_agree(first: str | None, cap: int) -> 
     state = D20State(30, (D20FighterState("A", 17, 45), D20FighterState("B", 23, 50)), first)
     odds = chain.odds(state, cap, 1e-12)
     fixed = None if first is None else ("A", "B").index(first)
-    pushed = d20_push(chain, 17, 23, fixed, cap - 30, 1e-12).odds
+    pushed = grid_push(chain, 17, 23, fixed, cap - 30, 1e-12).odds
     slack = odds.unresolved + pushed.unresolved
     assert odds.unresolved <= 1e-12
     assert odds.win[0] == pytest.approx(pushed.win[0], abs=slack)
@@ -354,7 +354,7 @@ def test_many_states_of_one_fight_share_the_tables() -> None:
         _, state = engine.play_round(RS, BRANNOC, YSOLDE, state, dice)
         seen.append(solver(state))
     assert seen[-1].finished and seen[-1].win in ((1.0, 0.0), (0.0, 1.0))
-    assert solver._get() is chain_for(RS, BRANNOC, YSOLDE)
+    assert getattr(solver._moment(), "chain", None) is chain_for(RS, BRANNOC, YSOLDE)
     for odds in seen:
         assert_consistent(odds)
 
@@ -443,7 +443,7 @@ def test_S19_kept_odds_answer_like_the_push_and_are_checked() -> None:
                                       (*y.win_bounds, y.draw_bounds), strict=True):
             assert lx <= hy and ly <= hx
     other = OddsSolver(RS, YSOLDE, BRANNOC, kept=kept)  # the pair the other way round
-    assert other._get() is not None and other._lookup is None
+    assert not other.used_kept and getattr(other._moment(), "lookup", None) is None
     rs, a, b = d14_pair()
     assert odds_at(rs, a, b, d20_initial(a, b), kept=kept).unresolved <= 1e-12  # not d20's
 

@@ -84,9 +84,7 @@ def test_keys_built_at_run_time_are_in_the_catalogue() -> None:
     built += [f"usage.missing_{k}" for k in ("argument", "option", "parameter")]
     built += [f"out.valid_{k}" for k in ("ruleset", "fighter")]
     built += ["common.or", "common.and"]
-    built += [f"exact.note.{e}" for e in ("sevendag", "d20")]
     built += [f"exact.note.stop.{s}" for s in ("complete", "tolerance", "work", "over")]
-    built += [f"exact.assume.{e}" for e in ("sevendag", "d20")]
     assert sorted(set(built) - set(MESSAGES)) == []
 
 

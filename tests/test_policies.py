@@ -21,6 +21,7 @@ import sevendag_cli as sd
 from sevendag_cli.errors import UsageError
 from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET
 from sevendag_cli.rules.whatif import WhatIf
+from sevendag_cli.sevendag.exact_fight import ExactWounds
 from sevendag_cli.sevendag.game import SevendagGame
 from sevendag_cli.sevendag.policy import PolicyBatch, PolicyChain, policy_push, tie_allowance
 from tests.helpers import run, run_json
@@ -142,9 +143,9 @@ def test_S03_S05_fights_sampled_from_the_played_rows_agree_with_the_push(
     close((out.winner == 0).astype(float), exact.fighters[0].win_probability)
     close((out.winner == -1).astype(float), exact.draw_probability)
     close(out.rounds.astype(float), exact.rounds.mean)
-    assert exact.sevendag is not None
+    assert isinstance(exact.extras, ExactWounds)
     for i in (0, 1):
-        for j, band in enumerate(exact.sevendag[i].wounds):
+        for j, band in enumerate(exact.extras.fighters[i].wounds):
             close(out.wounds[:, i, j].astype(float), band.mean)
     assert set(np.unique(out.first_striker).tolist()) == {0, 1}
 

@@ -12,10 +12,12 @@ import numpy as np
 import pytest
 
 from sevendag_cli.d20 import sampled as d20_sampled
+from sevendag_cli.d20.exact_fight import ExactFigures
 from sevendag_cli.errors import UsageError
 from sevendag_cli.rules import D20Fighter, D20Ruleset, SevendagFighter, SevendagRuleset
 from sevendag_cli.sevendag import chain as sev_chain
 from sevendag_cli.sevendag import sampled as sev_sampled
+from sevendag_cli.sevendag.exact_fight import ExactWounds
 from sevendag_cli.sim import sample
 from sevendag_cli.sim.exact_fight import ExactFight, exact_fight
 from sevendag_cli.sim.runner import simulate
@@ -152,13 +154,13 @@ def sevendag_cases() -> dict[str, tuple[SevendagRuleset, SevendagFighter, Sevend
 
 def check_sevendag(exact: ExactFight, batch: Any) -> None:
     n = batch.n
-    assert exact.sevendag is not None
+    assert isinstance(exact.extras, ExactWounds)
     u = exact.unresolved
     for i, f in enumerate(exact.fighters):
         assert near_rate(int(np.count_nonzero(batch.winner == i)), n, *f.bounds), (f, i)
         assert near_rate(int(np.count_nonzero(batch.first_striker == i)), n,
                          f.first_strike_probability, f.first_strike_probability)
-        for j, band in enumerate(exact.sevendag[i].wounds):
+        for j, band in enumerate(exact.extras.fighters[i].wounds):
             assert near(batch.wounds[:, i, j], band.mean, u * 1000), (f.name, band)
     assert near_rate(int(np.count_nonzero(batch.winner == -1)), n, *exact.draw_bounds)
     assert near(batch.rounds, exact.rounds.mean, exact.rounds.mean_bounds[1] - exact.rounds.mean)
@@ -266,15 +268,15 @@ def d20_cases() -> dict[str, tuple[D20Ruleset, D20Fighter, D20Fighter, int]]:
 
 def check_d20(exact: ExactFight, batch: Any) -> None:
     n = batch.n
-    assert exact.d20 is not None
+    assert isinstance(exact.extras, ExactFigures)
     for i, f in enumerate(exact.fighters):
         assert near_rate(int(np.count_nonzero(batch.winner == i)), n, *f.bounds), (f, i)
         assert near_rate(int(np.count_nonzero(batch.first_striker == i)), n,
                          f.first_strike_probability, f.first_strike_probability)
         hp = (batch.hp_a, batch.hp_b)[i][batch.winner == i]
-        assert near(hp, exact.d20[i].hp_left_when_winning.mean), (f.name, hp.mean())
+        assert near(hp, exact.extras.fighters[i].hp_left_when_winning.mean), (f.name, hp.mean())
         dealt = (batch.dealt_a, batch.dealt_b)[i]
-        assert near(dealt, exact.d20[i].damage_dealt), (f.name, dealt.mean())
+        assert near(dealt, exact.extras.fighters[i].damage_dealt), (f.name, dealt.mean())
     assert near_rate(int(np.count_nonzero(batch.winner == -1)), n, *exact.draw_bounds)
     assert near(batch.rounds, exact.rounds.mean, exact.rounds.mean_bounds[1] - exact.rounds.mean)
 

@@ -799,7 +799,7 @@ def test_S21_example_fighters_shield_against_two_handed() -> None:
     kinds_a = {i.kind for i in a.items.values()}
     assert kinds_a == {"weapon", "shield"}
     assert [i.hands for i in b.items.values()] == [2]
-    assert engine_for(RS) is s
+    assert engine_for(RS) is s.STEP_ENGINE
 
 
 # --- state data -----------------------------------------------------------------------

@@ -498,7 +498,7 @@ def test_S03_S05_enter_at_the_prompts_keeps_the_sheets_rules() -> None:
 def test_S03_S05_the_log_keeps_what_was_left_to_the_sheet() -> None:
     data = choices_to_data(Choices(None, {}, {"Brannoc": None}))
     assert data == {"yield": None, "allocation": {}, "technique": {"Brannoc": None}}
-    back = BACKEND.choices_from_data(data)
+    back = BACKEND.table.choices_from_data(data)
     assert back == Choices(None, {}, {"Brannoc": None})
     assert choices_to_data(Choices(False)) == {"yield": False, "allocation": {}, "technique": {}}
     # in an encounter: the yield is left to the assaillant's sheet when it has a yield rule

@@ -19,11 +19,13 @@ from sevendag_cli.d20.exact import (
     round_distribution,
 )
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+from sevendag_cli.d20.sim_extra import D20Extra
 from sevendag_cli.d20.vector import VecFormula, sample_attacks, simulate_d20_batch
 from sevendag_cli.dice import DiceSource, SeededDice
 from sevendag_cli.errors import UsageError
 from sevendag_cli.formula import parse
 from sevendag_cli.rules import fighter_from_data, load_pair, load_ruleset
+from sevendag_cli.sevendag.sim_extra import SevendagExtra
 from sevendag_cli.sim.formula_dice import formula_dist, natural_split
 from sevendag_cli.sim.runner import MAX_RUNS, SimulationResult, simulate
 from sevendag_cli.sim.stats import Histogram, summarize, wilson
@@ -534,9 +536,9 @@ def test_result_fields() -> None:
     assert r.rounds.p50 <= r.rounds.p90 <= r.rounds.max
     assert r.first_striker_won is not None and 0 < r.first_striker_won < 1
     assert r.fighters[0].first_strikes + r.fighters[1].first_strikes == 20_000
-    assert r.d20 is not None and r.sevendag is None
-    assert r.d20.fighters[0].hp_left_when_winning.mean > 0
-    assert r.d20.fighters[1].damage_dealt > 0
+    assert isinstance(r.extras, D20Extra)
+    assert r.extras.fighters[0].hp_left_when_winning.mean > 0
+    assert r.extras.fighters[1].damage_dealt > 0
 
 
 def test_keyboard_interrupt_returns_partial_result() -> None:
@@ -613,9 +615,9 @@ def test_sevendag_plugs_in_through_its_batch(monkeypatch: pytest.MonkeyPatch) ->
     )
     monkeypatch.setitem(sys.modules, "sevendag_cli.sevendag.vector", fake)
     r = simulate(rs, a, b, 2_500, seed=4, batch_size=1_000)
-    assert r.engine == "sevendag" and r.d20 is None and r.sevendag is not None
+    assert r.engine == "sevendag" and isinstance(r.extras, SevendagExtra)
     assert r.fighters[0].wins + r.fighters[1].wins + r.draws == 2_500
-    bstats = r.sevendag.fighters[1].wounds
+    bstats = r.extras.fighters[1].wounds
     assert len(bstats) == bands and all(s.total == 2_500 and s.mean == 1.0 for s in bstats)
 
 

@@ -38,6 +38,7 @@ from sevendag_cli.rules import load_ruleset as _load_ruleset
 from sevendag_cli.sevendag import engine
 from sevendag_cli.sevendag import exact as exact_mod
 from sevendag_cli.sevendag.exact import exact_sevendag, initiative_probability
+from sevendag_cli.sevendag.sim_extra import SevendagExtra
 from sevendag_cli.sevendag.vector import (
     SevendagBatch,
     fighter_model,
@@ -414,9 +415,9 @@ def test_runner_uses_the_sevendag_batch() -> None:
 
     rs, a, b = case_bundled()
     r = simulate(rs, a, b, 3_000, seed=9, batch_size=1_000)
-    assert r.engine == "sevendag" and r.sevendag is not None and r.runs == 3_000
+    assert r.engine == "sevendag" and isinstance(r.extras, SevendagExtra) and r.runs == 3_000
     assert r.fighters[0].wins + r.fighters[1].wins + r.draws == 3_000
-    fatal = [f.wounds[-1].total for f in r.sevendag.fighters]
+    fatal = [f.wounds[-1].total for f in r.extras.fighters]
     # S-19: one fatal wound takes a fighter out, so fatal wounds = the other's wins.
     assert fatal == [r.fighters[1].wins, r.fighters[0].wins]
 

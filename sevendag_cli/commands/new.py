@@ -49,7 +49,7 @@ def new_cmd(
         if store.exists(path) and not force:
             raise UsageError(Msg("cli.exists", path=path))
         choice = make_dice(seed, None, False, out, continue_after=True)
-        rolled = backend_for(rs).roll_sheet(choice.source)
+        rolled = backend_for(rs).sheets.roll_sheet(choice.source)
         seed = choice.seed if rolled is not None else None  # Sevendag: nothing rolled, no seed
         text = sheet_text(name, rs, rolled, out.lang)
         store.write_text_atomic(path, text)
@@ -75,7 +75,7 @@ def sheet_text(name: str, rs: Ruleset, rolled: dict[str, list[int]] | None,
     """The sheet's TOML: the template of the ruleset's engine, with the name (and d20 rolls)
     filled in, its optional fields explained in ``lang``."""
 
-    return backend_for(rs).sheet_template(rs, toml_escape(name), rolled, lang)
+    return backend_for(rs).sheets.sheet_template(rs, toml_escape(name), rolled, lang)
 
 
 def toml_escape(text: str) -> str:

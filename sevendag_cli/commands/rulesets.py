@@ -135,7 +135,7 @@ def describe_ruleset(rs: Ruleset) -> dict[str, Any]:
     out["formulas"] = formulas
     out["options"] = options
 
-    out.update(backend_for(rs).describe(rs))
+    out.update(backend_for(rs).sheets.describe(rs))
     return out
 
 

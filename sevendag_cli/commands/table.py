@@ -45,6 +45,8 @@ from sevendag_cli.output import (
 )
 
 if TYPE_CHECKING:
+    from sevendag_cli.backend import Choices, State
+    from sevendag_cli.encounter import Ask, RoundPlayed
     from sevendag_cli.library import DiceChoice
     from sevendag_cli.rules import Fighter, Ruleset
     from sevendag_cli.store import SavedEncounter
@@ -196,31 +198,9 @@ def round_cmd(
         from sevendag_cli.encounter import Encounter as Table
 
         out = make_output(json_, jsonl, lang)
-        only: tuple[str, ...] | None = None
-        if ask_for:  # the players asked for their own choices: fighters of this encounter
-            only = _asked_players(ask_for, encounter, no_input)
-        ask = None
-        if sys.stdin.isatty() and (out.rich or only is not None) and not no_input:
-            def ask(rs: Ruleset, a: Fighter, b: Fighter, state: object, yield_: bool | None,
-                    allocation: dict[str, tuple[str, ...]], technique: dict[str, str]) -> object:
-                from sevendag_cli.backend import backend_for
-
-                return backend_for(rs).prompt_choices(rs, a, b, state, yield_, allocation, technique,
-                                                      out.lang, only=only)
-
+        ask = _round_ask(out, ask_for, encounter, no_input)
         if advise:
-            if not out.rich:
-                raise UsageError(Msg("advise.round_json"))
-            from sevendag_cli.render.rich_advise import advise_lines
-
-            try:
-                advice = Table(encounter).advise()
-            except UsageError as e:
-                if e.msg.key != "advise.d20":
-                    raise
-                note(f"sevendag: {e.render(out.lang)}")  # d20: nothing to choose, the round goes on
-            else:
-                advise_lines(out.console(), out.lang, advice)
+            _advise_before_round(out, encounter)
         asked: tuple[str, ...] = ()
         if manual_for:  # the players who roll their own dice: fighters of this encounter
             from sevendag_cli.encounter import load
@@ -235,22 +215,69 @@ def round_cmd(
 
         played = Table(encounter).round(dice=roll, yield_initiative=yield_, allocate=allocate,
                                         technique=technique, ask=ask, odds=odds, tactic=tactic)
-        for message in played.notes:
-            note(f"sevendag: {message.render(out.lang)}")
-        if out.json:
-            out.data(played.to_dict())
-        elif out.jsonl:
-            out.lines(played.events())
-        else:
-            r = renderer(out, played.ruleset, played.fighters)
-            r.round(played.result)
-            if played.odds is not None:
-                from sevendag_cli.render.rich_odds import odds_line
+        _show_round(out, played, choice[0])
 
-                odds_line(r.c, out.lang, played.odds[1], played.odds[0], played.policies)
-            report_seed(out, choice[0])
-            if played.result.over:
-                note(t("fight_over", out.lang))
+
+def _round_ask(out: Output, ask_for: list[str] | None, encounter: Path,
+               no_input: bool) -> Ask | None:
+    """How ``round`` asks what the options did not say: at a terminal, in the display (or for
+    the players named by ``--ask``), unless ``--no-input``; else None (the sheets decide)."""
+    only: tuple[str, ...] | None = None
+    if ask_for:  # the players asked for their own choices: fighters of this encounter
+        only = _asked_players(ask_for, encounter, no_input)
+    if not sys.stdin.isatty() or not (out.rich or only is not None) or no_input:
+        return None
+
+    def ask(rs: Ruleset, a: Fighter, b: Fighter, state: State, yield_: bool | None,
+            allocation: dict[str, tuple[str, ...]],
+            technique: dict[str, str | None]) -> Choices | None:
+        from sevendag_cli.backend import backend_for
+
+        return backend_for(rs).table.prompt_choices(rs, a, b, state, yield_, allocation,
+                                                    technique, out.lang, only=only)
+
+    return ask
+
+
+def _advise_before_round(out: Output, encounter: Path) -> None:
+    """``round --advise``: every option of the assailant with its chance to win; in a ruleset
+    that leaves no choice, the one line saying so, and the round goes on."""
+    from sevendag_cli.backend import backend_for
+    from sevendag_cli.encounter import Encounter as Table
+    from sevendag_cli.encounter import load
+
+    if not out.rich:
+        raise UsageError(Msg("advise.round_json"))
+    from sevendag_cli.render.rich_advise import advise_lines
+
+    try:
+        advice = Table(encounter).advise()
+    except UsageError as e:
+        if backend_for(load(encounter).ruleset).has_choices():
+            raise
+        note(f"sevendag: {e.render(out.lang)}")  # nothing to choose: the round goes on
+    else:
+        advise_lines(out.console(), out.lang, advice)
+
+
+def _show_round(out: Output, played: RoundPlayed, choice: DiceChoice) -> None:
+    """The round played: its notes on stderr, then its JSON, its events or its display."""
+    for message in played.notes:
+        note(f"sevendag: {message.render(out.lang)}")
+    if out.json:
+        out.data(played.to_dict())
+    elif out.jsonl:
+        out.lines(played.events())
+    else:
+        r = renderer(out, played.ruleset, played.fighters)
+        r.round(played.result)
+        if played.odds is not None:
+            from sevendag_cli.render.rich_odds import odds_line
+
+            odds_line(r.c, out.lang, played.odds[1], played.odds[0], played.policies)
+        report_seed(out, choice)
+        if played.result.over:
+            note(t("fight_over", out.lang))
 
 
 def _asked_players(given: list[str], encounter: Path, no_input: bool) -> tuple[str, ...]:
@@ -338,7 +365,7 @@ def _classify(amount: int, ruleset: str | None, out: Output) -> None:
     wound_amount(str(amount), "--classify")
 
     rs = load_ruleset(ruleset or DEFAULT_RULESET)
-    band = backend_for(rs).classify(rs, amount)
+    band = backend_for(rs).table.classify(rs, amount)
     if out.json:
         from sevendag_cli.render.data import header
 

@@ -8,32 +8,40 @@ display) when it is called.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.policies import PLAIN, Policies
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from sevendag_cli.backend import (
         Aggregator,
+        Ask,
         Backend,
+        Batch,
         BatchFn,
         Cell,
+        Choices,
         Fighter,
         MomentOdds,
         PairSetup,
         Ruleset,
         RulesetEntries,
         SheetChange,
+        State,
+        StepEngine,
     )
     from sevendag_cli.d20.chain import D20Chain, D20Tables
     from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
+    from sevendag_cli.d20.sampled import D20Batches
     from sevendag_cli.data import Reader
     from sevendag_cli.dice import DiceSource
-    from sevendag_cli.engine.common import FightPlay, FightResult
     from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
+    from sevendag_cli.sevendag.advice import Advice
+    from sevendag_cli.sevendag.rules import WoundBand
     from sevendag_cli.sim.exact_records import ExactFight, Exploitability
     from sevendag_cli.sim.odds import Odds
 
@@ -77,6 +85,45 @@ def _pair(ruleset: Ruleset, a: Fighter, b: Fighter) -> tuple[D20Ruleset, D20Figh
     return None
 
 
+def _d20(ruleset: Ruleset, a: Fighter, b: Fighter) -> tuple[D20Ruleset, D20Fighter, D20Fighter]:
+    """The three as d20 records (a sheet of another ruleset: one line)."""
+    pair = _pair(ruleset, a, b)
+    if pair is None:
+        raise UsageError(Msg("cli.mismatch"))
+    return pair
+
+
+def _rules(ruleset: Ruleset) -> D20Ruleset:
+    from sevendag_cli.d20.rules import D20Ruleset
+
+    if not isinstance(ruleset, D20Ruleset):
+        raise UsageError(Msg("cli.mismatch"))
+    return ruleset
+
+
+def _sheet(fighter: Fighter) -> D20Fighter:
+    from sevendag_cli.d20.rules import D20Fighter
+
+    if not isinstance(fighter, D20Fighter):
+        raise UsageError(Msg("cli.mismatch"))
+    return fighter
+
+
+class _Batches:
+    """The pair's batch function: fights drawn from the round's exact table
+    (:mod:`~sevendag_cli.d20.sampled`) where it fits, else every die rolled
+    (:mod:`~sevendag_cli.d20.vector`)."""
+
+    def __init__(self, ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter) -> None:
+        from sevendag_cli.d20.sampled import D20Batches
+
+        self.pair = (ruleset, a, b)
+        self.fn: D20Batches = D20Batches()
+
+    def __call__(self, n: int, rng: np.random.Generator, cap: int) -> Batch:
+        return self.fn(*self.pair, n, rng, cap)
+
+
 class _MomentOdds:
     """The odds of any state of one d20 pair: the round tables (kept, or built from the
     formulas' exact laws)."""
@@ -85,7 +132,11 @@ class _MomentOdds:
         self.chain = chain
         self.used_kept = used_kept
 
-    def odds(self, state: Any, cap: int | None, tolerance: float) -> Odds:
+    def odds(self, state: State, cap: int | None, tolerance: float) -> Odds:
+        from sevendag_cli.d20.state import D20State
+
+        if not isinstance(state, D20State):
+            raise UsageError(Msg("cli.mismatch"))
         return self.chain.odds(state, cap, tolerance)  # None: no cap, the fight played to the end
 
     def keep(self, tolerance: float) -> bytes:
@@ -108,11 +159,11 @@ def mirrored(tables: D20Tables) -> D20Tables:
                      tables.den_a)
 
 
-def _dag_odds(setup: PairSetup, tables: D20Tables, a: Any, b: Any) -> Odds:
+def _dag_odds(setup: PairSetup, tables: D20Tables, a: D20Fighter, b: D20Fighter) -> Odds:
     """One order of a roster's pair, from the hit-point DAG."""
     from sevendag_cli.d20.chain import D20Chain
+    from sevendag_cli.d20.limits import MAX_DAG_CELLS
     from sevendag_cli.d20.state import initial_state
-    from sevendag_cli.sim.roster import MAX_DAG_CELLS
 
     if a.hp * b.hp > MAX_DAG_CELLS:
         raise UsageError(Msg("roster.d20_cells", max=MAX_DAG_CELLS, a=a.name, hp_a=a.hp,
@@ -120,16 +171,10 @@ def _dag_odds(setup: PairSetup, tables: D20Tables, a: Any, b: Any) -> Odds:
     return D20Chain(tables).odds(initial_state(a, b), setup.cap, setup.tolerance)  # None: no cap
 
 
-class D20Backend:
-    """The d20 ruleset's backend (see :class:`sevendag_cli.backend.Backend`)."""
+class _Sheets:
+    """Reading d20 rulesets and sheets; ``rulesets show``, ``new``."""
 
-    @property
-    def name(self) -> str:
-        return "d20"
-
-    # --- rules and sheets ---------------------------------------------------------------
-
-    def record_types(self) -> tuple[type, type]:
+    def record_types(self) -> tuple[type[D20Ruleset], type[D20Fighter]]:
         from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 
         return D20Ruleset, D20Fighter
@@ -144,7 +189,7 @@ class D20Backend:
 
         return rules.read_fighter(r, source)
 
-    def describe(self, ruleset: Ruleset) -> dict[str, Any]:
+    def describe(self, ruleset: Ruleset) -> dict[str, object]:
         from msgspec import structs
 
         from sevendag_cli.d20.rules import D20Ruleset
@@ -152,12 +197,6 @@ class D20Backend:
         if not isinstance(ruleset, D20Ruleset):
             return {}
         return {"dd_table": [structs.asdict(b) for b in ruleset.dd_table]}
-
-    def sheet_formulas(self, fighter: Fighter) -> list[Formula]:
-        weapon = getattr(fighter, "weapon", None)
-        if weapon is None:
-            return []
-        return [x for x in (weapon.damage, weapon.magic) if x is not None]
 
     def roll_sheet(self, dice: DiceSource) -> dict[str, list[int]] | None:
         from sevendag_cli.formula import parse
@@ -178,64 +217,15 @@ class D20Backend:
         return SHEET_TEMPLATE.format(ruleset=ruleset.name, name=name, rolls=rolls,
                                      **{k: sum(v) for k, v in rolled.items()})
 
-    def classify(self, ruleset: Ruleset, amount: int) -> Any:
-        raise UsageError(Msg("cli.classify_d20", name=ruleset.name))  # hit points, no bands
 
-    # --- the step engine ----------------------------------------------------------------
+class _Bounds:
+    """What a d20 pair's numbers can reach (:mod:`sevendag_cli.d20.bounds`)."""
 
-    def check_state(self, ruleset: Ruleset, fighters: tuple[Fighter, Fighter], state: object) -> None:
-        from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
-        from sevendag_cli.d20.state import D20State, check_state
-
-        a, b = fighters
-        assert isinstance(ruleset, D20Ruleset) and isinstance(state, D20State)
-        assert isinstance(a, D20Fighter) and isinstance(b, D20Fighter)
-        check_state(ruleset, (a, b), state)
-
-    def engine(self) -> ModuleType:
-        from sevendag_cli.d20 import engine
-
-        return engine
-
-    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter,
-                     result: FightResult) -> list[Any]:
-        """d20: who attacks in round 1 (``start`` rolls it; later rounds roll their own, D-02)."""
-        from msgspec.structs import replace
-
-        from sevendag_cli.d20.engine import D20State, initial_state
-
-        fa, fb = cast("tuple[D20Fighter, D20Fighter]", (a, b))
-        states: list[Any] = [replace(initial_state(fa, fb), next_attacker=result.initiative.leader)]
-        for r in result.rounds:
-            states.append(D20State(r.number, (r.states[0], r.states[1]), None, r.over, r.winner,
-                                   r.capped))
-        return states
-
-    def advise(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any, after: str | None,
-               cap: int | None, tolerance: float | None) -> tuple[Any, float]:
-        raise UsageError(Msg("advise.d20"))  # nobody chooses anything in Le combat (D-02)
-
-    def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                      yield_: bool | None, allocate: Sequence[tuple[str, str]],
-                      technique: Sequence[tuple[str, str]], ask: Any) -> Any:
-        if yield_ is not None or allocate or technique:
-            raise UsageError(Msg("cli.d20_no_choices"))
-        return None
-
-    def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
-                       only: Sequence[str] | None = None) -> Any:
-        return None  # nobody chooses anything in Le combat (D-02)
-
-    def seed_replays_round(self) -> bool:
-        return True  # no choices to know
-
-    def choices_from_data(self, data: object) -> Any:
-        if data is None:
-            return None
-        raise ValueError("a d20 round has no choices")
-
-    # --- bounds ------------------------------------------------------------------------
+    def sheet_formulas(self, fighter: Fighter) -> list[Formula]:
+        weapon = getattr(fighter, "weapon", None)
+        if weapon is None:
+            return []
+        return [x for x in (weapon.damage, weapon.magic) if x is not None]
 
     def check_values(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
         pair = _pair(ruleset, a, b)
@@ -259,44 +249,84 @@ class D20Backend:
 
             check_exact(*pair)
 
-    # --- many fights --------------------------------------------------------------------
+
+class _Table:
+    """A d20 round at the table: nobody chooses anything (D-02)."""
+
+    def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: State,
+                      yield_: bool | None, allocate: Sequence[tuple[str, str]],
+                      technique: Sequence[tuple[str, str]], ask: Ask | None) -> Choices | None:
+        if yield_ is not None or allocate or technique:
+            raise UsageError(Msg("cli.d20_no_choices"))
+        return None
+
+    def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: State,
+                       yield_: bool | None, allocation: dict[str, tuple[str, ...]],
+                       technique: dict[str, str | None], lang: str,
+                       only: Sequence[str] | None = None) -> Choices | None:
+        return None  # nobody chooses anything in Le combat (D-02)
+
+    def seed_replays_round(self) -> bool:
+        return True  # no choices to know
+
+    def choices_from_data(self, data: object) -> Choices | None:
+        if data is None:
+            return None
+        raise ValueError("a d20 round has no choices")
+
+    def classify(self, ruleset: Ruleset, amount: int) -> WoundBand | None:
+        raise UsageError(Msg("cli.classify_d20", name=ruleset.name))  # hit points, no bands
+
+    def round_seconds(self, ruleset: Ruleset) -> int | None:
+        return None  # the d20 source gives a round no length
+
+    def advise(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: State, after: str | None,
+               cap: int | None, tolerance: float | None) -> tuple[Advice, float]:
+        raise UsageError(Msg("advise.d20"))  # nobody chooses anything in Le combat (D-02)
+
+
+class _Sim:
+    """``fight --runs`` of a d20 pair (d20 has no choices: every policy is the sheet)."""
 
     def check_batch(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
         if _pair(ruleset, a, b) is None:
             raise UsageError(Msg("sim.d20_sheets"))
 
-    def check_plain(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
-        return  # a d20 sheet states no choice
-
     def batch(self, ruleset: Ruleset, a: Fighter, b: Fighter,
               policies: Policies = PLAIN) -> tuple[BatchFn, Aggregator]:
-        """Drawn from the round's exact table (:mod:`~sevendag_cli.d20.sampled`) where it fits,
-        else every die rolled (:mod:`~sevendag_cli.d20.vector`); d20 has no choices."""
-        from sevendag_cli.d20.sampled import D20Batches
         from sevendag_cli.d20.sim_extra import D20Aggregator
 
-        return D20Batches(), D20Aggregator((a.name, b.name))
+        return _Batches(*_d20(ruleset, a, b)), D20Aggregator((a.name, b.name))
+
+
+class _Exact:
+    """Exact odds of d20 pairs: the round tables (icepool), the chain over the hit points."""
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
                     tolerance: float, fractions: bool | None, policies: Policies = PLAIN,
                     progress: Callable[[int, int], None] | None = None) -> ExactFight:
-        pair = _pair(ruleset, a, b)
-        if pair is None:
-            raise UsageError(Msg("cli.mismatch"))
         from sevendag_cli.d20.exact_fight import d20_fight
 
-        return d20_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions,
+        return d20_fight(*_d20(ruleset, a, b), cap=cap, tolerance=tolerance, fractions=fractions,
                          progress=progress)
 
-    def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
-        """Each fighter's hit points left when winning (a distribution) and damage dealt."""
-        return {"fighters": [
-            {"name": x.name,
-             "hp_left_when_winning": {
-                 "mean": x.hp_left_when_winning.mean, "sd": x.hp_left_when_winning.sd,
-                 "distribution": [[h, p] for h, p in x.hp_left_when_winning.distribution]},
-             "damage_dealt": x.damage_dealt}
-            for x in extras]}
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
+                   tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
+        """From the start, as the odds from any moment: the fight played to the end (``cap`` None
+        and no cap in the ruleset), or with the cap's share bounded (None where it matters: the
+        whole fight is computed instead)."""
+        from sevendag_cli.d20.chain import MAX_HP, chain_for
+
+        rs, fa, fb = _d20(ruleset, a, b)
+        if max(fa.hp, fb.hp) > MAX_HP:
+            return None
+        chain = chain_for(rs, fa, fb)
+        if not chain.moves:
+            return None
+        odds = chain.uncapped_odds(fa.hp, fb.hp, None, rs.round_cap if cap is None else cap)
+        if odds.unresolved > tolerance:
+            return None
+        return chain.names, odds, chain.rounds_mean(fa.hp, fb.hp)
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
                     tolerance: float, policies: Policies = PLAIN,
@@ -304,7 +334,7 @@ class D20Backend:
         from sevendag_cli.d20.chain import D20Chain, D20Tables, chain_for, pair_fingerprint
         from sevendag_cli.sim.moment import decode
 
-        rs, fa, fb = cast("tuple[D20Ruleset, D20Fighter, D20Fighter]", (ruleset, a, b))
+        rs, fa, fb = _d20(ruleset, a, b)
         tables = decode(D20Tables, kept)
         if tables is not None and tables.names == (fa.name, fb.name) \
                 and tables.fingerprint == pair_fingerprint(rs, fa, fb):
@@ -317,19 +347,8 @@ class D20Backend:
 
         return (DRAW_AT_CAP,)  # d20 has no choices
 
-    # --- policies: d20 has no choices, so every policy is the sheet -----------------------
-
-    def has_choices(self) -> bool:
-        return False
-
-    def fight_play(self, ruleset: Ruleset, a: Fighter, b: Fighter, dice: DiceSource,
-                   cap: int | None, policies: Policies = PLAIN) -> FightPlay:
-        from sevendag_cli.d20.engine import fight_play
-
-        pair = _pair(ruleset, a, b)
-        if pair is None:
-            raise UsageError(Msg("cli.mismatch"))
-        return fight_play(*pair, dice, cap)
+    def sheets_note(self) -> Msg:
+        return Msg("exact.assume.d20")  # the rounds as round plays them: no choices (D-02)
 
     def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
                        tolerance: float, sheet: Odds | None = None,
@@ -343,31 +362,17 @@ class D20Backend:
         return Exploitability((a.name, b.name), (0.0, 0.0), ((0.0, 0.0), (0.0, 0.0)),
                               (own[1], own[0]), own, tolerance)
 
-    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
-                   tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
-        """From the start, as the odds from any moment: the fight played to the end (``cap`` None
-        and no cap in the ruleset), or with the cap's share bounded (None where it matters: the
-        whole fight is computed instead)."""
-        from sevendag_cli.d20.chain import MAX_HP, chain_for
 
-        rs, fa, fb = cast("tuple[D20Ruleset, D20Fighter, D20Fighter]", (ruleset, a, b))
-        if max(fa.hp, fb.hp) > MAX_HP:
-            return None
-        chain = chain_for(rs, fa, fb)
-        if not chain.moves:
-            return None
-        odds = chain.uncapped_odds(fa.hp, fb.hp, None, rs.round_cap if cap is None else cap)
-        if odds.unresolved > tolerance:
-            return None
-        return chain.names, odds, chain.rounds_mean(fa.hp, fb.hp)
+class _Roster:
+    """A ``matrix``'s d20 pairs: the round tables built once a pair, mirrored for the other order."""
 
-    def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, Any],
+    def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, object],
                     solved: Callable[[int, int, Callable[[], Odds]], Cell],
                     fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
         """The round tables built once for the pair, mirrored for the other order."""
         from sevendag_cli.d20.chain import d20_tables
 
-        rs, a, b = setup.ruleset, setup.fighters[i], setup.fighters[j]
+        rs, a, b = _d20(setup.ruleset, setup.fighters[i], setup.fighters[j])
         try:
             tables = d20_tables(rs, a, b)
         except UsageError as exc:
@@ -379,31 +384,29 @@ class D20Backend:
         return frozenset({"exact.d20.hp", "exact.d20.cells", "roster.d20_cells"})
 
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
-        fa, fb = cast("tuple[D20Fighter, D20Fighter]", (a, b))
-        return int(fa.hp * fb.hp)
+        return int(_sheet(a).hp * _sheet(b).hp)
 
     def warm_modules(self) -> tuple[str, ...]:
         return ("sevendag_cli.d20.chain", "sevendag_cli.d20.exact", "sevendag_cli.d20.state")
 
-    # --- what-if ------------------------------------------------------------------------
 
-    def round_seconds(self, ruleset: Ruleset) -> int | None:
-        return None  # the d20 source gives a round no length
+class _WhatIf:
+    """What-ifs on d20 sheets (no tactics, no techniques)."""
 
-    def tactics(self) -> tuple[str, ...] | None:
-        return None
+    def tactics(self, typed: str) -> tuple[str, ...]:
+        raise UsageError(Msg("whatif.tactic_d20", typed=typed))  # a d20 sheet has no tactic
 
     def ruleset_entries(self, ruleset: Ruleset, table: str) -> RulesetEntries:
         return {}  # no techniques: nothing of the ruleset is a what-if
 
     def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
                     changes: Sequence[SheetChange], policies: Sequence[str] = ("sheet", "sheet"),
-                    state: Any = None) -> list[Msg]:
+                    state: State | None = None) -> list[Msg]:
         """A field that only the AC formula reads (``armour``, ``size``), on a sheet that
         states its AC (D-05: the stated AC wins)."""
         from sevendag_cli.d20.rules import FORMULA_KEYS
 
-        rs = cast("D20Ruleset", ruleset)
+        rs = _rules(ruleset)
         ac_names = rs.ac.names
         elsewhere: set[str] = set()
         for key in FORMULA_KEYS:
@@ -427,7 +430,25 @@ class D20Backend:
         return [Msg("whatif.saved_hp", name=c.fighter) for c in changes
                 if c.field == "hp" and "hp" not in read]
 
-    # --- display ------------------------------------------------------------------------
+
+class D20Backend:
+    """The d20 ruleset's backend (see :class:`sevendag_cli.backend.Backend`)."""
+
+    sheets = _Sheets()
+    bounds = _Bounds()
+    table = _Table()
+    sim = _Sim()
+    exact = _Exact()
+    roster = _Roster()
+    whatif = _WhatIf()
+
+    def has_choices(self) -> bool:
+        return False  # every policy is the sheet
+
+    def engine(self) -> StepEngine:
+        from sevendag_cli.d20.engine import STEP_ENGINE
+
+        return STEP_ENGINE
 
     def display(self) -> RulesetDisplay:
         from sevendag_cli.d20.display import DISPLAY

@@ -13,7 +13,7 @@ increasing hit points gives ``V(ha, hb)`` = P(a wins) from *every* state at once
 (no round cap): the table is kept, and the odds of any state of the fight are a
 look-up.  Small fights (:data:`PY_CELLS`) in pure Python; larger ones by
 :mod:`sevendag_cli.d20.solve` (numpy, extended precision, a far tighter rounding
-bound), up to :data:`sevendag_cli.limits.MAX_EXACT_HP` hit points each.
+bound), up to :data:`sevendag_cli.d20.limits.MAX_EXACT_HP` hit points each.
 
 **The round cap** (a draw after round ``cap``, as ``round`` and ``fight``; a ruleset with
 no cap plays the fight to the end): from ``(ha, hb)`` the fight is over after at most
@@ -39,9 +39,9 @@ from typing import Any
 import msgspec
 
 from sevendag_cli.d20.engine import D20State
+from sevendag_cli.d20.limits import MAX_EXACT_HP
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.errors import EncounterError, Msg, UsageError
-from sevendag_cli.limits import MAX_EXACT_HP
 from sevendag_cli.sim.odds import (
     COMPLETE,
     DEFAULT_TOLERANCE,
@@ -56,7 +56,7 @@ from sevendag_cli.sim.odds import (
 )
 
 MAX_HP = MAX_EXACT_HP
-"""Most hit points a fighter may have for exact odds (:data:`sevendag_cli.limits.MAX_EXACT_HP`)."""
+"""Most hit points a fighter may have for exact odds (:data:`sevendag_cli.d20.limits.MAX_EXACT_HP`)."""
 MAX_KEPT_DAMAGE = 10_000_000
 """Largest damage (and most damage values) kept tables may hold when read back."""
 

@@ -136,7 +136,7 @@ def status_rows(r: Any, name: Text, s: Any, sheet: Any) -> list[tuple[Text, Text
     return [(name, hp)]
 
 
-def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], lang: str,
+def extras_table(console: Any, fighters: Sequence[Any], extras: Any, lang: str,
                  ruleset: Any) -> None:
     """``--runs``, ``--exact``: each fighter's hit points left when winning, and damage dealt."""
     from sevendag_cli.i18n import number
@@ -145,7 +145,7 @@ def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], l
     rows: list[list[Text | str]] = [
         [Text(visible(f.name), "bold"),
          w(lang, "mean_sd", mean=ex.hp_left_when_winning.mean, sd=ex.hp_left_when_winning.sd),
-         number(ex.damage_dealt, ".1f", lang)] for f, ex in zip(fighters, extras, strict=True)]
+         number(ex.damage_dealt, ".1f", lang)] for f, ex in zip(fighters, extras.fighters, strict=True)]
     console.print(sim_table([w(lang, "fighter"), w(lang, "hp"), w(lang, "dealt")], rows))
 
 

@@ -19,9 +19,14 @@ There is no planning module: in Le combat nobody chooses anything for a
 round (initiative decides who attacks, D-02), so ``play_round`` takes a
 ``choices`` argument only to share the Sevendag engine's signature, and
 ignores it.
+
+:data:`STEP_ENGINE` is this engine behind the typed interface every ruleset's step engine
+shares (:class:`sevendag_cli.backend.StepEngine`), what the backend's ``engine()`` gives.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from sevendag_cli.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
 from sevendag_cli.d20.resolution import (
@@ -35,6 +40,7 @@ from sevendag_cli.d20.resolution import (
     roll_initiative,
     start,
 )
+from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.d20.state import (
     D20FighterState,
     D20State,
@@ -43,13 +49,98 @@ from sevendag_cli.d20.state import (
     state_from_data,
     state_to_data,
 )
+from sevendag_cli.d20.state import check_state as _check_state
 from sevendag_cli.engine.common import FightOverEvent, InitiativeEvent
+from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.policies import PLAIN, Policies
+
+if TYPE_CHECKING:
+    from sevendag_cli.backend import Choices, Fighter, Ruleset, State
+    from sevendag_cli.dice import DiceSource
+    from sevendag_cli.engine.common import FightPlay, FightResult, RoundResult, WoundResult
+
+
+
+def _pair(ruleset: Ruleset, a: Fighter, b: Fighter) -> tuple[D20Ruleset, D20Fighter, D20Fighter]:
+    """The three as d20 records (a sheet of another ruleset: one line)."""
+    if isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
+        return ruleset, a, b
+    raise UsageError(Msg("cli.mismatch"))
+
+
+def _state(state: State) -> D20State:
+    if not isinstance(state, D20State):
+        raise UsageError(Msg("cli.mismatch"))
+    return state
+
+
+class D20StepEngine:
+    """The d20 step engine (:class:`sevendag_cli.backend.StepEngine`): this module's functions,
+    the records narrowed to d20's."""
+
+    def start(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+              dice: DiceSource) -> tuple[InitiativeEvent, State]:
+        return start(*_pair(ruleset, a, b), dice)
+
+    def play_round(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: State, dice: DiceSource,
+                   choices: Choices | None = None) -> tuple[RoundResult, State]:
+        return play_round(*_pair(ruleset, a, b), _state(state), dice, choices)
+
+    def apply_wound(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: State, fighter: str,
+                    amount: int | None = None, band: str | None = None) -> tuple[WoundResult, State]:
+        return apply_wound(*_pair(ruleset, a, b), _state(state), fighter, amount, band)
+
+    def apply_heal(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: State, fighter: str,
+                   amount: int | None = None, band: str | None = None) -> tuple[WoundResult, State]:
+        return apply_heal(*_pair(ruleset, a, b), _state(state), fighter, amount, band)
+
+    def fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, dice: DiceSource,
+              cap: int | None = None) -> FightResult:
+        return fight(*_pair(ruleset, a, b), dice, cap)
+
+    def fight_play(self, ruleset: Ruleset, a: Fighter, b: Fighter, dice: DiceSource,
+                   cap: int | None = None, policies: Policies = PLAIN) -> FightPlay:
+        """Every policy is the sheet: nobody chooses anything (D-02)."""
+        return fight_play(*_pair(ruleset, a, b), dice, cap)
+
+    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter,
+                     result: FightResult) -> list[State]:
+        """Who attacks in round 1 (``start`` rolls it; later rounds roll their own, D-02)."""
+        from msgspec.structs import replace
+
+        _, fa, fb = _pair(ruleset, a, b)
+        states: list[State] = [replace(initial_state(fa, fb),
+                                       next_attacker=result.initiative.leader)]
+        for r in result.rounds:
+            states.append(D20State(r.number, (r.states[0], r.states[1]), None, r.over, r.winner,
+                                   r.capped))
+        return states
+
+    def state_to_data(self, state: State) -> dict[str, object]:
+        return state_to_data(_state(state))
+
+    def state_from_data(self, data: object) -> State:
+        return state_from_data(data)
+
+    def fighter_states(self, state: State) -> tuple[D20FighterState, ...]:
+        return fighter_states(_state(state))
+
+    def check_state(self, ruleset: Ruleset, fighters: tuple[Fighter, Fighter], state: State) -> None:
+        rs, a, b = _pair(ruleset, *fighters)
+        _check_state(rs, (a, b), _state(state))
+
+
+STEP_ENGINE = D20StepEngine()
+"""This engine behind :class:`sevendag_cli.backend.StepEngine`."""
+
 
 __all__ = [
     "MAX_INITIATIVE_ATTEMPTS",
+    "STEP_ENGINE",
     "AttackEvent",
     "D20FighterState",
     "D20State",
+    "D20StepEngine",
     "DamageEvent",
     "FightOverEvent",
     "HitPointsEvent",

@@ -14,7 +14,7 @@ The fight asked is the ruleset's: a draw after its ``round_cap``, or after ``cap
   computed, not bounded.
 
 Both are certified; their work is bounded by the hit points (at most
-:data:`sevendag_cli.limits.MAX_EXACT_HP` each) and the cap.  The exact fractions of the fight
+:data:`sevendag_cli.d20.limits.MAX_EXACT_HP` each) and the cap.  The exact fractions of the fight
 played to the end (:func:`sevendag_cli.d20.exact.exact_d20`) come by default only where they
 cost little beside the float answer (:func:`sevendag_cli.d20.exact.fractions_pay`), else on
 request (``fractions=True``).
@@ -26,19 +26,40 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from sevendag_cli.d20.rules import D20Fighter, D20Ruleset
 from sevendag_cli.errors import Msg, RuleError, SevendagError
 from sevendag_cli.sim.exact_fight import (
-    D20FighterExact,
     ExactFight,
     FighterExact,
     Fractions,
-    HpLeft,
     RoundsExact,
     check_resolved,
     exact_result,
 )
 from sevendag_cli.sim.odds import COMPLETE, DEFAULT_TOLERANCE, certified, check_cap, check_tolerance
+
+
+class HpLeft(msgspec.Struct, frozen=True):
+    mean: float
+    sd: float
+    distribution: tuple[tuple[int, float], ...]  # (hit points left, P(... | this fighter wins))
+
+
+class FighterFigures(msgspec.Struct, frozen=True):
+    """One fighter's figures of the exact fight: hit points left when winning, damage dealt."""
+
+    name: str
+    hp_left_when_winning: HpLeft
+    damage_dealt: float  # expected per fight
+
+
+class ExactFigures(msgspec.Struct, frozen=True):
+    """What d20 adds to ``fight --exact``'s odds (the JSON's ``d20``): per fighter."""
+
+    fighters: tuple[FighterFigures, FighterFigures]
+
 
 ROUNDS_TOLERANCE = 1e-12
 """The rounds distribution of a fight played to the end is followed until at most this much of
@@ -65,14 +86,14 @@ def d20_fight(ruleset: D20Ruleset, a: D20Fighter, b: D20Fighter, *, cap: int | N
             from sevendag_cli.d20.bounds import endless
 
             raise RuleError(endless(ruleset, a, b) or Msg("rules.endless_d20", a=a.name, b=b.name))
-        from sevendag_cli.sim.push import d20_push
+        from sevendag_cli.d20.push import grid_push
 
         p = chain.p_first
-        res = d20_push(chain, a.hp, b.hp, None, cap, tolerance, columns=[(0, p), (1, 1.0 - p)])
+        res = grid_push(chain, a.hp, b.hp, None, cap, tolerance, columns=[(0, p), (1, 1.0 - p)])
         return exact_result(ruleset.name, "d20", chain.names, cap, tolerance, res.push, None,
-                            None, d20=_extras(chain.names, res.rewards.hp_a.sum(axis=0),
-                                              res.rewards.hp_b.sum(axis=0),
-                                              tuple(res.rewards.dealt.sum(axis=1))))
+                            None, _method(cap), _extras(chain.names, res.rewards.hp_a.sum(axis=0),
+                                                        res.rewards.hp_b.sum(axis=0),
+                                                        tuple(res.rewards.dealt.sum(axis=1))))
     exact, why = _d20_fractions(ruleset, a, b, fractions, progress)
     if cap is None:
         return _to_the_end(ruleset.name, chain, a.hp, b.hp, tolerance, exact, why)
@@ -92,7 +113,7 @@ def _capped(ruleset: str, chain: Any, ha: int, hb: int, cap: int, tolerance: flo
     res = timed(chain.jumps, ha, hb, _columns(chain), cap, tolerance, hp=True)
     check_resolved(res.push, chain.names, tolerance)
     return exact_result(ruleset, "d20", chain.names, cap, tolerance, res.push, exact, why,
-                        d20=_extras(chain.names, res.hp_a, res.hp_b, res.dealt))
+                        _method(cap), _extras(chain.names, res.hp_a, res.hp_b, res.dealt))
 
 
 def _to_the_end(ruleset: str, chain: Any, ha: int, hb: int, tolerance: float,
@@ -120,7 +141,7 @@ def _to_the_end(ruleset: str, chain: Any, ha: int, hb: int, tolerance: float,
         fighters=(fighters[0], fighters[1]), draw_probability=odds.draw,
         draw_bounds=odds.draw_bounds, unresolved=odds.unresolved, rounds=rounds,
         first_striker_won=first_striker_won, fractions=exact, no_fractions=why,
-        d20=_extras(names, sol.hp_a, sol.hp_b, sol.dealt), solver="end")
+        method=_method(None), extras=_extras(names, sol.hp_a, sol.hp_b, sol.dealt), solver="end")
 
 
 def _rounds_to_the_end(timing: Any, mean: float, error: float,
@@ -142,10 +163,14 @@ def _rounds_to_the_end(timing: Any, mean: float, error: float,
                        rank(pairs, tail, 0.5), rank(pairs, tail, 0.9), tuple(pairs), tail)
 
 
-def _extras(names: tuple[str, str], hp_a: Any, hp_b: Any,
-            dealt: Any) -> tuple[D20FighterExact, D20FighterExact]:
-    return (D20FighterExact(names[0], _hp_left([float(x) for x in hp_a]), float(dealt[0])),
-            D20FighterExact(names[1], _hp_left([float(x) for x in hp_b]), float(dealt[1])))
+def _method(cap: int | None) -> Msg:
+    """How the odds were computed: with a round cap, or played to the end (no cap)."""
+    return Msg("exact.note.d20", cap=cap) if cap is not None else Msg("exact.note.d20_end", cap=cap)
+
+
+def _extras(names: tuple[str, str], hp_a: Any, hp_b: Any, dealt: Any) -> ExactFigures:
+    return ExactFigures((FighterFigures(names[0], _hp_left([float(x) for x in hp_a]), float(dealt[0])),
+                         FighterFigures(names[1], _hp_left([float(x) for x in hp_b]), float(dealt[1]))))
 
 
 def _hp_left(hp: list[float]) -> HpLeft:

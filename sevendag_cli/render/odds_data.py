@@ -47,8 +47,10 @@ def assumption_note(engine: str, policies: Sequence[str] = PLAIN,
     if SHEET_RULES in assumptions(engine, (policies[0], policies[1]), fighters) and \
             len(optimal) < len(policies):
         return Msg("exact.assume.sheet_rules")
-    if not optimal:
-        return Msg(f"exact.assume.{engine}")
+    if not optimal:  # each on its sheet: what the ruleset's rounds assume, in its words
+        from sevendag_cli.backend import backend_named
+
+        return backend_named(engine).exact.sheets_note()
     if len(optimal) == len(policies):
         return Msg("exact.assume.optimal_both")
     return Msg("exact.assume.optimal", who=optimal[0])

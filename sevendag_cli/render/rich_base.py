@@ -99,7 +99,8 @@ class RulesetDisplay:
     fighter_state, sheet)``, a fighter's rows under its name; ``elapsed(renderer,
     rounds)`` (optional), the game time the rounds took, said after them.  ``fight --runs``
     and ``--exact`` ask ``extras_table(console, fighters, extras, lang, ruleset)`` (optional):
-    the table of what the ruleset adds to the win rates, ``extras`` one record per fighter.
+    the table of what the ruleset adds to the win rates, ``extras`` its own record (one entry
+    per fighter in its ``fighters``).
     """
 
     __slots__ = ("elapsed", "extras_table", "handlers", "leader_key", "round_intro", "state_text",
@@ -114,7 +115,7 @@ class RulesetDisplay:
         status_rows: Callable[[Any, Text, Any, Any], list[tuple[Text, Text]]],
         round_intro: Callable[[Display, Sequence[Any]], None] | None = None,
         elapsed: Callable[[Any, int], str] | None = None,
-        extras_table: Callable[[Any, Sequence[Any], Sequence[Any], str, Any], None] | None = None,
+        extras_table: Callable[[Any, Sequence[Any], Any, str, Any], None] | None = None,
     ) -> None:
         self.handlers = handlers
         self.state_text = state_text

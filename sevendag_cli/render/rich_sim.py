@@ -50,9 +50,7 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any,
     print_line(console, Text(w(lang, "runs", runs=count(result.runs, lang), seed=result.seed), "bold"))
     r = result.rounds
     histogram(console, r.histogram, w(lang, "hist"), max_rows=12, lang=lang)
-    extras = getattr(result, result.engine, None)  # the ruleset's own figures, if any
-    _ruleset_tables(console, result.engine, result.fighters,
-                    extras.fighters if extras is not None else None, lang, ruleset)
+    _ruleset_tables(console, result.engine, result.fighters, result.extras, lang, ruleset)
     if result.cap is not None:
         print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}{count(result.draws, lang)} "
                        f"({number(result.draw_probability, '.2%', lang)})")
@@ -73,7 +71,8 @@ def render_simulation(console: Console, result: Any, lang: str, ruleset: Any,
 def _ruleset_tables(console: Console, engine: str, fighters: Any, extras: Any, lang: str,
                     ruleset: Any) -> None:
     """What the ruleset adds to the win rates (``--runs`` and ``--exact`` alike), in a second
-    table drawn by its display (``extras_table``): ``extras`` has one record per fighter."""
+    table drawn by its display (``extras_table``): ``extras`` is its own record
+    (:class:`~sevendag_cli.sim.exact_records.Extras`, one entry per fighter)."""
     if extras is None:
         return
     from sevendag_cli.backend import backend_named
@@ -215,8 +214,7 @@ def render_exact(console: Console, result: Any, lang: str, ruleset: Any = None,
          _interval(f.bounds[0], f.bounds[1], lang)]
         for f in result.fighters]
     console.print(sim_table([w(lang, col) for col in ("fighter", "p", "p_exact")], rows))
-    _ruleset_tables(console, result.engine, result.fighters, getattr(result, result.engine, None),
-                    lang, ruleset)
+    _ruleset_tables(console, result.engine, result.fighters, result.extras, lang, ruleset)
     if not end:
         print_line(console, f"{w(lang, 'draws', cap=result.cap)}{t('colon', lang)}"
                        f"{_interval(result.draw_bounds[0], result.draw_bounds[1], lang)}")

@@ -2,7 +2,8 @@
 
 The keys of ``fight --runs`` are kept wherever they mean the same thing
 (``fighters[].win_probability``, ``draw_probability``, ``rounds.{mean, sd, p50, p90,
-histogram}``, ``first_striker_won``, ``d20`` / ``sevendag`` extras); what is exact
+histogram}``, ``first_striker_won``, the ruleset's own figures under its engine's name, the
+other engines' null); what is exact
 adds its bounds (``bounds``, ``draw_bounds``, ``unresolved``, ``rounds.tail``) and, where
 the fight can be solved in fractions, ``*_exact`` (the fight played to the end, no cap).
 """
@@ -12,8 +13,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from sevendag_cli.backend import by_engine
 from sevendag_cli.errors import Msg
-from sevendag_cli.render.data import header
+from sevendag_cli.render.data import header, to_data
 
 if TYPE_CHECKING:
     from sevendag_cli.sim.exact_fight import ExactFight
@@ -25,9 +27,10 @@ def _fraction(x: Fraction | None) -> str | None:
 
 
 def exact_note(result: ExactFight) -> list[Msg]:
-    """What the display and the JSON say about how the odds were computed."""
-    kind = "_end" if result.solver == "end" else ""  # d20 with no round cap
-    notes = [Msg(f"exact.note.{result.engine}{kind}", cap=result.cap),
+    """What the display and the JSON say about how the odds were computed: the ruleset's
+    method first."""
+    end = result.solver == "end"  # played to the end, with no round cap
+    notes = [result.method,
              Msg(f"exact.note.stop.{result.stop}", unresolved=result.unresolved,
                  tolerance=result.tolerance)]
     if result.unresolved > result.tolerance and result.stop != "work":
@@ -35,7 +38,7 @@ def exact_note(result: ExactFight) -> list[Msg]:
         notes.append(Msg("exact.note.floor", unresolved=result.unresolved,
                          tolerance=result.tolerance))
     if result.fractions is not None:  # with no round cap, the very fight of the odds above
-        notes.append(Msg("exact.note.fractions_end" if kind else "exact.note.fractions"))
+        notes.append(Msg("exact.note.fractions_end" if end else "exact.note.fractions"))
     elif result.no_fractions is not None:
         notes.append(Msg("exact.note.no_fractions", reason=result.no_fractions))
     return notes
@@ -85,13 +88,7 @@ def exact_document(ruleset: str, result: ExactFight, lang: str = "en") -> dict[s
         "rounds_mean": r.mean,
         "rounds_mean_exact": _fraction(fr.rounds_mean if fr else None),
         "first_striker_won": result.first_striker_won,
-        "d20": None,
-        "sevendag": None,
+        **by_engine(result.engine, None if result.extras is None else to_data(result.extras)),
         "note": " ".join(m.render(lang) for m in exact_note(result)),
     }
-    extras = getattr(result, result.engine, None)  # the ruleset's own figures, if any
-    if extras is not None:
-        from sevendag_cli.backend import backend_named
-
-        doc[result.engine] = backend_named(result.engine).exact_extras_data(extras)
     return doc

@@ -32,7 +32,7 @@ def __getattr__(name: str) -> Any:
     import operator
     from functools import reduce
 
-    kinds = [backend_named(e).record_types() for e in engines()]
+    kinds = [backend_named(e).sheets.record_types() for e in engines()]
     if name in ("Ruleset", "Fighter"):
         return reduce(operator.or_, [k[0 if name == "Ruleset" else 1] for k in kinds])
     for kind in kinds:
@@ -58,7 +58,7 @@ def ruleset_from_data(data: dict[str, Any], source: str, problems: Problems | No
     name = r.text("name", Path(source).stem)
     # a file without a known engine is still read, to report all its problems at once
     backend = backend_named(engine if engine in known else FALLBACK_ENGINE)
-    ruleset = backend.read_ruleset(r, name, source)
+    ruleset = backend.sheets.read_ruleset(r, name, source)
     r.finish()
     problems.raise_first()
     return ruleset
@@ -87,7 +87,7 @@ def fighter_from_data(
     sheet_ruleset = data.get("ruleset")
     if isinstance(sheet_ruleset, str) and sheet_ruleset not in (ruleset.name, ruleset.engine):
         problems.add("ruleset", Msg("rules.sheet_for_other", sheet=sheet_ruleset, ruleset=ruleset.name))
-    fighter = backend_for(ruleset).read_fighter(r, source, ruleset)
+    fighter = backend_for(ruleset).sheets.read_fighter(r, source, ruleset)
     problems.raise_first()
     return fighter
 

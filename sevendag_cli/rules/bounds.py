@@ -32,14 +32,14 @@ def check_values(ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
     """Refuse a pair whose fight could compute a number beyond the value bound (one line)."""
     from sevendag_cli.backend import backend_for
 
-    backend_for(ruleset).check_values(ruleset, a, b)
+    backend_for(ruleset).bounds.check_values(ruleset, a, b)
 
 
 def endless(ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None:
     """Why the fight of a and b can never end (it would only stop at the round cap), or None."""
     from sevendag_cli.backend import backend_for
 
-    return backend_for(ruleset).endless(ruleset, a, b)
+    return backend_for(ruleset).bounds.endless(ruleset, a, b)
 
 
 def check_can_end(ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
@@ -59,7 +59,7 @@ def check_exact(ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
     check_values(ruleset, a, b)
     from sevendag_cli.backend import backend_for
 
-    backend_for(ruleset).check_exact(ruleset, a, b)
+    backend_for(ruleset).bounds.check_exact(ruleset, a, b)
 
 
 def widest_dice(ruleset: Ruleset, a: Fighter, b: Fighter) -> int:
@@ -70,5 +70,5 @@ def widest_dice(ruleset: Ruleset, a: Fighter, b: Fighter) -> int:
 
     backend = backend_for(ruleset)
     for f in (a, b):
-        formulas += backend.sheet_formulas(f)
+        formulas += backend.bounds.sheet_formulas(f)
     return max([1, *(d.count for x in formulas for d in x.dice)])

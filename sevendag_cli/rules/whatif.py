@@ -52,6 +52,7 @@ from sevendag_cli.limits import INT_LIMIT, MAX_DATA_DEPTH, MAX_WHAT_IF_TEXT, MAX
 from sevendag_cli.policies import OPTIMAL, SHEET
 
 if TYPE_CHECKING:
+    from sevendag_cli.backend import State
     from sevendag_cli.rules import Fighter, Ruleset
 
 Docs = list[tuple[str, dict[str, Any]]]
@@ -237,9 +238,7 @@ class WhatIf(Struct, frozen=True):
                 i = _fighter(asg, asg.target, names)
                 from sevendag_cli.backend import backend_named
 
-                tactics = backend_named(engine).tactics()
-                if tactics is None:  # sheets without tactics (d20)
-                    raise UsageError(Msg("whatif.tactic_d20", typed=asg.typed))
+                tactics = backend_named(engine).whatif.tactics(asg.typed)  # none: refused
                 indexed.append((n, _tactic(asg, out[i][1], names[i], tactics)))
                 continue
             if is_ruleset_target(asg.target):
@@ -458,7 +457,7 @@ def _ruleset_set(asg: Assignment, data: dict[str, Any], ruleset: Ruleset, names:
     from sevendag_cli.terms import candidates, fold
 
     table, _, rest = asg.target.partition(".")
-    entries = backend_for(ruleset).ruleset_entries(ruleset, table)
+    entries = backend_for(ruleset).whatif.ruleset_entries(ruleset, table)
     fighter = next((n for n in names if n and fold(n) == fold(table)), None)
 
     def refuse(message: Msg) -> UsageError:
@@ -751,7 +750,7 @@ def range_note(text: str) -> Msg | None:
 
 
 def inert_notes(ruleset: Ruleset, fighters: Sequence[Fighter], changes: tuple[Change, ...],
-                policies: Sequence[str] = ("sheet", "sheet"), state: object = None) -> list[Msg]:
+                policies: Sequence[str] = ("sheet", "sheet"), state: State | None = None) -> list[Msg]:
     """Changes that cannot change the fight, and why: a d20 field that only the AC formula
     reads (``armour``, ``size``), on a sheet that states its AC (D-05: the stated AC wins); a
     change of a Sevendag technique when every fighter plays its sheet (no technique).
@@ -761,7 +760,7 @@ def inert_notes(ruleset: Ruleset, fighters: Sequence[Fighter], changes: tuple[Ch
     in which a technique may be in effect), None for a fight from its start."""
     from sevendag_cli.backend import backend_for
 
-    return backend_for(ruleset).inert_notes(ruleset, fighters, changes, policies, state)
+    return backend_for(ruleset).whatif.inert_notes(ruleset, fighters, changes, policies, state)
 
 
 def saved_state_notes(ruleset: Ruleset, changes: tuple[Change, ...]) -> list[Msg]:
@@ -770,4 +769,4 @@ def saved_state_notes(ruleset: Ruleset, changes: tuple[Change, ...]) -> list[Msg
     Sevendag field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
     from sevendag_cli.backend import backend_for
 
-    return backend_for(ruleset).saved_state_notes(ruleset, changes)
+    return backend_for(ruleset).whatif.saved_state_notes(ruleset, changes)

@@ -8,16 +8,19 @@ it is called.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from sevendag_cli.errors import Msg, SevendagError, UsageError
 from sevendag_cli.policies import OPTIMAL, PLAIN, SHEET, Policies
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from sevendag_cli.backend import (
         Aggregator,
+        Ask,
         Backend,
+        Batch,
         BatchFn,
         Cell,
         Fighter,
@@ -26,15 +29,20 @@ if TYPE_CHECKING:
         Ruleset,
         RulesetEntries,
         SheetChange,
+        State,
+        StepEngine,
     )
     from sevendag_cli.data import Reader
     from sevendag_cli.dice import DiceSource
-    from sevendag_cli.engine.common import FightPlay, FightResult
     from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
-    from sevendag_cli.sevendag.chain import SevendagChain
-    from sevendag_cli.sevendag.engine import Choices
-    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
+    from sevendag_cli.sevendag.advice import Advice
+    from sevendag_cli.sevendag.chain import Lookup, SevendagChain
+    from sevendag_cli.sevendag.model import FighterModel
+    from sevendag_cli.sevendag.planning import Choices
+    from sevendag_cli.sevendag.policy import PolicyBatch, PolicyMomentOdds
+    from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, WoundBand
+    from sevendag_cli.sevendag.state import SevendagState
     from sevendag_cli.sim.exact_records import ExactFight, Exploitability
     from sevendag_cli.sim.odds import Odds
 
@@ -93,6 +101,39 @@ def _pair(ruleset: Ruleset, a: Fighter,
     return None
 
 
+def _sev(ruleset: Ruleset, a: Fighter,
+         b: Fighter) -> tuple[SevendagRuleset, SevendagFighter, SevendagFighter]:
+    """The three as Sevendag records (a sheet of another ruleset: one line)."""
+    pair = _pair(ruleset, a, b)
+    if pair is None:
+        raise UsageError(Msg("cli.mismatch"))
+    return pair
+
+
+def _rules(ruleset: Ruleset) -> SevendagRuleset:
+    from sevendag_cli.sevendag.rules import SevendagRuleset
+
+    if not isinstance(ruleset, SevendagRuleset):
+        raise UsageError(Msg("cli.mismatch"))
+    return ruleset
+
+
+def _sheet(fighter: Fighter) -> SevendagFighter:
+    from sevendag_cli.sevendag.rules import SevendagFighter
+
+    if not isinstance(fighter, SevendagFighter):
+        raise UsageError(Msg("cli.mismatch"))
+    return fighter
+
+
+def _state(state: State) -> SevendagState:
+    from sevendag_cli.sevendag.state import SevendagState
+
+    if not isinstance(state, SevendagState):
+        raise UsageError(Msg("cli.mismatch"))
+    return state
+
+
 def technique_key(rs: SevendagRuleset, text: str, name: str = "") -> str:
     """A technique as typed (``--technique NAME=TEXT``): its key, a label in either language,
     or an unambiguous short form of them (``garde``); an ambiguous one is refused naming the
@@ -130,13 +171,13 @@ def closest_technique(rs: SevendagRuleset, text: str) -> str | None:
 class _MomentOdds:
     """The odds of any state of one Sevendag pair: its chain, and the kept odds of every state."""
 
-    def __init__(self, chain: SevendagChain, lookup: Any) -> None:
+    def __init__(self, chain: SevendagChain, lookup: Lookup | None) -> None:
         self.chain = chain
         self.lookup = lookup  # the kept odds of every state, indexed (or None)
         self.used_kept = lookup is not None
 
-    def odds(self, state: Any, cap: int | None, tolerance: float) -> Odds:
-        return self.chain.odds(state, cap, tolerance, lookup=self.lookup)  # None: the ruleset's
+    def odds(self, state: State, cap: int | None, tolerance: float) -> Odds:
+        return self.chain.odds(_state(state), cap, tolerance, lookup=self.lookup)  # None: the ruleset's
 
     def keep(self, tolerance: float) -> bytes:
         chain = self.chain
@@ -145,12 +186,55 @@ class _MomentOdds:
 
             starts = [chain.state_id(chain.start_key(0)), chain.state_id(chain.start_key(1))]
             self.lookup = chain.lookup(chain_table(chain, starts, tolerance))
+        assert self.lookup is not None  # the chain's own table
         kept: bytes = self.lookup.table.to_bytes()
         return kept
 
 
-def exact_odds(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
-               models: tuple[Any, Any] | None = None) -> Odds:
+class _PolicyMoment:
+    """The odds of any state of one Sevendag pair under policies (:class:`.policy.PolicyMomentOdds`)."""
+
+    def __init__(self, inner: PolicyMomentOdds) -> None:
+        self.inner = inner
+
+    @property
+    def used_kept(self) -> bool:
+        return self.inner.used_kept
+
+    def odds(self, state: State, cap: int | None, tolerance: float) -> Odds:
+        return self.inner.odds(_state(state), cap, tolerance)
+
+    def keep(self, tolerance: float) -> bytes:
+        return self.inner.keep(tolerance)
+
+
+class _Batches:
+    """The pair's batch function: drawn from the pair's chain where it fits, every die rolled
+    otherwise (:mod:`~sevendag_cli.sevendag.sampled`)."""
+
+    def __init__(self, ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -> None:
+        from sevendag_cli.sevendag.sampled import SevendagBatches
+
+        self.pair = (ruleset, a, b)
+        self.fn = SevendagBatches()
+
+    def __call__(self, n: int, rng: np.random.Generator, cap: int) -> Batch:
+        return cast("Batch", self.fn(*self.pair, n, rng, cap))  # a SevendagBatch or SevendagSample
+
+
+class _PolicyBatches:
+    """The pair's batch function under policies (or with a sheet's rules): fights sampled from
+    the game's played rows (:class:`.policy.PolicyBatch`)."""
+
+    def __init__(self, fn: PolicyBatch) -> None:
+        self.fn = fn
+
+    def __call__(self, n: int, rng: np.random.Generator, cap: int) -> Batch:
+        return self.fn(self.fn.ruleset, self.fn.a, self.fn.b, n, rng, cap)
+
+
+def exact_odds(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter, cap: int,
+               tolerance: float, models: tuple[FighterModel, FighterModel] | None = None) -> Odds:
     """``fight --exact``'s odds of a pair (the same push from the same starts, S-02)."""
     from sevendag_cli.sevendag.chain import SevendagChain
     from sevendag_cli.sevendag.exact import initiative_probability
@@ -169,16 +253,10 @@ def exact_odds(ruleset: Any, a: Any, b: Any, cap: int, tolerance: float,
     return odds
 
 
-class SevendagBackend:
-    """The Sevendag ruleset's backend (see :class:`sevendag_cli.backend.Backend`)."""
+class _Sheets:
+    """Reading Sevendag rulesets and sheets; ``rulesets show``, ``new``."""
 
-    @property
-    def name(self) -> str:
-        return "sevendag"
-
-    # --- rules and sheets ---------------------------------------------------------------
-
-    def record_types(self) -> tuple[type, type]:
+    def record_types(self) -> tuple[type[SevendagRuleset], type[SevendagFighter]]:
         from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 
         return SevendagRuleset, SevendagFighter
@@ -193,7 +271,7 @@ class SevendagBackend:
 
         return rules.read_fighter(r, source, cast("SevendagRuleset", ruleset))
 
-    def describe(self, ruleset: Ruleset) -> dict[str, Any]:
+    def describe(self, ruleset: Ruleset) -> dict[str, object]:
         from msgspec import structs
 
         from sevendag_cli.sevendag.rules import SevendagRuleset
@@ -204,9 +282,6 @@ class SevendagBackend:
                 "metals": {k: structs.asdict(m) for k, m in ruleset.metals.items()},
                 "techniques": {k: structs.asdict(t) for k, t in ruleset.techniques.items()}}
 
-    def sheet_formulas(self, fighter: Fighter) -> list[Formula]:
-        return []  # a Sevendag sheet holds numbers and dice sizes, no formula
-
     def roll_sheet(self, dice: DiceSource) -> dict[str, list[int]] | None:
         return None  # nothing rolled, no seed
 
@@ -216,72 +291,53 @@ class SevendagBackend:
         each with a line saying what it does in ``lang``: uncommented, the sheet still reads."""
         from sevendag_cli.text import toml_basic, visible
 
-        rs = cast("SevendagRuleset", ruleset)
+        rs = _rules(ruleset)
         metals = list(rs.metals)
         return SHEET_TEMPLATE.format(ruleset=toml_basic(ruleset.name), name=name,
                                      metal=toml_basic(metals[0]),
                                      metals=visible(", ".join(metals)),
                                      rules=_optional_rules(rs, lang))
 
-    def classify(self, ruleset: Ruleset, amount: int) -> Any:
-        return cast("SevendagRuleset", ruleset).band_for(amount)
 
-    # --- the step engine ----------------------------------------------------------------
+class _Bounds:
+    """What a Sevendag pair's numbers can reach: sheet values and dice, all bounded."""
 
-    def check_state(self, ruleset: Ruleset, fighters: tuple[Fighter, Fighter], state: object) -> None:
-        from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
-        from sevendag_cli.sevendag.state import SevendagState, check_state
+    def sheet_formulas(self, fighter: Fighter) -> list[Formula]:
+        return []  # a Sevendag sheet holds numbers and dice sizes, no formula
 
-        a, b = fighters
-        assert isinstance(ruleset, SevendagRuleset) and isinstance(state, SevendagState)
-        assert isinstance(a, SevendagFighter) and isinstance(b, SevendagFighter)
-        check_state(ruleset, (a, b), state)
+    def check_values(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        return  # every number comes from bounded sheet values and dice
 
-    def engine(self) -> ModuleType:
-        from sevendag_cli.sevendag import engine
+    def endless(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None:
+        """Nothing takes a fighter out, or neither ever attacks."""
+        pair = _pair(ruleset, a, b)
+        if pair is None:
+            return None
+        rs = pair[0]
+        if not any(band.out_after for band in rs.wounds):
+            return Msg("rules.endless_no_out", a=a.name, b=b.name)
+        from sevendag_cli.sevendag.planning import ATTACK, allocation_for
 
-        return engine
+        if not any(ATTACK in allocation_for(f, None) for f in pair[1:]):
+            return Msg("rules.endless_no_attack", a=a.name, b=b.name)
+        return None
 
-    def fight_states(self, ruleset: Ruleset, a: Fighter, b: Fighter,
-                     result: FightResult) -> list[Any]:
-        """The assaillant: the initiative's leader (S-02), then whoever a critical defence
-        made it (S-14, ``initiative-reversed``)."""
-        from sevendag_cli.sevendag.engine import InitiativeReversedEvent, SevendagState, initial_state
+    def check_exact(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
+        return  # the chain's own limits are checked as it is built
 
-        fa, fb = cast("tuple[SevendagFighter, SevendagFighter]", (a, b))
-        leader = result.initiative.leader
-        states: list[Any] = [initial_state(fa, fb, leader)]
-        assaillant = leader
-        for r in result.rounds:
-            for ev in r.events:
-                if isinstance(ev, InitiativeReversedEvent):
-                    assaillant = ev.assaillant
-            states.append(SevendagState(r.number, assaillant, (r.states[0], r.states[1]), r.over,
-                                        r.winner, r.capped))
-        return states
 
-    def advise(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any, after: str | None,
-               cap: int | None, tolerance: float | None) -> tuple[Any, float]:
-        from sevendag_cli.sevendag.advice import ADVICE_TOLERANCE, advise, parse_after
-        from sevendag_cli.sim.odds import check_tolerance
+class _Table:
+    """A Sevendag round at the table: the players' choices (S-03..S-05), wound bands, advice."""
 
-        rs, fa, fb = cast("tuple[SevendagRuleset, SevendagFighter, SevendagFighter]", (ruleset, a, b))
-        tol = check_tolerance(ADVICE_TOLERANCE if tolerance is None else tolerance)
-        declared = None
-        if after is not None:
-            first = fa if state.assaillant == fa.name else fb
-            declared = parse_after(after, rs, first, state)
-        return advise(rs, fa, fb, state, after=declared, cap=cap, tolerance=tol), tol
-
-    def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
+    def round_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: State,
                       yield_: bool | None, allocate: Sequence[tuple[str, str]],
-                      technique: Sequence[tuple[str, str]], ask: Any) -> Any:
+                      technique: Sequence[tuple[str, str]], ask: Ask | None) -> Choices | None:
         """The choices of the round: from the arguments, and what ``ask`` answers."""
         from sevendag_cli.errors import joined
         from sevendag_cli.sevendag import engine
         from sevendag_cli.terms import NONE_WORDS, commitments, find_name, fold, per_fighter
 
-        rs = cast("SevendagRuleset", ruleset)
+        rs = _rules(ruleset)
         names = (a.name, b.name)
 
         def who(given: str) -> str:
@@ -300,17 +356,18 @@ class SevendagBackend:
         if ask is not None:
             return ask(rs, a, b, state, yield_, hands, tech)
         if yield_ is None:  # left to the assaillant's sheet: no yield rule, no yield (as recorded)
-            holder = a if state.assaillant == a.name else b
-            yield_ = None if cast("SevendagFighter", holder).yield_rule != "never" else False
+            holder = a if _state(state).assaillant == a.name else b
+            yield_ = None if _sheet(holder).yield_rule != "never" else False
         return engine.Choices(yield_initiative=yield_, allocation=hands, technique=tech)
 
-    def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: Any,
-                       yield_: bool | None, allocation: Any, technique: Any, lang: str,
-                       only: Sequence[str] | None = None) -> Any:
+    def prompt_choices(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: State,
+                       yield_: bool | None, allocation: dict[str, tuple[str, ...]],
+                       technique: dict[str, str | None], lang: str,
+                       only: Sequence[str] | None = None) -> Choices | None:
         from sevendag_cli.sevendag.prompts import ask_sevendag_choices
 
-        return ask_sevendag_choices(cast("SevendagRuleset", ruleset), a, b, state, yield_,
-                                    allocation, technique, lang, only=only)
+        return ask_sevendag_choices(_rules(ruleset), a, b, state, yield_, allocation, technique,
+                                    lang, only=only)
 
     def seed_replays_round(self) -> bool:
         return False  # the choices of a round are not in its seed
@@ -335,68 +392,59 @@ class SevendagBackend:
                        allocation={k: tuple(v) for k, v in allocation.items()},
                        technique=dict(technique))
 
-    # --- bounds ------------------------------------------------------------------------
+    def classify(self, ruleset: Ruleset, amount: int) -> WoundBand | None:
+        return _rules(ruleset).band_for(amount)
 
-    def check_values(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
-        return  # every number comes from bounded sheet values and dice
+    def round_seconds(self, ruleset: Ruleset) -> int | None:
+        return _rules(ruleset).round_seconds  # S-01
 
-    def endless(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> Msg | None:
-        """Nothing takes a fighter out, or neither ever attacks."""
-        pair = _pair(ruleset, a, b)
-        if pair is None:
-            return None
-        rs = pair[0]
-        if not any(band.out_after for band in rs.wounds):
-            return Msg("rules.endless_no_out", a=a.name, b=b.name)
-        from sevendag_cli.sevendag.planning import ATTACK, allocation_for
+    def advise(self, ruleset: Ruleset, a: Fighter, b: Fighter, state: State, after: str | None,
+               cap: int | None, tolerance: float | None) -> tuple[Advice, float]:
+        from sevendag_cli.sevendag.advice import ADVICE_TOLERANCE, advise, parse_after
+        from sevendag_cli.sim.odds import check_tolerance
 
-        if not any(ATTACK in allocation_for(f, None) for f in pair[1:]):
-            return Msg("rules.endless_no_attack", a=a.name, b=b.name)
-        return None
+        rs, fa, fb = _sev(ruleset, a, b)
+        now = _state(state)
+        tol = check_tolerance(ADVICE_TOLERANCE if tolerance is None else tolerance)
+        declared = None
+        if after is not None:
+            first = fa if now.assaillant == fa.name else fb
+            declared = parse_after(after, rs, first, now)
+        return advise(rs, fa, fb, now, after=declared, cap=cap, tolerance=tol), tol
 
-    def check_exact(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
-        return  # the chain's own limits are checked as it is built
 
-    # --- many fights --------------------------------------------------------------------
+class _Sim:
+    """``fight --runs`` of a Sevendag pair."""
 
     def check_batch(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
         return  # a sheet with rules is played through the game (batch)
-
-    def check_plain(self, ruleset: Ruleset, a: Fighter, b: Fighter) -> None:
-        from sevendag_cli.sevendag.model import check_plain
-
-        check_plain(a, b)
 
     def batch(self, ruleset: Ruleset, a: Fighter, b: Fighter,
               policies: Policies = PLAIN) -> tuple[BatchFn, Aggregator]:
         """Under policies (or a sheet with rules): fights sampled from the game's played rows;
         else drawn from the pair's chain where it fits, every die rolled otherwise
         (:mod:`~sevendag_cli.sevendag.sampled`)."""
+        from sevendag_cli.sevendag.rules import needs_game
         from sevendag_cli.sevendag.sim_extra import SevendagAggregator
 
-        bands = tuple(band.name for band in getattr(ruleset, "wounds", ()))
-        aggregator = SevendagAggregator((a.name, b.name), bands)
-        pair = _pair(ruleset, a, b)
-        if pair is not None:
-            from sevendag_cli.sevendag.rules import needs_game
+        rs, fa, fb = _sev(ruleset, a, b)
+        aggregator = SevendagAggregator((a.name, b.name), tuple(band.name for band in rs.wounds))
+        if needs_game(fa, fb, policies):
+            from sevendag_cli.sevendag.policy import PolicyBatch
 
-            if needs_game(pair[1], pair[2], policies):
-                from sevendag_cli.sevendag.policy import PolicyBatch
+            return _PolicyBatches(PolicyBatch(rs, fa, fb, policies)), aggregator
+        return _Batches(rs, fa, fb), aggregator
 
-                return PolicyBatch(*pair, policies), aggregator
-        from sevendag_cli.sevendag.sampled import SevendagBatches
 
-        fn: BatchFn = SevendagBatches()
-        return fn, aggregator
+class _Exact:
+    """Exact odds of Sevendag pairs: the sheets' chain, or the game under policies."""
 
     def exact_fight(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
                     tolerance: float, fractions: bool | None, policies: Policies = PLAIN,
                     progress: Callable[[int, int], None] | None = None) -> ExactFight:
-        pair = _pair(ruleset, a, b)
-        if pair is None:
-            raise UsageError(Msg("cli.mismatch"))
         from sevendag_cli.sevendag.rules import needs_game
 
+        pair = _sev(ruleset, a, b)
         if needs_game(pair[1], pair[2], policies):
             from sevendag_cli.sevendag.policy import policy_exact
 
@@ -405,11 +453,9 @@ class SevendagBackend:
 
         return sevendag_fight(*pair, cap=cap, tolerance=tolerance, fractions=fractions)
 
-    def exact_extras_data(self, extras: Sequence[Any]) -> dict[str, Any]:
-        """Each fighter's expected wounds of each band."""
-        return {"fighters": [
-            {"name": x.name, "wounds": [{"band": w.band, "mean": w.mean} for w in x.wounds]}
-            for x in extras]}
+    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
+                   tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
+        return None  # the whole fight's push
 
     def moment_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, kept: bytes | None,
                     tolerance: float, policies: Policies = PLAIN,
@@ -419,9 +465,9 @@ class SevendagBackend:
         from sevendag_cli.sevendag.rules import needs_game
         from sevendag_cli.sim.moment import decode
 
-        rs, fa, fb = cast("tuple[SevendagRuleset, SevendagFighter, SevendagFighter]", (ruleset, a, b))
+        rs, fa, fb = _sev(ruleset, a, b)
         if needs_game(fa, fb, policies):
-            return PolicyMomentOdds(rs, fa, fb, policies, kept, cap)
+            return _PolicyMoment(PolicyMomentOdds(rs, fa, fb, policies, kept, cap))
         chain = chain_for(rs, fa, fb)
         table = decode(OddsTable, kept)
         lookup = chain.lookup(table) if table is not None and table.tolerance <= tolerance else None
@@ -451,61 +497,46 @@ class SevendagBackend:
             ((SHEET_RULES,) if ruled else ()) + ((OPTIMAL_PLAY,) if OPTIMAL in policies else ())
         return (*played, DRAW_AT_CAP)
 
-    # --- policies -----------------------------------------------------------------------
-
-    def has_choices(self) -> bool:
-        return True
-
-    def fight_play(self, ruleset: Ruleset, a: Fighter, b: Fighter, dice: DiceSource,
-                   cap: int | None, policies: Policies = PLAIN) -> FightPlay:
-
-        pair = _pair(ruleset, a, b)
-        if pair is None:
-            raise UsageError(Msg("cli.mismatch"))
-        if tuple(policies) != PLAIN:  # the sheets' rules, if any, the step engine plays itself
-            from sevendag_cli.sevendag.policy import fight_play as policy_play
-
-            return policy_play(*pair, dice, cap, policies)
-        from sevendag_cli.sevendag.engine import fight_play
-
-        return fight_play(*pair, dice, cap)
+    def sheets_note(self) -> Msg:
+        return Msg("exact.assume.sevendag")  # the sheets' tactics, no yield, no new technique
 
     def exploitability(self, ruleset: Ruleset, a: Fighter, b: Fighter, *, cap: int | None,
                        tolerance: float, sheet: Odds | None = None,
                        asked: bool = True) -> Exploitability | Msg:
-        pair = _pair(ruleset, a, b)
-        if pair is None:
-            raise UsageError(Msg("cli.mismatch"))
         from sevendag_cli.sevendag.policy import exploitability
 
-        return exploitability(*pair, cap=cap, tolerance=tolerance, asked=asked)
+        return exploitability(*_sev(ruleset, a, b), cap=cap, tolerance=tolerance, asked=asked)
 
-    def start_odds(self, ruleset: Ruleset, a: Fighter, b: Fighter, cap: int | None,
-                   tolerance: float) -> tuple[tuple[str, str], Odds, float] | None:
-        return None  # the whole fight's push
 
-    def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, Any],
+class _Roster:
+    """A ``matrix``'s Sevendag pairs: one solve a pair, each fighter's model built once."""
+
+    def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, object],
                     solved: Callable[[int, int, Callable[[], Odds]], Cell],
                     fallen: Callable[[int, int, UsageError], Cell]) -> tuple[Cell, Cell]:
         """Each fighter's model (units, allocations) built once per process (``cache``); a
-        fight under policies, or with a sheet declaring more than its tactic, is
-        played through the game as ``fight --exact`` plays it (:func:`.policy.policy_odds`)."""
-        def model(k: int) -> Any:
+        fight under policies, or with a sheet declaring more than its tactic, is played
+        through the game as ``fight --exact`` plays it (:func:`.policy.policy_odds`)."""
+        from sevendag_cli.sevendag.model import FighterModel
+
+        rs, tolerance = _rules(setup.ruleset), setup.tolerance
+
+        def model(k: int) -> FighterModel:
             found = cache.get(k)
-            if found is None:
+            if not isinstance(found, FighterModel):
                 from sevendag_cli.sevendag.model import fighter_model
 
-                found = cache[k] = fighter_model(setup.ruleset, setup.fighters[k])
+                found = cache[k] = fighter_model(rs, _sheet(setup.fighters[k]))
             return found
 
-        rs, tolerance = setup.ruleset, setup.tolerance
         cap = rs.round_cap if setup.cap is None else setup.cap  # a Sevendag ruleset always has one
+        assert cap is not None
         from sevendag_cli.sevendag.policy import policy_odds
         from sevendag_cli.sevendag.rules import needs_game
         from sevendag_cli.sim.odds import Odds
 
         def solve(x: int, y: int) -> Callable[[], Odds]:
-            fx, fy = setup.fighters[x], setup.fighters[y]
+            fx, fy = _sheet(setup.fighters[x]), _sheet(setup.fighters[y])
             policies = setup.pair_policies(x, y)
             if needs_game(fx, fy, policies):  # as fight --exact: the game's declarations
                 return lambda: policy_odds(rs, fx, fy, policies, cap, tolerance)
@@ -534,25 +565,23 @@ class SevendagBackend:
         return frozenset({"exact.sev.faces", "exact.sev.states", "game.size", "game.grown"})
 
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
-        fa, fb = cast("tuple[SevendagFighter, SevendagFighter]", (a, b))
-        return int(sum(h.die for h in fa.hands) * sum(h.die for h in fb.hands))
+        return int(sum(h.die for h in _sheet(a).hands) * sum(h.die for h in _sheet(b).hands))
 
     def warm_modules(self) -> tuple[str, ...]:
         return ("sevendag_cli.sevendag.chain", "sevendag_cli.sevendag.exact", "sevendag_cli.sevendag.push")
 
-    # --- what-if ------------------------------------------------------------------------
 
-    def round_seconds(self, ruleset: Ruleset) -> int | None:
-        return cast("SevendagRuleset", ruleset).round_seconds  # S-01
+class _WhatIf:
+    """What-ifs on Sevendag sheets and techniques (S-05)."""
 
-    def tactics(self) -> tuple[str, ...] | None:
+    def tactics(self, typed: str) -> tuple[str, ...]:
         from sevendag_cli.sevendag.rules import TACTICS
 
         return TACTICS
 
     def ruleset_entries(self, ruleset: Ruleset, table: str) -> RulesetEntries:
         """The techniques (S-05): their labels, and the modifiers and duration a what-if sets."""
-        rs = cast("SevendagRuleset", ruleset)
+        rs = _rules(ruleset)
         if table != "techniques":
             return {}
         return {k: (tuple(t.label.values()),
@@ -561,12 +590,12 @@ class SevendagBackend:
 
     def inert_notes(self, ruleset: Ruleset, fighters: Sequence[Fighter],
                     changes: Sequence[SheetChange], policies: Sequence[str] = ("sheet", "sheet"),
-                    state: Any = None) -> list[Msg]:
+                    state: State | None = None) -> list[Msg]:
         """A change of a technique when no fighter uses one: each plays its sheet's tactic
         (:func:`technique_changes_inert`), no sheet's technique rule names it (S-05), and no
         technique is in effect in ``state`` whose modifiers the change sets (the odds from a
         saved encounter run its course)."""
-        notes = tactic_notes(cast("SevendagRuleset", ruleset), fighters, changes, policies)
+        notes = tactic_notes(_rules(ruleset), fighters, changes, policies)
         techniques = [c for c in changes if c.ruleset is not None and c.field.startswith("techniques.")]
         if not techniques or not technique_changes_inert(policies):
             return notes
@@ -586,12 +615,30 @@ class SevendagBackend:
 
     def saved_state_notes(self, ruleset: Ruleset, changes: Sequence[SheetChange]) -> list[Msg]:
         """A field only the speed roll reads (the initiative, S-02, rolled once at ``init``)."""
-        rs = cast("SevendagRuleset", ruleset)
+        rs = _rules(ruleset)
         speed_only = rs.speed_roll.names - {"attack", "defence"}
         return [Msg("whatif.saved_speed", name=c.fighter, field=c.field) for c in changes
                 if c.field in speed_only]
 
-    # --- display ------------------------------------------------------------------------
+
+class SevendagBackend:
+    """The Sevendag ruleset's backend (see :class:`sevendag_cli.backend.Backend`)."""
+
+    sheets = _Sheets()
+    bounds = _Bounds()
+    table = _Table()
+    sim = _Sim()
+    exact = _Exact()
+    roster = _Roster()
+    whatif = _WhatIf()
+
+    def has_choices(self) -> bool:
+        return True
+
+    def engine(self) -> StepEngine:
+        from sevendag_cli.sevendag.engine import STEP_ENGINE
+
+        return STEP_ENGINE
 
     def display(self) -> RulesetDisplay:
         from sevendag_cli.sevendag.display import DISPLAY

@@ -294,7 +294,7 @@ def _details(r: Any, s: Any, sheet: Any) -> list[Text]:
 
 
 
-def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], lang: str,
+def extras_table(console: Any, fighters: Sequence[Any], extras: Any, lang: str,
                  ruleset: Any) -> None:
     """``--runs``, ``--exact``: the wounds per band, one column per fighter (so no band name
     is split)."""
@@ -302,7 +302,7 @@ def extras_table(console: Any, fighters: Sequence[Any], extras: Sequence[Any], l
     from sevendag_cli.render.rich_sim import sim_table
     from sevendag_cli.render.rich_sim import w as sim_word
 
-    per_fighter = [{b.band: b.mean for b in ex.wounds} for ex in extras]
+    per_fighter = [{b.band: b.mean for b in ex.wounds} for ex in extras.fighters]
     rows: list[list[Text | str]] = []
     for name in (list(per_fighter[0]) if per_fighter else []):
         band = ruleset.band_named(name) if hasattr(ruleset, "band_named") else None

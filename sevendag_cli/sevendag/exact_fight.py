@@ -3,18 +3,47 @@
 
 from __future__ import annotations
 
+import msgspec
+import numpy as np
+import numpy.typing as npt
+
 from sevendag_cli.errors import Msg, SevendagError
 from sevendag_cli.sevendag.push import chain_push
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from sevendag_cli.sim.exact_fight import (
-    BandExact,
     ExactFight,
     Fractions,
-    SevendagFighterExact,
     check_resolved,
     exact_result,
 )
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, check_cap, check_tolerance
+
+
+class BandExact(msgspec.Struct, frozen=True):
+    band: str
+    mean: float  # expected wounds of this band per fight
+
+
+class FighterWounds(msgspec.Struct, frozen=True):
+    """One fighter's expected wounds of each band in the exact fight."""
+
+    name: str
+    wounds: tuple[BandExact, ...]
+
+
+class ExactWounds(msgspec.Struct, frozen=True):
+    """What Sevendag adds to ``fight --exact``'s odds (the JSON's ``sevendag``): per fighter."""
+
+    fighters: tuple[FighterWounds, FighterWounds]
+
+
+def exact_wounds(names: tuple[str, str], bands: tuple[str, ...],
+                 wounds: npt.NDArray[np.float64]) -> ExactWounds:
+    """The wounds a push took (2 fighters, bands, columns), summed over its columns."""
+    one = [FighterWounds(name, tuple(BandExact(band, float(wounds[i, j].sum()))
+                                     for j, band in enumerate(bands)))
+           for i, name in enumerate(names)]
+    return ExactWounds((one[0], one[1]))
 
 FRACTION_ENTRIES = 4_000
 """Most ways the rounds of a chain go (its states' successors, summed) for exact fractions
@@ -51,13 +80,9 @@ def sevendag_fight(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFigh
             exact, why = _sevendag_fractions(ruleset, a, b)
     elif fractions:
         exact, why = _sevendag_fractions(ruleset, a, b)
-    bands = chain.band_names
-    extra = tuple(
-        SevendagFighterExact(name, tuple(BandExact(band, float(wounds[i, j].sum()))
-                                         for j, band in enumerate(bands)))
-        for i, name in enumerate(chain.names))
     return exact_result(ruleset.name, "sevendag", chain.names, cap, tolerance, push, exact, why,
-                   sevendag=(extra[0], extra[1]))
+                        Msg("exact.note.sevendag", cap=cap),
+                        exact_wounds(chain.names, chain.band_names, wounds))
 
 
 def _finite(ruleset: SevendagRuleset) -> Msg | None:

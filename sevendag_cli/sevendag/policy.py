@@ -279,12 +279,8 @@ def policy_exact(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighte
                  tolerance: float = DEFAULT_TOLERANCE) -> ExactFight:
     """``fight --exact`` under the policies: the fight their declarations play, pushed round
     by round (certified to ``tolerance``); no fractions."""
-    from sevendag_cli.sim.exact_fight import (
-        BandExact,
-        SevendagFighterExact,
-        check_resolved,
-        exact_result,
-    )
+    from sevendag_cli.sevendag.exact_fight import exact_wounds
+    from sevendag_cli.sim.exact_fight import check_resolved, exact_result
     from sevendag_cli.sim.odds import check_cap, check_tolerance
 
     tolerance = check_tolerance(tolerance)
@@ -292,12 +288,9 @@ def policy_exact(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighte
     chain = PolicyChain(ruleset, a, b, policies, cap=cap)
     push, wounds = chain.push(_starts(chain), cap, tolerance)
     check_resolved(push, chain.names, tolerance)
-    extra = tuple(
-        SevendagFighterExact(name, tuple(BandExact(band, float(wounds[i, j].sum()))
-                                         for j, band in enumerate(chain.band_names)))
-        for i, name in enumerate(chain.names))
     return exact_result(ruleset.name, "sevendag", chain.names, cap, tolerance, push, None,
-                        Msg("exact.note.policies"), sevendag=(extra[0], extra[1]))
+                        Msg("exact.note.policies"), Msg("exact.note.sevendag", cap=cap),
+                        exact_wounds(chain.names, chain.band_names, wounds))
 
 
 def policy_odds(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter,

@@ -218,7 +218,7 @@ def _fighter_from(v: object, where: str) -> FighterState:
     )
 
 
-def state_from_data(data: dict[str, Any]) -> SevendagState:
+def state_from_data(data: object) -> SevendagState:
     """Rebuild a state from ``state_to_data``'s output; damaged data → EncounterError."""
     try:
         m = _obj(data, "state")

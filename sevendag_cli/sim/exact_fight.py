@@ -31,28 +31,27 @@ from typing import Any
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.policies import PLAIN, Policies
 from sevendag_cli.sim.exact_records import (
-    BandExact,
-    D20FighterExact,
     ExactFight,
+    Extras,
     FighterExact,
     Fractions,
-    HpLeft,
     RoundsExact,
-    SevendagFighterExact,
 )
 from sevendag_cli.sim.odds import DEFAULT_TOLERANCE, WORK
 from sevendag_cli.sim.push import Push
 
-__all__ = ["BandExact", "D20FighterExact", "ExactFight", "FighterExact", "Fractions", "HpLeft",
-           "RoundsExact", "SevendagFighterExact", "check_resolved", "exact_fight", "exact_result",
-           "rank", "rounds_of"]
+__all__ = ["ExactFight", "Extras", "FighterExact", "Fractions", "RoundsExact", "check_resolved",
+           "exact_fight", "exact_result", "rank", "rounds_of"]
 
 
 # --- either ruleset ---------------------------------------------------------------------------
 
 
 def exact_result(ruleset: str, engine: str, names: tuple[str, str], cap: int, tolerance: float,
-            push: Push, fractions: Fractions | None, why: Msg | None, **extra: Any) -> ExactFight:
+                 push: Push, fractions: Fractions | None, why: Msg | None, method: Msg,
+                 extras: Extras | None = None) -> ExactFight:
+    """The record of a push of the whole fight: the odds, who struck first, the rounds; the
+    ruleset's ``method`` (its note) and ``extras`` (its own figures) as given."""
     odds = push.odds(names, cap, len(push.alive))
     first = [float(x) for x in (push.alive[0] if push.alive else push.draw)]
     won = [push.won_total(0), push.won_total(1)]
@@ -68,7 +67,7 @@ def exact_result(ruleset: str, engine: str, names: tuple[str, str], cap: int, to
         fighters=(fighters[0], fighters[1]), draw_probability=odds.draw,
         draw_bounds=odds.draw_bounds, unresolved=unresolved,
         rounds=rounds_of(push, cap), first_striker_won=first_striker_won, fractions=fractions,
-        no_fractions=why, **extra)
+        no_fractions=why, method=method, extras=extras)
 
 
 def check_resolved(push: Push, names: tuple[str, str], tolerance: float) -> None:
@@ -126,6 +125,6 @@ def exact_fight(ruleset: Any, a: Any, b: Any, *, cap: int | None = None,
     from sevendag_cli.rules.bounds import check_exact
 
     check_exact(ruleset, a, b)  # the value bound, as the step-by-step and vectorised engines
-    return backend_for(ruleset).exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance,
+    return backend_for(ruleset).exact.exact_fight(ruleset, a, b, cap=cap, tolerance=tolerance,
                                             fractions=fractions, policies=policies,
                                             progress=progress)

@@ -1,12 +1,16 @@
 """The records of ``fight --exact`` (:mod:`.exact_fight` computes them): plain data, no numpy.
 
 Kept apart from the computation so that the backend interface
-(:mod:`sevendag_cli.backend`) can name them without importing what imports it.
+(:mod:`sevendag_cli.backend`) can name them without importing what imports it.  What a
+ruleset adds to the odds (its :class:`Extras`: Sevendag's wounds per band, d20's hit points
+left and damage dealt) is its own record, defined in its package.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import Protocol, runtime_checkable
 
 import msgspec
 
@@ -38,26 +42,17 @@ class RoundsExact(msgspec.Struct, frozen=True):
     tail: float  # mass of the fights not over when the push stopped (beyond the histogram)
 
 
-class BandExact(msgspec.Struct, frozen=True):
-    band: str
-    mean: float  # expected wounds of this band per fight
+@runtime_checkable
+class Extras(Protocol):
+    """What a ruleset adds to the odds of a whole fight (``fight --runs``, ``fight --exact``):
+    its own record, one entry per fighter, written in JSON under the engine's name (the other
+    engines' keys null, :func:`sevendag_cli.backend.by_engine`) as its fields are, and drawn
+    by its display (:attr:`~sevendag_cli.render.rich_base.RulesetDisplay.extras_table`)."""
 
-
-class SevendagFighterExact(msgspec.Struct, frozen=True):
-    name: str
-    wounds: tuple[BandExact, ...]
-
-
-class HpLeft(msgspec.Struct, frozen=True):
-    mean: float
-    sd: float
-    distribution: tuple[tuple[int, float], ...]  # (hit points left, P(... | this fighter wins))
-
-
-class D20FighterExact(msgspec.Struct, frozen=True):
-    name: str
-    hp_left_when_winning: HpLeft
-    damage_dealt: float  # expected per fight
+    @property
+    def fighters(self) -> Sequence[object]:
+        """One record per fighter, in the fight's order."""
+        ...
 
 
 class Fractions(msgspec.Struct, frozen=True):
@@ -82,9 +77,9 @@ class ExactFight(msgspec.Struct, frozen=True):
     first_striker_won: float | None  # among decided fights
     fractions: Fractions | None
     no_fractions: Msg | None  # why there are none
-    d20: tuple[D20FighterExact, D20FighterExact] | None = None
-    sevendag: tuple[SevendagFighterExact, SevendagFighterExact] | None = None
-    solver: str = "push"  # "end": d20 with no round cap, the fight played to the end
+    method: Msg  # how the ruleset's solver computed the odds, in words (the note's first)
+    extras: Extras | None = None  # the ruleset's own figures (JSON: under the engine's name)
+    solver: str = "push"  # "end": the fight played to the end (no round cap), in one pass
 
     @property
     def odds(self) -> Odds:

@@ -55,24 +55,15 @@ class OddsSolver:
             from sevendag_cli.backend import backend_for
 
             kept, self._kept = self._kept, None
-            self._odds = backend_for(self.ruleset).moment_odds(self.ruleset, self.a, self.b, kept,
+            self._odds = backend_for(self.ruleset).exact.moment_odds(self.ruleset, self.a, self.b, kept,
                                                                self.tolerance, self.policies,
                                                                self.cap)
         return self._odds
-
-    def _get(self) -> Any:
-        """The pair's chain (built on first use, then shared)."""
-        return self._moment().chain
 
     @property
     def used_kept(self) -> bool:
         """Whether the kept bytes were this very pair's and are in use (read them if not yet)."""
         return self._moment().used_kept
-
-    @property
-    def _lookup(self) -> Any:
-        """Sevendag: the kept odds of every state, indexed (None: none kept, or d20)."""
-        return getattr(self._odds, "lookup", None)
 
     def __call__(self, state: Any) -> Odds:
         odds = self._moment().odds(state, self.cap, self.tolerance)

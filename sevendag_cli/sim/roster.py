@@ -81,10 +81,6 @@ slower; a table shows tenths of a percent."""
 MAX_JOBS = 256
 """Most worker processes ``--jobs`` may ask for."""
 
-MAX_DAG_CELLS = 25_000_000
-"""Most pairs of hit points of a d20 pair solved exactly (5,000 each: the pass over the DAG of
-:mod:`sevendag_cli.d20.solve` holds a few diagonals beyond 4 million states)."""
-
 _FALLBACK_KEYS = frozenset({"formula.exact_too_big", "formula.exact_values", "formula.exact_digits",
                             "formula.exact_pairs", "exact.unresolved"})
 """The size limits every exact solver shares (a formula's dice; a push that stops at its work
@@ -97,7 +93,7 @@ def _beyond_limits(setup: Setup, exc: UsageError) -> bool:
     from sevendag_cli.backend import backend_for
 
     key = exc.msg.key
-    return key in _FALLBACK_KEYS or key in backend_for(setup.ruleset).solver_limits()
+    return key in _FALLBACK_KEYS or key in backend_for(setup.ruleset).roster.solver_limits()
 
 TableProgress = Callable[[int, int], None]
 """``progress(matchups done, matchups in all)``."""
@@ -269,7 +265,7 @@ def play_pair(setup: Setup, i: int, j: int) -> tuple[RosterCell, RosterCell]:
     kept = _kept_pair(key)
     if kept is not None:
         return kept
-    cells = backend_for(setup.ruleset).matrix_pair(
+    cells = backend_for(setup.ruleset).roster.matrix_pair(
         setup, i, j, _MODELS,
         lambda x, y, solve: _exact_or_simulated(setup, x, y,
                                                 lambda: matchup_from_odds(solve())),
@@ -335,7 +331,7 @@ def _with_exploit(setup: Setup, i: int, j: int, ij: RosterCell,
     a, b = setup.fighters[i], setup.fighters[j]
     sheet = None if backend.has_choices() else Odds(
         (a.name, b.name), (ij.win, ij.loss), ij.draw, ij.unresolved, 0, ij.stop or "")
-    e = backend.exploitability(setup.ruleset, a, b, cap=setup.cap, tolerance=setup.tolerance,
+    e = backend.exact.exploitability(setup.ruleset, a, b, cap=setup.cap, tolerance=setup.tolerance,
                                sheet=sheet)
     if isinstance(e, Msg):  # never when asked: the solver's bounds refuse instead
         raise UsageError(e)
@@ -441,7 +437,7 @@ def _cost(setup: Setup, i: int, j: int) -> int:
     """A rough cost of a pair, to hand out the costliest first (results do not depend on it)."""
     from sevendag_cli.backend import backend_for
 
-    return backend_for(setup.ruleset).pair_cost(setup.fighters[i], setup.fighters[j])
+    return backend_for(setup.ruleset).roster.pair_cost(setup.fighters[i], setup.fighters[j])
 
 
 def _chunks(setup: Setup, jobs: int) -> list[list[tuple[int, int]]]:
@@ -459,7 +455,7 @@ def _warm(setup: Setup) -> None:
     from sevendag_cli.backend import backend_for
 
     names = (("sevendag_cli.sim.runner",) if setup.runs is not None else
-             backend_for(setup.ruleset).warm_modules())
+             backend_for(setup.ruleset).roster.warm_modules())
     for name in names:
         importlib.import_module(name)
 

@@ -8,14 +8,10 @@ many runs are asked for.
 
 The ruleset's backend (:func:`sevendag_cli.backend.backend_for`) gives its batch
 function and an aggregator (each package's ``sim_extra``) that turns a batch into
-the ruleset's extras:
-
-* every batch exposes ``winner`` (0 = a, 1 = b, -1 = draw), ``rounds`` and
-  ``first_striker`` (0/1) arrays;
-* d20 (:mod:`sevendag_cli.d20.vector`) adds hit points left and damage dealt;
-* sevendag (``sevendag_cli.sevendag.vector.simulate_sevendag_batch``) adds
-  ``wounds``: an integer array of shape (n, 2, number of bands) — wounds of each
-  band (in ``ruleset.wounds`` order) taken by each fighter in each fight.
+the ruleset's extras, its own record (:class:`~sevendag_cli.sim.exact_records.Extras`):
+every batch exposes ``winner`` (0 = a, 1 = b, -1 = draw), ``rounds`` and ``first_striker``
+(0/1) arrays (:class:`~sevendag_cli.backend.Batch`), and what the ruleset's aggregator reads
+besides (d20: hit points left and damage dealt; Sevendag: the wounds of each band).
 """
 
 from __future__ import annotations
@@ -33,6 +29,7 @@ from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.limits import INT_LIMIT, MAX_PLAYED_ROUNDS, MAX_ROUND_CAP, MAX_RUNS
 from sevendag_cli.policies import PLAIN, Policies
 from sevendag_cli.rules import Fighter, Ruleset
+from sevendag_cli.sim.exact_records import Extras
 from sevendag_cli.sim.stats import MeanSd, Summary, summarize, wilson
 
 DEFAULT_BATCH = 100_000
@@ -70,36 +67,6 @@ class RoundStats:
 
 
 @dataclass(frozen=True)
-class D20FighterExtra:
-    name: str
-    hp_left_when_winning: MeanSd
-    damage_dealt: float  # mean per fight
-
-
-@dataclass(frozen=True)
-class D20Extra:
-    fighters: tuple[D20FighterExtra, D20FighterExtra]
-
-
-@dataclass(frozen=True)
-class BandStats:
-    band: str
-    mean: float  # wounds of this band per fight
-    total: int
-
-
-@dataclass(frozen=True)
-class SevendagFighterExtra:
-    name: str
-    wounds: tuple[BandStats, ...]
-
-
-@dataclass(frozen=True)
-class SevendagExtra:
-    fighters: tuple[SevendagFighterExtra, SevendagFighterExtra]
-
-
-@dataclass(frozen=True)
 class SimulationResult:
     ruleset: str
     engine: str
@@ -114,14 +81,16 @@ class SimulationResult:
     draw_probability: float
     rounds: RoundStats
     first_striker_won: float | None  # among decided fights; None if none was decided
-    d20: D20Extra | None = None
-    sevendag: SevendagExtra | None = None
+    extras: Extras | None = None  # the ruleset's own figures (JSON: under the engine's name)
     unfinished: int = 0  # no round cap: fights stopped at the safety limit, neither won nor drawn
     safety_limit: int | None = None  # no round cap: the rounds a fight is played to at most
 
     def to_data(self) -> dict[str, Any]:
-        """Plain data (dicts, lists, numbers, texts) for a JSON renderer."""
-        data: dict[str, Any] = _plain(asdict(self))
+        """Plain data (dicts, lists, numbers, texts) for a JSON renderer: the JSON document's
+        fields, the extras under the engine's name (:func:`~sevendag_cli.backend.by_engine`)."""
+        from sevendag_cli.backend import with_extras
+
+        data: dict[str, Any] = with_extras(_plain(asdict(self)), self.engine)
         return data
 
 
@@ -265,9 +234,7 @@ def simulate(
 ) -> SimulationResult:
     """``runs`` fights of a against b, in batches; Ctrl-C returns what is done so far.
 
-    ``policies``: how each fighter plays (:mod:`sevendag_cli.policies`); a batch function
-    with a ``most`` attribute (fights played die by die through the game) gets batches of
-    at most that many fights.
+    ``policies``: how each fighter plays (:mod:`sevendag_cli.policies`).
 
     The batch size is ``batch_size``, or fewer fights when a formula rolls a wide
     dice group (:func:`batch_for`); the result reports the size used.  A pair whose
@@ -283,7 +250,7 @@ def simulate(
     from sevendag_cli.backend import backend_for
 
     backend = backend_for(ruleset)
-    backend.check_batch(ruleset, a, b)
+    backend.sim.check_batch(ruleset, a, b)
     cap = ruleset.round_cap if cap is None else cap  # None: no round cap (d20's house default)
     limit = MAX_PLAYED_ROUNDS if cap is None else cap  # then the safety limit stops a fight
     if limit < 1:
@@ -293,15 +260,14 @@ def simulate(
     check_values(ruleset, a, b)
     check_can_end(ruleset, a, b)  # every fight would run to the cap: refused, as by fight
     batch_size = batch_for(ruleset, a, b, batch_size)
-    batch_fn, extra = backend.batch(ruleset, a, b, policies)
-    batch_size = min(batch_size, getattr(batch_fn, "most", batch_size))
+    batch_fn, extra = backend.sim.batch(ruleset, a, b, policies)
     rng = np.random.Generator(np.random.PCG64(seed))
     totals: Tally = {"runs": 0}
     interrupted = False
     try:
         while totals["runs"] < runs:
             n = min(batch_size, runs - totals["runs"])
-            batch = batch_fn(ruleset, a, b, n, rng, limit)
+            batch = batch_fn(n, rng, limit)
             part = merge(_common_tally(batch), extra.tally(batch))
             totals = merge(totals, part)  # one assignment: all of the batch or none of it
             del batch, part
@@ -326,7 +292,7 @@ def simulate(
         draw_probability=draws / done if done else 0.0,
         rounds=_round_stats(totals),
         first_striker_won=_first_striker_won(totals),
-        **extra.result(totals, done),
+        extras=extra.result(totals, done),
         unfinished=stopped - draws,
         safety_limit=None if cap is not None else limit,
     )

@@ -240,7 +240,7 @@ def _exact_point(ruleset: Any, a: Any, b: Any, value: Any, cap: int | None, tole
     try:
         from sevendag_cli.backend import backend_for
 
-        start = (backend_for(ruleset).start_odds(ruleset, a, b, cap, tolerance)
+        start = (backend_for(ruleset).exact.start_odds(ruleset, a, b, cap, tolerance)
                  if policies == PLAIN else None)
         if start is not None:  # d20: the odds from the start (the cap's share bounded)
             names, odds, rounds_mean = start

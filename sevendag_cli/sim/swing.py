@@ -48,7 +48,7 @@ def assumptions(engine: str, policies: Policies = PLAIN,
     """
     from sevendag_cli.backend import backend_named
 
-    keys = backend_named(engine).assumptions(policies, fighters)
+    keys = backend_named(engine).exact.assumptions(policies, fighters)
     return keys if capped else tuple(k for k in keys if k != DRAW_AT_CAP)
 
 
@@ -116,7 +116,7 @@ def fight_states(ruleset: Any, a: Any, b: Any, result: FightResult) -> list[Any]
     """
     from sevendag_cli.backend import backend_for
 
-    return backend_for(ruleset).fight_states(ruleset, a, b, result)
+    return backend_for(ruleset).engine().fight_states(ruleset, a, b, result)
 
 
 LOOKUP_FROM = 4

@@ -3,37 +3,41 @@ fighter who declares now, from the saved encounter, and its JSON document."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from msgspec import Struct
 
 from sevendag_cli.arguments import checked
+
+if TYPE_CHECKING:
+    from sevendag_cli.backend import Advice, Ruleset, State
+    from sevendag_cli.encounter import Loaded
 
 
 class AdviceAt(Struct, frozen=True):
     """``advise``: every option of the fighter declaring now, from the saved state; ``busy``:
     a writer was at work (the file is read as last saved)."""
 
-    state: Any
-    ruleset: Any
+    state: State
+    ruleset: Ruleset
     encounter: str
-    advice: Any  # the ruleset's advice (Sevendag: sevendag.advice.Advice)
-    cap: int
+    advice: Advice  # the ruleset's own record of its options (Sevendag's ``Advice``)
+    cap: int | None  # rounds to the cap (None: a ruleset with none)
     tolerance: float
     busy: bool = False
 
     @checked
-    def to_dict(self, lang: str = "en", top: int | None = None) -> dict[str, Any]:
+    def to_dict(self, lang: str = "en", top: int | None = None) -> dict[str, object]:
         """``advise --json``; ``top``: only the ``top`` best options (``--top``), in their order."""
         from sevendag_cli.render.advise_data import advise_document
 
         return advise_document(self, lang, top)
 
 
-def advice_from(loaded: Any, encounter: str, busy: bool, *, after: str | None,
+def advice_from(loaded: Loaded, encounter: str, busy: bool, *, after: str | None,
                 cap: int | None, tolerance: float | None) -> AdviceAt:
     """The advice from an encounter as read (``Encounter.advise``), from its ruleset's backend
-    (d20 has no choices: one line)."""
+    (a ruleset that leaves no choice: one line)."""
     from sevendag_cli.backend import backend_for
     from sevendag_cli.library import check_numbers
 

@@ -507,6 +507,20 @@ GROUPS: Mapping[str, type] = {"sheets": Sheets, "bounds": Bounds, "table": Table
 """The backend's groups of methods, each a Protocol, by the attribute that holds it."""
 
 
+Own = TypeVar("Own")
+
+
+def own(value: object, kind: type[Own]) -> Own:
+    """``value`` as the backend's own record ``kind`` (its ruleset's, a sheet's, a state's
+    class): a record of another ruleset (a sheet given with another's ruleset) is refused in
+    one line."""
+    if not isinstance(value, kind):
+        from sevendag_cli.errors import Msg, UsageError
+
+        raise UsageError(Msg("cli.mismatch"))
+    return value
+
+
 def backend_named(engine: str) -> Backend:
     """The backend of an engine name (one a ruleset file was accepted with: any other is
     refused in one line, ``sim.engine``)."""

@@ -31,6 +31,7 @@ import msgspec
 from msgspec import Struct
 from msgspec.structs import replace
 
+from sevendag_cli.backend import own
 from sevendag_cli.engine.common import (
     Check,
     Event,
@@ -177,21 +178,15 @@ def _pair(ruleset: Ruleset, a: Fighter, b: Fighter) -> tuple[CoinRuleset, CoinFi
 
 
 def _rules(ruleset: object) -> CoinRuleset:
-    if not isinstance(ruleset, CoinRuleset):
-        raise UsageError(Msg("cli.mismatch"))
-    return ruleset
+    return own(ruleset, CoinRuleset)
 
 
 def _sheet(fighter: object) -> CoinFighter:
-    if not isinstance(fighter, CoinFighter):
-        raise UsageError(Msg("cli.mismatch"))
-    return fighter
+    return own(fighter, CoinFighter)
 
 
 def _state(state: object) -> CoinState:
-    if not isinstance(state, CoinState):
-        raise UsageError(Msg("cli.mismatch"))
-    return state
+    return own(state, CoinState)
 
 
 def initial_state(a: CoinFighter, b: CoinFighter) -> CoinState:

@@ -87,26 +87,21 @@ def _pair(ruleset: Ruleset, a: Fighter, b: Fighter) -> tuple[D20Ruleset, D20Figh
 
 def _d20(ruleset: Ruleset, a: Fighter, b: Fighter) -> tuple[D20Ruleset, D20Fighter, D20Fighter]:
     """The three as d20 records (a sheet of another ruleset: one line)."""
-    pair = _pair(ruleset, a, b)
-    if pair is None:
-        raise UsageError(Msg("cli.mismatch"))
-    return pair
+    return _rules(ruleset), _sheet(a), _sheet(b)
 
 
 def _rules(ruleset: Ruleset) -> D20Ruleset:
+    from sevendag_cli.backend import own
     from sevendag_cli.d20.rules import D20Ruleset
 
-    if not isinstance(ruleset, D20Ruleset):
-        raise UsageError(Msg("cli.mismatch"))
-    return ruleset
+    return own(ruleset, D20Ruleset)
 
 
 def _sheet(fighter: Fighter) -> D20Fighter:
+    from sevendag_cli.backend import own
     from sevendag_cli.d20.rules import D20Fighter
 
-    if not isinstance(fighter, D20Fighter):
-        raise UsageError(Msg("cli.mismatch"))
-    return fighter
+    return own(fighter, D20Fighter)
 
 
 class _Batches:

@@ -104,34 +104,28 @@ def _pair(ruleset: Ruleset, a: Fighter,
 def _sev(ruleset: Ruleset, a: Fighter,
          b: Fighter) -> tuple[SevendagRuleset, SevendagFighter, SevendagFighter]:
     """The three as Sevendag records (a sheet of another ruleset: one line)."""
-    pair = _pair(ruleset, a, b)
-    if pair is None:
-        raise UsageError(Msg("cli.mismatch"))
-    return pair
+    return _rules(ruleset), _sheet(a), _sheet(b)
 
 
 def _rules(ruleset: Ruleset) -> SevendagRuleset:
+    from sevendag_cli.backend import own
     from sevendag_cli.sevendag.rules import SevendagRuleset
 
-    if not isinstance(ruleset, SevendagRuleset):
-        raise UsageError(Msg("cli.mismatch"))
-    return ruleset
+    return own(ruleset, SevendagRuleset)
 
 
 def _sheet(fighter: Fighter) -> SevendagFighter:
+    from sevendag_cli.backend import own
     from sevendag_cli.sevendag.rules import SevendagFighter
 
-    if not isinstance(fighter, SevendagFighter):
-        raise UsageError(Msg("cli.mismatch"))
-    return fighter
+    return own(fighter, SevendagFighter)
 
 
 def _state(state: State) -> SevendagState:
+    from sevendag_cli.backend import own
     from sevendag_cli.sevendag.state import SevendagState
 
-    if not isinstance(state, SevendagState):
-        raise UsageError(Msg("cli.mismatch"))
-    return state
+    return own(state, SevendagState)
 
 
 def technique_key(rs: SevendagRuleset, text: str, name: str = "") -> str:

@@ -44,8 +44,6 @@ A look-up imports no numpy: the whole ``advise`` stays near a plain command's st
 
 from __future__ import annotations
 
-import hashlib
-import struct
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -62,6 +60,7 @@ from sevendag_cli.sevendag.game import (
     Solution,
 )
 from sevendag_cli.sim.odds import gamma
+from sevendag_cli.solver_cache import sealed, unsealed
 
 FORMAT = 2
 """Raised when the meaning of the kept bytes changes: old entries are then never read (2: the
@@ -232,30 +231,19 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
     low_all = np.concatenate(lows) if lows else np.zeros(0)
     high_all = np.concatenate(highs) if highs else np.zeros(0)
     blob = np.concatenate([low_all, high_all]).astype("<f8").tobytes()
-    head = msgspec.msgpack.encode(header)
-    body = struct.pack("<Q", len(head)) + head + blob
     values = memoryview(blob).cast("d") if sys.byteorder == "little" else \
         [float(x) for x in np.concatenate([low_all, high_all])]
-    return KeptGame(header, values), hashlib.sha256(body).digest() + body
+    return KeptGame(header, values), sealed(header, blob)
 
 
 def read_kept(raw: bytes | None, key: str) -> KeptGame | None:
     """The kept game in ``raw`` (as :func:`solve_kept` wrote it) for the question ``key``;
     None if it is not one, or another question's (another pair's entry under this name, its
     own digest valid: the key inside says whose it is)."""
-    if raw is None or len(raw) < 40 or sys.byteorder != "little":
+    got = unsealed(raw, _Header)
+    if got is None:
         return None
-    digest, body = raw[:32], raw[32:]
-    if hashlib.sha256(body).digest() != digest:
-        return None
-    (size,) = struct.unpack_from("<Q", body)
-    if size > len(body) - 8:
-        return None
-    try:
-        h = msgspec.msgpack.decode(body[8:8 + size], type=_Header)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-    blob = body[8 + size:]
+    h, blob = got
     n = len(h.states)
     if h.key != key or h.rows < 0 or len(blob) != 16 * h.rows or not (
             len(h.steps) == len(h.errors) == len(h.offsets) == len(h.sizes) == n):

@@ -356,42 +356,29 @@ class KeptOdds:
 
     @classmethod
     def of(cls, table: TogoOdds, chain: PolicyChain, cap: int) -> bytes:
-        """A table's bytes to keep: a SHA-256 of the rest, the header, the doubles."""
-        import hashlib
-        import struct
-
+        """A table's bytes to keep (:func:`~sevendag_cli.solver_cache.sealed`): the header,
+        the doubles."""
         import numpy as np
+
+        from sevendag_cli.solver_cache import sealed
 
         sol = table.sol
         header = KeptHeader(cls.fingerprint(chain, cap), chain.names, sol.rounds, table.step,
                             TIE if OPTIMAL in sol.policies else 0.0, list(sol.states))
-        head = msgspec.msgpack.encode(header)
         blob = np.concatenate([table.a.ravel(), table.b.ravel(), table.going.ravel()]).astype(
             "<f8").tobytes()
-        body = struct.pack("<Q", len(head)) + head + blob
-        return hashlib.sha256(body).digest() + body
+        return sealed(header, blob)
 
     @classmethod
     def read(cls, raw: bytes | None, chain: PolicyChain, cap: int) -> KeptOdds | None:
         """The table kept in ``raw`` for exactly this pair, policies and cap; None otherwise
         (another pair's, damaged, or values no solver writes: the work is done again)."""
-        import hashlib
-        import struct
-        import sys
+        from sevendag_cli.solver_cache import unsealed
 
-        if raw is None or len(raw) < 40 or sys.byteorder != "little":
+        got = unsealed(raw, KeptHeader)
+        if got is None:
             return None
-        digest, body = raw[:32], raw[32:]
-        if hashlib.sha256(body).digest() != digest:
-            return None
-        (size,) = struct.unpack_from("<Q", body)
-        if size > len(body) - 8:
-            return None
-        try:
-            h = msgspec.msgpack.decode(body[8:8 + size], type=KeptHeader)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            return None
-        blob = body[8 + size:]
+        h, blob = got
         if h.fingerprint != cls.fingerprint(chain, cap) or tuple(h.names) != chain.names \
                 or h.rounds != cap or len(blob) != 24 * (h.rounds + 1) * len(h.states) \
                 or not (0.0 <= h.step < 1e-9 and 0.0 <= h.tie <= TIE):

@@ -77,3 +77,15 @@ TINY_Y = make("Y", [{"die": 3, "holds": "g"}, {"die": 3, "holds": "g"}],
 TINY_Z = make("Z", [{"die": 3, "holds": "a"}, {"die": 2, "holds": "k"}],
               {"a": {"metal": "bronze", "skill": 3}, "k": {"metal": "starmetal", "skill": 1}},
               attack=2, defence=3)
+
+HOUSE_GRANTS = replace(RS, fumble_grants_crit=True, round_cap=10**9)
+"""The house rules with granted criticals and no round cap to speak of."""
+TINY_HOUSE = replace(  # house-like: penalties without bound, one "fatal" takes a fighter out
+    RS, wounds=(WoundBand("light", 1, 3, 1, 0, {}), WoundBand("serious", 4, 6, 2, 0, {}),
+                WoundBand("fatal", 7, None, 0, 1, {})),
+    drop_check_die=4, drop_recovery_rounds=1, fumble_grants_crit=True, round_cap=10**9)
+TINY_COUNTED = replace(  # out after 2 lights (with a penalty), an inert band, 2-round pickups
+    RS, wounds=(WoundBand("light", 1, 3, 1, 2, {}), WoundBand("serious", 4, 6, 0, 0, {}),
+                WoundBand("fatal", 7, None, 0, 1, {})),
+    drop_check_die=4, drop_recovery_rounds=2, fumble_grants_crit=True, failure_beats_crit=False,
+    round_cap=10**9)

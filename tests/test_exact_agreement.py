@@ -35,14 +35,25 @@ from sevendag_cli.sevendag.engine import (
     initial_state,
 )
 from sevendag_cli.sevendag.exact_fight import ExactWounds
-from sevendag_cli.sevendag.rules import WoundBand
 from sevendag_cli.sevendag.sim_extra import SevendagExtra
 from sevendag_cli.sim.exact_fight import ExactFight, exact_fight
 from sevendag_cli.sim.moment import odds_at
 from sevendag_cli.sim.runner import SimulationResult, simulate
 from tests.exact_helpers import d14_pair, engine_push, engine_round
 from tests.records import replace
-from tests.sevendag_helpers import RS, TINY_X, TINY_Y, TINY_Z, bundled, dual, greatsword, sword_shield
+from tests.sevendag_helpers import (
+    HOUSE_GRANTS,
+    RS,
+    TINY_COUNTED,
+    TINY_HOUSE,
+    TINY_X,
+    TINY_Y,
+    TINY_Z,
+    bundled,
+    dual,
+    greatsword,
+    sword_shield,
+)
 
 FAMILY = 120
 """Statistical comparisons in this file (Bonferroni)."""
@@ -65,18 +76,6 @@ def engine_round_keys(chain: SevendagChain, rs: SevendagRuleset, a: SevendagFigh
 
 def fs(name: str, wounds: tuple[str, ...] = (), penalty: int = 0, **kw: Any) -> FighterState:
     return FighterState(name, wounds, penalty, **kw)
-
-
-HOUSE_GRANTS = replace(RS, fumble_grants_crit=True, round_cap=10**9)
-TINY_HOUSE = replace(  # house-like: penalties without bound, one "fatal" takes a fighter out
-    RS, wounds=(WoundBand("light", 1, 3, 1, 0, {}), WoundBand("serious", 4, 6, 2, 0, {}),
-                WoundBand("fatal", 7, None, 0, 1, {})),
-    drop_check_die=4, drop_recovery_rounds=1, fumble_grants_crit=True, round_cap=10**9)
-TINY_COUNTED = replace(  # out after 2 lights (with a penalty), an inert band, 2-round pickups
-    RS, wounds=(WoundBand("light", 1, 3, 1, 2, {}), WoundBand("serious", 4, 6, 0, 0, {}),
-                WoundBand("fatal", 7, None, 0, 1, {})),
-    drop_check_die=4, drop_recovery_rounds=2, fumble_grants_crit=True, failure_beats_crit=False,
-    round_cap=10**9)
 
 
 def test_S19_only_the_penalty_difference_matters_in_the_engine() -> None:
@@ -241,7 +240,6 @@ def test_S19_round_cap_draws_agree_with_a_million_runs() -> None:
     assert exact.stop == "complete" and exact.draw_probability > 0.5
     sim = simulate(RS, brannoc, ysolde, RUNS, seed=7, cap=6, batch_size=EVERY_DIE)
     _check_common(exact, sim)
-
 
 
 def _check_d20(rs: D20Ruleset, a: D20Fighter, b: D20Fighter, exact: ExactFight,

@@ -28,25 +28,14 @@ from sevendag_cli.sevendag.engine import (
     initial_state,
 )
 from sevendag_cli.sevendag.game import OPTIMAL, SHEET, Option, SevendagGame
-from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, WoundBand
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from tests.exact_helpers import distribution
 from tests.records import replace
-from tests.sevendag_helpers import RS, TINY_X, TINY_Y, TINY_Z, bundled
+from tests.sevendag_helpers import RS, TINY_COUNTED, TINY_HOUSE, TINY_X, TINY_Y, TINY_Z, bundled
 
 
 def fs(name: str, wounds: tuple[str, ...] = (), penalty: int = 0, **kw: Any) -> FighterState:
     return FighterState(name, wounds, penalty, **kw)
-
-
-TINY_HOUSE = replace(
-    RS, wounds=(WoundBand("light", 1, 3, 1, 0, {}), WoundBand("serious", 4, 6, 2, 0, {}),
-                WoundBand("fatal", 7, None, 0, 1, {})),
-    drop_check_die=4, drop_recovery_rounds=1, fumble_grants_crit=True, round_cap=10**9)
-TINY_COUNTED = replace(
-    RS, wounds=(WoundBand("light", 1, 3, 1, 2, {}), WoundBand("serious", 4, 6, 0, 0, {}),
-                WoundBand("fatal", 7, None, 0, 1, {})),
-    drop_check_die=4, drop_recovery_rounds=2, fumble_grants_crit=True, failure_beats_crit=False,
-    round_cap=10**9)
 
 
 def test_S04_S05_options_are_what_the_engine_accepts() -> None:

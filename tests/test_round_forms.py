@@ -36,22 +36,10 @@ from sevendag_cli.sevendag.engine import (
     initial_state,
 )
 from sevendag_cli.sevendag.game import SHEET, Option, SevendagGame, merge
-from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, WoundBand
+from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from tests.exact_helpers import distribution
 from tests.helpers import ok, run_json
-from tests.records import replace
-from tests.sevendag_helpers import RS, TINY_X, TINY_Y, TINY_Z, bundled
-
-HOUSE_GRANTS = replace(RS, fumble_grants_crit=True, round_cap=10**9)
-TINY_HOUSE = replace(  # house-like: penalties without bound, one "fatal" takes a fighter out
-    RS, wounds=(WoundBand("light", 1, 3, 1, 0, {}), WoundBand("serious", 4, 6, 2, 0, {}),
-                WoundBand("fatal", 7, None, 0, 1, {})),
-    drop_check_die=4, drop_recovery_rounds=1, fumble_grants_crit=True, round_cap=10**9)
-TINY_COUNTED = replace(  # out after 2 lights (with a penalty), an inert band, 2-round pickups
-    RS, wounds=(WoundBand("light", 1, 3, 1, 2, {}), WoundBand("serious", 4, 6, 0, 0, {}),
-                WoundBand("fatal", 7, None, 0, 1, {})),
-    drop_check_die=4, drop_recovery_rounds=2, fumble_grants_crit=True, failure_beats_crit=False,
-    round_cap=10**9)
+from tests.sevendag_helpers import HOUSE_GRANTS, TINY_COUNTED, TINY_HOUSE, TINY_X, TINY_Y, TINY_Z, bundled
 
 
 def fs(name: str, wounds: tuple[str, ...] = (), penalty: int = 0, **kw: Any) -> FighterState:

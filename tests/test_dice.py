@@ -63,11 +63,6 @@ def test_C01_roughly_uniform_chi_square() -> None:
     chi2 = float(((counts - expected) ** 2 / expected).sum())
     # Critical value of chi-square with 5 degrees of freedom at p = 0.001.
     assert chi2 < 20.515, counts
-    try:
-        from scipy.stats import chisquare
-    except ImportError:  # scipy is optional: the critical value above is the same test
-        return
-    assert chisquare(counts).pvalue > 0.001
 
 
 @pytest.mark.parametrize("seed", [-1, MAX_SEED + 1])

@@ -16,7 +16,7 @@ each asked by its own part of the tool:
   (:mod:`sevendag_cli.sim.runner`);
 * :attr:`~Backend.exact` (:class:`ExactSolvers`): the exact odds of a whole fight, from any
   moment, what they assume, what each sheet gives away (:mod:`sevendag_cli.sim`);
-* :attr:`~Backend.roster` (:class:`Roster`): a ``matrix``'s pairs (:mod:`sevendag_cli.sim.roster`);
+* :attr:`~Backend.roster` (:class:`RosterPairs`): a ``matrix``'s pairs (:mod:`sevendag_cli.sim.roster`);
 * :attr:`~Backend.whatif` (:class:`WhatIfs`): what ``--set`` and ``--tactic`` may change,
   and the changes that change nothing (:mod:`sevendag_cli.rules.whatif`).
 
@@ -414,7 +414,7 @@ class ExactSolvers(Protocol):
         ...
 
 
-class Roster(Protocol):
+class RosterPairs(Protocol):
     """``matrix``'s pairs, solved in worker processes (:mod:`sevendag_cli.sim.roster`)."""
 
     def matrix_pair(self, setup: PairSetup, i: int, j: int, cache: dict[int, object],
@@ -496,13 +496,13 @@ class Backend(Protocol):
     @property
     def exact(self) -> ExactSolvers: ...
     @property
-    def roster(self) -> Roster: ...
+    def roster(self) -> RosterPairs: ...
     @property
     def whatif(self) -> WhatIfs: ...
 
 
 GROUPS: Mapping[str, type] = {"sheets": Sheets, "bounds": Bounds, "table": Table,
-                              "sim": Simulator, "exact": ExactSolvers, "roster": Roster,
+                              "sim": Simulator, "exact": ExactSolvers, "roster": RosterPairs,
                               "whatif": WhatIfs}
 """The backend's groups of methods, each a Protocol, by the attribute that holds it."""
 
@@ -565,6 +565,6 @@ def with_extras(doc: dict[str, object], engine: str) -> dict[str, object]:
 
 __all__ = ["BACKENDS", "DEFAULT_RULESET", "FALLBACK_ENGINE", "GROUPS", "Aggregator", "Ask",
            "Backend", "Batch", "BatchFn", "Bounds", "Cell", "ExactSolvers", "MomentOdds",
-           "PairSetup", "Roster", "RulesetEntries", "SheetChange", "Sheets", "Simulator",
+           "PairSetup", "RosterPairs", "RulesetEntries", "SheetChange", "Sheets", "Simulator",
            "StepEngine", "Table", "WhatIfs", "backend_for", "backend_named", "by_engine",
            "engines", "with_extras"]

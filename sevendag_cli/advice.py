@@ -3,15 +3,14 @@ fighter who declares now, from the saved encounter, and its JSON document."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from msgspec import Struct
 
 from sevendag_cli.arguments import checked
 
 if TYPE_CHECKING:
-    from sevendag_cli.backend import Advice, Ruleset, State
-    from sevendag_cli.encounter import Loaded
+    from sevendag_cli.backend import Advice, Fighter, Ruleset, State
 
 
 class AdviceAt(Struct, frozen=True):
@@ -34,7 +33,20 @@ class AdviceAt(Struct, frozen=True):
         return advise_document(self, lang, top)
 
 
-def advice_from(loaded: Loaded, encounter: str, busy: bool, *, after: str | None,
+class Read(Protocol):
+    """An encounter as read (:class:`sevendag_cli.encounter.Loaded`): what advice needs of it."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+    @property
+    def a(self) -> Fighter: ...
+    @property
+    def b(self) -> Fighter: ...
+    @property
+    def state(self) -> State: ...
+
+
+def advice_from(loaded: Read, encounter: str, busy: bool, *, after: str | None,
                 cap: int | None, tolerance: float | None) -> AdviceAt:
     """The advice from an encounter as read (``Encounter.advise``), from its ruleset's backend
     (a ruleset that leaves no choice: one line)."""

@@ -63,7 +63,7 @@ if TYPE_CHECKING:
     from sevendag_cli.errors import Msg, UsageError
     from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
-    from sevendag_cli.sevendag.advice import Advice as SevendagAdvice
+    from sevendag_cli.sevendag.advised import Advice as SevendagAdvice
     from sevendag_cli.sevendag.planning import Choices as SevendagChoices
     from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset, WoundBand
     from sevendag_cli.sevendag.state import FighterState as SevendagFighterState

@@ -47,7 +47,7 @@ import hashlib
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from sevendag_cli.folders import cache_dir
 from sevendag_cli.policies import PLAIN, Policies
@@ -86,46 +86,6 @@ def work_key(kind: str, version: int, ruleset: Any, a: Any, b: Any, *extra: Any)
     parts = (kind, version, __version__, ruleset.engine, replace(ruleset, path=""),
              replace(a, path=""), replace(b, path=""), *extra)
     return hashlib.sha256(msgspec.msgpack.encode(parts, order="deterministic")).hexdigest()
-
-
-Header = TypeVar("Header")
-
-
-def sealed(header: object, blob: bytes) -> bytes:
-    """Solver work as kept bytes: a SHA-256 of the rest, the header's length (8 bytes), the
-    header (msgpack), then ``blob`` (little-endian doubles: :func:`unsealed` reads them only on
-    a little-endian machine)."""
-    import struct
-
-    import msgspec
-
-    head = msgspec.msgpack.encode(header)
-    body = struct.pack("<Q", len(head)) + head + blob
-    return hashlib.sha256(body).digest() + body
-
-
-def unsealed(raw: bytes | None, header: type[Header]) -> tuple[Header, bytes] | None:
-    """The header (of type ``header``) and the blob of bytes :func:`sealed` wrote; None if
-    they are not such bytes (too short, their digest wrong, their header another type's) or
-    the machine is big-endian."""
-    import struct
-    import sys
-
-    import msgspec
-
-    if raw is None or len(raw) < 40 or sys.byteorder != "little":
-        return None
-    digest, body = raw[:32], raw[32:]
-    if hashlib.sha256(body).digest() != digest:
-        return None
-    (size,) = struct.unpack_from("<Q", body)
-    if size > len(body) - 8:
-        return None
-    try:
-        h = msgspec.msgpack.decode(body[8:8 + size], type=header)
-    except (msgspec.DecodeError, msgspec.ValidationError):
-        return None
-    return h, body[8 + size:]
 
 
 def _entry(key: str, folder: str = "odds") -> Path | None:

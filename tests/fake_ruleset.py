@@ -62,9 +62,11 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from sevendag_cli.backend import (
+        Advice,
         Aggregator,
         Ask,
         Backend,
+        Band,
         Batch,
         BatchFn,
         Cell,
@@ -83,8 +85,6 @@ if TYPE_CHECKING:
     from sevendag_cli.dice import DiceSource
     from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import Display, RulesetDisplay, WhoAttacks
-    from sevendag_cli.sevendag.advice import Advice
-    from sevendag_cli.sevendag.rules import WoundBand
 
 ENGINE = "coin"
 MAX_HP = 1000
@@ -272,7 +272,7 @@ class _Table:
             return None
         raise ValueError("a coin round has no choices")
 
-    def classify(self, ruleset: Ruleset, amount: int) -> WoundBand | None:
+    def classify(self, ruleset: Ruleset, amount: int) -> Band | None:
         raise UsageError(Msg("cli.classify_d20", name=ruleset.name))  # hit points, no bands
 
     def round_seconds(self, ruleset: Ruleset) -> int | None:

@@ -214,6 +214,8 @@ Protocol the walk cannot follow)."""
 INTERNAL: dict[str, str] = {
     "sevendag_cli.sevendag.planning.Choices": "the players' input to play_round",
     "sevendag_cli.sevendag.planning.Plan": "a fighter's plan while a round is played",
+    "sevendag_cli.sevendag.planning.Option": "one fighter's declaration, as the game and advise "
+                                             "list them (advise's JSON writes its parts)",
     "sevendag_cli.sevendag.attack.AttackGroup": "attack dice grouped by weapon, while judged",
     "sevendag_cli.sevendag.attack.AttackVerdict": "what the attack dice say, before the event",
     "sevendag_cli.sevendag.attack.DiceReading": "attack dice read on bit masks (S-10..S-13), "

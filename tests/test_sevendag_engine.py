@@ -22,6 +22,7 @@ from sevendag_cli.formula import parse
 from sevendag_cli.rules import SevendagFighter, SevendagRuleset, load_pair
 from sevendag_cli.rules import load_ruleset as _load_ruleset
 from sevendag_cli.sevendag import engine as s
+from sevendag_cli.sevendag.step import STEP_ENGINE
 from tests.sevendag_helpers import RS, make
 
 # --- fighters -------------------------------------------------------------------------
@@ -799,7 +800,7 @@ def test_S21_example_fighters_shield_against_two_handed() -> None:
     kinds_a = {i.kind for i in a.items.values()}
     assert kinds_a == {"weapon", "shield"}
     assert [i.hands for i in b.items.values()] == [2]
-    assert engine_for(RS) is s.STEP_ENGINE
+    assert engine_for(RS) is STEP_ENGINE
 
 
 # --- state data -----------------------------------------------------------------------

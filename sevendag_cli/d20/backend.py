@@ -17,9 +17,11 @@ if TYPE_CHECKING:
     import numpy as np
 
     from sevendag_cli.backend import (
+        Advice,
         Aggregator,
         Ask,
         Backend,
+        Band,
         Batch,
         BatchFn,
         Cell,
@@ -40,8 +42,6 @@ if TYPE_CHECKING:
     from sevendag_cli.dice import DiceSource
     from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
-    from sevendag_cli.sevendag.advice import Advice
-    from sevendag_cli.sevendag.rules import WoundBand
     from sevendag_cli.sim.exact_records import ExactFight, Exploitability
     from sevendag_cli.sim.odds import Odds
 
@@ -269,7 +269,7 @@ class _Table:
             return None
         raise ValueError("a d20 round has no choices")
 
-    def classify(self, ruleset: Ruleset, amount: int) -> WoundBand | None:
+    def classify(self, ruleset: Ruleset, amount: int) -> Band | None:
         raise UsageError(Msg("cli.classify_d20", name=ruleset.name))  # hit points, no bands
 
     def round_seconds(self, ruleset: Ruleset) -> int | None:

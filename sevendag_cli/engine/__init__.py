@@ -4,8 +4,10 @@ No terminal, CLI or JSON code here.  Each ruleset's step engine lives in its pac
 (``sevendag_cli.d20``, ``sevendag_cli.sevendag``) with the same layout — ``events``,
 ``state`` (with its codec), ``planning`` where the ruleset has choices to make,
 ``attack`` (what a round's dice decide, written once for the engine and the simulator),
-``resolution`` — whose ``engine`` module is its facade, exposing the same functions, and its ``STEP_ENGINE``
-those functions behind the typed interface every ruleset's step engine shares
+``resolution`` — whose ``engine`` module is its facade, exposing the same functions, and its
+``STEP_ENGINE`` (d20: in ``engine``; Sevendag: in ``step``, beside the facade, as it hands a
+fight under policies to the game, which plays through the facade) those functions behind the
+typed interface every ruleset's step engine shares
 (:class:`sevendag_cli.backend.StepEngine`, what the backend's ``engine()`` and
 :func:`engine_for` give):
 

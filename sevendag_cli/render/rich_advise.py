@@ -5,7 +5,7 @@ best first and marked ``*`` (readable without colour).
 What the table leaves out and why:
 
 * declarations that differ only by what cannot matter (the same best answer, chances the
-  certified intervals cannot tell apart: :class:`sevendag_cli.sevendag.advice.FoldedOption`)
+  certified intervals cannot tell apart: :class:`sevendag_cli.sevendag.advised.FoldedOption`)
   are one line, their alternatives named: ``either`` (yield or not), ``feint / charge``,
   and one line says so;
 * the certified interval is shown only where it matters: where two lines cannot be told

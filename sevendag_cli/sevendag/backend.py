@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from sevendag_cli.dice import DiceSource
     from sevendag_cli.formula import Formula
     from sevendag_cli.render.rich_base import RulesetDisplay
-    from sevendag_cli.sevendag.advice import Advice
+    from sevendag_cli.sevendag.advised import Advice
     from sevendag_cli.sevendag.chain import Lookup, SevendagChain
     from sevendag_cli.sevendag.model import FighterModel
     from sevendag_cli.sevendag.planning import Choices
@@ -630,7 +630,7 @@ class SevendagBackend:
         return True
 
     def engine(self) -> StepEngine:
-        from sevendag_cli.sevendag.engine import STEP_ENGINE
+        from sevendag_cli.sevendag.step import STEP_ENGINE
 
         return STEP_ENGINE
 

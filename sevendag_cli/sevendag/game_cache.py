@@ -50,6 +50,7 @@ from typing import Any
 
 import msgspec
 
+from sevendag_cli.sealed import sealed, unsealed
 from sevendag_cli.sevendag.chain import StateKey
 from sevendag_cli.sevendag.game import (
     MAX_STEPS,
@@ -60,7 +61,6 @@ from sevendag_cli.sevendag.game import (
     Solution,
 )
 from sevendag_cli.sim.odds import gamma
-from sevendag_cli.solver_cache import sealed, unsealed
 
 FORMAT = 2
 """Raised when the meaning of the kept bytes changes: old entries are then never read (2: the

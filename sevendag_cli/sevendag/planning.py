@@ -272,3 +272,22 @@ def check_choices(
     _check_choices(choices, (a.name, b.name))
     for f in (a, b):
         plan_for(ruleset, f, state.fighter(f.name), choices)
+
+
+class Option(Struct, frozen=True, gc=False):
+    """One fighter's declaration for a round (S-03, S-04, S-05)."""
+
+    yield_initiative: bool
+    allocation: tuple[str, ...]  # per hand: attack / defence / none
+    technique: str | None  # started this round
+
+    def choices(self, name: str) -> Choices:
+        """This declaration as the step engine's choices for fighter ``name``."""
+        return Choices(self.yield_initiative, {name: self.allocation}, {name: self.technique})
+
+
+def merge(a_name: str, a: Option, b_name: str, b: Option, assaillant: str) -> Choices:
+    """Both fighters' declarations as the engine's :class:`Choices` (the assaillant's yield)."""
+    yielded = a.yield_initiative if assaillant == a_name else b.yield_initiative
+    tech = {a_name: a.technique, b_name: b.technique}  # None: no technique, whatever the sheet
+    return Choices(yielded, {a_name: a.allocation, b_name: b.allocation}, tech)

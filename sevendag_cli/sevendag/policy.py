@@ -356,11 +356,11 @@ class KeptOdds:
 
     @classmethod
     def of(cls, table: TogoOdds, chain: PolicyChain, cap: int) -> bytes:
-        """A table's bytes to keep (:func:`~sevendag_cli.solver_cache.sealed`): the header,
+        """A table's bytes to keep (:func:`~sevendag_cli.sealed.sealed`): the header,
         the doubles."""
         import numpy as np
 
-        from sevendag_cli.solver_cache import sealed
+        from sevendag_cli.sealed import sealed
 
         sol = table.sol
         header = KeptHeader(cls.fingerprint(chain, cap), chain.names, sol.rounds, table.step,
@@ -373,7 +373,7 @@ class KeptOdds:
     def read(cls, raw: bytes | None, chain: PolicyChain, cap: int) -> KeptOdds | None:
         """The table kept in ``raw`` for exactly this pair, policies and cap; None otherwise
         (another pair's, damaged, or values no solver writes: the work is done again)."""
-        from sevendag_cli.solver_cache import unsealed
+        from sevendag_cli.sealed import unsealed
 
         got = unsealed(raw, KeptHeader)
         if got is None:

@@ -48,10 +48,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from msgspec import Struct
-
-from sevendag_cli.sevendag.engine import Choices
 from sevendag_cli.sevendag.model import Allocation, FighterModel, Verdict, granted_unit, judge
+from sevendag_cli.sevendag.planning import Option, merge
 from sevendag_cli.sevendag.rules import SevendagRuleset
 from sevendag_cli.sim.weights import convolve
 
@@ -267,26 +265,6 @@ class Exchange:
 
 
 # --- the declarations --------------------------------------------------------------------
-
-
-class Option(Struct, frozen=True, gc=False):
-    """One fighter's declaration for a round (S-03, S-04, S-05)."""
-
-    yield_initiative: bool
-    allocation: tuple[str, ...]  # per hand: attack / defence / none
-    technique: str | None  # started this round
-
-    def choices(self, name: str) -> Choices:
-        """This declaration as the step engine's choices for fighter ``name``."""
-        return Choices(self.yield_initiative, {name: self.allocation}, {name: self.technique})
-
-
-def merge(a_name: str, a: Option, b_name: str, b: Option, assaillant: str) -> Choices:
-    """Both fighters' declarations as the engine's :class:`Choices` (the assaillant's yield)."""
-    yielded = a.yield_initiative if assaillant == a_name else b.yield_initiative
-    tech = {a_name: a.technique, b_name: b.technique}  # None: no technique, whatever the sheet
-    return Choices(yielded, {a_name: a.allocation, b_name: b.allocation}, tech)
-
 
 
 # --- the round ---------------------------------------------------------------------------

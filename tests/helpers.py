@@ -210,7 +210,13 @@ def compare(text: str, path: Path) -> None:
         path.write_text(text, "utf-8")
         if not os.environ.get("SEVENDAG_UPDATE_GOLDEN"):
             pytest.fail(f"{path.name} did not exist: written, review it and run again")
-    assert text == path.read_text("utf-8")
+    golden = path.read_text("utf-8")
+    if text != golden:
+        import difflib
+
+        diff = difflib.unified_diff(golden.splitlines(), text.splitlines(), path.name, "output",
+                                    lineterm="")
+        pytest.fail(f"{path.name} differs:\n" + "\n".join(diff), pytrace=False)
 
 
 # Dual wield, two weapons of different metals (S-12): a third Sevendag fighter, for rosters.

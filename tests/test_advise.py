@@ -245,3 +245,24 @@ def test_folded_lines_say_so_in_both_languages() -> None:
     assert "either: yielding or not gives the same chance and the same answer" in english
     assert "a / b: either gives the same chance and the same answer" in english
     assert "égal : céder ou non" in french and "40,0\u00a0%" in french
+
+
+@pytest.mark.slow
+def test_S05_advice_lists_the_options_in_the_encounters_order_whatever_was_solved_before() -> None:
+    """The encounter keeps its ruleset with its keys sorted (techniques: charge, feint, guard),
+    the bundled file lists them feint, guard, charge: a game solved from the file first (a
+    ``fight --exact --tactic optimal`` in the same process) is not the encounter's game, whose
+    options (and so the order of options of equal chance) follow the encounter's ruleset."""
+    from sevendag_cli.rules import load_pair, load_ruleset
+    from sevendag_cli.sevendag.game import game_for
+
+    ok("init", "--seed", "1")
+    fresh = run_json("advise")
+    rs = load_ruleset("sevendag")
+    a, b = load_pair(rs, None)
+    assert list(rs.techniques) == ["feint", "guard", "charge"]
+    game = game_for(rs, a, b)  # type: ignore[arg-type]
+    assert [o.technique for o in game.options(game.start_key(0), 0)][:4] == \
+        [None, "feint", "guard", "charge"]
+    ok("fight", "--exact", "--tactic", "optimal")
+    assert run_json("advise") == fresh

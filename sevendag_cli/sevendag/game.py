@@ -850,7 +850,9 @@ def game_for(ruleset: SevendagRuleset, a: SevendagFighter, b: SevendagFighter) -
     from sevendag_cli.sevendag.chain import _ruleset_key
 
     check_fighters(ruleset, a, b)
-    key = (_ruleset_key(ruleset), a.name, b.name, fighter_model(ruleset, a),
+    # the techniques in the ruleset's order too: a game lists each fighter's options in it
+    # (rules alike but for that order would share a game whose options come in another order)
+    key = (_ruleset_key(ruleset), tuple(ruleset.techniques), a.name, b.name, fighter_model(ruleset, a),
            fighter_model(ruleset, b), a.attack, a.defence, b.attack, b.defence,
            a.yield_rule, a.technique_rule, b.yield_rule, b.technique_rule)
     game = _GAMES.get(key)

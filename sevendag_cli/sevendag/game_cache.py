@@ -266,7 +266,10 @@ def kept_game(ruleset: Any, a: Any, b: Any, game: SevendagGame, policies: tuple[
 
     if cache_dir() is None:
         return None
-    key = solver_cache.work_key(FOLDER, FORMAT, ruleset, a, b, list(policies), tolerance, cap)
+    # the techniques' order names the rows' order (the options in it): a game kept for rules
+    # alike but for that order is another question
+    key = solver_cache.work_key(FOLDER, FORMAT, ruleset, a, b, list(policies), tolerance, cap,
+                                list(ruleset.techniques))
     got = _KEPT.get(key)
     if got is None:
         got = read_kept(solver_cache.load(key, folder=FOLDER, magic=MAGIC, max_size=MAX_KEPT),

@@ -74,11 +74,39 @@ def _early(signum: int, frame: object) -> None:
 
 
 def started() -> None:
-    """Start-up is over: a Ctrl-C is Python's ``KeyboardInterrupt`` again (handled by the commands)."""
+    """Start-up is over: a Ctrl-C is Python's ``KeyboardInterrupt`` again (handled by the commands),
+    even one that lands where Python cannot raise it (:func:`_unraisable`)."""
     try:  # noqa: SIM105 (contextlib is one more import)
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     except (ValueError, OSError):  # pragma: no cover - not the main thread
         pass
+    sys.unraisablehook = _unraisable
+
+
+def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
+    """A Ctrl-C that lands in a callback Python cannot raise from (a weak reference's, while a
+    module is imported) would be printed as "Exception ignored" and lost, the command going on:
+    a moment later (a thread of its own, as raising it from here would land in this hook) it
+    is delivered again to the main thread, where the command handles it (one line, exit 130);
+    should that one be lost too, :func:`main` ends with the interrupt's line once the command
+    is over.  Anything else is reported as Python would."""
+    global _lost_interrupt
+    if unraisable.exc_type is KeyboardInterrupt:
+        import _thread  # built in
+        import time
+
+        def again() -> None:
+            time.sleep(0.001)
+            _thread.interrupt_main()
+
+        _lost_interrupt = True
+        _thread.start_new_thread(again, ())
+        return
+    sys.__unraisablehook__(unraisable)
+
+
+_lost_interrupt = False
+"""A Ctrl-C landed where it could not be raised (:func:`_unraisable`)."""
 
 
 def _install() -> None:
@@ -115,6 +143,8 @@ def main() -> None:
 
         started()  # from here on a Ctrl-C is a KeyboardInterrupt, handled where it lands
         run()
+        if _lost_interrupt:  # a Ctrl-C the command never saw: it still ends as interrupted
+            raise KeyboardInterrupt
     except KeyboardInterrupt:
         _interrupted()
     finally:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import signal
+import sys
+import time
+import types
 from pathlib import Path
 
 import pytest
@@ -668,6 +671,40 @@ def test_the_start_up_interrupt_line_is_the_catalogue_line() -> None:
 
     for lang in ("en", "fr"):
         assert start._EARLY_LINE[lang] == f"sevendag: error: {Msg('cli.interrupted').render(lang)}\n"
+
+
+def test_a_ctrl_c_lost_in_a_callback_is_delivered_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A KeyboardInterrupt raised in a weak reference's callback (where a Ctrl-C may land while
+    a module is imported) is not printed as "Exception ignored" and lost: the command's main
+    thread gets it again, and the command ends as on any Ctrl-C."""
+    import importlib
+    import weakref
+
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        start = importlib.import_module("sevendag_cli.start")
+    finally:
+        signal.signal(signal.SIGINT, before)
+    monkeypatch.setattr(sys, "unraisablehook", start._unraisable)
+
+    class Held:
+        pass
+
+    def interrupted(_ref: object) -> None:
+        raise KeyboardInterrupt
+
+    held = Held()
+    ref = weakref.ref(held, interrupted)
+    monkeypatch.setattr(start, "_lost_interrupt", False)
+    with pytest.raises(KeyboardInterrupt):
+        del held  # the callback runs: its KeyboardInterrupt cannot be raised from there...
+        for _ in range(200):  # ...and comes back to this thread a moment later
+            time.sleep(0.01)
+    assert ref() is None and start._lost_interrupt
+    reported: list[object] = []
+    monkeypatch.setattr(sys, "__unraisablehook__", reported.append)
+    start._unraisable(types.SimpleNamespace(exc_type=ValueError))  # type: ignore[arg-type]
+    assert len(reported) == 1  # anything else: as Python would
 
 
 def test_the_rows_are_named_once() -> None:

@@ -74,13 +74,11 @@ def _early(signum: int, frame: object) -> None:
 
 
 def started() -> None:
-    """Start-up is over: a Ctrl-C is Python's ``KeyboardInterrupt`` again (handled by the commands),
-    even one that lands where Python cannot raise it (:func:`_unraisable`)."""
+    """Start-up is over: a Ctrl-C is Python's ``KeyboardInterrupt`` again (handled by the commands)."""
     try:  # noqa: SIM105 (contextlib is one more import)
         _signal.signal(_signal.SIGINT, _signal.default_int_handler)
     except (ValueError, OSError):  # pragma: no cover - not the main thread
         pass
-    sys.unraisablehook = _unraisable
 
 
 def _unraisable(unraisable: sys.UnraisableHookArgs) -> None:
@@ -128,8 +126,11 @@ unless the user's environment says otherwise."""
 
 def main() -> None:
     """Run ``sevendag``: exit 130 on a Ctrl-C at any moment."""
+    global _lost_interrupt
     for var in _ONE_THREAD:
         os.environ.setdefault(var, "1")
+    _lost_interrupt = False
+    hook = sys.unraisablehook
     try:
         gc.disable()  # the imports make objects and free none: no collection need walk them
         try:
@@ -142,12 +143,16 @@ def main() -> None:
             gc.enable()
 
         started()  # from here on a Ctrl-C is a KeyboardInterrupt, handled where it lands
-        run()
-        if _lost_interrupt:  # a Ctrl-C the command never saw: it still ends as interrupted
-            raise KeyboardInterrupt
+        sys.unraisablehook = _unraisable  # ...even where Python cannot raise it
+        try:
+            run()
+        finally:
+            if _lost_interrupt:  # a Ctrl-C the command never saw: it still ends as interrupted
+                raise KeyboardInterrupt  # instead of the command's own exit
     except KeyboardInterrupt:
         _interrupted()
     finally:
+        sys.unraisablehook = hook  # the command is over (main may run in a caller's process)
         _ignore_interrupts()  # the interpreter's exit is not interrupted either
         gc.freeze()  # the exit's collections need not walk every object of the modules imported
 

@@ -696,15 +696,58 @@ def test_a_ctrl_c_lost_in_a_callback_is_delivered_again(monkeypatch: pytest.Monk
     held = Held()
     ref = weakref.ref(held, interrupted)
     monkeypatch.setattr(start, "_lost_interrupt", False)
-    with pytest.raises(KeyboardInterrupt):
-        del held  # the callback runs: its KeyboardInterrupt cannot be raised from there...
-        for _ in range(200):  # ...and comes back to this thread a moment later
-            time.sleep(0.01)
+    handler = signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a command
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            del held  # the callback runs: its KeyboardInterrupt cannot be raised from there...
+            for _ in range(200):  # ...and comes back to this thread a moment later
+                time.sleep(0.01)
+    finally:
+        signal.signal(signal.SIGINT, handler)
     assert ref() is None and start._lost_interrupt
     reported: list[object] = []
     monkeypatch.setattr(sys, "__unraisablehook__", reported.append)
     start._unraisable(types.SimpleNamespace(exc_type=ValueError))  # type: ignore[arg-type]
     assert len(reported) == 1  # anything else: as Python would
+
+
+LOST_INTERRUPT = """
+import sys, time, weakref
+from sevendag_cli import cli, start
+
+def command():  # a Ctrl-C landing in a weak reference's callback, then work that goes on
+    class Held:
+        pass
+
+    def interrupted(_ref):
+        raise KeyboardInterrupt
+
+    held = Held()
+    ref = weakref.ref(held, interrupted)
+    del held
+    time.sleep(float(sys.argv[1]))
+    print("finished")
+    sys.exit(0)
+
+cli.main = command
+sys.argv = ["sevendag", "fight"]
+start.main()
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("work", [0.5, 0.0])
+def test_a_command_whose_ctrl_c_python_could_not_raise_ends_interrupted(work: float) -> None:
+    """Run as the console script: the Ctrl-C comes back during the work that goes on (or, the
+    command over first, ends it as interrupted): one line, exit 130, nothing "ignored"."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", LOST_INTERRUPT, str(work)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "sevendag: error: interrupted\n"
+    if work:
+        assert done.stdout == ""  # stopped during the work
 
 
 def test_the_rows_are_named_once() -> None:

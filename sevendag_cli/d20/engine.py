@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sevendag_cli.backend import own
 from sevendag_cli.d20.events import AttackEvent, DamageEvent, HitPointsEvent, SaveEvent
 from sevendag_cli.d20.resolution import (
     MAX_INITIATIVE_ATTEMPTS,
@@ -51,7 +52,6 @@ from sevendag_cli.d20.state import (
 )
 from sevendag_cli.d20.state import check_state as _check_state
 from sevendag_cli.engine.common import FightOverEvent, InitiativeEvent
-from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.policies import PLAIN, Policies
 
 if TYPE_CHECKING:
@@ -61,17 +61,14 @@ if TYPE_CHECKING:
 
 
 
-def _pair(ruleset: Ruleset, a: Fighter, b: Fighter) -> tuple[D20Ruleset, D20Fighter, D20Fighter]:
+def _pair(ruleset: Ruleset, a: Fighter,
+          b: Fighter) -> tuple[D20Ruleset, D20Fighter, D20Fighter]:
     """The three as d20 records (a sheet of another ruleset: one line)."""
-    if isinstance(ruleset, D20Ruleset) and isinstance(a, D20Fighter) and isinstance(b, D20Fighter):
-        return ruleset, a, b
-    raise UsageError(Msg("cli.mismatch"))
+    return own(ruleset, D20Ruleset), own(a, D20Fighter), own(b, D20Fighter)
 
 
 def _state(state: State) -> D20State:
-    if not isinstance(state, D20State):
-        raise UsageError(Msg("cli.mismatch"))
-    return state
+    return own(state, D20State)
 
 
 class D20StepEngine:

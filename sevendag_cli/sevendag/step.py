@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from sevendag_cli.backend import own
 from sevendag_cli.engine.common import InitiativeEvent
-from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.policies import PLAIN, Policies
 from sevendag_cli.sevendag.engine import (
     InitiativeReversedEvent,
@@ -36,16 +36,11 @@ if TYPE_CHECKING:
 def _pair(ruleset: Ruleset, a: Fighter,
           b: Fighter) -> tuple[SevendagRuleset, SevendagFighter, SevendagFighter]:
     """The three as Sevendag records (a sheet of another ruleset: one line)."""
-    if (isinstance(ruleset, SevendagRuleset) and isinstance(a, SevendagFighter)
-            and isinstance(b, SevendagFighter)):
-        return ruleset, a, b
-    raise UsageError(Msg("cli.mismatch"))
+    return own(ruleset, SevendagRuleset), own(a, SevendagFighter), own(b, SevendagFighter)
 
 
 def _state(state: State) -> SevendagState:
-    if not isinstance(state, SevendagState):
-        raise UsageError(Msg("cli.mismatch"))
-    return state
+    return own(state, SevendagState)
 
 
 class SevendagStepEngine:

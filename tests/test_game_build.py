@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sevendag_cli.sevendag import game as game_module
 from sevendag_cli.sevendag import rows as rows_module
@@ -132,35 +134,42 @@ def _first_best(tied: np.ndarray, progress: np.ndarray, pos: np.ndarray, starts:
     return found
 
 
+def plain_choice(q: np.ndarray, si_starts: np.ndarray, s_starts: np.ndarray,
+                 si_a_first: np.ndarray, a_first: np.ndarray, row_state: np.ndarray,
+                 pa: np.ndarray, pb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each state's row and value from the rows' values ``q``, segment by segment: the best
+    answer to each first option (among those within TIE of it, the most likely to win this
+    round, then the first), then the first declarer's option likewise."""
+    big = len(q)
+    pos = np.arange(big, dtype=np.int64)
+    group_len = np.diff(np.append(si_starts, big))
+    n_groups = len(si_starts)
+    a_answers = np.repeat(~si_a_first, group_len)
+    sign_answer = np.where(a_answers, 1.0, -1.0)
+    sign_first = np.where(a_first, 1.0, -1.0)
+    progress_answer = np.where(a_answers, pa, pb)
+    x = sign_answer * q
+    best = np.repeat(np.maximum.reduceat(x, si_starts), group_len)
+    answer = _first_best(x >= best - TIE, progress_answer, pos, si_starts, big)
+    y = sign_first[row_state[answer]] * q[answer]
+    state_len = np.diff(np.append(s_starts, n_groups))
+    top = np.repeat(np.maximum.reduceat(y, s_starts), state_len)
+    first_progress = np.where(a_first[row_state[answer]], pa[answer], pb[answer])
+    group = _first_best(y >= top - TIE, first_progress, np.arange(n_groups), s_starts, n_groups)
+    rows = answer[group]
+    return rows, q[rows]
+
+
 def reference_decisions(sol: Solution) -> np.ndarray:
     """The declarations as they were picked before (every tie broken anew each round)."""
     n = len(sol.states)
     out = np.empty((sol.rounds, n), dtype=np.int32)
-    big = sol.n_rows
-    pos = np.arange(big, dtype=np.int64)
-    si_starts, s_starts = sol._si_starts, sol._s_starts
-    group_len = np.diff(np.append(si_starts, big))
-    n_groups = len(si_starts)
-    a_answers = np.repeat(~sol._si_a_first, group_len)
-    sign_answer = np.where(a_answers, 1.0, -1.0)
-    sign_first = np.where(sol._a_first, 1.0, -1.0)
-    progress_answer = np.where(a_answers, sol._pa, sol._pb)
     v = np.full(n, 0.5)
     same = 0
     for t in range(sol.rounds):
-        q = reference_q(sol, v)
-        x = sign_answer * q
-        best = np.repeat(np.maximum.reduceat(x, si_starts), group_len)
-        answer = _first_best(x >= best - TIE, progress_answer, pos, si_starts, big)
-        y = sign_first[sol._row_state[answer]] * q[answer]
-        state_len = np.diff(np.append(s_starts, n_groups))
-        top = np.repeat(np.maximum.reduceat(y, s_starts), state_len)
-        first_progress = np.where(sol._a_first[sol._row_state[answer]], sol._pa[answer],
-                                  sol._pb[answer])
-        group = _first_best(y >= top - TIE, first_progress, np.arange(n_groups), s_starts,
-                            n_groups)
-        rows = answer[group]
-        new_v = q[rows]
+        rows, new_v = plain_choice(reference_q(sol, v), sol._si_starts, sol._s_starts,
+                                   sol._si_a_first, sol._a_first, sol._row_state, sol._pa,
+                                   sol._pb)
         if t > 0 and np.array_equal(rows, out[t - 1]) and \
                 float(np.max(np.abs(new_v - v))) <= TIE:
             same += 1
@@ -171,6 +180,45 @@ def reference_decisions(sol: Solution) -> np.ndarray:
         if same >= game_module.SETTLED:
             return out[:t + 1]
     return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_S03_S04_the_laid_out_choice_is_the_segment_by_segment_one(data: st.DataObject) -> None:
+    """Random states (each its first declarer, its options and answers), rows sharing units
+    and values tied exactly or within TIE: the laid-out choice (rows grouped by length and
+    side, a unit's later rows dropped) picks the same row and value as the segments."""
+    from sevendag_cli.sevendag.declare import Chooser
+
+    n_states = data.draw(st.integers(1, 6))
+    shapes = [(data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4)), data.draw(st.booleans()))
+              for _ in range(n_states)]
+    row_state = np.concatenate([np.full(f * g, s) for s, (f, g, _) in enumerate(shapes)])
+    n_rows = len(row_state)
+    si_starts = np.flatnonzero(np.concatenate(
+        [np.tile(np.eye(1, g, dtype=bool)[0], f) for f, g, _ in shapes]))
+    s_starts = np.cumsum([0] + [f for f, _, _ in shapes[:-1]])
+    a_first = np.array([af for _, _, af in shapes])
+    si_a_first = np.repeat(a_first, [f for f, _, _ in shapes])
+    n_units = data.draw(st.integers(1, 8))
+    unit = np.array(data.draw(st.lists(st.integers(0, n_units - 1), min_size=n_rows,
+                                       max_size=n_rows)))
+    near = st.sampled_from([0.0, 0.25, 0.5, 0.5 + TIE / 4, 0.5 + TIE, 0.5 + 2 * TIE, 0.75])
+    unit_value = np.array(data.draw(st.lists(near, min_size=n_units, max_size=n_units)))
+    pa_u = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.1, 0.2]), min_size=n_units,
+                                       max_size=n_units)))
+    pb_u = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.1, 0.2]), min_size=n_units,
+                                       max_size=n_units)))
+    pa, pb = pa_u[unit], pb_u[unit]  # a unit plays one round: its chances to win now too
+    q = pa + unit_value[unit]
+    want = plain_choice(q, si_starts, s_starts, si_a_first, a_first, row_state, pa, pb)
+    answer_high = ~si_a_first
+    a_answers = np.repeat(answer_high, np.diff(np.append(si_starts, n_rows)))
+    chooser = Chooser(si_starts, s_starts, answer_high, a_first, unit,
+                      np.where(a_answers, pa, pb), np.where(a_first[row_state], pa, pb), pa)
+    rows, values = chooser.choose(unit_value, TIE)
+    assert rows.tolist() == want[0].tolist()
+    assert same_bits(values, want[1])
 
 
 def check_solution(sol: Solution, seed: int = 0) -> None:

@@ -469,7 +469,9 @@ class Solution:
         self._np = np
         self._pa = pa_arr
         self._pb = pb_arr
-        self._unit = row_unit_arr  # each row's unit: the rows of a unit have the same entries
+        # each row's unit (the rows of a unit have the same entries), as numpy's index type:
+        # a gather by int32 indices converts them on every call
+        self._unit = row_unit_arr.astype(np.intp)
         self._unit_state = unit_state
         self._row = ent_unit  # each entry's unit
         self._col = ent_col
@@ -569,18 +571,22 @@ class Solution:
         sums each unit's entries one after the other in their order from 0 (as ``bincount``
         would), so the values are the same to the last bit whatever the product's speed.
         ``v`` may hold several value vectors side by side (one per column)."""
+        acc = self._unit_matrix() @ v
+        if v.ndim == 2:
+            both: np.ndarray = self._pa[:, None] + acc[self._unit]
+            return both
+        q: np.ndarray = self._pa + acc[self._unit]
+        return q
+
+    def _unit_matrix(self) -> csr_matrix:
+        """The entries as a sparse matrix (units x states), built when first needed."""
         matrix = self._matrix
         if matrix is None:
             import scipy.sparse
 
             matrix = self._matrix = scipy.sparse.csr_matrix(
                 (self._p, self._col, self.unit_entries()), shape=(self._n_units, len(self.states)))
-        acc = matrix @ v
-        if v.ndim == 2:
-            both: np.ndarray = self._pa[:, None] + acc[self._unit]
-            return both
-        q: np.ndarray = self._pa + acc[self._unit]
-        return q
+        return matrix
 
     def _reduce(self, q: np.ndarray) -> np.ndarray:
         """Each state's value from its rows' (the answer's best, then the first declarer's):
@@ -644,55 +650,22 @@ class Solution:
         kept = self._decisions
         if kept is not None:
             return kept
+        from sevendag_cli.sevendag.declare import Chooser, settle
+
         np = self._np
-        n, rounds = len(self.states), self.rounds
-        out = np.empty((min(rounds, MAX_DECISIONS // max(1, n)), n), dtype=np.int32)
-        big = self._n_rows
-        si_starts, s_starts = self._si_starts, self._s_starts
-        group_len = np.diff(np.append(si_starts, big))
-        n_groups = len(si_starts)
-        state_len = np.diff(np.append(s_starts, n_groups))
-        groups = np.arange(n_groups)
-        # +1 where a maximises (a declares first in the state, or answers b), per row / group
-        sign_answer, _, sign_first, _ = self._signs
-        a_answers = sign_answer > 0
+        sign_answer, sign_group, _, _ = self._signs
         # who ends the fight this round in the chooser's favour: a's win, or b's
-        progress_answer = np.where(a_answers, self._pa, self._pb)
-        progress_first = np.where(self._a_first[self._row_state], self._pa, self._pb)
-        # each group's rows in the order an answer is preferred among those within TIE of the
-        # best: the most likely to win this very round first, then the first listed
-        order = np.lexsort((np.arange(big), -progress_answer, np.repeat(groups, group_len)))
-        sign_order = sign_answer[order]
-        at = np.arange(big, dtype=np.int64)
-        v = np.full(n, 0.5)
-        same = 0
-        for t in range(rounds):
-            q = self._q(v)
-            # the answer to each first option: its best, the fastest win among equals
-            x = sign_order * q[order]
-            low = np.repeat(np.maximum.reduceat(x, si_starts) - TIE, group_len)
-            answer = order[np.minimum.reduceat(np.where(x >= low, at, big), si_starts)]
-            # the first declarer's option: the same, over the answered options
-            y = sign_first * q[answer]
-            top = np.repeat(np.maximum.reduceat(y, s_starts) - TIE, state_len)
-            group = _first_best(y >= top, progress_first[answer], groups, s_starts, n_groups)
-            rows = answer[group]
-            new_v = q[rows]
-            if t > 0 and np.array_equal(rows, out[t - 1]) and \
-                    float(np.max(np.abs(new_v - v))) <= TIE:
-                same += 1
-            else:
-                same = 0
-            v = new_v
-            if t >= len(out):
-                raise UsageError(Msg("game.horizon", a=self.game.names[0],
-                                     b=self.game.names[1], rounds=rounds, max=len(out)))
-            out[t] = rows
-            if same >= SETTLED:
-                out = out[:t + 1]
-                break
-        self._decisions = out[:rounds]
-        return self.decisions()
+        chooser = Chooser(self._si_starts, self._s_starts, sign_group > 0, self._a_first,
+                          self._unit, np.where(sign_answer > 0, self._pa, self._pb),
+                          np.where(self._a_first[self._row_state], self._pa, self._pb),
+                          self._pa)
+        matrix = self._unit_matrix()
+        names = self.game.names
+        kept = self._decisions = settle(
+            chooser, lambda v: matrix @ v, self.rounds, MAX_DECISIONS // max(1, len(self.states)),
+            TIE, SETTLED, lambda most: UsageError(Msg("game.horizon", a=names[0], b=names[1],
+                                                      rounds=self.rounds, max=most)))
+        return kept
 
     def rows_for(self, togo: int) -> np.ndarray:
         """Each state's row with ``togo`` rounds to go (see :meth:`decisions`)."""
@@ -705,7 +678,9 @@ class Solution:
         kept = self._ptr
         if kept is None:
             np = self._np
-            kept = self._ptr = np.searchsorted(self._row, np.arange(self._n_units + 1))
+            # the entries are in their units' order: each unit's count, summed
+            kept = self._ptr = np.concatenate((np.zeros(1, dtype=np.int64), np.cumsum(
+                np.bincount(self._row, minlength=self._n_units), dtype=np.int64)))
         return kept
 
     @property
@@ -795,19 +770,6 @@ class Solution:
         return [OptionValue(o, float(q_mid[r]), max(0.0, float(q_low[r]) - e),
                             min(1.0, float(q_high[r]) + e), None)
                 for o, r in zip(second, rows[i * n2:(i + 1) * n2], strict=True)]
-
-
-def _first_best(tied: np.ndarray, progress: np.ndarray, pos: np.ndarray, starts: np.ndarray,
-                big: int) -> np.ndarray:
-    """Per segment (``starts``): the first position among the ``tied`` best with the most
-    ``progress`` (the chooser's chance to win this very round)."""
-    import numpy as np
-
-    score = np.where(tied, progress, -1.0)
-    seg_len = np.diff(np.append(starts, len(score)))
-    most = np.repeat(np.maximum.reduceat(score, starts), seg_len)
-    found: np.ndarray = np.minimum.reduceat(np.where(tied & (score >= most), pos, big), starts)
-    return found
 
 
 class _Values(Struct, frozen=True, gc=False):

@@ -184,7 +184,9 @@ def _moves(sol: Solution, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.
     """Where the mass of each state goes when it plays ``rows`` (one a state): the source
     state, the target state and the probability of each entry of those rows."""
     ent, src = sol.entries_of(rows)
-    return src, sol.targets[ent], sol.probs[ent]
+    import numpy as np
+
+    return src, sol.targets[ent].astype(np.intp), sol.probs[ent]  # bincount takes intp
 
 
 class TogoOdds:

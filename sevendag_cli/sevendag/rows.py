@@ -50,9 +50,10 @@ MAX_GAME_BYTES = 380 << 20
 estimated before it is built (:meth:`~sevendag_cli.sevendag.game.SevendagGame.size`) and
 counted as it is built (with numpy loaded and the declarations played kept, the process stays
 under 500 MB)."""
-ROW_BYTES = 120
+ROW_BYTES = 124
 """Memory per declared round of a solved game (measured): its state, option, chances to win
-now, outcome count, and its values through value iteration and the declarations."""
+now, outcome count, its unit (as numpy's index type), and its values through value iteration
+and the declarations."""
 ENTRY_BYTES = 60
 """Memory per outcome of a declared round that leads to a state (measured): its round, its
 target and probability, their copies by column for the values, and the build's own."""

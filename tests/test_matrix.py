@@ -759,6 +759,7 @@ def test_exploit_with_a_pair_not_computed_keeps_the_table(holes: list[str]) -> N
     q, p = doc["fighters"].index("Quad"), doc["fighters"].index("Pip")
     assert doc["exploitability"]["gives_away"][q][p] is None
     assert doc["exploitability"]["why"][q][p]["key"] == "game.size"
+    assert doc["exploitability"]["tolerance"] == 1e-6  # the figures' own, none of them a mean
     i = doc["fighters"].index("Imp")
     assert doc["exploitability"]["gives_away"][p][i] is not None
     assert len(hole_lines(result.stderr)) == 5

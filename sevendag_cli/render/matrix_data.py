@@ -119,8 +119,8 @@ def policy_notes(roster: Roster) -> list[Msg]:
 
 def exploit_tolerance(roster: Roster) -> float:
     """The widest tolerance of the exploitability figures (0 when none was computed)."""
-    return max((s.gives_away.tolerance for s in roster.standings if s.gives_away is not None),
-               default=0.0)
+    return max((c.gives_away.tolerance for row in roster.cells for c in row
+                if c is not None and c.gives_away is not None), default=0.0)
 
 
 def policies_of(roster: Roster) -> dict[str, str]:

@@ -170,10 +170,11 @@ HELP_FR: dict[str, str] = {
     "Play every ordered pair of a roster and rank it: P(row beats column), exact where possible.":
         "Jouer chaque paire ordonnée d'un groupe de combattants et les classer : P(la ligne bat la colonne), "
         "exacte quand c'est possible.",
-    "Each cell is the fight that fight plays with the row's fighter named first, exact (certified within --tolerance) unless --runs N simulates; a pair too large for exact odds is simulated (100,000 fights). The last column is each fighter's mean over its opponents; the rows are sorted by it. --tactic optimal (or NAME=optimal) ranks the roster under optimal play.":
+    "Each cell is the fight that fight plays with the row's fighter named first, exact (certified within --tolerance) unless --runs N simulates; a pair too large for exact odds is simulated (100,000 fights), one too large even for that (optimal play's game) is shown n/a, said on stderr. The last column is each fighter's mean over its opponents; the rows are sorted by it. --tactic optimal (or NAME=optimal) ranks the roster under optimal play.":
         "Chaque case est le combat que joue fight avec le combattant de la ligne nommé en premier, exact "
         "(certifié à --tolerance près) sauf si --runs N le simule ; une paire trop grande pour le calcul exact "
-        "est simulée (100 000 combats). La dernière colonne donne la moyenne de chaque combattant sur ses "
+        "est simulée (100 000 combats), une paire trop grande même pour cela (le jeu optimal) est notée n.c. "
+        "et signalée sur stderr. La dernière colonne donne la moyenne de chaque combattant sur ses "
         "adversaires ; les lignes sont classées selon elle. --tactic optimal (ou NOM=optimal) classe le "
         "groupe sous le jeu optimal.",
     "Also what each sheet gives away against optimal play (the opponent's best answer), per matchup and per fighter; from the exact game, also with --runs.":

@@ -168,6 +168,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     "matrix.exploit_title": {"en": "What each sheet gives away against optimal play", "fr": "Ce que chaque fiche concède face au jeu optimal"},
     "matrix.exploit_caption": {"en": "points of % the row's sheet gives away when the column answers it optimally (a win 1, a draw ½); mean over the opponents", "fr": "points de % que la fiche de la ligne concède quand la colonne lui répond au mieux (une victoire 1, un nul ½) ; moyenne sur les adversaires"},
     "matrix.exploit_tolerance": {"en": "from the exact game, within {tol} (the bounds are in --json)", "fr": "tiré du jeu exact, à {tol} près (les bornes sont dans --json)"},
+    "matrix.not_computed": {"en": "n/a", "fr": "n.c."},
+    "matrix.holes": {"en": "{mark}: not computed, too large even to simulate ({n:plural|pair|pairs}; which and why: on stderr); {star}: a mean over the matchups computed only", "fr": "{mark} : non calculé, trop grand même pour être simulé ({n:plural|paire|paires} ; lesquelles et pourquoi : sur stderr) ; {star} : une moyenne sur les seuls affrontements calculés"},
+    "matrix.exploit_holes": {"en": "{mark}: not computed, the game too large ({n:plural|pair|pairs}; which and why: on stderr)", "fr": "{mark} : non calculé, le jeu trop grand ({n:plural|paire|paires} ; lesquelles et pourquoi : sur stderr)"},
     "matrix.draws": {"en": "draws at the round cap ({cap}): at most {p:.2%} in one matchup", "fr": "matchs nuls au plafond de rounds ({cap}) : au plus {p:.2%} dans un affrontement"},
     # rich_info.py
     "info.rulesets": {"en": "Rulesets", "fr": "Règles"},
@@ -306,6 +309,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "plot.rounds": {"en": "rounds", "fr": "rounds"},
     "plot.exploit_points": {"en": "points the row's sheet gives away", "fr": "points que la fiche de la ligne concède"},
     "plot.p_row": {"en": "P(row beats column)", "fr": "P(la ligne bat la colonne)"},
+    "plot.matrix_holes": {"en": "hatched: not computed, too large even to simulate ({n:plural|pair|pairs})", "fr": "hachuré : non calculé, trop grand même pour être simulé ({n:plural|paire|paires})"},
     "plot.matrix_simulated": {"en": "~ {n} matchup(s) simulated ({runs} fights each)", "fr": "~ {n} affrontement(s) simulé(s) ({runs} combats chacun)"},
     "plot.moment": {"en": "round (start: before the initiative; init: after it)", "fr": "round (début : avant l'initiative ; init : après)"},
     "sweep.flat": {"en": "No value changes the odds: {field} plays no part in this fight as set.", "fr": "Aucune valeur ne change les probabilités : {field} ne joue aucun rôle dans ce combat tel quel."},

@@ -10,6 +10,8 @@ small (2 workers, a handful of pairs).
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import select
@@ -21,9 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import msgspec
 import pytest
 from rich.console import Console
 
+from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.sim.roster import EXACT, RUNS, Roster, RosterCell, Standing
 from tests.helpers import (
     BRUTE,
@@ -31,6 +35,7 @@ from tests.helpers import (
     KESTREL,
     TWINBLADE,
     assert_one_line_error,
+    assert_picture,
     check_width,
     compare,
     run,
@@ -509,3 +514,281 @@ def test_short_names_head_their_columns_and_colour_shows_with_a_terminal(
     with console.capture() as captured:
         render_matrix(console, roster, "en")
     assert "\x1b[" in captured.get() and "48;2;" in captured.get()  # cells have backgrounds
+
+
+# --- a pair beyond the bounds even to simulate: not computed, the rest kept --------------------
+
+
+def small_sevendag(name: str, attack: int, defence: int, die: int) -> str:
+    """A one-handed Sevendag fighter whose games under optimal play are small (a fraction of a
+    second at a cap of a few rounds)."""
+    return (f'ruleset = "sevendag"\nname = "{name}"\nspeed = 3\nattack = {attack}\n'
+            f'defence = {defence}\n[[hands]]\ndie = {die}\nholds = "knife"\n'
+            f'[items.knife]\nkind = "weapon"\nmetal = "iron"\nskill = 14\n')
+
+
+def four_handed(name: str, speed: int, attack: int) -> str:
+    """Four d12 hands: optimal play's game against anyone is beyond the game's bound, refused
+    by its size estimate at once (game.size)."""
+    hands = "".join(f'[[hands]]\ndie = 12\nholds = "w{k}"\n' for k in range(1, 5))
+    items = "".join(f'[items.w{k}]\nkind = "weapon"\nmetal = "{metal}"\nskill = 14\n'
+                    for k, metal in enumerate(("iron", "steel", "bronze", "iron"), 1))
+    return (f'ruleset = "sevendag"\nname = "{name}"\nspeed = {speed}\nattack = {attack}\n'
+            f'defence = 6\n{hands}{items}')
+
+
+def holes_roster() -> list[str]:
+    """Imp and Pip (solved), Quad and Quint (four-handed: every pair of theirs refused)."""
+    for stem, text in (("imp", small_sevendag("Imp", 12, 2, 6)),
+                       ("pip", small_sevendag("Pip", 11, 3, 8)),
+                       ("quad", four_handed("Quad", 3, 8)), ("quint", four_handed("Quint", 2, 9))):
+        Path(f"{stem}.toml").write_text(text, "utf-8")
+    return ["imp.toml", "pip.toml", "quad.toml", "quint.toml", "--tactic", "optimal",
+            "--cap", "4", "--jobs", "1"]
+
+
+@pytest.fixture
+def holes(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """:func:`holes_roster`'s arguments, with one user cache for the tests that use it: Imp
+    against Pip is solved once (its game, a few tenths of a second), a hole is never kept, so
+    each test still meets every refusal."""
+    monkeypatch.setenv("SEVENDAG_CACHE", str(tmp_path_factory.getbasetemp() / "holes_cache"))
+    return holes_roster()
+
+
+def hole_lines(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if "not computed (both orders)" in line]
+
+
+def test_a_pair_too_large_even_to_simulate_is_not_computed_and_the_rest_is_kept(holes: list[str]) -> None:
+    """Optimal play simulated needs the very game its exact solve was refused: the pair is left
+    out (both orders, null numbers, its refusal as why), exit 0, the other cells as they were,
+    each mean over the cells computed, a fighter with none ranked last with a null mean."""
+    from sevendag_cli.sim.roster import NOT_COMPUTED, PARTIAL
+
+    result = run("matrix", *holes, "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    jsonschema.Draft202012Validator(schema()).validate(doc)
+    assert doc["method"] == PARTIAL and doc["tolerance"] == 1e-9
+    assert doc["fighters"][2:] == ["Quad", "Quint"]  # no mean: last, as given
+    assert [e["mean"] for e in doc["ranking"][2:]] == [None, None]
+    pi, ii = doc["fighters"].index("Pip"), doc["fighters"].index("Imp")
+    for i, j in cells(doc):
+        if {i, j} == {pi, ii}:
+            assert doc["methods"][i][j] == EXACT and doc["why"][i][j] is None
+            assert 0 < doc["win_probability"][i][j] < 0.2
+            continue
+        assert doc["methods"][i][j] == NOT_COMPUTED
+        for grid in ("win_probability", "bounds", "draw_probability", "unresolved"):
+            assert doc[grid][i][j] is None, (grid, i, j)
+        why = doc["why"][i][j]
+        assert why["key"] == "game.size" and "over the limit of" in why["message"]
+    for i, j in ((pi, ii), (ii, pi)):  # the mean over the one cell computed, not certified
+        entry = doc["ranking"][i]
+        assert entry["mean"] == doc["win_probability"][i][j] and entry["mean_bounds"] is None
+    # the cell computed is the one a table without the four-handed sheets computes
+    alone = matrix("imp.toml", "pip.toml", "--tactic", "optimal", "--cap", "4", "--jobs", "1")
+    a, b = alone["fighters"].index("Pip"), alone["fighters"].index("Imp")
+    assert alone["win_probability"][a][b] == doc["win_probability"][pi][ii]
+    notes = hole_lines(result.stderr)  # once per pair: 5 of the 6
+    assert len(notes) == 5 and len(set(notes)) == 5
+    assert any(line.startswith("sevendag: Quad against Quint not computed") for line in notes)
+    assert "Quad against Quint not computed" in doc["note"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_display_marks_the_holes_and_the_partial_means_at_80_columns(
+        lang: str, monkeypatch: pytest.MonkeyPatch, holes: list[str]) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    result = run("matrix", *holes, "--lang", lang)
+    assert result.exit_code == 0, result.stderr
+    check_width(result.stdout, 80)
+    mark = {"en": "n/a", "fr": "n.c."}[lang]
+    rows = {line.split()[1]: line.split()[2:] for line in result.stdout.splitlines()
+            if line.split()[:2] in (["1", "Pip"], ["2", "Imp"], ["3", "Quad"], ["4", "Quint"])}
+    assert rows["Quad"] == ["n/a" if lang == "en" else "n.c."] * 2 + ["·", mark, mark]
+    assert rows["Pip"][2:4] == [mark, mark] and rows["Pip"][-1].endswith("*")
+    assert f"{mark}{' ' if lang == 'fr' else ''}: " in result.stdout  # the line under the table
+    notes = [line for line in result.stderr.splitlines() if "Quad" in line and "Quint" in line]
+    words = {"en": "not computed (both orders)", "fr": "non calculé (dans les deux ordres)"}
+    assert len(notes) == 1 and words[lang] in notes[0]
+    assert len([line for line in result.stderr.splitlines() if words[lang] in line]) == 5
+
+
+def test_the_csv_keeps_the_rows_not_computed_with_empty_numbers_and_the_reason(holes: list[str]) -> None:
+    result = run("matrix", *holes, "--csv")
+    assert result.exit_code == 0, result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert len(rows) == 12 and list(rows[0])[-2:] == ["why_key", "why"]
+    missing = [r for r in rows if r["method"] == "not_computed"]
+    assert len(missing) == 10
+    for r in missing:
+        assert r["win_probability"] == r["low"] == r["high"] == r["draw_probability"] == ""
+        assert r["unresolved"] == "" and r["why_key"] == "game.size" and "MB" in r["why"]
+    kept = [r for r in rows if r["method"] == EXACT]
+    assert len(kept) == 2 and all(r["why_key"] == r["why"] == "" for r in kept)
+    assert float(kept[0]["win_probability"]) > 0
+    assert len(hole_lines(result.stderr)) == 5
+
+
+def test_a_table_with_no_cell_computed_is_refused_in_one_line() -> None:
+    holes_roster()
+    result = run("matrix", "quad.toml", "quint.toml", "--tactic", "optimal", "--jobs", "1")
+    assert_one_line_error(result, 2, "Quad against Quint has up to")
+
+
+def test_the_library_returns_the_partial_roster(holes: list[str]) -> None:
+    import sevendag_cli.library as sd
+    from sevendag_cli.sim.roster import NOT_COMPUTED, PARTIAL, RosterHole
+
+    sheets = holes[:4]
+    table = sd.matrix(sheets, tactic="optimal", cap=4, jobs=1)
+    roster = table.roster
+    assert roster.method == PARTIAL and roster.names[2:] == ("Quad", "Quint")
+    quad = roster.names.index("Quad")
+    hole = roster.cells[quad][0]
+    assert isinstance(hole, RosterHole) and hole.method == NOT_COMPUTED
+    assert hole.win is None and hole.bounds is None and hole.why.key == "game.size"
+    assert roster.standings[quad].mean is None and roster.standings[0].mean is not None
+    assert len(roster.holes) == 5 and table.to_dict()["method"] == PARTIAL
+
+
+def refused_late(monkeypatch: pytest.MonkeyPatch, pair: set[str],
+                 error: Exception | None = None) -> list[tuple[str, str]]:
+    """The game of ``pair`` refused once built (game.grown, as a game that outgrows its
+    estimate), or ``error`` raised instead; the calls made, as the pairs' names."""
+    from sevendag_cli.errors import UsageError
+    from sevendag_cli.sevendag.game import SevendagGame
+
+    calls: list[tuple[str, str]] = []
+    solve = SevendagGame.solve
+
+    def refusing(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if set(self.names) == pair:
+            calls.append(self.names)
+            if error is not None:
+                raise error
+            raise UsageError(Msg("game.grown", a=self.names[0], b=self.names[1], states=9000,
+                                 rows=900_000, mb=400, max=380))
+        return solve(self, *args, **kwargs)
+
+    monkeypatch.setattr(SevendagGame, "solve", refusing)
+    return calls
+
+
+def three_small() -> list[str]:
+    for stem, text in (("imp", small_sevendag("Imp", 12, 2, 6)),
+                       ("pip", small_sevendag("Pip", 11, 3, 8)),
+                       ("tod", small_sevendag("Tod", 10, 3, 4))):
+        Path(f"{stem}.toml").write_text(text, "utf-8")
+    return ["imp.toml", "pip.toml", "tod.toml", "--cap", "4", "--jobs", "1"]
+
+
+def test_a_game_refused_after_it_was_built_is_a_hole_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """game.grown (refused after work): the same hole; the pair's game is tried for the exact
+    odds and the simulation of one order only (the other order is the same pair), and a
+    hole is not kept: a later table computes it (Imp plays optimally: its pairs need the game,
+    Pip against Tod does not)."""
+    from sevendag_cli.sevendag.game import SevendagGame
+
+    solve = SevendagGame.solve
+    calls = refused_late(monkeypatch, {"Imp", "Pip"})
+    args = [*three_small(), "--tactic", "Imp=optimal", "--json"]
+    result = run("matrix", *args)
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    i, p = doc["fighters"].index("Imp"), doc["fighters"].index("Pip")
+    assert doc["method"] == "partial" and len(calls) == 2
+    assert doc["methods"][i][p] == doc["methods"][p][i] == "not_computed"
+    assert doc["why"][i][p]["key"] == doc["why"][p][i]["key"] == "game.grown"
+    assert sum(m == EXACT for row in doc["methods"] for m in row) == 4
+    assert len(hole_lines(result.stderr)) == 1
+    monkeypatch.setattr(SevendagGame, "solve", solve)  # larger bounds, as it were: computed now
+    again = run("matrix", *args)
+    assert again.exit_code == 0, again.stderr
+    later = json.loads(again.stdout)
+    assert later["method"] == EXACT and "why" not in later and hole_lines(again.stderr) == []
+
+
+@pytest.mark.parametrize(("error", "code", "fragment"), [
+    (RuntimeError("the solver broke"), 1, "the solver broke"),
+    (UsageError(Msg("game.policy", policy="best", known="sheet, optimal")), 2, "best"),
+])
+def test_any_other_error_still_fails_the_table_in_one_line(
+        monkeypatch: pytest.MonkeyPatch, error: Exception, code: int, fragment: str) -> None:
+    refused_late(monkeypatch, {"Imp", "Pip"}, error)
+    result = run("matrix", *three_small()[:2], "--tactic", "optimal", "--jobs", "1")
+    assert_one_line_error(result, code, fragment)
+
+
+def test_exploit_leaves_out_the_figures_of_a_game_beyond_its_bounds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """--exploit: the sheets' cells are solved without the game; a pair whose game is refused
+    has no figure (null, its why), its fighters no mean of them; the others' figures are
+    there, exit 0, said once on stderr and in the display."""
+    calls = refused_late(monkeypatch, {"Imp", "Pip"})
+    result = run("matrix", *three_small(), "--exploit", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    jsonschema.Draft202012Validator(schema()).validate(doc)
+    assert doc["method"] == EXACT and "why" not in doc and calls
+    i, p, t = (doc["fighters"].index(x) for x in ("Imp", "Pip", "Tod"))
+    ex = doc["exploitability"]
+    assert ex["gives_away"][i][p] is None and ex["gives_away"][p][i] is None
+    assert ex["why"][i][p]["key"] == "game.grown" and ex["why"][i][t] is None
+    assert ex["gives_away"][i][t] is not None and ex["gives_away"][t][p] is not None
+    means = {e["name"]: e["gives_away"] for e in ex["fighters"]}
+    assert means["Imp"] is None and means["Pip"] is None and means["Tod"] is not None
+    note = [line for line in result.stderr.splitlines() if "give away was not computed" in line]
+    assert len(note) == 1 and "Imp against Pip" in note[0]
+    shown = run("matrix", *three_small(), "--exploit")
+    assert shown.exit_code == 0 and "n/a: not computed, the game too large" in shown.stdout
+    table = run("matrix", *three_small(), "--exploit", "--csv")
+    rows = list(csv.DictReader(io.StringIO(table.stdout)))
+    refused = [r for r in rows if {r["row"], r["column"]} == {"Imp", "Pip"}]
+    assert len(refused) == 2
+    assert all(r["gives_away"] == "" and r["why_key"] == "game.grown" for r in refused)
+    assert all(r["method"] == EXACT and r["win_probability"] for r in refused)
+
+
+def test_exploit_with_a_pair_not_computed_keeps_the_table(holes: list[str]) -> None:
+    result = run("matrix", *holes, "--exploit", "--json")
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads(result.stdout)
+    q, p = doc["fighters"].index("Quad"), doc["fighters"].index("Pip")
+    assert doc["exploitability"]["gives_away"][q][p] is None
+    assert doc["exploitability"]["why"][q][p]["key"] == "game.size"
+    assert doc["exploitability"]["tolerance"] == 1e-6  # the figures' own, none of them a mean
+    i = doc["fighters"].index("Imp")
+    assert doc["exploitability"]["gives_away"][p][i] is not None
+    assert len(hole_lines(result.stderr)) == 5
+
+
+def with_hole(names: list[str]) -> Roster:
+    """:func:`synthetic` with the pair of its last two fighters not computed."""
+    from sevendag_cli.sim.roster import PARTIAL, RosterHole
+
+    base = synthetic(names)
+    hole = RosterHole(Msg("game.size", a=names[-2], b=names[-1], states=1, rows=2, mb=500,
+                          max=380))
+    grid = [list(row) for row in base.cells]
+    grid[-2][-1] = grid[-1][-2] = hole
+    return msgspec.structs.replace(base, method=PARTIAL, cells=tuple(tuple(r) for r in grid))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_hole_in_a_wide_roster_fits_80_columns(lang: str) -> None:
+    names = [f"Sir Reginald the {k}th of the Marches" for k in range(8)]
+    text = draw(with_hole(names), 80, lang)
+    check_width(text, 80)
+    assert text.count({"en": " n/a", "fr": " n.c."}[lang]) == 2
+
+
+@pytest.mark.slow
+def test_a_hole_is_drawn_hatched_in_the_picture(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from sevendag_cli.render.matrix_out import plot_matrix
+
+    plot_matrix(str(tmp_path / "holes.png"), with_hole(["Ann", "Bo", "Cy"]), "en")
+    assert_picture(tmp_path / "holes.png", "png")

@@ -93,9 +93,10 @@ def matrix_cmd(
 
     Each cell is the fight that fight plays with the row's fighter named first,
     exact (certified within --tolerance) unless --runs N simulates; a pair too
-    large for exact odds is simulated (100,000 fights). The last column is each
-    fighter's mean over its opponents; the rows are sorted by it. --tactic optimal
-    (or NAME=optimal) ranks the roster under optimal play.
+    large for exact odds is simulated (100,000 fights), one too large even for
+    that (optimal play's game) is shown n/a, said on stderr. The last column is
+    each fighter's mean over its opponents; the rows are sorted by it. --tactic
+    optimal (or NAME=optimal) ranks the roster under optimal play.
 
     Examples: sevendag matrix fighters/  ·  sevendag matrix a b ogre.toml -r d20
     ·  sevendag matrix roster/ --json  ·  sevendag matrix roster/ --runs 20000
@@ -170,7 +171,7 @@ def _show(table: Matrix, changes: Sequence[Change], out: Output, *, csv_: bool,
         from sevendag_cli.render.csv_out import write_csv
         from sevendag_cli.render.matrix_out import matrix_columns, matrix_rows
 
-        write_csv(matrix_columns(roster), matrix_rows(roster))
+        write_csv(matrix_columns(roster), matrix_rows(roster, out.lang))
         if roster.seed is not None:  # some cells simulated: the seed that replays them
             note_seed(roster.seed, out.lang)
     else:
@@ -183,6 +184,10 @@ def _show(table: Matrix, changes: Sequence[Change], out: Output, *, csv_: bool,
         from sevendag_cli.render.matrix_out import plot_matrix
 
         plot_matrix(plot, roster, out.lang)
+    from sevendag_cli.render.matrix_data import hole_notes
+
+    for message in hole_notes(roster):  # the pairs not computed, and why: once each
+        note("sevendag: " + message.render(out.lang))
 
 
 def _animated() -> bool:

@@ -391,12 +391,14 @@ def label_colour(rgba: Sequence[float]) -> str:
 class HeatPanel:
     """A second grid under a :func:`heat_map` (``matrix --exploit``: what each sheet gives
     away), on its own sequential scale from 0 (white) to its largest value; ``values`` are
-    drawn as they are (points), ``None`` is an empty cell; ``extra`` its own last column."""
+    drawn as they are (points), ``None`` is an empty cell; ``extra`` its own last column;
+    ``missing`` as :func:`heat_map`'s."""
 
     values: Sequence[Sequence[float | None]]
     title: str
     value_label: str
     extra: tuple[str, Sequence[float | None]] | None = None
+    missing: Sequence[Sequence[bool]] | None = None
 
 
 EMPTY_CELL = "#8c8c8c"
@@ -418,9 +420,11 @@ def _panel(ax: Any, fig: Any, rows: Sequence[str], columns: Sequence[str],
            values: Sequence[Sequence[float | None]], *, cmap: Any, vmin: float | None,
            vmax: float | None, label: Any, value_label: str, percent: bool,
            marked: Sequence[Sequence[bool]] | None = None, mark: str = "~",
-           extra: tuple[str, Sequence[float | None]] | None = None) -> Any:
-    """One grid: its cells coloured and labelled, empty cells grey and marked ``–``, and
-    ``extra`` (a matrix's mean) as a last column set apart by a white rule."""
+           extra: tuple[str, Sequence[float | None]] | None = None,
+           missing: Sequence[Sequence[bool]] | None = None) -> Any:
+    """One grid: its cells coloured and labelled, empty cells grey and marked ``–`` (a
+    ``missing`` one, not computed, grey and hatched, with no label), and ``extra`` (a matrix's
+    mean) as a last column set apart by a white rule."""
     grid = _grid(values, extra)
     image = ax.imshow(grid, cmap=cmap.with_extremes(bad=EMPTY_CELL), vmin=vmin, vmax=vmax)
     shown = [_short(c) for c in columns] + ([_short(extra[0])] if extra is not None else [])
@@ -430,6 +434,12 @@ def _panel(ax: Any, fig: Any, rows: Sequence[str], columns: Sequence[str],
         for j in range(grid.shape[1]):
             v = None if grid[i][j] != grid[i][j] else float(grid[i][j])  # NaN: empty
             flagged = marked is not None and j < len(columns) and marked[i][j]
+            if missing is not None and j < len(columns) and missing[i][j]:  # not computed
+                from matplotlib.patches import Rectangle
+
+                ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="xx",
+                                       edgecolor="white", linewidth=0))
+                continue
             if len(rows) > 20:
                 if flagged:  # too small for a label: hatched
                     from matplotlib.patches import Rectangle
@@ -459,10 +469,12 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
              mark: str = "~", x_label: str | None = None, y_label: str | None = None,
              curve: Sequence[tuple[float, float]] | None = None, curve_label: str = "50/50",
              extra: tuple[str, Sequence[float | None]] | None = None,
-             below: HeatPanel | None = None) -> None:
+             below: HeatPanel | None = None,
+             missing: Sequence[Sequence[bool]] | None = None) -> None:
     """A grid of values (None: an empty cell, the diagonal of a matrix: grey, marked ``–``),
     each cell labelled; a cell ``marked[i][j]`` has ``mark`` before its label (a simulated cell
-    of a matrix); ``extra``: a last column (label, values) set apart (a matrix's mean);
+    of a matrix); a cell ``missing[i][j]`` (its value None: a matrix's cell not computed) grey
+    and hatched, with no label; ``extra``: a last column (label, values) set apart (a matrix's mean);
     ``below``: a second grid of the same rows and columns under it (``matrix --exploit``).
 
     A colour-blind-safe diverging map (``RdBu``: red for 0%, white at 50%, blue for 100%),
@@ -482,7 +494,8 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
 
     _panel(ax, fig, rows, columns, values, cmap=plt.get_cmap("RdBu"),
            vmin=0.0 if percent else None, vmax=1.0 if percent else None, label=percent_label,
-           value_label=value_label, percent=percent, marked=marked, mark=mark, extra=extra)
+           value_label=value_label, percent=percent, marked=marked, mark=mark, extra=extra,
+           missing=missing)
     if curve:
         ax.plot([x for x, _ in curve], [y for _, y in curve], color="black", linewidth=2,
                 linestyle="--", marker="o", markersize=3, label=curve_label)
@@ -497,7 +510,8 @@ def heat_map(path: str | Path, rows: Sequence[str], columns: Sequence[str],
             drawn += [v for v in below.extra[1] if v is not None]
         _panel(low, fig, rows, columns, below.values, cmap=plt.get_cmap("Purples"), vmin=0.0,
                vmax=max([*drawn, 1e-9]), label=lambda v: f"{v:.1f}",
-               value_label=below.value_label, percent=False, extra=below.extra)
+               value_label=below.value_label, percent=False, extra=below.extra,
+               missing=below.missing)
         low.set_title(_title(below.title, fig.get_figwidth()), fontsize=10)
     fig.suptitle(_title(title, fig.get_figwidth()))  # centred on the picture, colour bar included
     _save(fig, path)

@@ -14,6 +14,10 @@ The table is laid out by hand so that it fits the console (80 columns in a pipe)
   background is the picture's diverging map (``RdBu``): red (the row loses), near
   white (even), blue (the row wins), the number black or white for contrast —
   without colour (``NO_COLOR``, a pipe) the number alone says it.  A simulated cell in an exact table is marked ``~``;
+* a cell not computed (its pair beyond the solvers' bounds even to simulate) shows ``n/a``
+  (``n.c.`` in French), dim, and a line under the table says so (which pair and why: on
+  stderr); a mean over part of its row only is marked ``*``, a fighter with no cell
+  computed has ``n/a`` for its mean;
 * a fighter playing optimally (``--tactic NAME=optimal``) is said in a line under
   the title;
 * with ``--exploit``, a second table in the same layout: what the row's sheet gives
@@ -45,6 +49,8 @@ LABEL_MAX = 24
 """Widest row label (rank and name) before names are cut short (and given in a legend)."""
 LABEL_MIN = 10
 DIAGONAL = "·"
+PARTIAL_MEAN = "*"
+"""After a mean over part of a row (some cells not computed)."""
 
 RDBU = ((103, 0, 31), (178, 24, 43), (214, 96, 77), (244, 165, 130), (253, 219, 199),
         (247, 247, 247), (209, 229, 240), (146, 197, 222), (67, 147, 195), (33, 102, 172),
@@ -94,10 +100,11 @@ def _cut(text: str, width: int) -> str:
     return out + "…"
 
 
-def _given(g: Any, lang: str) -> tuple[str, Style | str]:
-    """An exploitability figure in points of %: dim when nothing is given away."""
+def _given(g: Any, lang: str, missing: bool = False) -> tuple[str, Style | str]:
+    """An exploitability figure in points of %: dim when nothing is given away; ``missing``:
+    not computed (the game beyond its bounds)."""
     if g is None:
-        return ("?", "dim")
+        return (t("matrix.not_computed", lang) if missing else "?", "dim")
     value = max(0.0, g.value)
     return (_pct(value, lang), "dim" if value < 5e-4 else "")
 
@@ -107,26 +114,35 @@ class _Grid:
 
     def __init__(self, roster: Roster, lang: str, given: bool = False) -> None:
         """``given``: the exploitability figures (``--exploit``) instead of the odds."""
-        from sevendag_cli.sim.roster import MIXED, RUNS
+        from sevendag_cli.render.matrix_data import exploit_why
+        from sevendag_cli.sim.roster import RUNS, RosterCell
 
         self.n = len(roster.standings)
         self.names = [visible(s.name) for s in roster.standings]
-        mark = roster.method == MIXED and not given
+        mark = roster.some_simulated and not given
+        none = t("matrix.not_computed", lang)
         self.cells: list[list[tuple[str, Style | str]]] = []
+        partial: list[bool] = []  # a row with some cell (or figure) not computed
         for i, row in enumerate(roster.cells):
             line: list[tuple[str, Style | str]] = []
             for j, c in enumerate(row):
                 if c is None or i == j:
                     line.append((DIAGONAL, "dim"))
                 elif given:
-                    line.append(_given(c.gives_away, lang))
+                    line.append(_given(c.gives_away, lang, exploit_why(c) is not None))
+                elif not isinstance(c, RosterCell):
+                    line.append((none, "dim"))
                 else:
                     text = ("~" if mark and c.method == RUNS else "") + _pct(c.win, lang)
                     line.append((text, _heat(c.win)))
             self.cells.append(line)
+            partial.append(any(x == none for x, _ in line))
         self.means: list[tuple[str, Style | str]] = (
-            [_given(s.gives_away, lang) for s in roster.standings] if given else
-            [(_pct(s.mean, lang), _heat(s.mean)) for s in roster.standings])
+            [_given(s.gives_away, lang, p) for s, p in zip(roster.standings, partial, strict=True)]
+            if given else
+            [(none, "dim") if s.mean is None else
+             (_pct(s.mean, lang) + (PARTIAL_MEAN if p else ""), _heat(s.mean))
+             for s, p in zip(roster.standings, partial, strict=True)])
         self.mean_header = t("matrix.mean", lang)
         self.cell_w = max(cell_len(x) for row in self.cells for x, _ in row)
         self.mean_w = max([cell_len(self.mean_header)] + [cell_len(x) for x, _ in self.means])
@@ -199,7 +215,9 @@ def _table(console: Console, grid: _Grid) -> list[int]:
 
 
 def render_matrix(console: Console, roster: Roster, lang: str) -> None:
-    from sevendag_cli.sim.roster import EXACT, RUNS
+    """The table (stdout); which pairs were not computed, and why, is said on stderr
+    (:func:`sevendag_cli.render.matrix_data.hole_notes`)."""
+    from sevendag_cli.sim.roster import EXACT, RUNS, RosterCell
 
     n = len(roster.standings)
     print_line(console, Text(t("matrix.title", lang, n=n, pairs=count(n * (n - 1), lang),
@@ -213,14 +231,14 @@ def render_matrix(console: Console, roster: Roster, lang: str) -> None:
     cut = _table(console, grid)
     for i in cut:
         print_line(console, t("matrix.legend", lang, rank=i + 1, name=grid.names[i]))
-    cells = [c for row in roster.cells for c in row if c is not None]
+    cells = [c for row in roster.cells for c in row if isinstance(c, RosterCell)]
     exact = [c for c in cells if c.method == EXACT]
     simulated = [c for c in cells if c.method == RUNS]
     if exact:
         print_line(console, t("matrix.exact_width", lang, w=max(c.bounds[1] - c.bounds[0] for c in exact)))
     if simulated:
         half = max((c.bounds[1] - c.bounds[0]) / 2 for c in simulated)
-        if roster.method == RUNS:
+        if roster.all_runs:
             print_line(console, t("matrix.ci", lang, w=half))
         else:
             why: Any = next((c.why for c in simulated if c.why is not None), None)
@@ -230,6 +248,9 @@ def render_matrix(console: Console, roster: Roster, lang: str) -> None:
     top = max(c.draw for c in cells)
     if top >= 5e-5:
         print_line(console, t("matrix.draws", lang, cap=roster.cap, p=top))
+    if roster.holes:
+        print_line(console, t("matrix.holes", lang, mark=t("matrix.not_computed", lang),
+                              n=len(roster.holes), star=PARTIAL_MEAN))
     _exploit_table(console, roster, lang)
 
 
@@ -258,3 +279,7 @@ def _exploit_table(console: Console, roster: Roster, lang: str) -> None:
     for i in _table(console, grid):
         print_line(console, t("matrix.legend", lang, rank=i + 1, name=grid.names[i]))
     print_line(console, t("matrix.exploit_tolerance", lang, tol=_short(exploit_tolerance(roster))))
+    missing = len(roster.holes) + len(roster.exploit_holes)
+    if missing:
+        print_line(console, t("matrix.exploit_holes", lang, mark=t("matrix.not_computed", lang),
+                              n=missing))

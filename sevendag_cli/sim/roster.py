@@ -21,6 +21,13 @@ round cap), as a :class:`RosterCell`; each fighter plays its policy (``sheet``, 
   (:func:`matchup_seed`), so a matchup gives the same numbers whatever else is in
   the roster.
 
+**Not computed** (:class:`RosterHole`): a pair beyond a solver's bounds even to simulate (optimal
+play simulated needs the very game the exact solve was refused: its size, ``game.size`` or
+``game.grown``).  Both orders of the pair are left out, with the refusal as their ``why``, the
+rest of the table kept (the table's method :data:`PARTIAL`); a fighter's mean is over its
+computed cells.  Any other error still fails the table.  A table with no cell computed at all
+is refused with the first pair's refusal.
+
 **Exploitability** (``--exploit``): per cell, what the row fighter's sheet gives away
 against the column fighter's optimal answer (:class:`GivesAway`), from the pair's game
 solved once per unordered pair in the task (``Backend.exploitability``: both fighters'
@@ -68,6 +75,12 @@ if TYPE_CHECKING:
 EXACT = "exact"
 RUNS = "runs"
 MIXED = "mixed"
+NOT_COMPUTED = "not_computed"
+"""A cell's method: neither solved exactly nor simulated, the pair beyond a solver's bounds
+(:class:`RosterHole`)."""
+PARTIAL = "partial"
+"""A table's method: some of its cells not computed (:class:`RosterHole`), the others exact or
+simulated."""
 
 FALLBACK_RUNS = 100_000
 """Fights simulated for a pair too large for exact odds, in an exact table."""
@@ -133,14 +146,35 @@ class RosterCell(msgspec.Struct, frozen=True):
     seed: int | None = None
     why: Msg | None = None  # simulated in an exact table: the exact solver's refusal
     gives_away: GivesAway | None = None  # --exploit: what the row's sheet gives away
+    exploit_why: Msg | None = None  # --exploit, gives_away None: the game's refusal (its bounds)
+
+
+class RosterHole(msgspec.Struct, frozen=True):
+    """An ordered fight not computed: the pair beyond a solver's bounds, both to solve exactly
+    and to simulate (optimal play simulated needs the game the exact solve was refused).
+    ``why`` is the refusal; no probability (every one None), no ``gives_away``."""
+
+    why: Msg
+    method: str = NOT_COMPUTED
+    win: None = None
+    bounds: None = None
+    loss: None = None
+    draw: None = None
+    unresolved: None = None
+    gives_away: None = None
+
+
+Cell = RosterCell | RosterHole
+"""A table's cell off the diagonal: computed (exact or simulated), or not."""
 
 
 class Standing(msgspec.Struct, frozen=True):
-    """A fighter's place in the ranking: the mean of its row over its opponents."""
+    """A fighter's place in the ranking: the mean of its row over its opponents (those whose
+    cell was computed: None when none was)."""
 
     name: str
     source: str  # its sheet
-    mean: float
+    mean: float | None
     mean_bounds: tuple[float, float] | None  # certified when its whole row is exact, else None
     gives_away: GivesAway | None = None  # --exploit: the mean over its row
 
@@ -149,19 +183,20 @@ class Roster(msgspec.Struct, frozen=True):
     """The round-robin of a roster, in ranking order (rows and columns alike).
 
     ``cells[i][j]`` is ``standings[i]`` against ``standings[j]`` (None on the
-    diagonal); ``order[i]`` is the position ``standings[i]`` had in the roster
-    as given.  The rows are sorted by their mean, highest first (ties: as given).
+    diagonal; a :class:`RosterHole` where it was not computed); ``order[i]`` is the position
+    ``standings[i]`` had in the roster as given.  The rows are sorted by their mean, highest
+    first, a fighter with no cell computed last (ties: as given).
     """
 
     ruleset: str
     engine: str
-    method: str  # EXACT, RUNS or MIXED (some pairs simulated)
+    method: str  # EXACT, RUNS, MIXED (some pairs simulated) or PARTIAL (some not computed)
     cap: int | None  # None: no round cap (the fights played to the end)
     tolerance: float | None  # exact cells
     runs: int | None  # fights per simulated cell (None when no cell was simulated)
     seed: int | None  # the seed of the simulated cells (None when none was)
     standings: tuple[Standing, ...]
-    cells: tuple[tuple[RosterCell | None, ...], ...]
+    cells: tuple[tuple[Cell | None, ...], ...]
     order: tuple[int, ...]
     policies: tuple[str, ...] = ()  # each fighter's, in ranking order (empty: all sheet)
     exploit: bool = False  # --exploit: the cells and standings carry gives_away
@@ -182,6 +217,39 @@ class Roster(msgspec.Struct, frozen=True):
     def simulated(self) -> int:
         """How many cells were simulated."""
         return sum(1 for row in self.cells for c in row if c is not None and c.method == RUNS)
+
+    @property
+    def all_runs(self) -> bool:
+        """Whether every cell was to be simulated (``--runs``), whether or not some are missing."""
+        return self.method == RUNS or (self.method == PARTIAL and self.tolerance is None)
+
+    @property
+    def some_simulated(self) -> bool:
+        """Whether some cells of an exact table were simulated (a pair too large for exact odds)."""
+        return not self.all_runs and self.simulated > 0
+
+    @property
+    def holes(self) -> tuple[tuple[str, str, Msg], ...]:
+        """The pairs not computed, once each: the two names (in the roster's order as given,
+        as the refusal names them) and the refusal, in ranking order."""
+        return self._pairs(lambda c: c.why if isinstance(c, RosterHole) else None)
+
+    @property
+    def exploit_holes(self) -> tuple[tuple[str, str, Msg], ...]:
+        """``--exploit``: the pairs computed whose figures were not (the game beyond its
+        bounds), once each, as :attr:`holes`."""
+        return self._pairs(lambda c: c.exploit_why if isinstance(c, RosterCell) else None)
+
+    def _pairs(self, why: Callable[[Cell], Msg | None]) -> tuple[tuple[str, str, Msg], ...]:
+        names, out = self.names, []
+        for i, row in enumerate(self.cells):
+            for j in range(i + 1, len(row)):
+                c = row[j]
+                said = None if c is None else why(c)
+                if said is not None:
+                    first, second = (i, j) if self.order[i] < self.order[j] else (j, i)
+                    out.append((names[first], names[second], said))
+        return tuple(out)
 
 
 # --- one pair, both orders (what a task does) ----------------------------------------------
@@ -242,22 +310,54 @@ def matchup_from_odds(odds: Any) -> RosterCell:
                    odds.unresolved, stop=odds.stop)
 
 
-def _exact_or_simulated(setup: Setup, i: int, j: int, solve: Callable[[], RosterCell]) -> RosterCell:
-    try:
-        return solve()
-    except UsageError as exc:
-        if not _beyond_limits(setup, exc):
-            raise
-        return _simulated(setup, i, j, FALLBACK_RUNS, exc.msg)
+class _Pair:
+    """The two orders of one pair, as they are computed: once an order is not computed (a
+    :class:`RosterHole`), the other is the same hole, never tried again — the pair's size,
+    which the solvers' bounds refuse, does not depend on who is named first (a refusal that
+    came after work would come again after as much)."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.hole: RosterHole | None = None
+
+    def cell(self, compute: Callable[[], RosterCell]) -> Cell:
+        """``compute()``'s cell, or the pair's hole: refused by a solver's bounds."""
+        if self.hole is not None:
+            return self.hole
+        try:
+            return compute()
+        except UsageError as exc:
+            if not _beyond_limits(self.setup, exc):
+                raise
+            self.hole = RosterHole(exc.msg)
+            return self.hole
+
+    def fallback(self, i: int, j: int, exc: UsageError) -> Cell:
+        """An exact solver's refusal: simulated if its bounds are why, else raised again; a
+        simulation refused by the bounds too: not computed."""
+        if not _beyond_limits(self.setup, exc):
+            raise exc
+        return self.cell(lambda: _simulated(self.setup, i, j, FALLBACK_RUNS, exc.msg))
+
+    def exact_or_simulated(self, i: int, j: int, solve: Callable[[], RosterCell]) -> Cell:
+        if self.hole is not None:
+            return self.hole
+        try:
+            return solve()
+        except UsageError as exc:
+            return self.fallback(i, j, exc)
 
 
-def play_pair(setup: Setup, i: int, j: int) -> tuple[RosterCell, RosterCell]:
+def play_pair(setup: Setup, i: int, j: int) -> tuple[Cell, Cell]:
     """Fighters ``i`` against ``j`` and ``j`` against ``i`` (the two cells of the pair), with
     what each sheet gives away when ``setup.exploit``; exact cells kept in the user's cache
-    (:func:`_kept_pair`), so a later table with this pair solves nothing again."""
+    (:func:`_kept_pair`), so a later table with this pair solves nothing again.  A pair
+    beyond the solvers' bounds both to solve and to simulate: two :class:`RosterHole`."""
+    pair = _Pair(setup)
     if setup.runs is not None:
-        simulated = (_simulated(setup, i, j, setup.runs, None),
-                     _simulated(setup, j, i, setup.runs, None))
+        runs = setup.runs
+        simulated = (pair.cell(lambda: _simulated(setup, i, j, runs, None)),
+                     pair.cell(lambda: _simulated(setup, j, i, runs, None)))
         return _with_exploit(setup, i, j, *simulated) if setup.exploit else simulated
     from sevendag_cli.backend import backend_for
 
@@ -265,13 +365,13 @@ def play_pair(setup: Setup, i: int, j: int) -> tuple[RosterCell, RosterCell]:
     kept = _kept_pair(key)
     if kept is not None:
         return kept
-    cells = backend_for(setup.ruleset).roster.matrix_pair(
+    cells: tuple[Cell, Cell] = backend_for(setup.ruleset).roster.matrix_pair(
         setup, i, j, _MODELS,
-        lambda x, y, solve: _exact_or_simulated(setup, x, y,
-                                                lambda: matchup_from_odds(solve())),
-        lambda x, y, exc: _fallen(setup, x, y, exc))
+        lambda x, y, solve: pair.exact_or_simulated(x, y, lambda: matchup_from_odds(solve())),
+        lambda x, y, exc: pair.fallback(x, y, exc) if pair.hole is None else pair.hole)
     cells = _with_exploit(setup, i, j, *cells) if setup.exploit else cells
-    if key is not None and all(c.method == EXACT for c in cells):
+    if key is not None and all(isinstance(c, RosterCell) and c.method == EXACT
+                               and c.exploit_why is None for c in cells):  # a hole is never kept
         from sevendag_cli import solver_cache
 
         solver_cache.store(key, msgspec.msgpack.encode(cells), folder=CELLS_FOLDER,
@@ -314,16 +414,20 @@ def _kept_pair(key: str | None) -> tuple[RosterCell, RosterCell] | None:
         return None
     for c in cells:
         values = (c.win, c.loss, c.draw, c.unresolved, *c.bounds)
-        if c.method != EXACT or not all(0.0 <= x <= 1.0 for x in values) \
+        if c.method != EXACT or c.exploit_why is not None \
+                or not all(0.0 <= x <= 1.0 for x in values) \
                 or abs(c.win + c.loss + c.draw + c.unresolved - 1.0) > 1e-9:
             return None
     return cells
 
 
-def _with_exploit(setup: Setup, i: int, j: int, ij: RosterCell,
-                  ji: RosterCell) -> tuple[RosterCell, RosterCell]:
+def _with_exploit(setup: Setup, i: int, j: int, ij: Cell, ji: Cell) -> tuple[Cell, Cell]:
     """Both cells with what their row's sheet gives away: the pair's game solved once (``i``
-    named first, as ``fight i j --exact``); a ruleset with no choices gives nothing away."""
+    named first, as ``fight i j --exact``); a ruleset with no choices gives nothing away.  A
+    game beyond the solver's bounds: no figure, the refusal in ``exploit_why`` (a pair not
+    computed has none: its game is not tried again)."""
+    if not (isinstance(ij, RosterCell) and isinstance(ji, RosterCell)):
+        return ij, ji
     from sevendag_cli.backend import backend_for
     from sevendag_cli.sim.odds import Odds
 
@@ -331,31 +435,30 @@ def _with_exploit(setup: Setup, i: int, j: int, ij: RosterCell,
     a, b = setup.fighters[i], setup.fighters[j]
     sheet = None if backend.has_choices() else Odds(
         (a.name, b.name), (ij.win, ij.loss), ij.draw, ij.unresolved, 0, ij.stop or "")
-    e = backend.exact.exploitability(setup.ruleset, a, b, cap=setup.cap, tolerance=setup.tolerance,
-                               sheet=sheet)
-    if isinstance(e, Msg):  # never when asked: the solver's bounds refuse instead
-        raise UsageError(e)
+    try:
+        e = backend.exact.exploitability(setup.ruleset, a, b, cap=setup.cap,
+                                         tolerance=setup.tolerance, sheet=sheet)
+        if isinstance(e, Msg):  # never when asked: the solver's bounds refuse instead
+            raise UsageError(e)
+    except UsageError as exc:
+        if not _beyond_limits(setup, exc):
+            raise
+        return (msgspec.structs.replace(ij, exploit_why=exc.msg),
+                msgspec.structs.replace(ji, exploit_why=exc.msg))
     return (msgspec.structs.replace(ij, gives_away=GivesAway(e.gives_away[0], e.bounds[0],
                                                              e.tolerance)),
             msgspec.structs.replace(ji, gives_away=GivesAway(e.gives_away[1], e.bounds[1],
                                                              e.tolerance)))
 
 
-def _fallen(setup: Setup, i: int, j: int, exc: UsageError) -> RosterCell:
-    """A pair the exact solvers refused before solving either order: simulated, if that is why."""
-    if not _beyond_limits(setup, exc):
-        raise exc
-    return _simulated(setup, i, j, FALLBACK_RUNS, exc.msg)
-
-
-ChunkResult = list[tuple[int, int, RosterCell, RosterCell]] | Failure
+ChunkResult = list[tuple[int, int, Cell, Cell]] | Failure
 
 
 def play_chunk(pairs: Sequence[tuple[int, int]]) -> ChunkResult:
     """A task: some pairs of the roster set up in this process (:func:`_init_worker`)."""
     setup = _SETUP
     assert setup is not None, "the worker was not set up"
-    out: list[tuple[int, int, RosterCell, RosterCell]] = []
+    out: list[tuple[int, int, Cell, Cell]] = []
     for i, j in pairs:
         try:
             ij, ji = play_pair(setup, i, j)
@@ -468,7 +571,7 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-Cells = dict[tuple[int, int], RosterCell]
+Cells = dict[tuple[int, int], Cell]
 
 
 def _take(result: ChunkResult, cells: Cells) -> int:
@@ -586,8 +689,9 @@ def _stop(executor: Any) -> None:
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _mean_given(row: Sequence[RosterCell]) -> GivesAway | None:
-    """A fighter's mean of what its sheet gives away over its opponents (None: not asked)."""
+def _mean_given(row: Sequence[Cell]) -> GivesAway | None:
+    """A fighter's mean of what its sheet gives away over its opponents (None: not asked, or
+    some of its row's figures not computed)."""
     given = [c.gives_away for c in row]
     if not given or any(g is None for g in given):
         return None
@@ -599,19 +703,27 @@ def _mean_given(row: Sequence[RosterCell]) -> GivesAway | None:
                      max(g.tolerance for g in got))
 
 
-def _standings(setup: Setup, cells: Cells) -> tuple[list[int], list[float], list[tuple[float, float] | None]]:
+def _standings(setup: Setup, cells: Cells) -> tuple[list[int], list[float | None],
+                                                    list[tuple[float, float] | None]]:
+    """Each fighter's mean over its computed cells (None: none was), its certified bounds when
+    its whole row is exact; the ranking, highest mean first, no mean last, ties as given."""
     n = len(setup.fighters)
-    means: list[float] = []
+    means: list[float | None] = []
     bounds: list[tuple[float, float] | None] = []
     for i in range(n):
-        row = [cells[(i, j)] for j in range(n) if j != i]
-        means.append(math.fsum(c.win for c in row) / len(row))
-        if all(c.method == EXACT for c in row):
+        row = [c for j in range(n) if j != i and isinstance(c := cells[(i, j)], RosterCell)]
+        means.append(math.fsum(c.win for c in row) / len(row) if row else None)
+        if len(row) == n - 1 and all(c.method == EXACT for c in row):
             bounds.append((math.fsum(c.bounds[0] for c in row) / len(row),
                            min(1.0, math.fsum(c.bounds[1] for c in row) / len(row))))
         else:
             bounds.append(None)
-    order = sorted(range(n), key=lambda i: (-means[i], i))
+
+    def rank(i: int) -> tuple[bool, float, int]:
+        mean = means[i]
+        return (mean is None, 0.0 if mean is None else -mean, i)
+
+    order = sorted(range(n), key=rank)
     return order, means, bounds
 
 
@@ -623,7 +735,9 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     """Every ordered pair of ``fighters`` (at least 2, at most ``MAX_ROSTER``), ranked.
 
     ``runs``: simulate every pair with this many fights (else exact, falling back to
-    :data:`FALLBACK_RUNS` simulated fights for a pair too large); ``seed``: the
+    :data:`FALLBACK_RUNS` simulated fights for a pair too large; a pair too large to simulate
+    too is not computed, :class:`RosterHole`, and the table :data:`PARTIAL`; a table with no
+    cell computed is refused with the first pair's refusal); ``seed``: the
     simulated fights' seed (:func:`matchup_seed`); ``jobs``: processes;
     ``progress(done, total)`` after each task; ``policies``: each fighter's (``sheet`` or
     ``optimal``, in the order of ``fighters``; None: every sheet); ``exploit``: what each
@@ -659,10 +773,15 @@ def play_roster(ruleset: Ruleset, fighters: Sequence[Fighter], *, cap: int | Non
     jobs = min(jobs, len(chunks))
     cells = (_in_pool(setup, chunks, jobs, total, progress) if jobs > 1
              else _in_process(setup, chunks, total, progress))
+    if all(isinstance(c, RosterHole) for c in cells.values()):  # nothing to show: refused
+        raise UsageError(next(c.why for _, c in sorted(cells.items())
+                              if isinstance(c, RosterHole)))
     order, means, bounds = _standings(setup, cells)
     table = tuple(tuple(None if i == j else cells[(i, j)] for j in order) for i in order)
     simulated = [c for row in table for c in row if c is not None and c.method == RUNS]
-    method = RUNS if runs is not None else MIXED if simulated else EXACT
+    holes = any(isinstance(c, RosterHole) for c in cells.values())
+    method = (PARTIAL if holes else RUNS if runs is not None else MIXED if simulated
+              else EXACT)
     src = list(sources) if sources is not None else [getattr(f, "path", "") for f in fighters]
     return Roster(
         ruleset=ruleset.name, engine=ruleset.engine, method=method, cap=cap,

@@ -431,6 +431,11 @@ class RosterPairs(Protocol):
         """The message keys of the exact solvers' size limits: a roster simulates such a pair."""
         ...
 
+    def refused_alike(self, policies: tuple[str, str]) -> frozenset[str]:
+        """Of :meth:`solver_limits`, those a simulation with these policies meets too (it plays
+        the solver's own declarations): a pair refused so is not computed, not simulated."""
+        ...
+
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         """How much work a pair's solve is, roughly (the largest pairs are sent first)."""
         ...

@@ -676,6 +676,9 @@ class _Roster:
     def solver_limits(self) -> frozenset[str]:
         return frozenset({"roster.d20_cells"})
 
+    def refused_alike(self, policies: tuple[str, str]) -> frozenset[str]:
+        return frozenset()
+
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         return _sheet(a).hp * _sheet(b).hp
 

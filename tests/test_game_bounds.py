@@ -14,7 +14,7 @@ import pytest
 from sevendag_cli.errors import UsageError
 from sevendag_cli.policies import OPTIMAL, SHEET
 from sevendag_cli.sevendag import rows as rows_module
-from sevendag_cli.sevendag.game import SevendagGame
+from sevendag_cli.sevendag.game import ENTRY_SHARE, SevendagGame
 from sevendag_cli.sevendag.rules import SevendagRuleset, Technique, WoundBand
 from tests.helpers import run, run_json
 from tests.records import replace
@@ -42,6 +42,9 @@ def test_S03_S05_the_estimated_size_bounds_what_is_built(pair: str,
     size = game.size(policies, seeds)
     sol = game.solve(seeds[0], 30, policies, 1e-6, seeds[1:])
     assert len(sol.states) <= size.states and sol.n_rows <= size.rows
+    # the outcomes as estimated before the build: no more than are built (what the estimate
+    # refuses would not have fitted)
+    assert int(sol.n_rows * game.sampled_outcomes() * ENTRY_SHARE) <= sol.probs.size
     if pair == "house" and policies == (OPTIMAL, OPTIMAL):  # tight for the house pair
         assert size.states - len(sol.states) <= 2 and size.rows - sol.n_rows <= 2
 

@@ -686,10 +686,10 @@ def three_small() -> list[str]:
 
 
 def test_a_game_refused_after_it_was_built_is_a_hole_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    """game.grown (refused after work): the same hole; the pair's game is tried for the exact
-    odds and the simulation of one order only (the other order is the same pair), and a
-    hole is not kept: a later table computes it (Imp plays optimally: its pairs need the game,
-    Pip against Tod does not)."""
+    """game.grown (refused after work): the same hole; the pair's game is built once, for
+    the exact odds (its simulation would play the same game's declarations: not tried; the
+    other order is the same pair), and a hole is not kept: a later table computes it (Imp
+    plays optimally: its pairs need the game, Pip against Tod does not)."""
     from sevendag_cli.sevendag.game import SevendagGame
 
     solve = SevendagGame.solve
@@ -699,7 +699,7 @@ def test_a_game_refused_after_it_was_built_is_a_hole_too(monkeypatch: pytest.Mon
     assert result.exit_code == 0, result.stderr
     doc = json.loads(result.stdout)
     i, p = doc["fighters"].index("Imp"), doc["fighters"].index("Pip")
-    assert doc["method"] == "partial" and len(calls) == 2
+    assert doc["method"] == "partial" and len(calls) == 1
     assert doc["methods"][i][p] == doc["methods"][p][i] == "not_computed"
     assert doc["why"][i][p]["key"] == doc["why"][p][i]["key"] == "game.grown"
     assert sum(m == EXACT for row in doc["methods"] for m in row) == 4

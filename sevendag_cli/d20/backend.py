@@ -378,6 +378,9 @@ class _Roster:
     def solver_limits(self) -> frozenset[str]:
         return frozenset({"exact.d20.hp", "exact.d20.cells", "roster.d20_cells"})
 
+    def refused_alike(self, policies: tuple[str, str]) -> frozenset[str]:
+        return frozenset()  # the simulation plays the sheets, whatever the policies
+
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         return int(_sheet(a).hp * _sheet(b).hp)
 

@@ -558,6 +558,10 @@ class _Roster:
     def solver_limits(self) -> frozenset[str]:
         return frozenset({"exact.sev.faces", "exact.sev.states", "game.size", "game.grown"})
 
+    def refused_alike(self, policies: tuple[str, str]) -> frozenset[str]:
+        # optimal play is simulated through the same game's declarations
+        return frozenset({"game.size", "game.grown"}) if OPTIMAL in policies else frozenset()
+
     def pair_cost(self, a: Fighter, b: Fighter) -> int:
         return int(sum(h.die for h in _sheet(a).hands) * sum(h.die for h in _sheet(b).hands))
 

@@ -335,8 +335,14 @@ class _Pair:
     def fallback(self, i: int, j: int, exc: UsageError) -> Cell:
         """An exact solver's refusal: simulated if its bounds are why, else raised again; a
         simulation refused by the bounds too: not computed."""
+        from sevendag_cli.backend import backend_for
+
         if not _beyond_limits(self.setup, exc):
             raise exc
+        roster = backend_for(self.setup.ruleset).roster
+        if exc.msg.key in roster.refused_alike(self.setup.pair_policies(i, j)):
+            self.hole = RosterHole(exc.msg)  # its simulation would meet the same refusal
+            return self.hole
         return self.cell(lambda: _simulated(self.setup, i, j, FALLBACK_RUNS, exc.msg))
 
     def exact_or_simulated(self, i: int, j: int, solve: Callable[[], RosterCell]) -> Cell:

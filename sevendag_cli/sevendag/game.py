@@ -479,7 +479,7 @@ class Solution:
         self.opts: list[tuple[list[Option], list[Option]]] = built.opts
         index, longest, n_rows, n_units = built.index, built.longest, built.n_rows, built.n_units
         (rs_arr, ri_arr, pa_arr, pb_arr, row_unit_arr, outcomes, unit_state, ent_unit, ent_col,
-         ent_p) = built.arrays()
+         ent_p, unit_kernel) = built.arrays()
         self.row_outcomes: np.ndarray = outcomes
         """Each row's outcomes (the winners' included): its rounding allowance counts them."""
         self.states = states
@@ -500,6 +500,7 @@ class Solution:
         # a gather by int32 indices converts them on every call
         self._unit = row_unit_arr.astype(np.intp)
         self._unit_state = unit_state
+        self._unit_kernel = unit_kernel  # each unit's round (a kernel of game.kernels())
         self._row = ent_unit  # each entry's unit
         self._col = ent_col
         self._p = ent_p
@@ -719,6 +720,12 @@ class Solution:
     def wins_now(self) -> tuple[np.ndarray, np.ndarray]:
         """Each row's chance that a wins in that very round, and that b does."""
         return self._pa, self._pb
+
+    def row_wounds(self, rows: np.ndarray) -> np.ndarray:
+        """The wounds of each of ``rows``' rounds: their chances, a's bands then b's (the one
+        that takes a fighter out included), a line per row."""
+        table: np.ndarray = self.game.kernels().wound_table()[self._unit_kernel[self._unit[rows]]]
+        return table
 
     def row_values(self, v: np.ndarray) -> np.ndarray:
         """Each row's value with the states' values ``v`` after its round (see :meth:`_q`)."""

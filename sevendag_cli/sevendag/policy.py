@@ -117,21 +117,9 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
         parts = [policy_push(chain, [start], togo, tolerance) for start in starts]
         return _merged([p for p, _ in parts], togo), np.concatenate([w for _, w in parts], axis=2)
     sol = sols[0]
-    game = chain.game
     n = len(sol.states)
     nb = len(chain.band_names)
     columns = len(starts)
-    wounds_of: dict[int, tuple[float, ...]] = {}
-
-    def rewards(row: int) -> tuple[float, ...]:
-        got = wounds_of.get(row)
-        if got is None:
-            oa, ob = sol.row_options(row)
-            key = sol.states[int(sol.row_states[row])]
-            den = game.round_outcomes(key, oa, ob).den
-            got = wounds_of[row] = tuple(w / den for w in game.wounds(key, oa, ob))
-        return got
-
     push = Push(columns)
     push.draw_round = togo
     m = np.zeros((n, columns))
@@ -142,7 +130,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
     work = 0
     t = 0
     last: np.ndarray | None = None
-    rew = np.zeros((n, 2 * nb))
+    rew = np.zeros((n, 2 * nb))  # each state's wounds this round
     while t < togo:
         playing = in_play(push, m, tolerance, work, final)
         if playing is None:
@@ -150,9 +138,7 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
         alive_cols, alive = playing
         rows = sol.rows_for(togo - t)
         if last is None or not np.array_equal(rows, last):  # declarations changed: new matrix
-            changed = np.arange(n) if last is None else np.flatnonzero(rows != last)
-            for s in changed.tolist():
-                rew[s] = rewards(int(rows[s]))
+            rew = sol.row_wounds(rows)
             last = rows
             src, tgt, prob = _moves(sol, rows)
             pa = sol.wins_now[0][rows].astype(np.longdouble)

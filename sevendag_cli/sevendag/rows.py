@@ -115,6 +115,9 @@ class Kernels:
         self.n_all: list[int] = []
         self.pa: list[float] = []
         self.pb: list[float] = []
+        # per kernel: the chance of each wound, a's bands then b's (the one that takes a
+        # fighter out included)
+        self.wounds: list[tuple[float, ...]] = []
         # per outcome to a state: the keep-or-give initiative, D's change, the tracked slot of
         # a's wound and of b's (-1: none), the masks dropped, the granted criticals (2a + b)
         self.cols: tuple[array[int], ...] = tuple(array("i") for _ in range(7))
@@ -212,7 +215,13 @@ class Kernels:
         win = loss = 0
         cols = self.cols
         delta = self.game.pieces.delta
+        bands = len(form.penalty)
+        hit = [0] * (2 * bands)
         for winner, ha, hb, assail2, da, db, ga2, gb2, w in outcomes:
+            if ha >= 0:
+                hit[ha] += w
+            if hb >= 0:
+                hit[bands + hb] += w
             if winner >= 0:
                 if winner == 0:
                     win += w
@@ -230,8 +239,15 @@ class Kernels:
         self.length.append(len(self.p) - self.off[got])
         self.pa.append(win / den)
         self.pb.append(loss / den)
+        self.wounds.append(tuple(x / den for x in hit))
         self._arrays = None
         return got
+
+    def wound_table(self) -> np.ndarray:
+        """Each kernel's wounds (see ``wounds``), a row each."""
+        import numpy as np
+
+        return np.array(self.wounds, dtype=np.float64).reshape(len(self.wounds), -1)
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """(off, length, n_all, pa, pb, p, *cols) as arrays (the kernels added since the last
@@ -446,7 +462,7 @@ class Rows:
                            k_pb[kid_arr], (row_unit + n_units).astype(i32),
                            k_all[kid_arr].astype(i32), (u_state + k).astype(i32),
                            np.repeat(np.arange(n_units, n_units + u_rows.size, dtype=i32), lens),
-                           col.astype(i32), k_p[ent]))
+                           col.astype(i32), k_p[ent], u_kid.astype(i32)))
         self.n_rows += b.rows
         self.n_units += u_rows.size
 
@@ -497,10 +513,10 @@ class Rows:
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """Per row: state, first option, P(a wins now), P(b wins now), unit, outcomes; per
-        unit: state; per entry: unit, target, probability."""
+        unit: state; per entry: unit, target, probability; per unit: its kernel."""
         import numpy as np
 
-        return tuple(np.concatenate([p[i] for p in self.parts]) for i in range(10))
+        return tuple(np.concatenate([p[i] for p in self.parts]) for i in range(11))
 
 
 __all__ = ["MAX_GAME_BYTES", "GameSize", "Kernels", "Rows", "check_bytes"]

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from msgspec import Struct
 
 from sevendag_cli.errors import Msg, UsageError
+from sevendag_cli.policies import SHEET
 from sevendag_cli.sevendag.rounds import KEEP, Option, Pieces, RoundForm, Tech
 from sevendag_cli.sevendag.rules import SevendagRuleset
 
@@ -318,6 +319,8 @@ class Rows:
                         np.array(kern.recover[1], dtype=np.int64))
         self.codes: dict[int, int] = {self._encode(key): i for i, key in enumerate(seeds)}
         self.parts: list[tuple[np.ndarray, ...]] = []  # per batch: rows, then entries
+        # an option list's parts (see _batch), by fighter, list and technique held
+        self._parts: dict[tuple[int, int, Tech], tuple[list[int], ...]] = {}
         self.n_rows = self.n_units = self.n_entries = 0
         self.longest = 1
 
@@ -369,14 +372,23 @@ class Rows:
                        len(first), len(second))
             for f, opts in ((assail, first), (1 - assail, second)):
                 held = ta if f == 0 else tb
-                ids = alloc_index[f]
-                for o in opts:
-                    tech = started[o.technique] if o.technique is not None else held
-                    opt[0].append(o.yield_initiative)
-                    opt[1].append(ids[o.allocation])
-                    opt[2].append(tech[0] if tech else 0)
-                    opt[3].append(tech[1] if tech else 0)
-                    opt[4].append(kern.tech_next[tech_ids[tech]])
+                # optimal play's lists are the game's own, shared and kept: their parts once
+                shared = (f, id(opts), held) if policies[f] != SHEET else None
+                got = self._parts.get(shared) if shared is not None else None
+                if got is None:
+                    ids = alloc_index[f]
+                    got = ([], [], [], [], [])
+                    for o in opts:
+                        tech = started[o.technique] if o.technique is not None else held
+                        got[0].append(o.yield_initiative)
+                        got[1].append(ids[o.allocation])
+                        got[2].append(tech[0] if tech else 0)
+                        got[3].append(tech[1] if tech else 0)
+                        got[4].append(kern.tech_next[tech_ids[tech]])
+                    if shared is not None:
+                        self._parts[shared] = got
+                for into, part in zip(opt, got, strict=True):
+                    into.extend(part)
         state = np.array(pieces, dtype=np.int64).reshape(-1, 10).T
         n1, n2 = state[8], state[9]
         parts = tuple(np.array(x, dtype=np.int64) for x in opt)

@@ -9,15 +9,15 @@ likely to win this very round, then the first listed.  Laid out as:
 * **groups** (a state's first option, with every answer): their rows sorted in the
   order an answer is preferred (most likely to win this round first, then as listed), a
   row dropped where an earlier row of its group plays the same round (the same unit: its
-  value is the same in every round, so it could never be picked first).  Groups of one
-  length and one side (the answer maximising a's value, or minimising it) side by side as
-  a (length x groups) block: the best answer is a column's extreme, the pick its first
-  row within ``tie`` of it;
-* **states** (their groups): blocks by number of options and side likewise; among the
-  options within ``tie`` of the best, the most likely to win this round, then the first.
+  value is the same in every round, so it could never be picked first).  Groups whose
+  length pads to the same power of two side by side as a (length x groups) block, padding
+  worth -inf, the values of a side that minimises negated: the best answer is a column's
+  maximum, the pick its first row within ``tie`` of it;
+* **states** (their groups): blocks by number of options likewise; among the options within
+  ``tie`` of the best, the most likely to win this round, then the first.
 
-The picks are exactly those of the segment-by-segment form (maximum and minimum taken
-on the values as they are, a minimum within ``tie`` being the negated maximum's, exactly):
+The picks are exactly those of the segment-by-segment form (negation is exact, and
+``-x >= max(-x) - tie`` is ``x <= min(x) + tie`` bit for bit):
 the rows are bit for bit the same; ``tests/test_game_build.py`` checks it against the
 plain algorithm.
 """
@@ -32,38 +32,38 @@ if TYPE_CHECKING:
 
 
 class _Block:
-    """``n`` segments of ``size`` items each, side by side: item ``j`` of segment ``k`` at
-    ``start + j * n + k`` of the flat arrays; ``out`` where the segments' picks go."""
+    """``n`` segments of ``size`` items each (padded), side by side: item ``j`` of segment ``k``
+    at ``start + j * n + k`` of the flat arrays; ``out`` where the segments' picks go."""
 
-    __slots__ = ("cols", "high", "n", "out", "size", "start")
+    __slots__ = ("cols", "n", "out", "size", "start")
 
-    def __init__(self, size: int, high: bool, start: int, n: int, out: int,
-                 cols: np.ndarray) -> None:
-        self.size, self.high, self.start, self.n, self.out = size, high, start, n, out
+    def __init__(self, size: int, start: int, n: int, out: int, cols: np.ndarray) -> None:
+        self.size, self.start, self.n, self.out = size, start, n, out
         self.cols = cols  # 0..n-1 plus ``start``: the flat index of row 0 of each segment
 
 
-def _blocks(lengths: np.ndarray, high: np.ndarray, firsts: np.ndarray,
-            items: np.ndarray) -> tuple[list[_Block], np.ndarray, np.ndarray]:
-    """Segments (``lengths``, each starting at ``firsts`` in ``items``) grouped by length and
-    side: the blocks, the items in block order, and the segments in pick order."""
+def _blocks(lengths: np.ndarray, firsts: np.ndarray,
+            ) -> tuple[list[_Block], np.ndarray, np.ndarray]:
+    """Segments (``lengths`` items each, starting at ``firsts``) grouped by their length padded
+    to a power of two (fewer blocks, each a few array operations): the blocks, each laid-out
+    item's index (-1: padding), and the segments in pick order."""
     import numpy as np
 
+    padded = np.where(lengths > 1, 1 << np.ceil(np.log2(np.maximum(lengths, 1))).astype(
+        np.int64), 1)
     blocks: list[_Block] = []
     flat: list[np.ndarray] = []
     order: list[np.ndarray] = []
     start = out = 0
-    for size in np.unique(lengths).tolist():
-        for side in (True, False):
-            segs = np.flatnonzero((lengths == size) & (high == side))
-            n = len(segs)
-            if not n:
-                continue
-            flat.append(items[firsts[segs][None, :] + np.arange(size)[:, None]].ravel())
-            order.append(segs)
-            blocks.append(_Block(size, side, start, n, out, np.arange(n) + start))
-            start += size * n
-            out += n
+    for size in np.unique(padded).tolist():
+        segs = np.flatnonzero(padded == size)
+        n = len(segs)
+        j = np.arange(size)[:, None]
+        flat.append(np.where(j < lengths[segs][None, :], firsts[segs][None, :] + j, -1).ravel())
+        order.append(segs)
+        blocks.append(_Block(size, start, n, out, np.arange(n) + start))
+        start += size * n
+        out += n
     return blocks, np.concatenate(flat), np.concatenate(order)
 
 
@@ -76,6 +76,10 @@ class Chooser:
     ``unit``: each row's unit; ``progress_answer`` / ``progress_first``: each row's chance
     that the answering / first-declaring side wins this very round; ``wins_now``: each row's
     chance that a wins this very round.
+
+    Both sides in one block: a minimising side's values negated (exactly), so that every
+    pick is a maximum — ``-x >= max(-x) - tie`` is ``x <= min(x) + tie``, bit for bit — and
+    padding never picked (-inf).
     """
 
     def __init__(self, group_starts: np.ndarray, state_starts: np.ndarray,
@@ -97,29 +101,43 @@ class Chooser:
         rows = order[kept]  # grouped, each group's in its order of preference
         lengths = np.bincount(group[rows], minlength=n_groups)
         firsts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-        self.answer_blocks, self.rows, group_order = _blocks(lengths, answer_high, firsts, rows)
-        self.units = unit[self.rows].astype(np.intp)  # int32 indices: converted at every take
-        self.wins_now = wins_now[self.rows]
-        # the groups' picks are written in group_order; each state's groups, from there
-        at = np.empty(n_groups, dtype=np.int64)
-        at[group_order] = np.arange(n_groups)
-        n_states = len(state_starts)
+        self.answer_blocks, at_row, group_order = _blocks(lengths, firsts)
+        pad = at_row < 0
+        laid = rows[np.where(pad, 0, at_row)]
+        sign = np.where(answer_high, 1.0, -1.0)[group[laid]]
+        self.sign = np.where(pad, 1.0, sign)
+        self.signed_wins = np.where(pad, -np.inf, sign * wins_now[laid])
+        self.units = np.where(pad, 0, unit[laid]).astype(np.intp)  # int32 would be converted
+        self.rows = np.where(pad, -1, laid)
+        self.progress = np.where(pad, -1.0, progress_first[laid])  # the first declarer's
+        self.group_sign = np.where(answer_high, 1.0, -1.0)[group_order]  # in pick order
+        # each state's groups: their picks' positions (n_groups: padding)
+        where = np.empty(n_groups, dtype=np.int64)
+        where[group_order] = np.arange(n_groups)
         state_len = np.diff(np.append(state_starts, n_groups))
-        self.state_blocks, self.state_groups, self.state_order = _blocks(
-            state_len, first_high, state_starts, at[np.arange(n_groups)])
-        self.progress = progress_first[self.rows]  # the first declarer's, per row laid out
-        self.n_groups, self.n_states = n_groups, n_states
-        # scratch, one round's: the groups' picks
-        self._q = np.empty(n_groups)
-        self._row = np.empty(n_groups, dtype=np.int64)
-        self._progress = np.empty(n_groups)
+        self.state_blocks, at_group, self.state_order = _blocks(state_len, state_starts)
+        self.state_groups = np.where(at_group < 0, n_groups, where[np.maximum(at_group, 0)])
+        item_state = np.concatenate([np.tile(self.state_order[b.out:b.out + b.n], b.size)
+                                     for b in self.state_blocks])
+        self.state_sign = np.where(at_group < 0, 1.0,
+                                   np.where(first_high, 1.0, -1.0)[item_state])
+        self.n_groups, self.n_states = n_groups, len(state_starts)
+        # scratch, one round's: the groups' picks (and, last, what padding reads)
+        self._q = np.empty(n_groups + 1)
+        self._q[n_groups] = -np.inf
+        self._row = np.empty(n_groups + 1, dtype=np.int64)
+        self._row[n_groups] = -1
+        self._progress = np.empty(n_groups + 1)
+        self._progress[n_groups] = -1.0
 
     def choose(self, unit_values: np.ndarray, tie: float) -> tuple[np.ndarray, np.ndarray]:
         """Each state's row and its value, the units' values being ``unit_values`` (P(a wins
         now) excluded: added here per row)."""
         import numpy as np
 
-        x = self.wins_now + unit_values.take(self.units)
+        # each row's value, negated where its side minimises: -(p + u) is (-p) + (-u) exactly
+        x = self.signed_wins + self.sign * unit_values.take(self.units)
+        n = self.n_groups
         picked_q, picked_row, picked_progress = self._q, self._row, self._progress
         for b in self.answer_blocks:
             end, out = b.start + b.size * b.n, slice(b.out, b.out + b.n)
@@ -129,12 +147,13 @@ class Chooser:
                 picked_progress[out] = self.progress[b.start:end]
                 continue
             block = x[b.start:end].reshape(b.size, b.n)
-            ok = block >= block.max(axis=0) - tie if b.high else block <= block.min(axis=0) + tie
-            at = _first(ok) * b.n + b.cols
+            at = _first(block >= block.max(axis=0) - tie) * b.n + b.cols
             picked_q[out] = x.take(at)
             picked_row[out] = self.rows.take(at)
             picked_progress[out] = self.progress.take(at)
+        picked_q[:n] *= self.group_sign  # the values themselves again
         y = picked_q.take(self.state_groups)
+        signed = self.state_sign * y
         rows = picked_row.take(self.state_groups)
         progress = picked_progress.take(self.state_groups)
         value = np.empty(self.n_states)
@@ -145,8 +164,8 @@ class Chooser:
                 value[where] = y[b.start:end]
                 row[where] = rows[b.start:end]
                 continue
-            block = y[b.start:end].reshape(b.size, b.n)
-            tied = block >= block.max(axis=0) - tie if b.high else block <= block.min(axis=0) + tie
+            block = signed[b.start:end].reshape(b.size, b.n)
+            tied = block >= block.max(axis=0) - tie
             score = np.where(tied, progress[b.start:end].reshape(b.size, b.n), -1.0)
             at = _first(tied & (score >= score.max(axis=0))) * b.n + b.cols
             value[where] = y.take(at)

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import math
 from array import array
+from itertools import chain
 from typing import TYPE_CHECKING, Protocol
 
 from msgspec import Struct
 
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.policies import SHEET
-from sevendag_cli.sevendag.rounds import KEEP, Option, Pieces, RoundForm, Tech
+from sevendag_cli.sevendag.rounds import KEEP, Option, Pieces, RoundForm, RoundOutcome, Tech
 from sevendag_cli.sevendag.rules import SevendagRuleset
 
 if TYPE_CHECKING:
@@ -65,6 +66,9 @@ STATE_BYTES = 600
 """Memory per state of a solved game: its key, its index, its options and values."""
 MAX_BATCH_ROWS = 200_000
 """Most declared rounds built at once (the memory a build holds at a time)."""
+
+EXACT_FLOATS = 1 << 53
+"""Integers below this are exact as floats."""
 
 WIDE = 1 << 62
 """Codes (a state, a kernel, as one int in mixed radix) this large or larger are Python ints
@@ -123,6 +127,8 @@ class Kernels:
         # a's wound and of b's (-1: none), the masks dropped, the granted criticals (2a + b)
         self.cols: tuple[array[int], ...] = tuple(array("i") for _ in range(7))
         self.p: array[float] = array("d")
+        self._count = 0  # kernels, flattened or not
+        self._pending: list[tuple[int, list[RoundOutcome]]] = []  # to flatten (flush)
         self._arrays: tuple[np.ndarray, ...] | None = None  # None: kernels added since
         self._kept: tuple[np.ndarray, ...] | None = None
         self._done = (0, 0)  # kernels, outcomes in _kept
@@ -189,6 +195,7 @@ class Kernels:
     @property
     def outcomes(self) -> int:
         """The outcomes leading to a state of every kernel built."""
+        self.flush()
         return len(self.p)
 
     # --- kernels
@@ -208,15 +215,32 @@ class Kernels:
             self.ids[key] = got
             return got
         kernel = form.kernel(first, x, y, self.nears[near], (ida, idb), g)
-        den, outcomes = kernel.den, kernel.outcomes
-        slot = form.slot
-        got = self.ids[key] = self.same[same] = len(self.off)
+        got = self.ids[key] = self.same[same] = self._count
+        self._count += 1
+        self._pending.append((kernel.den, kernel.outcomes))
+        return got
+
+    def flush(self) -> None:
+        """Flatten the kernels added since the last flush, in their order: their outcomes that
+        lead to a state appended to the columns, their chances to win now and their wounds."""
+        pending, self._pending = self._pending, []
+        if not pending:
+            return
+        self._arrays = None
+        if len(pending) > 1 and all(den < EXACT_FLOATS for den, _ in pending):
+            self._bulk(pending)
+            return
+        for den, outcomes in pending:
+            self._one(den, outcomes)
+
+    def _one(self, den: int, outcomes: list[RoundOutcome]) -> None:
+        """One kernel flattened (see :meth:`flush`), an outcome at a time."""
+        form = self.game.form
+        slot, delta, bands = form.slot, self.game.pieces.delta, len(form.penalty)
         self.off.append(len(self.p))
         self.n_all.append(len(outcomes))
         win = loss = 0
         cols = self.cols
-        delta = self.game.pieces.delta
-        bands = len(form.penalty)
         hit = [0] * (2 * bands)
         for winner, ha, hb, assail2, da, db, ga2, gb2, w in outcomes:
             if ha >= 0:
@@ -237,22 +261,64 @@ class Kernels:
             cols[5].append(db)
             cols[6].append(2 * (ga2 > 0) + (gb2 > 0))
             self.p.append(w / den)
-        self.length.append(len(self.p) - self.off[got])
+        self.length.append(len(self.p) - self.off[-1])
         self.pa.append(win / den)
         self.pb.append(loss / den)
         self.wounds.append(tuple(x / den for x in hit))
-        self._arrays = None
-        return got
+
+    def _bulk(self, pending: list[tuple[int, list[RoundOutcome]]]) -> None:
+        """Kernels flattened at once (see :meth:`flush`), as :meth:`_one` does one by one, to
+        the same numbers: every weight and denominator is below 2**53, so exact as a float,
+        their sums too (a kernel's weights sum to its denominator), and the quotient of two
+        exact floats is rounded once, as Python's of two ints is."""
+        import numpy as np
+
+        form = self.game.form
+        bands = len(form.penalty)
+        pen = np.array((0, *form.penalty), dtype=np.int64)  # per band + 1 (0: no wound)
+        slot1 = np.array([0] + [form.slot.get(j, -1) + 1 for j in range(bands)], dtype=np.int64)
+        k = len(pending)
+        den = np.array([d for d, _ in pending], dtype=np.float64)
+        sizes = np.array([len(o) for _, o in pending], dtype=np.int64)
+        table = np.array(list(chain.from_iterable(o for _, o in pending)),
+                         dtype=np.int64).reshape(-1, 9)
+        which = np.repeat(np.arange(k), sizes)
+        winner, ha, hb, w = table[:, 0], table[:, 1], table[:, 2], table[:, 8].astype(np.float64)
+        win = np.bincount(which, weights=np.where(winner == 0, w, 0.0), minlength=k)
+        loss = np.bincount(which, weights=np.where(winner == 1, w, 0.0), minlength=k)
+        hit = np.zeros((k, 2 * bands))
+        for band in range(bands):
+            hit[:, band] = np.bincount(which, weights=np.where(ha == band, w, 0.0), minlength=k)
+            hit[:, bands + band] = np.bincount(which, weights=np.where(hb == band, w, 0.0),
+                                               minlength=k)
+        go = winner < 0
+        kept = np.bincount(which[go], minlength=k)
+        g = table[go]
+        ha1, hb1 = g[:, 1] + 1, g[:, 2] + 1
+        cols = (g[:, 3], pen[ha1] - pen[hb1], slot1[ha1], slot1[hb1], g[:, 4], g[:, 5],
+                2 * (g[:, 6] > 0) + (g[:, 7] > 0))
+        start = len(self.p)
+        self.off.extend((start + np.cumsum(kept) - kept).tolist())
+        self.length.extend(kept.tolist())
+        self.n_all.extend(sizes.tolist())
+        for into, col in zip(self.cols, cols, strict=True):
+            into.frombytes(col.astype(np.int32).tobytes())
+        self.p.frombytes((w[go] / den[which[go]]).tobytes())
+        self.pa.extend((win / den).tolist())
+        self.pb.extend((loss / den).tolist())
+        self.wounds.extend(map(tuple, (hit / den[:, None]).tolist()))
 
     def wound_table(self) -> np.ndarray:
         """Each kernel's wounds (see ``wounds``), a row each."""
         import numpy as np
 
+        self.flush()
         return np.array(self.wounds, dtype=np.float64).reshape(len(self.wounds), -1)
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """(off, length, n_all, pa, pb, p, *cols) as arrays (the kernels added since the last
         call appended)."""
+        self.flush()
         got = self._arrays
         if got is None:
             import numpy as np
@@ -437,6 +503,7 @@ class Rows:
         kid_same = np.array([kern.kernel(*args) for args in zip(*(
             v[same_at].tolist() for v in (b.att, x, y, near, ida, idb, granted)),
             strict=True)], dtype=np.int64)
+        kern.flush()
         kid: np.ndarray = kid_same[same_inverse]
         return kid
 

@@ -128,6 +128,7 @@ class Kernels:
         self.cols: tuple[array[int], ...] = tuple(array("i") for _ in range(7))
         self.p: array[float] = array("d")
         self._count = 0  # kernels, flattened or not
+        self._wound_table: np.ndarray | None = None
         self._pending: list[tuple[int, list[RoundOutcome]]] = []  # to flatten (flush)
         self._arrays: tuple[np.ndarray, ...] | None = None  # None: kernels added since
         self._kept: tuple[np.ndarray, ...] | None = None
@@ -309,11 +310,15 @@ class Kernels:
         self.wounds.extend(map(tuple, (hit / den[:, None]).tolist()))
 
     def wound_table(self) -> np.ndarray:
-        """Each kernel's wounds (see ``wounds``), a row each."""
+        """Each kernel's wounds (see ``wounds``), a row each (kept until kernels are added)."""
         import numpy as np
 
         self.flush()
-        return np.array(self.wounds, dtype=np.float64).reshape(len(self.wounds), -1)
+        got = self._wound_table
+        if got is None or len(got) != len(self.wounds):
+            got = self._wound_table = np.array(self.wounds, dtype=np.float64).reshape(
+                len(self.wounds), -1)
+        return got
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """(off, length, n_all, pa, pb, p, *cols) as arrays (the kernels added since the last

@@ -160,26 +160,28 @@ def plain_choice(q: np.ndarray, si_starts: np.ndarray, s_starts: np.ndarray,
     return rows, q[rows]
 
 
+class PlainChoice:
+    """The choice segment by segment (:func:`plain_choice`), from the states' values."""
+
+    def __init__(self, sol: Solution) -> None:
+        self.sol, self.n_states = sol, len(sol.states)
+
+    def choose(self, v: np.ndarray, tie: float) -> tuple[np.ndarray, np.ndarray]:
+        sol = self.sol
+        return plain_choice(reference_q(sol, v), sol._si_starts, sol._s_starts,
+                            sol._si_a_first, sol._a_first, sol._row_state, sol._pa, sol._pb)
+
+
 def reference_decisions(sol: Solution) -> np.ndarray:
-    """The declarations as they were picked before (every tie broken anew each round)."""
-    n = len(sol.states)
-    out = np.empty((sol.rounds, n), dtype=np.int32)
-    v = np.full(n, 0.5)
-    same = 0
-    for t in range(sol.rounds):
-        rows, new_v = plain_choice(reference_q(sol, v), sol._si_starts, sol._s_starts,
-                                   sol._si_a_first, sol._a_first, sol._row_state, sol._pa,
-                                   sol._pb)
-        if t > 0 and np.array_equal(rows, out[t - 1]) and \
-                float(np.max(np.abs(new_v - v))) <= TIE:
-            same += 1
-        else:
-            same = 0
-        v = new_v
-        out[t] = rows
-        if same >= game_module.SETTLED:
-            return out[:t + 1]
-    return out
+    """The declarations as they were picked before (every tie broken anew each round, segment
+    by segment, the values summed row by row), settling as the solver does."""
+    from sevendag_cli.sevendag.declare import settle
+
+    def too_many(most: int) -> Exception:
+        return AssertionError(f"more than {most} rounds")
+
+    return settle(PlainChoice(sol), lambda v: v, sol.rounds, sol.rounds, TIE,
+                  game_module.SETTLED, too_many)
 
 
 @settings(max_examples=200, deadline=None)

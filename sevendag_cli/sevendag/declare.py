@@ -25,7 +25,7 @@ plain algorithm.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import numpy as np
@@ -187,7 +187,15 @@ def _first(ok: np.ndarray) -> np.ndarray:
     return pos
 
 
-def settle(chooser: Chooser, units: Callable[[np.ndarray], np.ndarray], rounds: int,
+class Choosing(Protocol):
+    """What :func:`settle` reads of a :class:`Chooser`."""
+
+    n_states: int
+
+    def choose(self, unit_values: np.ndarray, tie: float) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+def settle(chooser: Choosing, units: Callable[[np.ndarray], np.ndarray], rounds: int,
            most: int, tie: float, settled: int, too_many: Callable[[int], Exception],
            ) -> np.ndarray:
     """The rows played with 1, 2, ... ``rounds`` rounds to go (from ``V = ½``, the draw at the

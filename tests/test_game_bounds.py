@@ -140,3 +140,19 @@ def test_the_bands_of_a_counted_ruleset_are_those_of_the_file(tmp_path: Path) ->
     rs = load_ruleset(_ruleset_file(tmp_path, counted=True))
     assert isinstance(rs, SevendagRuleset)
     assert all(isinstance(w, WoundBand) and (w.out_after or not w.penalty) for w in rs.wounds)
+
+
+def test_S05_solving_a_game_releases_the_other_games_rounds() -> None:
+    """A roster's worker solves pair after pair: the rounds built for the previous game (its
+    kernels and its round form's) are let go when the next is solved, so that two games'
+    worth never add up in one process (each may take most of the bound)."""
+    from sevendag_cli.sevendag.game import game_for
+
+    brannoc, ysolde = bundled()
+    first = game_for(RS, brannoc, ysolde)
+    first.solve(first.start_key(0), 20, (OPTIMAL, OPTIMAL), 1e-6)
+    assert first._kernels is not None and first.form._kernels
+    second = game_for(TINY_RS, TINY_X, TINY_Y)
+    second.solve(second.start_key(0), 20, (OPTIMAL, OPTIMAL), 1e-6)
+    assert first._kernels is None and not first.form._kernels and not first._solved
+    assert second._kernels is not None and second._solved

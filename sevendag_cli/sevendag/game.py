@@ -185,6 +185,11 @@ class SevendagGame:
         self._kernels: Kernels | None = None
         self._options: dict[tuple[int, bool, int, bool], list[Option]] = {}
 
+    def release(self) -> None:
+        """Drop the rounds built for solving (built again if this game is solved again)."""
+        self._kernels = None
+        self.form.forget()
+
     def kernels(self) -> Kernels:
         """The game's rounds flattened for solving (see :class:`~.rows.Kernels`), built once."""
         got = self._kernels
@@ -446,9 +451,12 @@ class SevendagGame:
         got = self._solved.get(ask)
         if got is None:
             # one solved game kept at a time in the process: each may take most of the memory
-            # a game is allowed (MAX_GAME_BYTES)
+            # a game is allowed (MAX_GAME_BYTES); the other games' rounds go too (a roster's
+            # worker solves pair after pair)
             for game in (*_GAMES.values(), self):
                 game._solved.clear()
+                if game is not self:
+                    game.release()
             got = self._solved[ask] = Solution(self, start, max(1, rounds), policies, tolerance,
                                                tuple(also))
         return got

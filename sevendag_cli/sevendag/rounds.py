@@ -358,6 +358,12 @@ class RoundForm:
 
     # --- the round
 
+    def forget(self) -> None:
+        """Drop the rounds and exchanges kept (built again when asked)."""
+        self._outcomes.clear()
+        self._kernels.clear()
+        self._kept = 0
+
     def kernel_key(self, first: int, x: int, y: int, near: object, ids: tuple[int, int],
                    granted: tuple[bool, bool]) -> tuple[object, ...]:
         """What :meth:`kernel` depends on: a's attack offset ``x`` and b's ``y`` count only

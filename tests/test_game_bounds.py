@@ -142,12 +142,16 @@ def test_the_bands_of_a_counted_ruleset_are_those_of_the_file(tmp_path: Path) ->
     assert all(isinstance(w, WoundBand) and (w.out_after or not w.penalty) for w in rs.wounds)
 
 
-def test_S05_solving_a_game_releases_the_other_games_rounds() -> None:
+def test_S05_solving_a_game_releases_the_other_games_rounds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """A roster's worker solves pair after pair: the rounds built for the previous game (its
     kernels and its round form's) are let go when the next is solved, so that two games'
-    worth never add up in one process (each may take most of the bound)."""
+    worth never add up in one process (each may take most of the bound).  (The process's
+    games as a fresh process has them: none.)"""
+    from sevendag_cli.sevendag import game as game_module
     from sevendag_cli.sevendag.game import game_for
 
+    monkeypatch.setattr(game_module, "_GAMES", {})
     brannoc, ysolde = bundled()
     first = game_for(RS, brannoc, ysolde)
     first.solve(first.start_key(0), 20, (OPTIMAL, OPTIMAL), 1e-6)

@@ -130,7 +130,6 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
     work = 0
     t = 0
     last: np.ndarray | None = None
-    rew = np.zeros((n, 2 * nb))  # each state's wounds this round
     while t < togo:
         playing = in_play(push, m, tolerance, work, final)
         if playing is None:

@@ -334,9 +334,11 @@ class _Pair:
 
     def fallback(self, i: int, j: int, exc: UsageError) -> Cell:
         """An exact solver's refusal: simulated if its bounds are why, else raised again; a
-        simulation refused by the bounds too: not computed."""
+        simulation refused by the bounds too: not computed (the pair's hole, if it has one)."""
         from sevendag_cli.backend import backend_for
 
+        if self.hole is not None:
+            return self.hole
         if not _beyond_limits(self.setup, exc):
             raise exc
         roster = backend_for(self.setup.ruleset).roster
@@ -374,7 +376,7 @@ def play_pair(setup: Setup, i: int, j: int) -> tuple[Cell, Cell]:
     cells: tuple[Cell, Cell] = backend_for(setup.ruleset).roster.matrix_pair(
         setup, i, j, _MODELS,
         lambda x, y, solve: pair.exact_or_simulated(x, y, lambda: matchup_from_odds(solve())),
-        lambda x, y, exc: pair.fallback(x, y, exc) if pair.hole is None else pair.hole)
+        pair.fallback)
     cells = _with_exploit(setup, i, j, *cells) if setup.exploit else cells
     if key is not None and all(isinstance(c, RosterCell) and c.method == EXACT
                                and c.exploit_why is None for c in cells):  # a hole is never kept

@@ -221,6 +221,12 @@ def test_S03_S04_the_laid_out_choice_is_the_segment_by_segment_one(data: st.Data
     rows, values = chooser.choose(unit_value, TIE)
     assert rows.tolist() == want[0].tolist()
     assert same_bits(values, want[1])
+    # the states' values alone, no tie broken: the segments' plain minima and maxima
+    inner = np.where(si_a_first, np.minimum.reduceat(q, si_starts),
+                     np.maximum.reduceat(q, si_starts))
+    plain = np.where(a_first, np.maximum.reduceat(inner, s_starts),
+                     np.minimum.reduceat(inner, s_starts))
+    assert same_bits(chooser.values(unit_value), plain)
 
 
 def check_solution(sol: Solution, seed: int = 0) -> None:
@@ -231,6 +237,7 @@ def check_solution(sol: Solution, seed: int = 0) -> None:
         q = sol._q(v)
         assert same_bits(q, reference_q(sol, v))
         assert same_bits(sol._reduce(q), reference_reduce(sol, q))
+        assert same_bits(sol._step(v), reference_reduce(sol, q))  # over the laid-out rows
     assert same_bits(sol.decisions(), reference_decisions(sol))
 
 

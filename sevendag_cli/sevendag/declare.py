@@ -122,6 +122,7 @@ class Chooser:
         self.state_sign = np.where(at_group < 0, 1.0,
                                    np.where(first_high, 1.0, -1.0)[item_state])
         self.n_groups, self.n_states = n_groups, len(state_starts)
+        self._first_sign = np.where(first_high, 1.0, -1.0)
         # scratch, one round's: the groups' picks (and, last, what padding reads)
         self._q = np.empty(n_groups + 1)
         self._q[n_groups] = -np.inf
@@ -171,6 +172,35 @@ class Chooser:
             value[where] = y.take(at)
             row[where] = rows.take(at)
         return row, value
+
+
+    def values(self, unit_values: np.ndarray) -> np.ndarray:
+        """Each state's value, the units' values being ``unit_values`` (as :meth:`choose`): its
+        first declarer's best over its options of the answer's best, no tie broken — bit for
+        bit the segments' plain minima and maxima (a maximum is the same whatever the order
+        its items are read in; a row dropped has the value of one kept)."""
+        import numpy as np
+
+        x = self.signed_wins + self.sign * unit_values.take(self.units)
+        n = self.n_groups
+        best = self._q
+        for b in self.answer_blocks:
+            end, out = b.start + b.size * b.n, slice(b.out, b.out + b.n)
+            if b.size == 1:
+                best[out] = x[b.start:end]
+            else:
+                best[out] = x[b.start:end].reshape(b.size, b.n).max(axis=0)
+        best[:n] *= self.group_sign  # the values themselves again
+        signed = self.state_sign * best.take(self.state_groups)
+        value = np.empty(self.n_states)
+        for b in self.state_blocks:
+            end, where = b.start + b.size * b.n, self.state_order[b.out:b.out + b.n]
+            if b.size == 1:
+                value[where] = signed[b.start:end]
+            else:
+                value[where] = signed[b.start:end].reshape(b.size, b.n).max(axis=0)
+        value *= self._first_sign
+        return value
 
 
 def _first(ok: np.ndarray) -> np.ndarray:

@@ -89,6 +89,7 @@ if TYPE_CHECKING:
     import numpy as np
     from scipy.sparse import csr_matrix
 
+    from sevendag_cli.sevendag.declare import Chooser
     from sevendag_cli.sevendag.rows import Kernels
 
 
@@ -531,6 +532,7 @@ class Solution:
         self.n_rows = n_rows
         self._decisions: np.ndarray | None = None
         self._values: _Values | None = None
+        self._chooser: Chooser | None = None
 
     # --- the game's value (value iteration), computed when first asked
 
@@ -544,16 +546,22 @@ class Solution:
             return got
         np = self._np
         n, rounds, start_rows = len(self.states), self.rounds, self._start_rows
-        # from 0 and from 1 side by side: column 0 the low values, column 1 the high
-        q = self._q(np.stack([np.zeros(n), np.ones(n)], axis=1))
+        start_units, start_pa = self._unit.take(start_rows), self._pa.take(start_rows)[:, None]
+        # from 0 and from 1 side by side: column 0 the low values, column 1 the high; the
+        # rows' values (P(a wins now) + the units') only where they are read
+        v = np.stack([np.zeros(n), np.ones(n)], axis=1)
+        acc = self.unit_values(v)
         t = 0
         last = min(rounds - 1, MAX_STEPS)
         while t < last:
-            width = float(np.max(q[start_rows, 1] - q[start_rows, 0]))
+            q_start = start_pa + acc.take(start_units, axis=0)
+            width = float(np.max(q_start[:, 1] - q_start[:, 0]))
             if width <= self.tolerance:
                 break
-            q = self._q(self._reduce(q))
+            v = self.values_after(acc)
+            acc = self.unit_values(v)
             t += 1
+        q = self._pa[:, None] + acc.take(self._unit, axis=0)
         q_low, q_high = q[:, 0].copy(), q[:, 1].copy()
         # rounding: each step sums at most ``longest`` + 1 rounded products per row
         error = (t + 1) * gamma(self._longest + 4)
@@ -637,7 +645,38 @@ class Solution:
         return v
 
     def _step(self, v: np.ndarray) -> np.ndarray:
-        return self._reduce(self._q(v))
+        return self.values_after(self.unit_values(v))
+
+    def unit_values(self, v: np.ndarray) -> np.ndarray:
+        """Each unit's value with the states' values ``v`` after its round, P(a wins now) left
+        out (see :meth:`_q`); ``v`` may hold several value vectors side by side."""
+        acc: np.ndarray = self._unit_matrix() @ v
+        return acc
+
+    def values_after(self, acc: np.ndarray) -> np.ndarray:
+        """Each state's value from its units' (:meth:`unit_values`): ``_reduce(_q(v))`` bit
+        for bit, over the rows laid out once (:meth:`chooser`), a column at a time."""
+        chooser = self.chooser()
+        if acc.ndim == 1:
+            return chooser.values(acc)
+        return self._np.stack([chooser.values(acc[:, k]) for k in range(acc.shape[1])],
+                              axis=1)
+
+    def chooser(self) -> Chooser:
+        """The rows laid out for choosing (:class:`~sevendag_cli.sevendag.declare.Chooser`),
+        built when first needed."""
+        got = self._chooser
+        if got is None:
+            from sevendag_cli.sevendag.declare import Chooser
+
+            np = self._np
+            sign_answer, sign_group, _, _ = self._signs
+            # who ends the fight this round in the chooser's favour: a's win, or b's
+            got = self._chooser = Chooser(
+                self._si_starts, self._s_starts, sign_group > 0, self._a_first, self._unit,
+                np.where(sign_answer > 0, self._pa, self._pb),
+                np.where(self._a_first[self._row_state], self._pa, self._pb), self._pa)
+        return got
 
     # --- what the first declarer can do
 
@@ -686,15 +725,9 @@ class Solution:
         kept = self._decisions
         if kept is not None:
             return kept
-        from sevendag_cli.sevendag.declare import Chooser, settle
+        from sevendag_cli.sevendag.declare import settle
 
-        np = self._np
-        sign_answer, sign_group, _, _ = self._signs
-        # who ends the fight this round in the chooser's favour: a's win, or b's
-        chooser = Chooser(self._si_starts, self._s_starts, sign_group > 0, self._a_first,
-                          self._unit, np.where(sign_answer > 0, self._pa, self._pb),
-                          np.where(self._a_first[self._row_state], self._pa, self._pb),
-                          self._pa)
+        chooser = self.chooser()
         matrix = self._unit_matrix()
         names = self.game.names
         kept = self._decisions = settle(
@@ -720,6 +753,21 @@ class Solution:
         return kept
 
     @property
+    def row_units(self) -> np.ndarray:
+        """Each row's unit (the rows of a unit play the same round: the same chances to win
+        now, the same entries)."""
+        return self._unit
+
+    @property
+    def unit_states(self) -> np.ndarray:
+        """Each unit's state (non-decreasing)."""
+        return self._unit_state
+
+    @property
+    def n_units(self) -> int:
+        return self._n_units
+
+    @property
     def row_states(self) -> np.ndarray:
         """Each row's state (rows: a state's first declarer's options, each with every answer)."""
         return self._row_state
@@ -734,14 +782,6 @@ class Solution:
         that takes a fighter out included), a line per row."""
         table: np.ndarray = self.game.kernels().wound_table()[self._unit_kernel[self._unit[rows]]]
         return table
-
-    def row_values(self, v: np.ndarray) -> np.ndarray:
-        """Each row's value with the states' values ``v`` after its round (see :meth:`_q`)."""
-        return self._q(v)
-
-    def state_values(self, q: np.ndarray) -> np.ndarray:
-        """Each state's value from its rows' (see :meth:`_reduce`)."""
-        return self._reduce(q)
 
     @property
     def targets(self) -> np.ndarray:

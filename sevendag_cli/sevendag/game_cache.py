@@ -199,19 +199,29 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
         last = min(rounds - 1, MAX_STEPS)
         t_of = np.full(n, -1, dtype=np.int64)
         keep_low, keep_high = np.zeros(n_rows), np.zeros(n_rows)
+        # a row's value is its unit's (P(a wins now) + what follows), so are its interval's
+        # width and its state's widest: read per unit (a state's units are consecutive)
+        unit, pa = sol.row_units, sol.wins_now[0]
+        unit_pa = np.zeros(sol.n_units)
+        unit_pa[unit] = pa
+        unit_state = sol.unit_states
+        unit_starts = np.flatnonzero(np.r_[True, unit_state[1:] != unit_state[:-1]])
+        if len(unit_starts) != n or bool(np.any(np.diff(unit_state) < 0)):
+            return None
         # from 0 and from 1 side by side: column 0 the low values, column 1 the high
-        q = sol.row_values(np.stack([np.zeros(n), np.ones(n)], axis=1))
+        acc = sol.unit_values(np.stack([np.zeros(n), np.ones(n)], axis=1))
         t = 0
         while True:
-            width = np.maximum.reduceat(q[:, 1] - q[:, 0], starts)
+            q_unit = unit_pa[:, None] + acc
+            width = np.maximum.reduceat(q_unit[:, 1] - q_unit[:, 0], unit_starts)
             new = (t_of < 0) & (width <= tolerance)
             if new.any():
                 t_of[new] = t
                 at = new[rs]
-                keep_low[at], keep_high[at] = q[at, 0], q[at, 1]
+                keep_low[at], keep_high[at] = pa[at] + acc[unit[at], 0], pa[at] + acc[unit[at], 1]
             if t >= last or bool((t_of >= 0).all()):
                 break
-            q = sol.row_values(sol.state_values(q))
+            acc = sol.unit_values(sol.values_after(acc))
             t += 1
         ends = np.r_[starts[1:], n_rows]
         for s, key in enumerate(sol.states):

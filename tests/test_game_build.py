@@ -315,3 +315,67 @@ def test_wide_codes_as_python_ints_give_the_same_solution(monkeypatch: pytest.Mo
     for name in ("_row_state", "_row_i", "_pa", "_pb", "_row", "_col", "_p", "row_outcomes"):
         assert same_bits(getattr(other, name), getattr(sol, name)), name
     assert (other.value, other.low, other.high) == (sol.value, sol.low, sol.high)
+
+
+def brute_same_units(state: list[int], pa: list[float], pb: list[float], lens: list[int],
+                     col: list[int], p: list[float]) -> list[int]:
+    """Per unit, the first unit with the same state, chances to win now and entries."""
+    seen: dict[tuple[object, ...], int] = {}
+    out = []
+    at = 0
+    for u, n in enumerate(lens):
+        key = (state[u], pa[u], pb[u], tuple(col[at:at + n]), tuple(p[at:at + n]))
+        out.append(seen.setdefault(key, u))
+        at += n
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.booleans())
+def test_S05_rounds_leading_to_the_same_places_share_a_unit(data: st.DataObject,
+                                                            collide: bool) -> None:
+    """Units of a state with the same chances to win now and the same entries in the same
+    order are one, and no others; when every hash collides, no two units that differ are one
+    (each unit is checked entry by entry against the first with its hash, so some that are
+    alike may stay apart: harmless, and a 64-bit collision is not to be met)."""
+    n = data.draw(st.integers(1, 12))
+    small = st.integers(0, 2)
+    state = sorted(data.draw(st.lists(small, min_size=n, max_size=n)))
+    pa = data.draw(st.lists(st.sampled_from([0.0, 0.25]), min_size=n, max_size=n))
+    pb = data.draw(st.lists(st.sampled_from([0.0, 0.5]), min_size=n, max_size=n))
+    lens = data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    total = sum(lens)
+    col = data.draw(st.lists(small, min_size=total, max_size=total))
+    p = data.draw(st.lists(st.sampled_from([0.125, 0.25, 0.5]), min_size=total, max_size=total))
+    arrays = (np.array(state, dtype=np.int64), np.array(pa), np.array(pb),
+              np.array(lens, dtype=np.int64), np.array(col, dtype=np.int64),
+              np.array(p, dtype=np.float64))
+    want = brute_same_units(state, pa, pb, lens, col, p)
+    if not collide:
+        assert rows_module._same_units(*arrays).tolist() == want
+        return
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rows_module, "_digest", lambda _c, _p, _s, lens: np.zeros(lens.size,
+                                                                              np.uint64))
+        got = rows_module._same_units(*arrays).tolist()
+    for u, same in enumerate(got):  # merged only with an earlier unit alike, kept itself
+        assert same == u or (same < u and got[same] == same and want[same] == want[u])
+
+
+def test_S05_S19_merged_units_give_the_same_values_decisions_and_wounds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game whose rounds leading to the same places share a unit against the same game
+    with one unit per round and techniques: fewer units and outcomes, the same values,
+    decisions and each row's wounds, bit for bit."""
+    game, _ = tiny_game(cap=30)
+    key = game.start_key(0)
+    sol = game.solve(key, 30, (OPTIMAL, OPTIMAL), 1e-12)
+    monkeypatch.setattr(rows_module, "_same_units", lambda state, *_rest: np.arange(state.size))
+    apart, _ = tiny_game(cap=30)
+    other = apart.solve(key, 30, (OPTIMAL, OPTIMAL), 1e-12)
+    assert sol.n_units < other.n_units and sol.probs.size < other.probs.size
+    assert other.states == sol.states
+    rows = np.arange(sol.n_rows)
+    assert same_bits(sol.row_wounds(rows), other.row_wounds(rows))
+    assert same_bits(sol.decisions(), other.decisions())
+    assert (sol.value, sol.low, sol.high) == (other.value, other.low, other.high)

@@ -105,11 +105,11 @@ are taken as settled for every further round to go."""
 SAMPLED_ROUNDS = 256
 """Allocation pairs whose round is computed to estimate a game's outcomes before it is built
 (:meth:`SevendagGame.sampled_outcomes`)."""
-ENTRY_SHARE = 0.45
+ENTRY_SHARE = 0.27
 """A game's outcomes leading to a state, per declared round, over a sampled round's: rows of
-a state that play the same round share their outcomes (measured 0.45-0.56 over the bench
-pairs, the 10-technique ruleset and dual wield: the least, so that a game refused before it
-is built would not have fitted)."""
+a state that lead to the same places with the same chances share their outcomes (measured
+0.28-0.98 over the bench pairs, the 10-technique ruleset, dual wield and every policy pair:
+the least, so that a game refused before it is built would not have fitted)."""
 MAX_DECISIONS = 20_000_000
 """Most (state, rounds to go) declarations one solved game keeps for play (80 MB)."""
 
@@ -488,7 +488,7 @@ class Solution:
         self.opts: list[tuple[list[Option], list[Option]]] = built.opts
         index, longest, n_rows, n_units = built.index, built.longest, built.n_rows, built.n_units
         (rs_arr, ri_arr, pa_arr, pb_arr, row_unit_arr, outcomes, unit_state, ent_unit, ent_col,
-         ent_p, unit_kernel) = built.arrays()
+         ent_p, row_kernel) = built.arrays()
         self.row_outcomes: np.ndarray = outcomes
         """Each row's outcomes (the winners' included): its rounding allowance counts them."""
         self.states = states
@@ -509,7 +509,9 @@ class Solution:
         # a gather by int32 indices converts them on every call
         self._unit = row_unit_arr.astype(np.intp)
         self._unit_state = unit_state
-        self._unit_kernel = unit_kernel  # each unit's round (a kernel of game.kernels())
+        # each row's round (a kernel of game.kernels()): a unit's rows may roll different
+        # rounds that lead to the same places, with wounds of their own
+        self._row_kernel = row_kernel
         self._row = ent_unit  # each entry's unit
         self._col = ent_col
         self._p = ent_p
@@ -754,8 +756,8 @@ class Solution:
 
     @property
     def row_units(self) -> np.ndarray:
-        """Each row's unit (the rows of a unit play the same round: the same chances to win
-        now, the same entries)."""
+        """Each row's unit (the rows of a unit lead to the same places with the same chances:
+        the same chances to win now, the same entries)."""
         return self._unit
 
     @property
@@ -780,7 +782,7 @@ class Solution:
     def row_wounds(self, rows: np.ndarray) -> np.ndarray:
         """The wounds of each of ``rows``' rounds: their chances, a's bands then b's (the one
         that takes a fighter out included), a line per row."""
-        table: np.ndarray = self.game.kernels().wound_table()[self._unit_kernel[self._unit[rows]]]
+        table: np.ndarray = self.game.kernels().wound_table()[self._row_kernel[rows]]
         return table
 
     @property

@@ -6,7 +6,9 @@ The rounds are the exact round form's (:mod:`sevendag_cli.sevendag.rounds`), eac
 once per key (:class:`Kernels`: flattened into compact arrays, with the pieces of a state
 interned to small ints and what a round does to each), so a batch of states' rows and their
 targets is computed at once, a state being one int in mixed radix.  Rows of a state that roll
-the same round and keep the same techniques share their entries (a *unit*).  The build is
+the same round and keep the same techniques share their entries (a *unit*), and so do rows
+whose rounds differ only where it changes nothing (the same places, the same chances:
+:func:`_same_units`).  The build is
 bounded: its size estimated before it starts (:meth:`SevendagGame.check_size`) and counted as
 it goes (:func:`check_bytes`), at most :data:`MAX_BATCH_ROWS` rows at a time.
 """
@@ -52,7 +54,7 @@ MAX_GAME_BYTES = 380 << 20
 estimated before it is built (:meth:`~sevendag_cli.sevendag.game.SevendagGame.size`) and
 counted as it is built (with numpy loaded and the declarations played kept, the process stays
 under 500 MB)."""
-ROW_BYTES = 124
+ROW_BYTES = 128
 """Memory per declared round of a solved game (measured): its state, option, chances to win
 now, outcome count, its unit (as numpy's index type), and its values through value iteration
 and the declarations."""
@@ -533,11 +535,20 @@ class Rows:
         row_unit = u_rank[u_inverse.reshape(-1)]
         u_kid, u_state = kid_arr[u_rows], b.row_state[u_rows]
         lens = k_len[u_kid]
-        self.n_entries += int(lens.sum())
-        check_bytes(self.game, len(self.states), self.n_rows + b.rows, self.n_entries)
+        # the batch's entries before the units that lead to the same places are merged
+        check_bytes(self.game, len(self.states), self.n_rows + b.rows,
+                    self.n_entries + int(lens.sum()))
         ent = np.repeat(k_off[u_kid] - np.cumsum(lens) + lens, lens) + np.arange(
             int(lens.sum()), dtype=np.int64)
         col = self._targets(b, ent, np.repeat(u_state, lens), np.repeat(row_tech[u_rows], lens))
+        p = k_p[ent]
+        same = _same_units(u_state, k_pa[u_kid], k_pb[u_kid], lens, col, p)
+        kept = same == np.arange(same.size)
+        new_id = np.cumsum(kept) - 1  # the units kept, renumbered in their order
+        row_unit = new_id[same][row_unit]
+        at = np.repeat(kept, lens)
+        col, p, lens, u_state = col[at], p[at], lens[kept], u_state[kept]
+        self.n_entries += col.size
         if b.rows:
             self.longest = max(self.longest, int(k_all[kid_arr].max()))
         i32 = np.int32  # states, rows, units and outcomes counted well within 2**31
@@ -545,10 +556,10 @@ class Rows:
         self.parts.append(((b.row_state + k).astype(i32), b.row_i.astype(i32), k_pa[kid_arr],
                            k_pb[kid_arr], (row_unit + n_units).astype(i32),
                            k_all[kid_arr].astype(i32), (u_state + k).astype(i32),
-                           np.repeat(np.arange(n_units, n_units + u_rows.size, dtype=i32), lens),
-                           col.astype(i32), k_p[ent], u_kid.astype(i32)))
+                           np.repeat(np.arange(n_units, n_units + lens.size, dtype=i32), lens),
+                           col.astype(i32), p, kid_arr.astype(i32)))
         self.n_rows += b.rows
-        self.n_units += u_rows.size
+        self.n_units += lens.size
 
     def _targets(self, b: _Batch, ent: np.ndarray, ent_state: np.ndarray,
                  to_t: np.ndarray) -> np.ndarray:
@@ -597,10 +608,64 @@ class Rows:
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """Per row: state, first option, P(a wins now), P(b wins now), unit, outcomes; per
-        unit: state; per entry: unit, target, probability; per unit: its kernel."""
+        unit: state; per entry: unit, target, probability; per row: its kernel."""
         import numpy as np
 
         return tuple(np.concatenate([p[i] for p in self.parts]) for i in range(11))
+
+
+def _digest(col: np.ndarray, p: np.ndarray, starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each unit's entries (targets, probabilities' bits and positions)."""
+    import numpy as np
+
+    u64 = np.uint64
+    pos = np.arange(col.size, dtype=np.int64) - np.repeat(starts, lens)
+    with np.errstate(over="ignore"):
+        mixed = ((col.astype(u64) + u64(1)) * u64(0x9E3779B97F4A7C15)
+                 ^ p.view(u64) * u64(0xC2B2AE3D27D4EB4F)
+                 ^ (pos.astype(u64) + u64(1)) * u64(0x165667B19E3779F9))
+        mixed ^= mixed >> u64(29)
+    digest = np.zeros(lens.size, dtype=u64)
+    has = lens > 0
+    if col.size:
+        digest[has] = np.add.reduceat(mixed, starts[has])
+    return digest
+
+
+def _same_units(state: np.ndarray, pa: np.ndarray, pb: np.ndarray, lens: np.ndarray,
+                col: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Per unit (its entries ``lens`` long, in order in ``col`` and ``p``), the first unit of
+    its state with the same chances to win now and the same entries in the same order —
+    itself if none: rounds that differ only where it changes nothing (a yield when the other
+    does not attack: the same exchange, whoever would have gone first) lead to the same
+    places with the same chances, so their values are the same in every round, bit for bit.
+    Units are matched by a hash of their entries, then checked entry by entry."""
+    import numpy as np
+
+    n = lens.size
+    same = np.arange(n)
+    if n < 2:
+        return same
+    starts = np.cumsum(lens) - lens
+    key = np.rec.fromarrays((state, lens, pa.view(np.int64), pb.view(np.int64),
+                             _digest(col, p, starts, lens).view(np.int64)))
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    cand = first[inverse.reshape(-1)]  # the first unit with the same key (units in order)
+    other = np.flatnonzero(cand != same)
+    if other.size == 0:
+        return same
+    # entry by entry: each candidate's entries against its first's
+    o_len = lens[other]
+    offs = np.arange(int(o_len.sum()), dtype=np.int64) - np.repeat(np.cumsum(o_len) - o_len,
+                                                                   o_len)
+    mine = np.repeat(starts[other], o_len) + offs
+    theirs = np.repeat(starts[cand[other]], o_len) + offs
+    differ = (col[mine] != col[theirs]) | (p[mine].view(np.int64) != p[theirs].view(np.int64))
+    bad = np.bincount(np.repeat(np.arange(other.size), o_len), weights=differ,
+                      minlength=other.size) > 0
+    ok = other[~bad]
+    same[ok] = cand[ok]
+    return same
 
 
 __all__ = ["MAX_GAME_BYTES", "GameSize", "Kernels", "Rows", "check_bytes"]

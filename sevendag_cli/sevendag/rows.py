@@ -646,12 +646,21 @@ def _same_units(state: np.ndarray, pa: np.ndarray, pb: np.ndarray, lens: np.ndar
     same = np.arange(n)
     if n < 2:
         return same
+    u64 = np.uint64
     starts = np.cumsum(lens) - lens
-    key = np.rec.fromarrays((state, lens, pa.view(np.int64), pb.view(np.int64),
-                             _digest(col, p, starts, lens).view(np.int64)))
+    with np.errstate(over="ignore"):
+        key = (_digest(col, p, starts, lens)
+               ^ (state.astype(u64) + u64(1)) * u64(0xD6E8FEB86659FD93)
+               ^ (lens.astype(u64) + u64(1)) * u64(0xA0761D6478BD642F)
+               ^ pa.view(u64) * u64(0xE7037ED1A0B428DB) ^ pb.view(u64) * u64(0x8EBC6AF09C88C6E3))
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     cand = first[inverse.reshape(-1)]  # the first unit with the same key (units in order)
     other = np.flatnonzero(cand != same)
+    # the same state, length and chances to win now, then the same entries
+    c = cand[other]
+    other = other[(state[other] == state[c]) & (lens[other] == lens[c])
+                  & (pa[other].view(np.int64) == pa[c].view(np.int64))
+                  & (pb[other].view(np.int64) == pb[c].view(np.int64))]
     if other.size == 0:
         return same
     # entry by entry: each candidate's entries against its first's

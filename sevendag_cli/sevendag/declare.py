@@ -173,7 +173,6 @@ class Chooser:
             row[where] = rows.take(at)
         return row, value
 
-
     def values(self, unit_values: np.ndarray) -> np.ndarray:
         """Each state's value, the units' values being ``unit_values`` (as :meth:`choose`): its
         first declarer's best over its options of the answer's best, no tie broken — bit for

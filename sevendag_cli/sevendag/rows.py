@@ -639,7 +639,9 @@ def _same_units(state: np.ndarray, pa: np.ndarray, pb: np.ndarray, lens: np.ndar
     itself if none: rounds that differ only where it changes nothing (a yield when the other
     does not attack: the same exchange, whoever would have gone first) lead to the same
     places with the same chances, so their values are the same in every round, bit for bit.
-    Units are matched by a hash of their entries, then checked entry by entry."""
+    Units are matched by one 64-bit key (a hash of their entries, with their state, length
+    and chances), then checked field by field and entry by entry: a collision keeps two units
+    apart, it never merges them."""
     import numpy as np
 
     n = lens.size

@@ -30,6 +30,7 @@ from sevendag_cli.columns import columns_held
 from sevendag_cli.commandline import HelpLang, SevendagGroupBase, see_help
 from sevendag_cli.errors import Msg, SevendagError, UsageError
 from sevendag_cli.failure import (
+    Interruption,
     fail,
     fail_memory,
     interrupted,
@@ -181,6 +182,7 @@ class SevendagGroup(SevendagGroupBase):
         from sevendag_cli.streams import forget_saved
 
         forget_saved()
+        Interruption.written = False
         kwargs["standalone_mode"] = False
         argv = kwargs.get("args", args[0] if args else None)
         choose_lang(None)  # until the root's --lang (if any) is read: nothing left from a previous run
@@ -202,6 +204,8 @@ class SevendagGroup(SevendagGroupBase):
         except SevendagError as exc:  # raised outside a command body (usage mistakes too)
             fail(exc.msg, exc.exit_code, lang)
         except (KeyboardInterrupt, _Interrupted):
+            if Interruption.written:  # pressed again after the command's own line: no other
+                raise SystemExit(130) from None
             fail(interrupted(lang), 130, lang)
         except typer.Abort:
             fail(Msg("cli.aborted"), 1, lang)

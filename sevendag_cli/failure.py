@@ -68,6 +68,14 @@ def error_document(key: str, text: str, code: int) -> dict[str, Any]:
             "error": {"key": key, "message": text, "exit_code": code}}
 
 
+class Interruption:
+    """Whether this run has written the line that ends it as interrupted (exit 130): a
+    second Ctrl-C landing while the program winds down (workers stopped, files closed) ends
+    it the same, with no second line.  Reset by the root group for each run."""
+
+    written = False
+
+
 def fail(message: str | Msg, code: int, lang: str = "en", key: str | None = None) -> NoReturn:
     """One line on stderr, ``sevendag: error: `` then the message in ``lang``; exit ``code``.
 
@@ -75,6 +83,8 @@ def fail(message: str | Msg, code: int, lang: str = "en", key: str | None = None
     ``--json`` a JSON document on stdout says the same (:func:`error_document`),
     with the message's stable ``key``.
     """
+    if code == 130:
+        Interruption.written = True
     if JsonErrors.wanted:
         from sevendag_cli.jsontext import json_text
 

@@ -165,11 +165,14 @@ def _ignore_interrupts() -> None:
 
 
 def _interrupted() -> None:
-    """One line on stderr and exit 130 (a second Ctrl-C is ignored meanwhile)."""
+    """One line on stderr and exit 130 (a second Ctrl-C is ignored meanwhile); none where the
+    command has written its own (a Ctrl-C pressed again while it wound down)."""
     _ignore_interrupts()
     try:
-        from sevendag_cli.failure import interrupted, lang_of_args, write_error
+        from sevendag_cli.failure import Interruption, interrupted, lang_of_args, write_error
 
+        if Interruption.written:
+            raise SystemExit(130)
         lang = lang_of_args(None)
         write_error(interrupted(lang), lang)
     except Exception:  # a Ctrl-C during the very imports these need

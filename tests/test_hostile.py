@@ -750,6 +750,64 @@ def test_a_command_whose_ctrl_c_python_could_not_raise_ends_interrupted(work: fl
         assert done.stdout == ""  # stopped during the work
 
 
+PRESSED_AGAIN = """
+import sys
+from sevendag_cli import cli, start
+from sevendag_cli.failure import fail, interrupted
+
+def command():  # the command's own line, then a Ctrl-C again while it winds down
+    try:
+        fail(interrupted("en"), 130)
+    finally:
+        raise KeyboardInterrupt
+
+cli.main = command
+sys.argv = ["sevendag", "matrix"]
+start.main()
+"""
+
+
+def test_ctrl_c_pressed_again_while_the_command_winds_down_adds_no_line() -> None:
+    """As the console script: the command ended as interrupted with its own line, and a
+    second Ctrl-C lands while it winds down (workers stopped, files closed): exit 130, that
+    one line only."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", PRESSED_AGAIN], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr == "sevendag: error: interrupted\n"
+
+
+def test_ctrl_c_pressed_again_inside_the_root_group_adds_no_line(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same within the root group (the second Ctrl-C in what holds the run's width and
+    memory guard), and the next run in the same process still gets its own line."""
+    from collections.abc import Iterator
+    from contextlib import contextmanager
+
+    from sevendag_cli import cli
+    from sevendag_cli.failure import fail, interrupted
+
+    def invoke(_self: object, _ctx: object) -> None:
+        fail(interrupted("en"), 130)
+
+    @contextmanager
+    def again() -> Iterator[None]:
+        try:
+            yield
+        finally:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.typer.core.TyperGroup, "invoke", invoke)
+    monkeypatch.setattr(cli, "numpy_guard", again)
+    for _ in range(2):
+        with pytest.raises(SystemExit) as ended:
+            cli.app(["status"])
+        assert ended.value.code == 130
+        assert capsys.readouterr().err == "sevendag: error: interrupted\n"
+
+
 def test_the_rows_are_named_once() -> None:
     from tests.hostile_catalogue import Hostile, Outcome
     from tests.hostile_rows import CASES as MORE

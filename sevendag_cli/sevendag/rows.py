@@ -55,9 +55,10 @@ estimated before it is built (:meth:`~sevendag_cli.sevendag.game.SevendagGame.si
 counted as it is built (with numpy loaded and the declarations played kept, the process stays
 under 500 MB)."""
 ROW_BYTES = 128
-"""Memory per declared round of a solved game (measured): its state, option, chances to win
-now, outcome count, its unit (as numpy's index type), and its values through value iteration
-and the declarations."""
+"""Memory per declared round of a solved game (measured at 124; 4 more for its round's id,
+kept per row since rows that roll different rounds may share a unit): its state, option,
+chances to win now, outcome count, its unit (as numpy's index type), its round, and its
+values through value iteration and the declarations."""
 ENTRY_BYTES = 60
 """Memory per outcome of a declared round that leads to a state (measured): its round, its
 target and probability, their copies by column for the values, and the build's own."""

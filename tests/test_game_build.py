@@ -203,8 +203,11 @@ def test_S03_S04_the_laid_out_choice_is_the_segment_by_segment_one(data: st.Data
     a_first = np.array([af for _, _, af in shapes])
     si_a_first = np.repeat(a_first, [f for f, _, _ in shapes])
     n_units = data.draw(st.integers(1, 8))
-    unit = np.array(data.draw(st.lists(st.integers(0, n_units - 1), min_size=n_rows,
-                                       max_size=n_rows)))
+    # a unit's rows answer for one side (a unit belongs to one state): its id's parity
+    # says whether its state's first declarer is a; any state's rows may share it
+    unit = 2 * np.array(data.draw(st.lists(st.integers(0, n_units - 1), min_size=n_rows,
+                                           max_size=n_rows))) + a_first[row_state]
+    n_units *= 2
     near = st.sampled_from([0.0, 0.25, 0.5, 0.5 + TIE / 4, 0.5 + TIE, 0.5 + 2 * TIE, 0.75])
     unit_value = np.array(data.draw(st.lists(near, min_size=n_units, max_size=n_units)))
     pa_u = np.array(data.draw(st.lists(st.sampled_from([0.0, 0.1, 0.2]), min_size=n_units,
@@ -218,7 +221,9 @@ def test_S03_S04_the_laid_out_choice_is_the_segment_by_segment_one(data: st.Data
     a_answers = np.repeat(answer_high, np.diff(np.append(si_starts, n_rows)))
     chooser = Chooser(si_starts, s_starts, answer_high, a_first, unit,
                       np.where(a_answers, pa, pb), np.where(a_first[row_state], pa, pb), pa)
-    rows, values = chooser.choose(unit_value, TIE)
+    # the units' values as the answer reads them: negated where it minimises (a first)
+    answer_value = np.where(np.arange(n_units) % 2 == 1, -unit_value, unit_value)
+    rows, values = chooser.choose(answer_value, TIE)
     assert rows.tolist() == want[0].tolist()
     assert same_bits(values, want[1])
     # the states' values alone, no tie broken: the segments' plain minima and maxima
@@ -226,7 +231,7 @@ def test_S03_S04_the_laid_out_choice_is_the_segment_by_segment_one(data: st.Data
                      np.maximum.reduceat(q, si_starts))
     plain = np.where(a_first, np.maximum.reduceat(inner, s_starts),
                      np.minimum.reduceat(inner, s_starts))
-    assert same_bits(chooser.values(unit_value), plain)
+    assert same_bits(chooser.values(answer_value), plain)
 
 
 def check_solution(sol: Solution, seed: int = 0) -> None:
@@ -352,12 +357,12 @@ def test_S05_rounds_leading_to_the_same_places_share_a_unit(data: st.DataObject,
               np.array(p, dtype=np.float64))
     want = brute_same_units(state, pa, pb, lens, col, p)
     if not collide:
-        assert rows_module._same_units(*arrays).tolist() == want
+        assert rows_module.same_units(*arrays).tolist() == want
         return
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(rows_module, "_digest", lambda _c, _p, _s, lens: np.zeros(lens.size,
                                                                               np.uint64))
-        got = rows_module._same_units(*arrays).tolist()
+        got = rows_module.same_units(*arrays).tolist()
     for u, same in enumerate(got):  # merged only with an earlier unit alike, kept itself
         assert same == u or (same < u and got[same] == same and want[same] == want[u])
 
@@ -370,7 +375,7 @@ def test_S05_S19_merged_units_give_the_same_values_decisions_and_wounds(
     game, _ = tiny_game(cap=30)
     key = game.start_key(0)
     sol = game.solve(key, 30, (OPTIMAL, OPTIMAL), 1e-12)
-    monkeypatch.setattr(rows_module, "_same_units", lambda state, *_rest: np.arange(state.size))
+    monkeypatch.setattr(rows_module, "same_units", lambda state, *_rest: np.arange(state.size))
     apart, _ = tiny_game(cap=30)
     other = apart.solve(key, 30, (OPTIMAL, OPTIMAL), 1e-12)
     assert sol.n_units < other.n_units and sol.probs.size < other.probs.size

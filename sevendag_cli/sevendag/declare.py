@@ -12,7 +12,11 @@ likely to win this very round, then the first listed.  Laid out as:
   value is the same in every round, so it could never be picked first).  Groups whose
   length pads to the same power of two side by side as a (length x groups) block, padding
   worth -inf, the values of a side that minimises negated: the best answer is a column's
-  maximum, the pick its first row within ``tie`` of it;
+  maximum, the pick its first row within ``tie`` of it.  A group that repeats an earlier
+  group of its state (the same units in the same order: a yield or a technique that changes
+  nothing there — 40-55 % of the groups in the bench roster's games) is dropped: its pick,
+  value and chance to win now are the earlier one's in every round, and the first listed
+  wins a tie;
 * **states** (their groups): blocks by number of options likewise; among the options within
   ``tie`` of the best, the most likely to win this round, then the first.
 
@@ -73,13 +77,15 @@ class Chooser:
     ``group_starts``: each group's first row (rows in order: state, first option, answer);
     ``state_starts``: each state's first group; ``answer_high``: per group, whether the
     answer maximises a's value; ``first_high``: per state, whether the first declarer does;
-    ``unit``: each row's unit; ``progress_answer`` / ``progress_first``: each row's chance
-    that the answering / first-declaring side wins this very round; ``wins_now``: each row's
-    chance that a wins this very round.
+    ``unit``: each row's unit (the rows of a unit answer for one side: a unit belongs to
+    one state); ``progress_answer`` / ``progress_first``: each row's chance that the
+    answering / first-declaring side wins this very round; ``wins_now``: each row's chance
+    that a wins this very round.
 
     Both sides in one block: a minimising side's values negated (exactly), so that every
     pick is a maximum — ``-x >= max(-x) - tie`` is ``x <= min(x) + tie``, bit for bit — and
-    padding never picked (-inf).
+    padding never picked (-inf).  The units' values come negated already where their answer
+    minimises (``unit_values`` of :meth:`choose`, as the solution's product gives them).
     """
 
     def __init__(self, group_starts: np.ndarray, state_starts: np.ndarray,
@@ -100,12 +106,29 @@ class Chooser:
         kept[first] = True
         rows = order[kept]  # grouped, each group's in its order of preference
         lengths = np.bincount(group[rows], minlength=n_groups)
+        # A group that repeats an earlier one of its state (the same units in the same order:
+        # every answer plays the same round, as a yield or a technique that changes nothing
+        # here) has the same pick, value and chance to win now in every round: never picked
+        # (the first listed wins a tie), dropped.
+        from sevendag_cli.sevendag.rows import same_units
+
+        n_states = len(state_starts)
+        group_state = np.repeat(np.arange(n_states), np.diff(np.append(state_starts, n_groups)))
+        zeros = np.zeros(n_groups)
+        same = same_units(group_state, zeros, zeros, lengths, unit[rows], np.zeros(rows.size))
+        alone = same == np.arange(n_groups)
+        if not alone.all():
+            rows = rows[alone[group[rows]]]
+            renumber = np.cumsum(alone) - 1
+            group = renumber[group]  # the dropped groups' rows are gone
+            lengths, answer_high = lengths[alone], answer_high[alone]
+            n_groups = int(alone.sum())
+            state_starts = np.searchsorted(group_state[alone], np.arange(n_states))
         firsts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         self.answer_blocks, at_row, group_order = _blocks(lengths, firsts)
         pad = at_row < 0
         laid = rows[np.where(pad, 0, at_row)]
         sign = np.where(answer_high, 1.0, -1.0)[group[laid]]
-        self.sign = np.where(pad, 1.0, sign)
         self.signed_wins = np.where(pad, -np.inf, sign * wins_now[laid])
         self.units = np.where(pad, 0, unit[laid]).astype(np.intp)  # int32 would be converted
         self.rows = np.where(pad, -1, laid)
@@ -126,51 +149,55 @@ class Chooser:
         # scratch, one round's: the groups' picks (and, last, what padding reads)
         self._q = np.empty(n_groups + 1)
         self._q[n_groups] = -np.inf
-        self._row = np.empty(n_groups + 1, dtype=np.int64)
-        self._row[n_groups] = -1
+        self._at = np.zeros(n_groups + 1, dtype=np.intp)
         self._progress = np.empty(n_groups + 1)
         self._progress[n_groups] = -1.0
 
     def choose(self, unit_values: np.ndarray, tie: float) -> tuple[np.ndarray, np.ndarray]:
         """Each state's row and its value, the units' values being ``unit_values`` (P(a wins
-        now) excluded: added here per row)."""
+        now) excluded: added here per row), negated where their answer minimises."""
         import numpy as np
 
         # each row's value, negated where its side minimises: -(p + u) is (-p) + (-u) exactly
-        x = self.signed_wins + self.sign * unit_values.take(self.units)
+        x = self.signed_wins + unit_values.take(self.units)
         n = self.n_groups
-        picked_q, picked_row, picked_progress = self._q, self._row, self._progress
+        # per group: its pick's value, its laid position (its row read once picked) and its
+        # first declarer's chance to win now
+        picked_q, picked_at, picked_progress = self._q, self._at, self._progress
         for b in self.answer_blocks:
             end, out = b.start + b.size * b.n, slice(b.out, b.out + b.n)
             if b.size == 1:
                 picked_q[out] = x[b.start:end]
-                picked_row[out] = self.rows[b.start:end]
+                picked_at[out] = b.cols
                 picked_progress[out] = self.progress[b.start:end]
                 continue
             block = x[b.start:end].reshape(b.size, b.n)
             at = _first(block >= block.max(axis=0) - tie) * b.n + b.cols
             picked_q[out] = x.take(at)
-            picked_row[out] = self.rows.take(at)
+            picked_at[out] = at
             picked_progress[out] = self.progress.take(at)
         picked_q[:n] *= self.group_sign  # the values themselves again
+        picked_q[:n] += 0.0  # a zero sum negated is -0.0: a value is +0.0, as the plain one
         y = picked_q.take(self.state_groups)
         signed = self.state_sign * y
-        rows = picked_row.take(self.state_groups)
         progress = picked_progress.take(self.state_groups)
         value = np.empty(self.n_states)
-        row = np.empty(self.n_states, dtype=np.int64)
+        item = np.empty(self.n_states, dtype=np.intp)  # each state's pick among its groups
         for b in self.state_blocks:
             end, where = b.start + b.size * b.n, self.state_order[b.out:b.out + b.n]
             if b.size == 1:
                 value[where] = y[b.start:end]
-                row[where] = rows[b.start:end]
+                item[where] = b.cols
                 continue
             block = signed[b.start:end].reshape(b.size, b.n)
-            tied = block >= block.max(axis=0) - tie
-            score = np.where(tied, progress[b.start:end].reshape(b.size, b.n), -1.0)
-            at = _first(tied & (score >= score.max(axis=0))) * b.n + b.cols
+            # the options within tie of the best score their chance to win now (at least 0),
+            # the others and padding -1: the best score is a tied option's
+            score = np.where(block >= block.max(axis=0) - tie,
+                             progress[b.start:end].reshape(b.size, b.n), -1.0)
+            at = _first(score >= score.max(axis=0)) * b.n + b.cols
             value[where] = y.take(at)
-            row[where] = rows.take(at)
+            item[where] = at
+        row: np.ndarray = self.rows.take(picked_at.take(self.state_groups.take(item)))
         return row, value
 
     def values(self, unit_values: np.ndarray) -> np.ndarray:
@@ -180,7 +207,7 @@ class Chooser:
         its items are read in; a row dropped has the value of one kept)."""
         import numpy as np
 
-        x = self.signed_wins + self.sign * unit_values.take(self.units)
+        x = self.signed_wins + unit_values.take(self.units)
         n = self.n_groups
         best = self._q
         for b in self.answer_blocks:
@@ -190,6 +217,7 @@ class Chooser:
             else:
                 best[out] = x[b.start:end].reshape(b.size, b.n).max(axis=0)
         best[:n] *= self.group_sign  # the values themselves again
+        best[:n] += 0.0  # a zero sum negated is -0.0: a value is +0.0, as the plain one
         signed = self.state_sign * best.take(self.state_groups)
         value = np.empty(self.n_states)
         for b in self.state_blocks:

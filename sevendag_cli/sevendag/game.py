@@ -535,6 +535,7 @@ class Solution:
         self._decisions: np.ndarray | None = None
         self._values: _Values | None = None
         self._chooser: Chooser | None = None
+        self._unit_sign: np.ndarray | None = None
 
     # --- the game's value (value iteration), computed when first asked
 
@@ -549,6 +550,7 @@ class Solution:
         np = self._np
         n, rounds, start_rows = len(self.states), self.rounds, self._start_rows
         start_units, start_pa = self._unit.take(start_rows), self._pa.take(start_rows)[:, None]
+        start_sign = self.unit_sign.take(start_units)[:, None]
         # from 0 and from 1 side by side: column 0 the low values, column 1 the high; the
         # rows' values (P(a wins now) + the units') only where they are read
         v = np.stack([np.zeros(n), np.ones(n)], axis=1)
@@ -556,14 +558,14 @@ class Solution:
         t = 0
         last = min(rounds - 1, MAX_STEPS)
         while t < last:
-            q_start = start_pa + acc.take(start_units, axis=0)
+            q_start = start_pa + start_sign * acc.take(start_units, axis=0)
             width = float(np.max(q_start[:, 1] - q_start[:, 0]))
             if width <= self.tolerance:
                 break
             v = self.values_after(acc)
             acc = self.unit_values(v)
             t += 1
-        q = self._pa[:, None] + acc.take(self._unit, axis=0)
+        q = self._pa[:, None] + (self.unit_sign[:, None] * acc).take(self._unit, axis=0)
         q_low, q_high = q[:, 0].copy(), q[:, 1].copy()
         # rounding: each step sums at most ``longest`` + 1 rounded products per row
         error = (t + 1) * gamma(self._longest + 4)
@@ -619,20 +621,32 @@ class Solution:
         ``v`` may hold several value vectors side by side (one per column)."""
         acc = self._unit_matrix() @ v
         if v.ndim == 2:
-            both: np.ndarray = self._pa[:, None] + acc[self._unit]
+            both: np.ndarray = self._pa[:, None] + (self.unit_sign[:, None] * acc)[self._unit]
             return both
-        q: np.ndarray = self._pa + acc[self._unit]
+        q: np.ndarray = self._pa + (self.unit_sign * acc)[self._unit]
         return q
 
     def _unit_matrix(self) -> csr_matrix:
-        """The entries as a sparse matrix (units x states), built when first needed."""
+        """The entries as a sparse matrix (units x states), each unit's negated where its
+        state's answer minimises (:attr:`unit_sign`), built when first needed."""
         matrix = self._matrix
         if matrix is None:
             import scipy.sparse
 
             matrix = self._matrix = scipy.sparse.csr_matrix(
-                (self._p, self._col, self.unit_entries()), shape=(self._n_units, len(self.states)))
+                (self._p * self.unit_sign.take(self._row), self._col, self.unit_entries()),
+                shape=(self._n_units, len(self.states)))
         return matrix
+
+    @property
+    def unit_sign(self) -> np.ndarray:
+        """Per unit, 1.0 where its state's answer maximises a's value (b declares first),
+        -1.0 where it minimises: :meth:`unit_values` are the units' values times this."""
+        got = self._unit_sign
+        if got is None:
+            got = self._unit_sign = self._np.where(self._a_first.take(self._unit_state), -1.0,
+                                                   1.0)
+        return got
 
     def _reduce(self, q: np.ndarray) -> np.ndarray:
         """Each state's value from its rows' (the answer's best, then the first declarer's):
@@ -651,7 +665,9 @@ class Solution:
 
     def unit_values(self, v: np.ndarray) -> np.ndarray:
         """Each unit's value with the states' values ``v`` after its round, P(a wins now) left
-        out (see :meth:`_q`); ``v`` may hold several value vectors side by side."""
+        out (see :meth:`_q`), as the answer reads it: negated where it minimises (times
+        :attr:`unit_sign`; negation is exact, so the sums are the plain ones negated, bit for
+        bit); ``v`` may hold several value vectors side by side."""
         acc: np.ndarray = self._unit_matrix() @ v
         return acc
 

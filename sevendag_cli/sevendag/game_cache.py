@@ -204,7 +204,7 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
         unit, pa = sol.row_units, sol.wins_now[0]
         unit_pa = np.zeros(sol.n_units)
         unit_pa[unit] = pa
-        unit_state = sol.unit_states
+        unit_state, unit_sign = sol.unit_states, sol.unit_sign[:, None]
         unit_starts = np.flatnonzero(np.r_[True, unit_state[1:] != unit_state[:-1]])
         if len(unit_starts) != n or bool(np.any(np.diff(unit_state) < 0)):
             return None
@@ -212,13 +212,15 @@ def solve_kept(game: SevendagGame, policies: tuple[str, str], tolerance: float,
         acc = sol.unit_values(np.stack([np.zeros(n), np.ones(n)], axis=1))
         t = 0
         while True:
-            q_unit = unit_pa[:, None] + acc
+            plain = unit_sign * acc  # the units' values (unit_values are the answer's)
+            q_unit = unit_pa[:, None] + plain
             width = np.maximum.reduceat(q_unit[:, 1] - q_unit[:, 0], unit_starts)
             new = (t_of < 0) & (width <= tolerance)
             if new.any():
                 t_of[new] = t
                 at = new[rs]
-                keep_low[at], keep_high[at] = pa[at] + acc[unit[at], 0], pa[at] + acc[unit[at], 1]
+                keep_low[at] = pa[at] + plain[unit[at], 0]
+                keep_high[at] = pa[at] + plain[unit[at], 1]
             if t >= last or bool((t_of >= 0).all()):
                 break
             acc = sol.unit_values(sol.values_after(acc))

@@ -306,6 +306,7 @@ class RoundForm:
         self._outcomes: dict[tuple[int, int, int, int, bool], list[tuple[ExchangeOutcome, int]]] = {}
         self._bounds: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
         self._kernels: OrderedDict[tuple[object, ...], Kernel] = OrderedDict()
+        self._outs: dict[Near, tuple[frozenset[int], ...]] = {}  # per near: see _round
         self._kept = 0  # outcomes in the rounds kept
 
     # --- exchanges
@@ -396,59 +397,61 @@ class RoundForm:
                granted: tuple[bool, bool]) -> Kernel:
         """S-08, S-10, S-14, S-18, S-19: exchange 1 at offset ``w``, then exchange 2 at ``z``
         (less the penalty of the wound its attacker took) unless the fight or the round is
-        over."""
+        over.
+
+        Each outcome is counted first with its fighters as (first attacker, second), then
+        turned into (a, b) once per distinct outcome (the same outcomes, in the same order)."""
         second = 1 - first
         pen = self.penalty
-        slot = self.slot
+        grants = self.grants
+        outs = self._outs.get(near)
+        if outs is None:  # S-19: the bands of which one more wound takes each fighter out now
+            outs = self._outs[near] = tuple(
+                frozenset(band for band, i in self.slot.items() if near[f][i]) for f in (0, 1))
+        out_first, out_second = outs[first], outs[second]
+        g_first, g_second = granted[first], granted[second]
+        exchange = self.exchange
         den2 = self.exchange_table(second, ids[second], ids[first]).den
+        # (winner, wound of the first attacker, of the second, initiative after, dropped by
+        # the first, by the second, granted critical held by the first, by the second): the
+        # winner and the initiative 0 for the first attacker, 1 for the second (KEEP: kept)
         out: dict[tuple[int, int, int, int, int, int, bool, bool], int] = {}
-
-        def out_now(fighter: int, band: int) -> bool:
-            i = slot.get(band)
-            return i is not None and near[fighter][i]
-
-        for (band, fumble, used, dropped, top), w1 in self.exchange(
-                first, ids[first], ids[second], w, granted[first]):
-            g = [granted[0], granted[1]]
-            if used:
-                g[first] = False
-            if fumble and self.grants:
-                g[second] = True
-            hits = [-1, -1]
-            drops = [0, 0]
-            drops[first] = dropped
-            if band >= 0:
-                hits[second] = band
-                if out_now(second, band):  # S-19: out, the fight ends mid-round
-                    r = (first, hits[0], hits[1], 0, 0, 0, False, False)
-                    out[r] = out.get(r, 0) + w1 * den2
-                    continue
+        get = out.get
+        seen: dict[tuple[int, bool], list[tuple[ExchangeOutcome, int]]] = {}  # exchange 2's
+        for (band, fumble, used, dropped, top), w1 in exchange(
+                first, ids[first], ids[second], w, g_first):
+            # a wound band or -1 (S-07): exchange 1 wounds the second attacker alone
+            gf = False if used else g_first
+            gs = True if fumble and grants else g_second
+            if band in out_second:  # S-19: out, the fight ends mid-round
+                r = (0, -1, band, 0, 0, 0, False, False)
+                out[r] = get(r, 0) + w1 * den2
+                continue
             if top:  # S-14: the round ends; exchange 1's defender holds the initiative
-                r = (-1, hits[0], hits[1], second, drops[0], drops[1], g[0], g[1])
-                out[r] = out.get(r, 0) + w1 * den2
+                r = (-1, -1, band, 1, dropped, 0, gf, gs)
+                out[r] = get(r, 0) + w1 * den2
                 continue
             z2 = z - (pen[band] if band >= 0 else 0)  # S-19: the second attacker's wound
-            for (band2, fumble2, used2, dropped2, top2), w2 in self.exchange(
-                    second, ids[second], ids[first], z2, g[second]):
-                h = [hits[0], hits[1]]
-                gg = [g[0], g[1]]
-                if used2:
-                    gg[second] = False
-                if fumble2 and self.grants:
-                    gg[first] = True
-                if band2 >= 0:
-                    h[first] = band2
-                    if out_now(first, band2):
-                        r = (second, h[0], h[1], 0, 0, 0, False, False)
-                        out[r] = out.get(r, 0) + w1 * w2
-                        continue
-                dr = [drops[0], drops[1]]
-                dr[second] = dropped2
-                # S-14 in exchange 2: its defender (the first attacker) holds the initiative
-                r = (-1, h[0], h[1], first if top2 else KEEP, dr[0], dr[1], gg[0], gg[1])
-                out[r] = out.get(r, 0) + w1 * w2
+            got = seen.get((z2, gs))
+            if got is None:
+                got = seen[(z2, gs)] = exchange(second, ids[second], ids[first], z2, gs)
+            for (band2, fumble2, used2, dropped2, top2), w2 in got:
+                if band2 in out_first:
+                    r = (1, band2, band, 0, 0, 0, False, False)
+                else:
+                    # S-14 in exchange 2: its defender (the first attacker) holds the initiative
+                    r = (-1, band2, band, 0 if top2 else KEEP, dropped, dropped2,
+                         True if fumble2 and grants else gf, False if used2 else gs)
+                out[r] = get(r, 0) + w1 * w2
         den = self.exchange_table(first, ids[first], ids[second]).den * den2
-        return Kernel(den, [(*r, wt) for r, wt in out.items()])
+        if first == 0:
+            return Kernel(den, [(*r, wt) for r, wt in out.items()])
+        # the second attacker is a: the pairs swapped, the winner and the initiative turned
+        # (a won fight's initiative is 0 whoever won)
+        turned = (1, 0, KEEP)
+        return Kernel(den, [(-1, hs, hf, turned[at], ds, df, g2, g1, wt) if winner < 0 else
+                            (1 - winner, hs, hf, 0, 0, 0, False, False, wt)
+                            for (winner, hf, hs, at, df, ds, g1, g2), wt in out.items()])
 
 
 # --- what a round does to the state --------------------------------------------------------

@@ -8,7 +8,7 @@ interned to small ints and what a round does to each), so a batch of states' row
 targets is computed at once, a state being one int in mixed radix.  Rows of a state that roll
 the same round and keep the same techniques share their entries (a *unit*), and so do rows
 whose rounds differ only where it changes nothing (the same places, the same chances:
-:func:`_same_units`).  The build is
+:func:`same_units`).  The build is
 bounded: its size estimated before it starts (:meth:`SevendagGame.check_size`) and counted as
 it goes (:func:`check_bytes`), at most :data:`MAX_BATCH_ROWS` rows at a time.
 """
@@ -112,10 +112,11 @@ class Kernels:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self.ids: dict[tuple[int, ...], int] = {}  # (first, offsets, near, ids, granted) -> kernel
-        self.same: dict[tuple[object, ...], int] = {}  # the same by what it depends on
+        # (first, offsets clamped, near, allocations, granted) -> kernel
+        self.ids: dict[tuple[int, ...], int] = {}
         self.near_ids: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
         self.nears: list[tuple[tuple[bool, ...], tuple[bool, ...]]] = []
+        self._near_ids: dict[tuple[tuple[bool, ...], tuple[bool, ...]], int] = {}
         # per kernel: where its outcomes to a state start, how many, all outcomes, P(a wins),
         # P(b wins)
         self.off: list[int] = []
@@ -190,10 +191,16 @@ class Kernels:
         return got
 
     def near(self, ca: tuple[int, ...], cb: tuple[int, ...]) -> int:
+        """The id of what a round reads of the wounds counted (one id per distinct reading,
+        so that a kernel's key is one-to-one with :meth:`RoundForm.kernel_key`)."""
         got = self.near_ids.get((ca, cb))
         if got is None:
-            got = self.near_ids[(ca, cb)] = len(self.nears)
-            self.nears.append(self.game.pieces.near(ca, cb))
+            near = self.game.pieces.near(ca, cb)
+            got = self._near_ids.get(near)
+            if got is None:
+                got = self._near_ids[near] = len(self.nears)
+                self.nears.append(near)
+            self.near_ids[(ca, cb)] = got
         return got
 
     @property
@@ -204,22 +211,19 @@ class Kernels:
 
     # --- kernels
 
-    def kernel(self, first: int, x: int, y: int, near: int, ida: int, idb: int,
+    def kernel(self, first: int, w: int, z: int, near: int, ida: int, idb: int,
                granted: int) -> int:
-        """The id of the kernel at attack offsets ``x`` (a's) and ``y`` (b's)."""
-        key = (first, x, y, near, ida, idb, granted)
+        """The id of the kernel where ``first`` attacks first at offset ``w`` and the other at
+        ``z``, both clamped as :meth:`RoundForm.kernel_key` clamps them (so that rounds that
+        roll the same exchanges are one kernel)."""
+        key = (first, w, z, near, ida, idb, granted)
         got = self.ids.get(key)
         if got is not None:
             return got
-        form = self.game.form
-        g = (granted >> 1 == 1, granted & 1 == 1)
-        same = form.kernel_key(first, x, y, self.nears[near], (ida, idb), g)
-        got = self.same.get(same)
-        if got is not None:
-            self.ids[key] = got
-            return got
-        kernel = form.kernel(first, x, y, self.nears[near], (ida, idb), g)
-        got = self.ids[key] = self.same[same] = self._count
+        x, y = (w, z) if first == 0 else (z, w)
+        kernel = self.game.form.kernel(first, x, y, self.nears[near], (ida, idb),
+                                       (granted >> 1 == 1, granted & 1 == 1))
+        got = self.ids[key] = self._count
         self._count += 1
         self._pending.append((kernel.den, kernel.outcomes))
         return got
@@ -284,8 +288,8 @@ class Kernels:
         k = len(pending)
         den = np.array([d for d, _ in pending], dtype=np.float64)
         sizes = np.array([len(o) for _, o in pending], dtype=np.int64)
-        table = np.array(list(chain.from_iterable(o for _, o in pending)),
-                         dtype=np.int64).reshape(-1, 9)
+        table = np.fromiter(chain.from_iterable(chain.from_iterable(o for _, o in pending)),
+                            dtype=np.int64, count=9 * int(sizes.sum())).reshape(-1, 9)
         which = np.repeat(np.arange(k), sizes)
         winner, ha, hb, w = table[:, 0], table[:, 1], table[:, 2], table[:, 8].astype(np.float64)
         win = np.bincount(which, weights=np.where(winner == 0, w, 0.0), minlength=k)
@@ -391,7 +395,11 @@ class Rows:
         self.bump = np.array(kern.bump, dtype=np.int64)
         self.recover = (np.array(kern.recover[0], dtype=np.int64),
                         np.array(kern.recover[1], dtype=np.int64))
-        self.codes: dict[int, int] = {self._encode(key): i for i, key in enumerate(seeds)}
+        # the states' codes, sorted, and each one's state (seeds: distinct, so codes too)
+        codes = np.array([self._encode(key) for key in seeds],
+                         dtype=object if self.wide else np.int64)
+        by_code = np.argsort(codes, kind="stable")
+        self._known, self._known_at = codes[by_code], by_code.astype(np.int64)
         self.parts: list[tuple[np.ndarray, ...]] = []  # per batch: rows, then entries
         # an option list's parts (see _batch), by fighter, list and technique held
         self._parts: dict[tuple[int, int, Tech], tuple[list[int], ...]] = {}
@@ -509,7 +517,7 @@ class Rows:
             code = code * size + part
         _, same_at, same_inverse = np.unique(code, return_index=True, return_inverse=True)
         kid_same = np.array([kern.kernel(*args) for args in zip(*(
-            v[same_at].tolist() for v in (b.att, x, y, near, ida, idb, granted)),
+            v[same_at].tolist() for v in (b.att, w, z, near, ida, idb, granted)),
             strict=True)], dtype=np.int64)
         kern.flush()
         kid: np.ndarray = kid_same[same_inverse]
@@ -543,7 +551,7 @@ class Rows:
             int(lens.sum()), dtype=np.int64)
         col = self._targets(b, ent, np.repeat(u_state, lens), np.repeat(row_tech[u_rows], lens))
         p = k_p[ent]
-        same = _same_units(u_state, k_pa[u_kid], k_pb[u_kid], lens, col, p)
+        same = same_units(u_state, k_pa[u_kid], k_pb[u_kid], lens, col, p)
         kept = same == np.arange(same.size)
         new_id = np.cumsum(kept) - 1  # the units kept, renumbered in their order
         row_unit = new_id[same][row_unit]
@@ -584,28 +592,34 @@ class Rows:
         for part, r in zip((to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t), self.radix[1:],
                            strict=True):
             code = code * r + part
-        uniq, first_at, inverse = np.unique(code, return_index=True, return_inverse=True)
-        codes, states = self.codes, self.states
-        col_of = np.array([codes.get(c, -1) for c in uniq.tolist()], dtype=np.int64)
-        new = np.flatnonzero(col_of < 0)
-        if new.size:
-            new = new[np.argsort(first_at[new], kind="stable")]  # in the order found
-            check_bytes(game, len(states) + new.size, self.n_rows + b.rows, self.n_entries)
-            col_of[new] = np.arange(len(states), len(states) + new.size)
-            at = first_at[new]
+        # the states known: their codes sorted (a look-up by binary search), new ones merged in
+        known, known_at, states = self._known, self._known_at, self.states
+        pos = np.minimum(np.searchsorted(known, code), len(known) - 1)
+        found = known[pos] == code
+        col: np.ndarray = np.where(found, known_at[pos], -1)
+        miss = np.flatnonzero(~found)
+        if miss.size:
+            uniq, first_at, inverse = np.unique(code[miss], return_index=True,
+                                                return_inverse=True)
+            order = np.argsort(first_at, kind="stable")  # the new states in the order found
+            check_bytes(game, len(states) + order.size, self.n_rows + b.rows, self.n_entries)
+            new_at = np.empty(order.size, dtype=np.int64)
+            new_at[order] = np.arange(len(states), len(states) + order.size)
+            col[miss] = new_at[inverse.reshape(-1)]
+            at = miss[first_at[order]]
             n_t = self.n_t
-            for c, a2, d2, ca2, cb2, ra2, rb2, g2, t2 in zip(
-                    uniq[new].tolist(), *(arr[at].tolist() for arr in (
-                        to_assail, to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t)),
-                    strict=True):
+            for a2, d2, ca2, cb2, ra2, rb2, g2, t2 in zip(*(arr[at].tolist() for arr in (
+                    to_assail, to_d, to_ca, to_cb, to_ra, to_rb, to_g, to_t)), strict=True):
                 t_a, t_b = divmod(t2, n_t)
                 key = (a2, d2 + self.d_lo, kern.counts[ca2], kern.counts[cb2], kern.recs[0][ra2],
                        kern.recs[1][rb2], g2 >> 1 == 1, g2 & 1 == 1, kern.techs[t_a],
                        kern.techs[t_b])
-                codes[c] = self.index[key] = len(states)
+                self.index[key] = len(states)
                 states.append(key)
-        got: np.ndarray = col_of[inverse.reshape(-1)]
-        return got
+            known = np.concatenate((known, uniq))
+            merged = np.argsort(known, kind="stable")
+            self._known, self._known_at = known[merged], np.concatenate((known_at, new_at))[merged]
+        return col
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         """Per row: state, first option, P(a wins now), P(b wins now), unit, outcomes; per
@@ -633,7 +647,7 @@ def _digest(col: np.ndarray, p: np.ndarray, starts: np.ndarray, lens: np.ndarray
     return digest
 
 
-def _same_units(state: np.ndarray, pa: np.ndarray, pb: np.ndarray, lens: np.ndarray,
+def same_units(state: np.ndarray, pa: np.ndarray, pb: np.ndarray, lens: np.ndarray,
                 col: np.ndarray, p: np.ndarray) -> np.ndarray:
     """Per unit (its entries ``lens`` long, in order in ``col`` and ``p``), the first unit of
     its state with the same chances to win now and the same entries in the same order —
@@ -680,4 +694,4 @@ def _same_units(state: np.ndarray, pa: np.ndarray, pb: np.ndarray, lens: np.ndar
     return same
 
 
-__all__ = ["MAX_GAME_BYTES", "GameSize", "Kernels", "Rows", "check_bytes"]
+__all__ = ["MAX_GAME_BYTES", "GameSize", "Kernels", "Rows", "check_bytes", "same_units"]

@@ -5,8 +5,8 @@ collected by pytest)::
 
 Each figure is a whole command in a fresh process (``python -m sevendag_cli ...``): the
 child's CPU time (user + system, its workers included) and the wall time, medians of
-``--repeat`` runs, nothing kept between runs unless said (``SEVENDAG_NO_CACHE``, or a fresh
-cache folder):
+``--repeat`` runs (the house-pair solve and the 6-sheet roster in turn), nothing kept between
+runs unless said (``SEVENDAG_NO_CACHE``, or a fresh cache folder):
 
 * **one house-pair solve**: ``fight --exact --tactic optimal`` (Brannoc and Ysolde, both
   optimal) — the unit of the ratios below;
@@ -46,6 +46,19 @@ def median_cpu(argv: list[str], repeat: int, **run: object) -> tuple[float, floa
         cpu.append(c)
         wall.append(w)
     return statistics.median(cpu), statistics.median(wall)
+
+
+def interleaved(argvs: list[list[str]], repeat: int,
+                **run: object) -> list[tuple[float, float]]:
+    """As :func:`median_cpu` for each command, the commands run in turn ``repeat`` times."""
+    cpu: list[list[float]] = [[] for _ in argvs]
+    wall: list[list[float]] = [[] for _ in argvs]
+    for _ in range(repeat):
+        for k, argv in enumerate(argvs):
+            c, w = median_cpu(argv, 1, **run)
+            cpu[k].append(c)
+            wall[k].append(w)
+    return [(statistics.median(c), statistics.median(w)) for c, w in zip(cpu, wall, strict=True)]
 
 
 def write_roster(folder: Path, count: int) -> Path:
@@ -103,13 +116,15 @@ def main() -> None:
     cold = {**os.environ, "SEVENDAG_NO_CACHE": "1"}
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        one, one_wall = median_cpu(["fight", "--exact", "--tactic", "optimal", "--json"],
-                                   args.repeat, env=cold)
-        print(f"one house-pair solve (fight --exact --tactic optimal)  cpu {one:8.0f} ms  "
-              f"wall {one_wall:8.0f} ms")
         six = write_roster(root / "six", 6)
         table = ["matrix", str(six), "--tactic", "optimal", "--jobs", "1", "--json"]
-        c, w = median_cpu(table, args.repeat, env=cold)
+        # the unit and the roster run in turn, so that a machine slower for a while weighs on
+        # both terms of the ratio alike (this 2-core machine's speed drifts by a quarter)
+        (one, one_wall), (c, w) = interleaved(
+            [["fight", "--exact", "--tactic", "optimal", "--json"], table], args.repeat,
+            env=cold)
+        print(f"one house-pair solve (fight --exact --tactic optimal)  cpu {one:8.0f} ms  "
+              f"wall {one_wall:8.0f} ms")
         print(f"6-sheet roster, optimal, 1 process                    cpu {c:8.0f} ms  "
               f"wall {w:8.0f} ms  x{c / one:5.1f} one solve (goal <= 15)")
         house_games = roster_rows(six) / roster_rows(None)

@@ -403,6 +403,8 @@ class Rows:
         self.parts: list[tuple[np.ndarray, ...]] = []  # per batch: rows, then entries
         # an option list's parts (see _batch), by fighter, list and technique held
         self._parts: dict[tuple[int, int, Tech], tuple[list[int], ...]] = {}
+        # under optimal play: a state's option lists and their parts, by what they depend on
+        self._shapes: dict[object, tuple[list[Option], list[Option], tuple[list[int], ...]]] = {}
         self.n_rows = self.n_units = self.n_entries = 0
         self.longest = 1
 
@@ -440,11 +442,26 @@ class Rows:
         # per state: assaillant, D, counted, picking up (a, b), near, granted, options
         pieces: list[int] = []
         size = rows = 0
+        sheet_free = SHEET not in policies
         for key in self.states[k:]:
             if rows >= MAX_BATCH_ROWS:
                 break
             size += 1
             assail, d, ca, cb, ra, rb, ga, gb, ta, tb = key
+            # optimal play's lists depend on the state only through these (the game's
+            # options): both lists and their parts once
+            shape = (assail, ra, rb, ta, tb) if sheet_free else None
+            known = self._shapes.get(shape) if shape is not None else None
+            if known is not None:
+                first, second, both = known
+                self.opts.append((first, second))
+                rows += len(first) * len(second)
+                pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb],
+                           kern.rec_ids[0][ra], kern.rec_ids[1][rb], kern.near(ca, cb),
+                           2 * bool(ga) + bool(gb), len(first), len(second))
+                for into, part in zip(opt, both, strict=True):
+                    into.extend(part)
+                continue
             first = game.options(key, assail, policies[assail])
             second = game.options(key, 1 - assail, policies[1 - assail])
             self.opts.append((first, second))
@@ -452,6 +469,7 @@ class Rows:
             pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb], kern.rec_ids[0][ra],
                        kern.rec_ids[1][rb], kern.near(ca, cb), 2 * bool(ga) + bool(gb),
                        len(first), len(second))
+            both: tuple[list[int], ...] = ([], [], [], [], [])
             for f, opts in ((assail, first), (1 - assail, second)):
                 held = ta if f == 0 else tb
                 # optimal play's lists are the game's own, shared and kept: their parts once
@@ -469,8 +487,12 @@ class Rows:
                         got[4].append(kern.tech_next[tech_ids[tech]])
                     if shared is not None:
                         self._parts[shared] = got
-                for into, part in zip(opt, got, strict=True):
+                for into, part in zip(both, got, strict=True):
                     into.extend(part)
+            for into, part in zip(opt, both, strict=True):
+                into.extend(part)
+            if shape is not None:
+                self._shapes[shape] = (first, second, both)
         state = np.array(pieces, dtype=np.int64).reshape(-1, 10).T
         n1, n2 = state[8], state[9]
         parts = tuple(np.array(x, dtype=np.int64) for x in opt)

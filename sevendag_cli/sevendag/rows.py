@@ -600,14 +600,22 @@ class Rows:
 
         kern, game = self.kern, self.game
         c_assail, c_delta, c_sa, c_sb, c_da, c_db, c_g = kern.arrays()[6:]
-        piece = b.state[:6, ent_state]
-        to_assail = c_assail[ent]
-        to_assail = np.where(to_assail == KEEP, piece[0], to_assail)
-        to_d = np.clip(piece[1] + c_delta[ent], game.lo, game.hi) - self.d_lo
-        to_ca, to_cb = self.bump[piece[2], c_sa[ent]], self.bump[piece[3], c_sb[ent]]
-        to_ra = self.recover[0][piece[4], c_da[ent]]
-        to_rb = self.recover[1][piece[5], c_db[ent]]
-        to_g = c_g[ent]
+        def piece(i: int) -> np.ndarray:  # a piece of each entry's state (one row taken)
+            got: np.ndarray = b.state[i].take(ent_state)
+            return got
+
+        def after(table: np.ndarray, i: int, change: np.ndarray) -> np.ndarray:
+            """``table[piece, change]``, read flat (a 2-d look-up by two index arrays is
+            some twice as slow)."""
+            got: np.ndarray = table.ravel().take(piece(i) * table.shape[1] + change.take(ent))
+            return got
+
+        to_assail = c_assail.take(ent)
+        to_assail = np.where(to_assail == KEEP, piece(0), to_assail)
+        to_d = np.clip(piece(1) + c_delta.take(ent), game.lo, game.hi) - self.d_lo
+        to_ca, to_cb = after(self.bump, 2, c_sa), after(self.bump, 3, c_sb)
+        to_ra, to_rb = after(self.recover[0], 4, c_da), after(self.recover[1], 5, c_db)
+        to_g = c_g.take(ent)
         if ent.size and min(int(to_ca.min()), int(to_cb.min())) < 0:
             raise RuntimeError("a wound counted past the fighter's last")  # never: S-19
         code = to_assail.astype(object) if self.wide else to_assail

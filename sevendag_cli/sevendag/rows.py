@@ -453,13 +453,13 @@ class Rows:
             shape = (assail, ra, rb, ta, tb) if sheet_free else None
             known = self._shapes.get(shape) if shape is not None else None
             if known is not None:
-                first, second, both = known
+                first, second, parts_known = known
                 self.opts.append((first, second))
                 rows += len(first) * len(second)
                 pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb],
                            kern.rec_ids[0][ra], kern.rec_ids[1][rb], kern.near(ca, cb),
                            2 * bool(ga) + bool(gb), len(first), len(second))
-                for into, part in zip(opt, both, strict=True):
+                for into, part in zip(opt, parts_known, strict=True):
                     into.extend(part)
                 continue
             first = game.options(key, assail, policies[assail])

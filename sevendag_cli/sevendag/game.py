@@ -565,7 +565,7 @@ class Solution:
             v = self.values_after(acc)
             acc = self.unit_values(v)
             t += 1
-        q = self._pa[:, None] + (self.unit_sign[:, None] * acc).take(self._unit, axis=0)
+        q = self._rows_of(acc)
         q_low, q_high = q[:, 0].copy(), q[:, 1].copy()
         # rounding: each step sums at most ``longest`` + 1 rounded products per row
         error = (t + 1) * gamma(self._longest + 4)
@@ -619,11 +619,15 @@ class Solution:
         sums each unit's entries one after the other in their order from 0 (as ``bincount``
         would), so the values are the same to the last bit whatever the product's speed.
         ``v`` may hold several value vectors side by side (one per column)."""
-        acc = self._unit_matrix() @ v
-        if v.ndim == 2:
-            both: np.ndarray = self._pa[:, None] + (self.unit_sign[:, None] * acc)[self._unit]
-            return both
-        q: np.ndarray = self._pa + (self.unit_sign * acc)[self._unit]
+        return self._rows_of(self.unit_values(v))
+
+    def _rows_of(self, acc: np.ndarray) -> np.ndarray:
+        """Each row's value from the units' (:meth:`unit_values`, one column or several):
+        P(a wins now) + its unit's, the sign taken off."""
+        two = acc.ndim == 2
+        sign = self.unit_sign[:, None] if two else self.unit_sign
+        pa = self._pa[:, None] if two else self._pa
+        q: np.ndarray = pa + (sign * acc).take(self._unit, axis=0)
         return q
 
     def _unit_matrix(self) -> csr_matrix:

@@ -434,15 +434,14 @@ class Rows:
         each row's state, options and who attacks first."""
         import numpy as np
 
-        game, kern, policies = self.game, self.kern, self.policies
-        alloc_index, tech_ids, started = game.alloc_index, kern.tech_ids, kern.started
+        kern = self.kern
         # per option, first declarer's then answer's (S-05): yield, allocation id, attack
         # and defence modifiers, the technique in effect next round
         opt: tuple[list[int], ...] = ([], [], [], [], [])
         # per state: assaillant, D, counted, picking up (a, b), near, granted, options
         pieces: list[int] = []
         size = rows = 0
-        sheet_free = SHEET not in policies
+        sheet_free = SHEET not in self.policies
         for key in self.states[k:]:
             if rows >= MAX_BATCH_ROWS:
                 break
@@ -452,47 +451,18 @@ class Rows:
             # options): both lists and their parts once
             shape = (assail, ra, rb, ta, tb) if sheet_free else None
             known = self._shapes.get(shape) if shape is not None else None
-            if known is not None:
-                first, second, parts_known = known
-                self.opts.append((first, second))
-                rows += len(first) * len(second)
-                pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb],
-                           kern.rec_ids[0][ra], kern.rec_ids[1][rb], kern.near(ca, cb),
-                           2 * bool(ga) + bool(gb), len(first), len(second))
-                for into, part in zip(opt, parts_known, strict=True):
-                    into.extend(part)
-                continue
-            first = game.options(key, assail, policies[assail])
-            second = game.options(key, 1 - assail, policies[1 - assail])
+            if known is None:
+                known = self._lists(key)
+                if shape is not None:
+                    self._shapes[shape] = known
+            first, second, both = known
             self.opts.append((first, second))
             rows += len(first) * len(second)
             pieces += (assail, d, kern.count_ids[ca], kern.count_ids[cb], kern.rec_ids[0][ra],
                        kern.rec_ids[1][rb], kern.near(ca, cb), 2 * bool(ga) + bool(gb),
                        len(first), len(second))
-            both: tuple[list[int], ...] = ([], [], [], [], [])
-            for f, opts in ((assail, first), (1 - assail, second)):
-                held = ta if f == 0 else tb
-                # optimal play's lists are the game's own, shared and kept: their parts once
-                shared = (f, id(opts), held) if policies[f] != SHEET else None
-                got = self._parts.get(shared) if shared is not None else None
-                if got is None:
-                    ids = alloc_index[f]
-                    got = ([], [], [], [], [])
-                    for o in opts:
-                        tech = started[o.technique] if o.technique is not None else held
-                        got[0].append(o.yield_initiative)
-                        got[1].append(ids[o.allocation])
-                        got[2].append(tech[0] if tech else 0)
-                        got[3].append(tech[1] if tech else 0)
-                        got[4].append(kern.tech_next[tech_ids[tech]])
-                    if shared is not None:
-                        self._parts[shared] = got
-                for into, part in zip(both, got, strict=True):
-                    into.extend(part)
             for into, part in zip(opt, both, strict=True):
                 into.extend(part)
-            if shape is not None:
-                self._shapes[shape] = (first, second, both)
         state = np.array(pieces, dtype=np.int64).reshape(-1, 10).T
         n1, n2 = state[8], state[9]
         parts = tuple(np.array(x, dtype=np.int64) for x in opt)
@@ -509,6 +479,36 @@ class Rows:
         att = np.where(parts[0][f_opt] == 1, 1 - assail_r, assail_r)  # S-03: a yield
         return _Batch(size, rows, state, row_state, row_i, np.where(a_first, f_opt, s_opt),
                       np.where(a_first, s_opt, f_opt), att, parts)
+
+    def _lists(self, key: StateKey) -> tuple[list[Option], list[Option], tuple[list[int], ...]]:
+        """State ``key``'s option lists (the first declarer's, the answer's) and their parts
+        (:meth:`_batch`), the first's then the answer's."""
+        game, kern, policies = self.game, self.kern, self.policies
+        alloc_index, tech_ids, started = game.alloc_index, kern.tech_ids, kern.started
+        assail, ta, tb = key[0], key[8], key[9]
+        first = game.options(key, assail, policies[assail])
+        second = game.options(key, 1 - assail, policies[1 - assail])
+        both: tuple[list[int], ...] = ([], [], [], [], [])
+        for f, opts in ((assail, first), (1 - assail, second)):
+            held = ta if f == 0 else tb
+            # optimal play's lists are the game's own, shared and kept: their parts once
+            shared = (f, id(opts), held) if policies[f] != SHEET else None
+            got = self._parts.get(shared) if shared is not None else None
+            if got is None:
+                ids = alloc_index[f]
+                got = ([], [], [], [], [])
+                for o in opts:
+                    tech = started[o.technique] if o.technique is not None else held
+                    got[0].append(o.yield_initiative)
+                    got[1].append(ids[o.allocation])
+                    got[2].append(tech[0] if tech else 0)
+                    got[3].append(tech[1] if tech else 0)
+                    got[4].append(kern.tech_next[tech_ids[tech]])
+                if shared is not None:
+                    self._parts[shared] = got
+            for into, part in zip(both, got, strict=True):
+                into.extend(part)
+        return first, second, both
 
     def _kernels(self, b: _Batch) -> np.ndarray:
         """Each row's kernel id: the rows keyed by what their round depends on (the offsets

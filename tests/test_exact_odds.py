@@ -454,3 +454,30 @@ def test_D02_kept_tables_skip_icepool() -> None:
     assert D20Tables.from_bytes(kept) == d20_tables(rs, a, b)
     state = D20State(3, (D20FighterState("A", 12, 45), D20FighterState("B", 9, 50)), "A")
     assert odds_at(rs, a, b, state, kept=kept) == odds_at(rs, a, b, state)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 6), st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5),
+                                             st.floats(0.0, 1.0)), max_size=40),
+       st.booleans(), st.integers(1, 3))
+def test_S19_a_round_moves_the_mass_as_bincount_bit_for_bit(
+        n: int, entries: list[tuple[int, int, float]], by_source: bool, columns: int) -> None:
+    """The push's moves (a sparse product: by source when the entries come by source, else
+    sorted by target) sum each target's mass entry by entry in their order, as
+    ``bincount`` does: the same bits, every column."""
+    import numpy as np
+
+    from sevendag_cli.sim.push import Moves
+
+    entries = [(s % n, t % n, p) for s, t, p in entries]
+    if by_source:
+        entries.sort(key=lambda e: e[0])
+    src = np.array([e[0] for e in entries], dtype=np.intp)
+    tgt = np.array([e[1] for e in entries], dtype=np.intp)
+    prob = np.array([e[2] for e in entries], dtype=np.float64)
+    m = np.random.default_rng(len(entries)).random((n, columns)) / 3
+    want = np.stack([np.bincount(tgt, weights=prob * m[src, c], minlength=n)
+                     for c in range(columns)], axis=1)
+    moves = Moves(src, tgt, prob, n)
+    assert moves(m).tobytes() == want.tobytes()
+    assert moves.indegree == (int(np.bincount(tgt, minlength=n).max()) if entries else 0)

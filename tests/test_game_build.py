@@ -384,3 +384,100 @@ def test_S05_S19_merged_units_give_the_same_values_decisions_and_wounds(
     assert same_bits(sol.row_wounds(rows), other.row_wounds(rows))
     assert same_bits(sol.decisions(), other.decisions())
     assert (sol.value, sol.low, sol.high) == (other.value, other.low, other.high)
+
+
+class Scripted:
+    """A choice that plays a script: round ``t``'s rows and values, whatever it is given."""
+
+    def __init__(self, rows: np.ndarray, values: np.ndarray) -> None:
+        self.rows, self.values, self.t = rows, values, 0
+        self.n_states = rows.shape[1]
+
+    def choose(self, unit_values: np.ndarray, tie: float) -> tuple[np.ndarray, np.ndarray]:
+        got = self.rows[self.t], self.values[self.t]
+        self.t += 1
+        return got
+
+
+def settled(script: Scripted, rounds: int, settled: int = 4) -> np.ndarray:
+    from sevendag_cli.sevendag.declare import settle
+
+    def too_many(most: int) -> Exception:
+        return AssertionError(f"more than {most} rounds")
+
+    return settle(script, lambda v: v, rounds, rounds, TIE, settled, too_many)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 3), st.integers(0, 12), st.sampled_from([1, 2]), st.data())
+def test_S19_declarations_that_settle_or_alternate_are_played_as_iterated(
+        n: int, prefix: int, period: int, data: st.DataObject) -> None:
+    """Rows and values that change for a while, then repeat with a period of one or two
+    rounds (the values within TIE): the rows kept, read beyond their end (the last two
+    alternating), are the script's for every round to go."""
+    from sevendag_cli.sevendag.declare import row_index
+
+    rounds = prefix + 40
+    ints = st.lists(st.integers(0, 5), min_size=n, max_size=n)
+    head = [data.draw(ints) for _ in range(prefix)]
+    cycle = [data.draw(ints) for _ in range(period)]
+    rows = np.array(head + [cycle[k % period] for k in range(rounds - prefix)], dtype=np.int32)
+    swing = data.draw(st.sampled_from([0.0, TIE / 4, 0.25]))  # the values' two-round cycle
+    values = np.array([[0.5 + k / 97] * n for k in range(prefix)]
+                      + [[0.3 + swing * (k % 2) + TIE * 2.0 ** -k] * n
+                         for k in range(rounds - prefix)]).reshape(rounds, n)
+    got = settled(Scripted(rows, values), rounds)
+    assert len(got) <= rounds
+    for togo in range(1, rounds + 1):
+        assert got[row_index(len(got), togo)].tolist() == rows[togo - 1].tolist()
+    if period == 1 and swing <= TIE:
+        assert len(got) <= prefix + 8  # settled: 4 rounds alike after the first of the cycle
+
+
+def test_S19_values_still_moving_are_not_settled() -> None:
+    """Rows that alternate while the values still move by more than TIE over two rounds:
+    every round to go is kept."""
+    rows = np.array([[k % 2] for k in range(60)], dtype=np.int32)
+    values = np.array([[0.5 + 1e-6 * 0.9 ** k] for k in range(60)])
+    assert len(settled(Scripted(rows, values), 60)) == 60
+
+
+def test_S03_S19_a_pair_whose_declarations_alternate_settles_on_the_cycle(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lancer (two-handed spear) against Reaver (greatsword): 22 states' declarations swap
+    every round to go, far from the cap, for ever.  The cycle is found early, and every
+    round to go plays what the game iterated to the cap plays."""
+    from tests.sevendag_helpers import make
+
+    lancer = make("Lancer", [{"die": 10, "holds": "spear"}, {"die": 10, "holds": "spear"}],
+                  {"spear": {"hands": 2, "metal": "bronze", "skill": 11}},
+                  attack=10, defence=4, speed=1)
+    reaver = make("Reaver", [{"die": 8, "holds": "gs"}, {"die": 8, "holds": "gs"}],
+                  {"gs": {"hands": 2, "metal": "steel", "skill": 12}},
+                  attack=9, defence=5, speed=2)
+    cap = RS.round_cap
+    game = SevendagGame(RS, lancer, reaver)
+    starts = [game.start_key(0), game.start_key(1)]
+    sol = game.solve(starts[0], cap, also=starts[1:])
+    kept = sol.decisions()
+    assert len(kept) < cap - 40
+    assert not np.array_equal(kept[-1], kept[-2])  # the cycle, not a single settled row
+    monkeypatch.setattr(game_module, "SETTLED", cap)  # never settled: every round iterated
+    full = SevendagGame(RS, lancer, reaver).solve(starts[0], cap, also=starts[1:])
+    assert len(full.decisions()) == cap
+    for togo in range(1, cap + 1):
+        assert np.array_equal(sol.rows_for(togo), full.rows_for(togo))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 300), st.integers(1, 5), st.data())
+def test_S04_the_first_pick_of_a_block_is_argmax(size: int, n: int,
+                                                 data: st.DataObject) -> None:
+    """The first true item of each column (a block's pick: the first listed among those
+    tied with the best), weights down the rows, is ``argmax``'s."""
+    from sevendag_cli.sevendag.declare import _first
+
+    ok = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=n, max_size=n),
+                                     min_size=size, max_size=size)), dtype=bool)
+    ok[data.draw(st.integers(0, size - 1))] = True  # each column holds its maximum
+    assert _first(ok).tolist() == ok.argmax(axis=0).tolist()

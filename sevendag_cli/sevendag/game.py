@@ -760,8 +760,10 @@ class Solution:
 
     def rows_for(self, togo: int) -> np.ndarray:
         """Each state's row with ``togo`` rounds to go (see :meth:`decisions`)."""
+        from sevendag_cli.sevendag.declare import row_index
+
         d = self.decisions()
-        rows: np.ndarray = d[min(togo, len(d)) - 1]
+        rows: np.ndarray = d[row_index(len(d), togo)]
         return rows
 
     def unit_entries(self) -> np.ndarray:

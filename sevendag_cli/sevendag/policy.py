@@ -129,28 +129,45 @@ def policy_push(chain: PolicyChain, starts: Sequence[tuple[StateKey, float]], to
     final = ld_gamma(n + 2) + gamma(8)
     work = 0
     t = 0
-    last: np.ndarray | None = None
+    # the rounds of the declarations played last, and of those before (the declarations may
+    # alternate from one round to the next: see Solution.decisions)
+    last: _Played | None = None
+    before: _Played | None = None
     while t < togo:
         playing = in_play(push, m, tolerance, work, final)
         if playing is None:
             break
         alive_cols, alive = playing
         rows = sol.rows_for(togo - t)
-        if last is None or not np.array_equal(rows, last):  # declarations changed: new matrix
-            rew = sol.row_wounds(rows)
-            last = rows
-            src, tgt, prob = _moves(sol, rows)
-            pa = sol.wins_now[0][rows].astype(np.longdouble)
-            pb = sol.wins_now[1][rows].astype(np.longdouble)
-            indegree = int(np.bincount(tgt, minlength=n).max()) if tgt.size else 0
-            step = gamma(indegree + 2)
+        if last is None or not np.array_equal(rows, last.rows):  # declarations changed
+            if before is not None and np.array_equal(rows, before.rows):
+                last, before = before, last
+            else:
+                last, before = _Played(sol, rows), last
         t += 1
-        wounds += rew.T @ m
-        m = push_round(push, m, alive_cols, pa, pb, (src, tgt, prob), step * alive)
-        work += prob.size * columns
+        wounds += last.wounds.T @ m
+        m = push_round(push, m, alive_cols, last.pa, last.pb, last.moves,
+                       gamma(last.moves.indegree + 2) * alive)
+        work += last.moves.size * columns
     end_push(push, m, t == togo, final)
     push.error += tie_allowance(chain.policies, push)
     return push, wounds.reshape(2, nb, columns)
+
+
+class _Played:
+    """What a push reads of the declarations ``rows`` (one a state): each state's wounds,
+    its chances to win now (in extended precision) and where its mass goes."""
+
+    def __init__(self, sol: Solution, rows: np.ndarray) -> None:
+        import numpy as np
+
+        from sevendag_cli.sim.push import Moves
+
+        self.rows = rows
+        self.wounds = sol.row_wounds(rows)
+        self.moves = Moves(*_moves(sol, rows), len(sol.states))
+        self.pa = sol.wins_now[0][rows].astype(np.longdouble)
+        self.pb = sol.wins_now[1][rows].astype(np.longdouble)
 
 
 def tie_allowance(policies: Policies, push: Push) -> float:

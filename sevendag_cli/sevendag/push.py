@@ -3,7 +3,7 @@ and the certified odds of every state at once (:func:`chain_table`, kept for the
 table).
 
 :func:`chain_push` pushes the mass of the chain's starts (one column per fighter striking
-first) through its states, as a sparse matrix (one ``bincount`` per column and round), with the
+first) through its states, as a sparse matrix (one product per round, every column at once), with the
 push's own rounding account (:mod:`sevendag_cli.sim.push`); states from which no fighter can
 ever be taken out are resolved at once as draws when they hold no wound to count.
 """
@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from sevendag_cli.sevendag.chain import OddsTable, SevendagChain
 from sevendag_cli.sim.odds import UNIT_ROUNDOFF, gamma
-from sevendag_cli.sim.push import FloatArray, Push, end_push, in_play, ld_gamma, push_round
+from sevendag_cli.sim.push import FloatArray, Moves, Push, end_push, in_play, ld_gamma, push_round
 
 
 def chain_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds: int,
@@ -29,7 +29,7 @@ def chain_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds: in
     n = len(order)
     nb = len(chain.penalty)
     src_a, tgt_a, prob_a, pa, pb, rew = chain_matrix(chain, order)
-    indegree = int(np.bincount(tgt_a, minlength=n).max()) if n and tgt_a.size else 0
+    moves = Moves(src_a, tgt_a, prob_a, n)
     # States that can never end (neither fighter can take the other out from them): their
     # mass is a draw at the cap.  Resolved at once when they hold no wound to count.
     doomed = ~can_end(pa, pb, src_a, tgt_a)
@@ -42,7 +42,7 @@ def chain_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds: in
     for c, (start, w) in enumerate(starts):
         m[loc[start], c] = w
     wounds = np.zeros((2 * nb, columns))
-    step = gamma(indegree + 2)
+    step = gamma(moves.indegree + 2)
     pa_ld, pb_ld = pa.astype(np.longdouble), pb.astype(np.longdouble)
     # The ends' sums: n products in extended precision, one rounding to a double, then the
     # rounds by math.fsum (one more), the columns and the three outcomes (a few more).
@@ -62,8 +62,8 @@ def chain_push(chain: SevendagChain, starts: list[tuple[int, float]], rounds: in
         col_alive, alive = playing
         t += 1
         wounds += rew.T @ m
-        m = push_round(push, m, col_alive, pa_ld, pb_ld, (src_a, tgt_a, prob_a), step * alive)
-        work += prob_a.size * columns
+        m = push_round(push, m, col_alive, pa_ld, pb_ld, moves, step * alive)
+        work += moves.size * columns
     end_push(push, m, t == rounds, final)
     return push, wounds.reshape(2, nb, columns)
 

@@ -93,26 +93,52 @@ def in_play(push: Push, m: FloatArray, tolerance: float, work: int,
     return col_alive, alive
 
 
+class Moves:
+    """Where a round sends the mass of each state: entries (source, target, probability) over
+    ``n`` states, as a sparse matrix, so that a target's mass is summed entry by entry in
+    their order from 0, as ``numpy.bincount(target, weights=probability * mass[source])``
+    sums it — the same bits, in one pass over the entries for every column at once.
+
+    Entries grouped by source in increasing order (as the pushes list them): a matrix by
+    source (compressed columns), whose product adds each source's entries in turn, so each
+    target's in the entries' order, as they come; otherwise the entries sorted by target
+    (stably) first."""
+
+    def __init__(self, src: npt.NDArray[np.integer], tgt: npt.NDArray[np.integer],
+                 prob: FloatArray, n: int) -> None:
+        import scipy.sparse
+
+        self.indegree = int(np.bincount(tgt, minlength=n).max()) if tgt.size else 0
+        self.size = int(prob.size)  # entries, the work of a round per column
+        ptr = np.zeros(n + 1, dtype=np.int64)
+        if bool(np.all(src[1:] >= src[:-1])):
+            np.cumsum(np.bincount(src, minlength=n), out=ptr[1:])
+            self.matrix: scipy.sparse.spmatrix = scipy.sparse.csc_matrix(
+                (prob, tgt, ptr), shape=(n, n))
+        else:
+            np.cumsum(np.bincount(tgt, minlength=n), out=ptr[1:])
+            order = np.argsort(tgt, kind="stable")
+            self.matrix = scipy.sparse.csr_matrix((prob[order], src[order], ptr), shape=(n, n))
+
+    def __call__(self, m: FloatArray) -> FloatArray:
+        """The mass after the round, from ``m`` (states x columns)."""
+        got: FloatArray = self.matrix @ m
+        return got
+
+
 def push_round(push: Push, m: FloatArray, col_alive: FloatArray, pa_ld: npt.NDArray[np.longdouble],
-               pb_ld: npt.NDArray[np.longdouble],
-               moves: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], FloatArray],
-               error: float) -> FloatArray:
+               pb_ld: npt.NDArray[np.longdouble], moves: Moves, error: float) -> FloatArray:
     """One round of a push over states: the mass in play at its start (``col_alive``), the
     mass that ends it (per winner: ``pa_ld``/``pb_ld``, each state's chance, in extended
     precision, then summed over the rounds by ``math.fsum``, so the rounding stays far
-    below the tolerance), and where the rest goes (``moves``: source, target, probability);
-    ``error``: this round's rounding bound.  The mass after the round."""
+    below the tolerance), and where the rest goes (``moves``); ``error``: this round's
+    rounding bound.  The mass after the round."""
     push.alive.append(col_alive)
     m_ld = m.astype(np.longdouble)
     push.won[0].append((pa_ld @ m_ld).astype(np.float64))
     push.won[1].append((pb_ld @ m_ld).astype(np.float64))
-    src, tgt, prob = moves
-    n = m.shape[0]
-    new_m = np.empty_like(m)
-    for c in range(m.shape[1]):
-        new_m[:, c] = np.bincount(tgt, weights=prob * m[src, c], minlength=n)
     push.error += error
-    return new_m
+    return moves(m)
 
 
 def end_push(push: Push, m: FloatArray, to_the_cap: bool, final: float) -> None:

@@ -481,3 +481,36 @@ def test_S04_the_first_pick_of_a_block_is_argmax(size: int, n: int,
                                      min_size=size, max_size=size)), dtype=bool)
     ok[data.draw(st.integers(0, size - 1))] = True  # each column holds its maximum
     assert _first(ok).tolist() == ok.argmax(axis=0).tolist()
+
+
+def test_S08_S14_kernels_flattened_at_once_are_the_ones_flattened_one_by_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round counted first attacker first is turned into (a, b) a column at a time when
+    kernels are flattened at once (``_bulk``), as ``oriented`` turns it outcome by outcome
+    (``_one``): the same columns, chances and wounds, bit for bit, with either fighter
+    attacking first, granted criticals held or not, near a band's limit or not."""
+    game, _ = tiny_game()
+    fresh = game.start_key(0)[2]
+    hurt = (1,) + fresh[1:]  # one light wound counted: one more takes the fighter out
+    counted = ((fresh, fresh), (hurt, fresh), (hurt, hurt))
+    n_a, n_b = len(game.allocs[0]), len(game.allocs[1])
+    args = [(first, w, z, near, ida, idb, granted)
+            for first in (0, 1) for w in range(-6, 7, 3) for z in (-4, 0, 5)
+            for near in range(len(counted)) for ida in range(n_a) for idb in range(n_b)
+            for granted in range(4)]
+
+    def flattened(one_by_one: bool) -> tuple[np.ndarray, ...]:
+        kern = tiny_game()[0].kernels()
+        assert [kern.near(ca, cb) for ca, cb in counted] == [0, 1, 2]
+        if one_by_one:
+            monkeypatch.setattr(rows_module, "EXACT_FLOATS", 0)
+        for a in args:
+            kern.kernel(*a)
+        got = (*kern.arrays(), kern.wound_table())
+        monkeypatch.undo()
+        return got
+
+    bulk, one = flattened(False), flattened(True)
+    assert len(bulk[0]) == len(args) and len(bulk[5]) > len(args)
+    for x, y in zip(bulk, one, strict=True):
+        assert x.dtype == y.dtype and same_bits(x, y)

@@ -77,6 +77,20 @@ a took or -1; b's; who holds the initiative after it: 0, 1 or :data:`KEEP`; the 
 dropped, as a mask; b's; a holds a granted critical; b does; the weight).  A round that ends
 the fight keeps only the winner and the wounds."""
 
+Counted = dict[tuple[int, int, int, int, int, int, bool, bool], int]
+"""A round's outcomes counted with its fighters as (first attacker, second), each without its
+weight (as :data:`RoundOutcome`, the winner and the initiative 0 for the first attacker, 1 for
+the second), to its weight, in the order found (:meth:`RoundForm.count`)."""
+
+SWAPPED = (0, 2, 1, 3, 5, 4, 7, 6)
+"""An outcome counted first attacker first (:data:`Counted`) read as (a, b) when b attacked
+first: the fields at these places (the wounds, the units dropped, the granted criticals
+swapped), the winner and the initiative turned (:data:`TURNED`)."""
+
+TURNED = (1, 0, KEEP)
+"""Who holds the initiative after a round that goes on, counted first attacker first, as (a,
+b) when b attacked first; a won fight's winner turns (1 - winner), its initiative stays 0."""
+
 LOW, MID, HIGH = 0, 1, 2
 
 MAX_KEPT_OUTCOMES = 200_000
@@ -395,12 +409,16 @@ class RoundForm:
 
     def _round(self, first: int, w: int, z: int, near: Near, ids: tuple[int, int],
                granted: tuple[bool, bool]) -> Kernel:
+        """The round (see :meth:`count`), its outcomes turned into (a, b) (:func:`oriented`)."""
+        den, counted = self.count(first, w, z, near, ids, granted)
+        return Kernel(den, oriented(first, counted))
+
+    def count(self, first: int, w: int, z: int, near: Near, ids: tuple[int, int],
+              granted: tuple[bool, bool]) -> tuple[int, Counted]:
         """S-08, S-10, S-14, S-18, S-19: exchange 1 at offset ``w``, then exchange 2 at ``z``
         (less the penalty of the wound its attacker took) unless the fight or the round is
-        over.
-
-        Each outcome is counted first with its fighters as (first attacker, second), then
-        turned into (a, b) once per distinct outcome (the same outcomes, in the same order)."""
+        over: the denominator, and the outcomes counted with the fighters as (first attacker,
+        second) (:data:`Counted`; not kept: :meth:`kernel` keeps them turned)."""
         second = 1 - first
         pen = self.penalty
         grants = self.grants
@@ -410,16 +428,18 @@ class RoundForm:
                 frozenset(band for band, i in self.slot.items() if near[f][i]) for f in (0, 1))
         out_first, out_second = outs[first], outs[second]
         g_first, g_second = granted[first], granted[second]
-        exchange = self.exchange
-        den2 = self.exchange_table(second, ids[second], ids[first]).den
-        # (winner, wound of the first attacker, of the second, initiative after, dropped by
-        # the first, by the second, granted critical held by the first, by the second): the
-        # winner and the initiative 0 for the first attacker, 1 for the second (KEEP: kept)
-        out: dict[tuple[int, int, int, int, int, int, bool, bool], int] = {}
+        i1, i2 = ids[first], ids[second]
+        t1, t2 = self.exchange_table(first, i1, i2), self.exchange_table(second, i2, i1)
+        den2 = t2.den
+        kept = self._outcomes  # the exchanges' outcomes (see exchange), looked up inline
+        w = t1.clamp(w)
+        got = kept.get((first, i1, i2, w, g_first))
+        if got is None:
+            got = kept[(first, i1, i2, w, g_first)] = t1.outcomes(self, w, g_first)
+        out: Counted = {}
         get = out.get
         seen: dict[tuple[int, bool], list[tuple[ExchangeOutcome, int]]] = {}  # exchange 2's
-        for (band, fumble, used, dropped, top), w1 in exchange(
-                first, ids[first], ids[second], w, g_first):
+        for (band, fumble, used, dropped, top), w1 in got:
             # a wound band or -1 (S-07): exchange 1 wounds the second attacker alone
             gf = False if used else g_first
             gs = True if fumble and grants else g_second
@@ -432,10 +452,14 @@ class RoundForm:
                 out[r] = get(r, 0) + w1 * den2
                 continue
             z2 = z - (pen[band] if band >= 0 else 0)  # S-19: the second attacker's wound
-            got = seen.get((z2, gs))
-            if got is None:
-                got = seen[(z2, gs)] = exchange(second, ids[second], ids[first], z2, gs)
-            for (band2, fumble2, used2, dropped2, top2), w2 in got:
+            got2 = seen.get((z2, gs))
+            if got2 is None:
+                o2 = t2.clamp(z2)
+                got2 = kept.get((second, i2, i1, o2, gs))
+                if got2 is None:
+                    got2 = kept[(second, i2, i1, o2, gs)] = t2.outcomes(self, o2, gs)
+                seen[(z2, gs)] = got2
+            for (band2, fumble2, used2, dropped2, top2), w2 in got2:
                 if band2 in out_first:
                     r = (1, band2, band, 0, 0, 0, False, False)
                 else:
@@ -443,15 +467,20 @@ class RoundForm:
                     r = (-1, band2, band, 0 if top2 else KEEP, dropped, dropped2,
                          True if fumble2 and grants else gf, False if used2 else gs)
                 out[r] = get(r, 0) + w1 * w2
-        den = self.exchange_table(first, ids[first], ids[second]).den * den2
-        if first == 0:
-            return Kernel(den, [(*r, wt) for r, wt in out.items()])
-        # the second attacker is a: the pairs swapped, the winner and the initiative turned
-        # (a won fight's initiative is 0 whoever won)
-        turned = (1, 0, KEEP)
-        return Kernel(den, [(-1, hs, hf, turned[at], ds, df, g2, g1, wt) if winner < 0 else
-                            (1 - winner, hs, hf, 0, 0, 0, False, False, wt)
-                            for (winner, hf, hs, at, df, ds, g1, g2), wt in out.items()])
+        return t1.den * den2, out
+
+
+def oriented(first: int, counted: Counted) -> list[RoundOutcome]:
+    """A round's outcomes counted first attacker first (:meth:`RoundForm.count`), in the same
+    order, as (a, b) (:data:`RoundOutcome`): when b attacked first, the pairs swapped
+    (:data:`SWAPPED`), the winner and the initiative turned (:data:`TURNED`; a won fight's
+    initiative is 0 whoever won)."""
+    if first == 0:
+        return [(*r, wt) for r, wt in counted.items()]
+    turned = TURNED
+    return [(-1, hs, hf, turned[at], ds, df, g2, g1, wt) if winner < 0 else
+            (1 - winner, hs, hf, 0, 0, 0, False, False, wt)
+            for (winner, hf, hs, at, df, ds, g1, g2), wt in counted.items()]
 
 
 # --- what a round does to the state --------------------------------------------------------
@@ -542,6 +571,9 @@ def mask_of(rec: Sequence[int]) -> int:
 
 __all__ = [
     "KEEP",
+    "SWAPPED",
+    "TURNED",
+    "Counted",
     "Counts",
     "Exchange",
     "ExchangeOutcome",
@@ -557,5 +589,6 @@ __all__ = [
     "drop_weights",
     "mask_of",
     "merge",
+    "oriented",
     "wound_weights",
 ]

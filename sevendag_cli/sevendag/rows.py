@@ -24,7 +24,18 @@ from msgspec import Struct
 
 from sevendag_cli.errors import Msg, UsageError
 from sevendag_cli.policies import SHEET
-from sevendag_cli.sevendag.rounds import KEEP, Option, Pieces, RoundForm, RoundOutcome, Tech
+from sevendag_cli.sevendag.rounds import (
+    KEEP,
+    SWAPPED,
+    TURNED,
+    Counted,
+    Option,
+    Pieces,
+    RoundForm,
+    RoundOutcome,
+    Tech,
+    oriented,
+)
 from sevendag_cli.sevendag.rules import SevendagRuleset
 
 if TYPE_CHECKING:
@@ -133,7 +144,7 @@ class Kernels:
         self.p: array[float] = array("d")
         self._count = 0  # kernels, flattened or not
         self._wound_table: np.ndarray | None = None
-        self._pending: list[tuple[int, list[RoundOutcome]]] = []  # to flatten (flush)
+        self._pending: list[tuple[int, int, Counted]] = []  # to flatten (flush)
         self._arrays: tuple[np.ndarray, ...] | None = None  # None: kernels added since
         self._kept: tuple[np.ndarray, ...] | None = None
         self._done = (0, 0)  # kernels, outcomes in _kept
@@ -220,12 +231,12 @@ class Kernels:
         got = self.ids.get(key)
         if got is not None:
             return got
-        x, y = (w, z) if first == 0 else (z, w)
-        kernel = self.game.form.kernel(first, x, y, self.nears[near], (ida, idb),
-                                       (granted >> 1 == 1, granted & 1 == 1))
+        # counted afresh, not kept by the form: the key is its kernel key already
+        den, counted = self.game.form.count(first, w, z, self.nears[near], (ida, idb),
+                                            (granted >> 1 == 1, granted & 1 == 1))
         got = self.ids[key] = self._count
         self._count += 1
-        self._pending.append((kernel.den, kernel.outcomes))
+        self._pending.append((den, first, counted))
         return got
 
     def flush(self) -> None:
@@ -235,11 +246,11 @@ class Kernels:
         if not pending:
             return
         self._arrays = None
-        if len(pending) > 1 and all(den < EXACT_FLOATS for den, _ in pending):
+        if len(pending) > 1 and all(den < EXACT_FLOATS for den, _, _ in pending):
             self._bulk(pending)
             return
-        for den, outcomes in pending:
-            self._one(den, outcomes)
+        for den, first, counted in pending:
+            self._one(den, oriented(first, counted))
 
     def _one(self, den: int, outcomes: list[RoundOutcome]) -> None:
         """One kernel flattened (see :meth:`flush`), an outcome at a time."""
@@ -274,11 +285,13 @@ class Kernels:
         self.pb.append(loss / den)
         self.wounds.append(tuple(x / den for x in hit))
 
-    def _bulk(self, pending: list[tuple[int, list[RoundOutcome]]]) -> None:
+    def _bulk(self, pending: list[tuple[int, int, Counted]]) -> None:
         """Kernels flattened at once (see :meth:`flush`), as :meth:`_one` does one by one, to
         the same numbers: every weight and denominator is below 2**53, so exact as a float,
         their sums too (a kernel's weights sum to its denominator), and the quotient of two
-        exact floats is rounded once, as Python's of two ints is."""
+        exact floats is rounded once, as Python's of two ints is.  The outcomes counted first
+        attacker first are turned as :func:`~sevendag_cli.sevendag.rounds.oriented` turns
+        them, a column at a time."""
         import numpy as np
 
         form = self.game.form
@@ -286,12 +299,22 @@ class Kernels:
         pen = np.array((0, *form.penalty), dtype=np.int64)  # per band + 1 (0: no wound)
         slot1 = np.array([0] + [form.slot.get(j, -1) + 1 for j in range(bands)], dtype=np.int64)
         k = len(pending)
-        den = np.array([d for d, _ in pending], dtype=np.float64)
-        sizes = np.array([len(o) for _, o in pending], dtype=np.int64)
-        table = np.fromiter(chain.from_iterable(chain.from_iterable(o for _, o in pending)),
-                            dtype=np.int64, count=9 * int(sizes.sum())).reshape(-1, 9)
+        den = np.array([d for d, _, _ in pending], dtype=np.float64)
+        sizes = np.array([len(o) for _, _, o in pending], dtype=np.int64)
+        total = int(sizes.sum())
+        table = np.fromiter(chain.from_iterable(chain.from_iterable(o for _, _, o in pending)),
+                            dtype=np.int64, count=8 * total).reshape(-1, 8)
+        w = np.fromiter(chain.from_iterable(o.values() for _, _, o in pending),
+                        dtype=np.int64, count=total).astype(np.float64)
         which = np.repeat(np.arange(k), sizes)
-        winner, ha, hb, w = table[:, 0], table[:, 1], table[:, 2], table[:, 8].astype(np.float64)
+        b_first = np.repeat(np.array([f for _, f, _ in pending], dtype=bool), sizes)
+        if b_first.any():  # as oriented: the pairs swapped, the winner and initiative turned
+            turned = table[b_first][:, SWAPPED]
+            won = turned[:, 0] >= 0
+            turned[:, 0] = np.where(won, 1 - turned[:, 0], -1)
+            turned[:, 3] = np.where(won, 0, np.array(TURNED, dtype=np.int64)[turned[:, 3]])
+            table[b_first] = turned
+        winner, ha, hb = table[:, 0], table[:, 1], table[:, 2]
         win = np.bincount(which, weights=np.where(winner == 0, w, 0.0), minlength=k)
         loss = np.bincount(which, weights=np.where(winner == 1, w, 0.0), minlength=k)
         hit = np.zeros((k, 2 * bands))

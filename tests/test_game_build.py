@@ -486,12 +486,12 @@ def test_S04_the_first_pick_of_a_block_is_argmax(size: int, n: int,
 def test_S08_S14_kernels_flattened_at_once_are_the_ones_flattened_one_by_one(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A round counted first attacker first is turned into (a, b) a column at a time when
-    kernels are flattened at once (``_bulk``), as ``oriented`` turns it outcome by outcome
+    kernels are flattened at once (``_bulk``), as ``OutcomeCodes.oriented`` turns it outcome by outcome
     (``_one``): the same columns, chances and wounds, bit for bit, with either fighter
     attacking first, granted criticals held or not, near a band's limit or not."""
     game, _ = tiny_game()
     fresh = game.start_key(0)[2]
-    hurt = (1,) + fresh[1:]  # one light wound counted: one more takes the fighter out
+    hurt = (1, *fresh[1:])  # one light wound counted: one more takes the fighter out
     counted = ((fresh, fresh), (hurt, fresh), (hurt, hurt))
     n_a, n_b = len(game.allocs[0]), len(game.allocs[1])
     args = [(first, w, z, near, ida, idb, granted)

@@ -36,6 +36,7 @@ from sevendag_cli.sevendag.engine import (
     initial_state,
 )
 from sevendag_cli.sevendag.game import SHEET, Option, SevendagGame, merge
+from sevendag_cli.sevendag.rounds import KEEP, OutcomeCodes
 from sevendag_cli.sevendag.rules import SevendagFighter, SevendagRuleset
 from tests.exact_helpers import distribution
 from tests.helpers import ok, run_json
@@ -139,3 +140,26 @@ def test_S14_after_a_yield_the_first_attackers_critical_defence_takes_the_initia
     assert run_json("status")["assaillant"] == "Ysolde"
     ok("round", "--yield", "--no-input", "--dice", "2,2,2,8")
     assert run_json("status")["assaillant"] == "Brannoc"
+
+
+@pytest.mark.parametrize(("bands", "units"), [(1, 1), (4, 2), (12, 1), (2, 3)])
+def test_S08_a_rounds_outcome_packed_into_one_int_reads_back_the_same(bands: int,
+                                                                       units: int) -> None:
+    """Every outcome a round can have (the winner, each wound's band or none, the initiative,
+    each mask of units dropped, each granted critical) packs into its own int and reads back
+    the same, fields apart: what one exchange sets (``|``) leaves the other's alone, and a
+    field's mask clears it alone."""
+    codes = OutcomeCodes(bands, units)
+    masks = range(1 << units)
+    seen: dict[int, tuple[object, ...]] = {}
+    for outcome in product((-1, 0, 1), range(-1, bands), range(-1, bands), (0, 1, KEEP),
+                           masks, masks, (False, True), (False, True)):
+        code = codes.pack(*outcome)
+        assert codes.unpack(code) == outcome
+        assert seen.setdefault(code, outcome) == outcome
+        winner, hf, hs, init, df, ds, g1, g2 = outcome
+        first = codes.pack(-1, -1, hs, 0, df, 0, g1, g2)
+        second = codes.pack(winner, hf, -1, init, 0, ds, False, False)
+        assert first | second == code == codes.pack(*outcome)
+        assert code & ~codes.mask(7) == codes.pack(*outcome[:7], False)
+    assert codes.bits < 63 and code < 1 << codes.bits

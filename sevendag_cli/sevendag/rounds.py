@@ -77,10 +77,11 @@ a took or -1; b's; who holds the initiative after it: 0, 1 or :data:`KEEP`; the 
 dropped, as a mask; b's; a holds a granted critical; b does; the weight).  A round that ends
 the fight keeps only the winner and the wounds."""
 
-Counted = dict[tuple[int, int, int, int, int, int, bool, bool], int]
+Counted = dict[int, int]
 """A round's outcomes counted with its fighters as (first attacker, second), each without its
 weight (as :data:`RoundOutcome`, the winner and the initiative 0 for the first attacker, 1 for
-the second), to its weight, in the order found (:meth:`RoundForm.count`)."""
+the second) packed into one int (:class:`OutcomeCodes`), to its weight, in the order found
+(:meth:`RoundForm.count`)."""
 
 SWAPPED = (0, 2, 1, 3, 5, 4, 7, 6)
 """An outcome counted first attacker first (:data:`Counted`) read as (a, b) when b attacked
@@ -284,6 +285,67 @@ class Exchange:
 # --- the round ---------------------------------------------------------------------------
 
 
+_Fields = tuple[int, int, int, int, int, int, bool, bool]  # a RoundOutcome, its weight left out
+
+
+class OutcomeCodes:
+    """A round's outcome without its weight, counted first attacker first, packed into one int
+    (:data:`Counted`): its eight fields (:data:`RoundOutcome`'s, the weight left out) side by
+    side, each in bits of its own — the winner + 1 (0 .. 2), each wound's band + 1 (0: none),
+    the initiative (0, 1, :data:`KEEP`), each mask of units dropped, each granted critical —
+    the first field highest, the last at bit 0.  An int is hashed and compared faster than a
+    tuple, fields that come from two exchanges are merged with ``|``, and the game's rows
+    read them a column at a time (:attr:`fields`).  ``bands``: the wound bands; ``units``: the
+    most units a fighter has."""
+
+    __slots__ = ("_turned", "bits", "fields", "shift")
+
+    def __init__(self, bands: int, units: int) -> None:
+        b, u = (bands + 1).bit_length(), max(1, units)
+        widths = (2, b, b, 2, u, u, 1, 1)
+        offsets = [sum(widths[k + 1:]) for k in range(len(widths))]
+        # per field: (offset, width, bias): the field is (code >> offset) & (2**width - 1) - bias
+        self.fields = tuple(zip(offsets, widths, (1, 1, 1, 0, 0, 0, 0, 0), strict=True))
+        self.shift = tuple(offsets)
+        self.bits = sum(widths)
+        self._turned: tuple[dict[int, _Fields], dict[int, _Fields]] = ({}, {})
+
+    def pack(self, winner: int, hf: int, hs: int, init: int, df: int, ds: int, g1: bool,
+             g2: bool) -> int:
+        code = 0
+        for (offset, _, bias), v in zip(self.fields, (winner, hf, hs, init, df, ds, g1, g2),
+                                        strict=True):
+            code |= (v + bias) << offset
+        return code
+
+    def mask(self, *which: int) -> int:
+        """The bits of the fields ``which`` (indices into :attr:`fields`)."""
+        return sum(((1 << self.fields[k][1]) - 1) << self.fields[k][0] for k in which)
+
+    def unpack(self, code: int) -> _Fields:
+        winner, hf, hs, init, df, ds, g1, g2 = (
+            (code >> offset & ((1 << width) - 1)) - bias for offset, width, bias in self.fields)
+        return winner, hf, hs, init, df, ds, g1 == 1, g2 == 1
+
+    def oriented(self, first: int, counted: Counted) -> list[RoundOutcome]:
+        """A round's outcomes counted first attacker first (:meth:`RoundForm.count`), in the
+        same order, as (a, b) (:data:`RoundOutcome`): when b attacked first, the pairs swapped
+        (:data:`SWAPPED`), the winner and the initiative turned (:data:`TURNED`; a won
+        fight's initiative is 0 whoever won).  Each code read once."""
+        known = self._turned[first]
+        out: list[RoundOutcome] = []
+        for code, wt in counted.items():
+            r = known.get(code)
+            if r is None:
+                winner, hf, hs, at, df, ds, g1, g2 = self.unpack(code)
+                r = known[code] = (
+                    (winner, hf, hs, at, df, ds, g1, g2) if first == 0 else
+                    (-1, hs, hf, TURNED[at], ds, df, g2, g1) if winner < 0 else
+                    (1 - winner, hs, hf, 0, 0, 0, False, False))
+            out.append((*r, wt))
+        return out
+
+
 class Kernel(NamedTuple):
     """One round's outcomes (:data:`RoundOutcome`), exactly: weights over ``den``."""
 
@@ -320,7 +382,10 @@ class RoundForm:
         self._outcomes: dict[tuple[int, int, int, int, bool], list[tuple[ExchangeOutcome, int]]] = {}
         self._bounds: dict[tuple[int, int, int], tuple[int, int, int, int]] = {}
         self._kernels: OrderedDict[tuple[object, ...], Kernel] = OrderedDict()
-        self._outs: dict[Near, tuple[frozenset[int], ...]] = {}  # per near: see _round
+        self._outs: dict[Near, tuple[frozenset[int], ...]] = {}  # per near: see count
+        self.codes = OutcomeCodes(len(self.lows), max(len(m.units) for m in models))
+        # exchange 2's outcomes read for count, per reading of who is out (see _second)
+        self._seconds: dict[tuple[object, ...], list[tuple[int, int, int]]] = {}
         self._kept = 0  # outcomes in the rounds kept
 
     # --- exchanges
@@ -376,6 +441,7 @@ class RoundForm:
     def forget(self) -> None:
         """Drop the rounds and exchanges kept (built again when asked)."""
         self._outcomes.clear()
+        self._seconds.clear()
         self._kernels.clear()
         self._kept = 0
 
@@ -409,19 +475,28 @@ class RoundForm:
 
     def _round(self, first: int, w: int, z: int, near: Near, ids: tuple[int, int],
                granted: tuple[bool, bool]) -> Kernel:
-        """The round (see :meth:`count`), its outcomes turned into (a, b) (:func:`oriented`)."""
+        """The round (see :meth:`count`), its outcomes turned into (a, b)
+        (:meth:`OutcomeCodes.oriented`)."""
         den, counted = self.count(first, w, z, near, ids, granted)
-        return Kernel(den, oriented(first, counted))
+        return Kernel(den, self.codes.oriented(first, counted))
 
     def count(self, first: int, w: int, z: int, near: Near, ids: tuple[int, int],
               granted: tuple[bool, bool]) -> tuple[int, Counted]:
         """S-08, S-10, S-14, S-18, S-19: exchange 1 at offset ``w``, then exchange 2 at ``z``
         (less the penalty of the wound its attacker took) unless the fight or the round is
         over: the denominator, and the outcomes counted with the fighters as (first attacker,
-        second) (:data:`Counted`; not kept: :meth:`kernel` keeps them turned)."""
+        second) (:data:`Counted`; not kept: :meth:`kernel` keeps them turned).
+
+        Exchange 2's outcomes are read once per reading of who is out (:meth:`_second`): each
+        as the fields it gives the round's outcome and a mask of the fields of exchange 1 it
+        keeps, so that a round's outcome is exchange 1's fields ``|`` exchange 2's, ``&`` that
+        mask."""
         second = 1 - first
         pen = self.penalty
-        grants = self.grants
+        # exchange 1's fields of an outcome, packed inline (OutcomeCodes.pack, bit for bit):
+        # the winner + 1 at s_win, the second attacker's wound + 1 at s_hs, the initiative at
+        # s_init, its units dropped at s_df, the granted criticals at s_g1 and bit 0
+        s_win, _, s_hs, s_init, s_df, _, s_g1, _ = self.codes.shift
         outs = self._outs.get(near)
         if outs is None:  # S-19: the bands of which one more wound takes each fighter out now
             outs = self._outs[near] = tuple(
@@ -429,58 +504,57 @@ class RoundForm:
         out_first, out_second = outs[first], outs[second]
         g_first, g_second = granted[first], granted[second]
         i1, i2 = ids[first], ids[second]
-        t1, t2 = self.exchange_table(first, i1, i2), self.exchange_table(second, i2, i1)
+        t2 = self.exchange_table(second, i2, i1)
         den2 = t2.den
-        kept = self._outcomes  # the exchanges' outcomes (see exchange), looked up inline
-        w = t1.clamp(w)
-        got = kept.get((first, i1, i2, w, g_first))
-        if got is None:
-            got = kept[(first, i1, i2, w, g_first)] = t1.outcomes(self, w, g_first)
         out: Counted = {}
         get = out.get
-        seen: dict[tuple[int, bool], list[tuple[ExchangeOutcome, int]]] = {}  # exchange 2's
-        for (band, fumble, used, dropped, top), w1 in got:
+        seen: dict[tuple[int, bool], list[tuple[int, int, int]]] = {}  # exchange 2's, read
+        for (band, fumble, used, dropped, top), w1 in self.exchange(first, i1, i2, w, g_first):
             # a wound band or -1 (S-07): exchange 1 wounds the second attacker alone
             gf = False if used else g_first
-            gs = True if fumble and grants else g_second
+            gs = True if fumble and self.grants else g_second
             if band in out_second:  # S-19: out, the fight ends mid-round
-                r = (0, -1, band, 0, 0, 0, False, False)
+                r = 1 << s_win | (band + 1) << s_hs  # (0, -1, band, 0, 0, 0, False, False)
                 out[r] = get(r, 0) + w1 * den2
                 continue
+            c1 = (band + 1) << s_hs | dropped << s_df | gf << s_g1 | gs  # (-1, -1, band, 0,
+            # dropped, 0, gf, gs)
             if top:  # S-14: the round ends; exchange 1's defender holds the initiative
-                r = (-1, -1, band, 1, dropped, 0, gf, gs)
+                r = c1 | 1 << s_init  # (-1, -1, band, 1, dropped, 0, gf, gs)
                 out[r] = get(r, 0) + w1 * den2
                 continue
             z2 = z - (pen[band] if band >= 0 else 0)  # S-19: the second attacker's wound
-            got2 = seen.get((z2, gs))
-            if got2 is None:
-                o2 = t2.clamp(z2)
-                got2 = kept.get((second, i2, i1, o2, gs))
-                if got2 is None:
-                    got2 = kept[(second, i2, i1, o2, gs)] = t2.outcomes(self, o2, gs)
-                seen[(z2, gs)] = got2
-            for (band2, fumble2, used2, dropped2, top2), w2 in got2:
-                if band2 in out_first:
-                    r = (1, band2, band, 0, 0, 0, False, False)
-                else:
-                    # S-14 in exchange 2: its defender (the first attacker) holds the initiative
-                    r = (-1, band2, band, 0 if top2 else KEEP, dropped, dropped2,
-                         True if fumble2 and grants else gf, False if used2 else gs)
+            got = seen.get((z2, gs))
+            if got is None:
+                got = seen[(z2, gs)] = self._second(second, i2, i1, t2.clamp(z2), gs, out_first)
+            for c2, keep, w2 in got:
+                r = (c1 | c2) & keep
                 out[r] = get(r, 0) + w1 * w2
-        return t1.den * den2, out
+        return self.exchange_table(first, i1, i2).den * den2, out
 
-
-def oriented(first: int, counted: Counted) -> list[RoundOutcome]:
-    """A round's outcomes counted first attacker first (:meth:`RoundForm.count`), in the same
-    order, as (a, b) (:data:`RoundOutcome`): when b attacked first, the pairs swapped
-    (:data:`SWAPPED`), the winner and the initiative turned (:data:`TURNED`; a won fight's
-    initiative is 0 whoever won)."""
-    if first == 0:
-        return [(*r, wt) for r, wt in counted.items()]
-    turned = TURNED
-    return [(-1, hs, hf, turned[at], ds, df, g2, g1, wt) if winner < 0 else
-            (1 - winner, hs, hf, 0, 0, 0, False, False, wt)
-            for (winner, hf, hs, at, df, ds, g1, g2), wt in counted.items()]
+    def _second(self, second: int, alloc_att: int, alloc_def: int, offset: int, granted: bool,
+                out_first: frozenset[int]) -> list[tuple[int, int, int]]:
+        """Exchange 2 (``second`` attacking at ``offset``, clamped) read for :meth:`count`:
+        per outcome, the fields it gives the round's outcome, the mask of the fields it keeps
+        (of exchange 1's: its wound, units dropped and granted criticals), and its weight."""
+        key = (second, alloc_att, alloc_def, offset, granted, out_first)
+        got = self._seconds.get(key)
+        if got is None:
+            codes, pack = self.codes, self.codes.pack
+            ended = codes.mask(0, 1, 2)  # the winner and the wounds: the fight is over
+            going, no_g2 = codes.mask(*range(8)), codes.mask(7)
+            got = self._seconds[key] = []
+            for (band2, fumble2, used2, dropped2, top2), w2 in self.exchange(
+                    second, alloc_att, alloc_def, offset, granted):
+                if band2 in out_first:  # S-19: the first attacker is out
+                    got.append((pack(1, band2, -1, 0, 0, 0, False, False), ended, w2))
+                else:
+                    # S-14 in exchange 2: its defender (the first attacker) holds the initiative;
+                    # S-10: a critical failure grants one, a granted critical used is spent
+                    got.append((pack(-1, band2, -1, 0 if top2 else KEEP, 0, dropped2,
+                                     fumble2 and self.grants, False),
+                                going & ~no_g2 if used2 else going, w2))
+        return got
 
 
 # --- what a round does to the state --------------------------------------------------------
@@ -580,6 +654,7 @@ __all__ = [
     "Kernel",
     "Near",
     "Option",
+    "OutcomeCodes",
     "Pieces",
     "RoundForm",
     "RoundOutcome",
@@ -589,6 +664,5 @@ __all__ = [
     "drop_weights",
     "mask_of",
     "merge",
-    "oriented",
     "wound_weights",
 ]

@@ -34,7 +34,6 @@ from sevendag_cli.sevendag.rounds import (
     RoundForm,
     RoundOutcome,
     Tech,
-    oriented,
 )
 from sevendag_cli.sevendag.rules import SevendagRuleset
 
@@ -246,11 +245,13 @@ class Kernels:
         if not pending:
             return
         self._arrays = None
-        if len(pending) > 1 and all(den < EXACT_FLOATS for den, _, _ in pending):
+        codes = self.game.form.codes
+        if len(pending) > 1 and codes.bits < 63 and all(den < EXACT_FLOATS
+                                                        for den, _, _ in pending):
             self._bulk(pending)
             return
         for den, first, counted in pending:
-            self._one(den, oriented(first, counted))
+            self._one(den, codes.oriented(first, counted))
 
     def _one(self, den: int, outcomes: list[RoundOutcome]) -> None:
         """One kernel flattened (see :meth:`flush`), an outcome at a time."""
@@ -290,8 +291,9 @@ class Kernels:
         the same numbers: every weight and denominator is below 2**53, so exact as a float,
         their sums too (a kernel's weights sum to its denominator), and the quotient of two
         exact floats is rounded once, as Python's of two ints is.  The outcomes counted first
-        attacker first are turned as :func:`~sevendag_cli.sevendag.rounds.oriented` turns
-        them, a column at a time."""
+        attacker first are read from their codes and turned as
+        :meth:`~sevendag_cli.sevendag.rounds.OutcomeCodes.oriented` does, a column at a
+        time."""
         import numpy as np
 
         form = self.game.form
@@ -302,13 +304,16 @@ class Kernels:
         den = np.array([d for d, _, _ in pending], dtype=np.float64)
         sizes = np.array([len(o) for _, _, o in pending], dtype=np.int64)
         total = int(sizes.sum())
-        table = np.fromiter(chain.from_iterable(chain.from_iterable(o for _, _, o in pending)),
-                            dtype=np.int64, count=8 * total).reshape(-1, 8)
+        code = np.fromiter(chain.from_iterable(o for _, _, o in pending), dtype=np.int64,
+                           count=total)
+        table = np.empty((total, 8), dtype=np.int64)  # the codes' fields (OutcomeCodes)
+        for field, (offset, width, bias) in enumerate(form.codes.fields):
+            table[:, field] = (code >> offset & ((1 << width) - 1)) - bias
         w = np.fromiter(chain.from_iterable(o.values() for _, _, o in pending),
                         dtype=np.int64, count=total).astype(np.float64)
         which = np.repeat(np.arange(k), sizes)
         b_first = np.repeat(np.array([f for _, f, _ in pending], dtype=bool), sizes)
-        if b_first.any():  # as oriented: the pairs swapped, the winner and initiative turned
+        if b_first.any():  # the pairs swapped, the winner and the initiative turned
             turned = table[b_first][:, SWAPPED]
             won = turned[:, 0] >= 0
             turned[:, 0] = np.where(won, 1 - turned[:, 0], -1)

@@ -113,7 +113,7 @@ def check_bytes(game: Game, states: int, rows: int, entries: int) -> None:
 
 class Kernels:
     """The game's rounds flattened for :class:`Rows` (built once per game, grown as builds
-    need more): each kernel (:meth:`RoundForm.kernel`) as a slice of flat arrays of its
+    need more): each kernel (a round, :meth:`RoundForm.count`) as a slice of flat arrays of its
     outcomes that lead to a state (the kernel's order, winners left out), and the pieces of a
     state interned to small ints, with what a round does to each (a wound counted, weapons
     picked up, a technique's rounds), so that a round's targets are computed for many rows at

@@ -493,6 +493,7 @@ class RoundForm:
         mask."""
         second = 1 - first
         pen = self.penalty
+        grants = self.grants
         # exchange 1's fields of an outcome, packed inline (OutcomeCodes.pack, bit for bit):
         # the winner + 1 at s_win, the second attacker's wound + 1 at s_hs, the initiative at
         # s_init, its units dropped at s_df, the granted criticals at s_g1 and bit 0
@@ -512,7 +513,7 @@ class RoundForm:
         for (band, fumble, used, dropped, top), w1 in self.exchange(first, i1, i2, w, g_first):
             # a wound band or -1 (S-07): exchange 1 wounds the second attacker alone
             gf = False if used else g_first
-            gs = True if fumble and self.grants else g_second
+            gs = True if fumble and grants else g_second
             if band in out_second:  # S-19: out, the fight ends mid-round
                 r = 1 << s_win | (band + 1) << s_hs  # (0, -1, band, 0, 0, 0, False, False)
                 out[r] = get(r, 0) + w1 * den2
